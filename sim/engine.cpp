@@ -1,0 +1,245 @@
+#include "sim/engine.hpp"
+
+#include <cassert>
+#include <utility>
+
+namespace locksim {
+namespace {
+
+// The outermost frame of a spawned process. It owns the process's Task chain; when the
+// process ends it reports to the engine, which destroys the frame (and with it the chain).
+struct RootProcess {
+    struct promise_type {
+        Engine* engine = nullptr;
+        NodeId node;
+        std::uint64_t id = 0;
+        std::exception_ptr error;
+
+        RootProcess get_return_object() {
+            return RootProcess{std::coroutine_handle<promise_type>::from_promise(*this)};
+        }
+        std::suspend_always initial_suspend() noexcept { return {}; }
+        struct Finish {
+            bool await_ready() noexcept { return false; }
+            void await_suspend(std::coroutine_handle<promise_type> self) noexcept {
+                auto& promise = self.promise();
+                promise.engine->process_finished(promise.node, promise.id, promise.error);
+            }
+            void await_resume() noexcept {}
+        };
+        Finish final_suspend() noexcept { return {}; }
+        void return_void() noexcept {}
+        void unhandled_exception() noexcept { error = std::current_exception(); }
+    };
+    std::coroutine_handle<promise_type> handle;
+};
+
+RootProcess run_as_root(Task<void> process) { co_await process; }
+
+}  // namespace
+
+Engine::Engine(std::uint64_t seed) : seed_(seed) {}
+
+Engine::~Engine() {
+    // Processes still suspended at the end of a run (a server loop, a retrying client)
+    // are destroyed here; their pending events die with the queue.
+    for (auto& node : nodes_) {
+        auto processes = std::move(node.processes);
+        for (auto& [id, handle] : processes) handle.destroy();
+    }
+}
+
+NodeId Engine::add_node(std::string name, ClockSettings clock) {
+    NodeId id{static_cast<std::uint32_t>(nodes_.size())};
+    NodeState node;
+    node.name = name;
+    node.clock = NodeClock(clock);
+    nodes_.push_back(std::move(node));
+    std::vector<std::string> names;
+    for (const auto& node : nodes_) names.push_back(node.name);
+    trace_.set_node_names(std::move(names));
+    return id;
+}
+
+Engine::NodeState& Engine::state(NodeId node) {
+    assert(node.index < nodes_.size());
+    return nodes_[node.index];
+}
+
+const Engine::NodeState& Engine::state(NodeId node) const {
+    assert(node.index < nodes_.size());
+    return nodes_[node.index];
+}
+
+const std::string& Engine::node_name(NodeId node) const { return state(node).name; }
+Instant Engine::wall_now(NodeId node) const { return state(node).clock.wall(now_); }
+Instant Engine::monotonic_now(NodeId node) const { return state(node).clock.monotonic(now_); }
+const NodeClock& Engine::clock(NodeId node) const { return state(node).clock; }
+bool Engine::is_paused(NodeId node) const { return state(node).paused; }
+
+void Engine::schedule_at(Instant at, NodeId node, std::function<void()> fire) {
+    assert(at >= now_);
+    const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
+    queue_.push(Event{.at = at, .node = node, .incarnation = incarnation, .fire = std::move(fire)});
+}
+
+void Engine::schedule_after(NodeId node, Duration delay, std::function<void()> fire) {
+    assert(delay.ns >= 0);
+    const NodeClock& clock = state(node).clock;
+    const Instant due = clock.when_monotonic_reads(clock.monotonic(now_) + delay);
+    schedule_at(due < now_ ? now_ : due, node, std::move(fire));
+}
+
+void Engine::schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire) {
+    const std::uint64_t id = next_alarm_id_++;
+    NodeState::WallAlarm alarm;
+    alarm.deadline = deadline;
+    alarm.fire = std::move(fire);
+    state(node).wall_alarms.emplace(id, std::move(alarm));
+    arm_wall_alarm(node, id);
+}
+
+void Engine::arm_wall_alarm(NodeId node, std::uint64_t alarm_id) {
+    auto& alarm = state(node).wall_alarms.at(alarm_id);
+    const Instant due = state(node).clock.when_wall_reads(alarm.deadline);
+    const std::uint32_t generation = ++alarm.generation;
+    schedule_at(due < now_ ? now_ : due, node, [this, node, alarm_id, generation] {
+        auto& alarms = state(node).wall_alarms;
+        auto found = alarms.find(alarm_id);
+        if (found == alarms.end() || found->second.generation != generation) return;  // re-armed by a step
+        auto fire = std::move(found->second.fire);
+        alarms.erase(found);
+        fire();
+    });
+}
+
+void Engine::spawn(NodeId node, Task<void> process) {
+    RootProcess root = run_as_root(std::move(process));
+    const std::uint64_t id = next_process_id_++;
+    root.handle.promise().engine = this;
+    root.handle.promise().node = node;
+    root.handle.promise().id = id;
+    state(node).processes.emplace(id, root.handle);
+    std::coroutine_handle<> start = root.handle;
+    schedule_at(now_, node, [start] { start.resume(); });
+}
+
+void Engine::process_finished(NodeId node, std::uint64_t process_id, std::exception_ptr error) {
+    auto& processes = state(node).processes;
+    auto found = processes.find(process_id);
+    assert(found != processes.end());
+    std::coroutine_handle<> frame = found->second;
+    processes.erase(found);
+    frame.destroy();
+    if (error && !failure_) failure_ = error;
+}
+
+void Engine::pause(NodeId node, Duration length, std::string cause) {
+    assert(length.ns >= 0);
+    auto& target = state(node);
+    const Instant end = now_ + length;
+    if (target.paused && target.paused_until >= end) return;  // already frozen for longer
+    target.paused = true;
+    target.paused_until = end;
+    record(node, trace_kind::node_paused, {{"for", length}, {"cause", std::move(cause)}});
+    // The resume is a world event: it must run even though the node itself is frozen.
+    schedule_at(end, no_node, [this, node, end] { resume_node(node, end); });
+}
+
+void Engine::resume_node(NodeId node, Instant expected_end) {
+    auto& target = state(node);
+    if (!target.paused || target.paused_until != expected_end) return;  // the pause was extended
+    target.paused = false;
+    auto deferred = std::move(target.deferred);
+    target.deferred.clear();
+    record(node, trace_kind::node_resumed, {});
+    // What fell due during the pause runs now, in the order it fell due, before anything
+    // scheduled later for this instant.
+    for (auto& event : deferred) {
+        if (target.paused) {  // a deferred event cannot pause its own node, but stay safe
+            target.deferred.push_back(std::move(event));
+            continue;
+        }
+        handle(std::move(event));
+        if (failure_) return;
+    }
+}
+
+void Engine::step_wall_clock(NodeId node, Duration delta) {
+    auto& target = state(node);
+    const Instant before = target.clock.wall(now_);
+    target.clock.step_wall(delta);
+    record(node, trace_kind::clock_stepped, {{"old_wall", before}, {"new_wall", target.clock.wall(now_)}});
+    // Alarms set for a wall-clock reading now fall due at another true time.
+    std::vector<std::uint64_t> ids;
+    for (const auto& [id, alarm] : target.wall_alarms) ids.push_back(id);
+    for (auto id : ids) arm_wall_alarm(node, id);
+}
+
+WaitTicket Engine::park(NodeId node, std::coroutine_handle<> waiter) {
+    (void)node;
+    std::uint32_t index;
+    if (!free_slots_.empty()) {
+        index = free_slots_.back();
+        free_slots_.pop_back();
+    } else {
+        index = static_cast<std::uint32_t>(slots_.size());
+        slots_.push_back({});
+    }
+    slots_[index].waiter = waiter;
+    return WaitTicket{index, slots_[index].generation};
+}
+
+std::coroutine_handle<> Engine::claim(WaitTicket ticket) {
+    assert(ticket.slot < slots_.size());
+    Slot& slot = slots_[ticket.slot];
+    if (slot.generation != ticket.generation || !slot.waiter) return nullptr;
+    std::coroutine_handle<> waiter = std::exchange(slot.waiter, nullptr);
+    ++slot.generation;
+    free_slots_.push_back(ticket.slot);
+    return waiter;
+}
+
+void Engine::record(NodeId node, std::string_view kind, std::vector<Field> fields) {
+    TraceEvent event;
+    event.at = now_;
+    event.node = node;
+    event.kind = kind;
+    event.fields = std::move(fields);
+    if (node.valid()) {
+        event.wall = wall_now(node);
+        event.monotonic = monotonic_now(node);
+    }
+    trace_.append(std::move(event));
+}
+
+void Engine::handle(Event event) {
+    if (event.node.valid()) {
+        auto& target = state(event.node);
+        if (event.incarnation != target.incarnation) return;  // scheduled before a crash
+        if (target.paused) {
+            target.deferred.push_back(std::move(event));
+            return;
+        }
+    }
+    event.fire();
+}
+
+RunSummary Engine::run(Instant horizon) {
+    RunSummary summary;
+    while (!queue_.empty() && !failure_) {
+        if (queue_.top().at > horizon) {
+            summary.horizon_reached = true;
+            break;
+        }
+        Event event = queue_.pop();
+        now_ = event.at;
+        handle(std::move(event));
+        ++summary.events_handled;
+    }
+    summary.ended_at = now_;
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+    return summary;
+}
+
+}  // namespace locksim

@@ -1,0 +1,126 @@
+#pragma once
+// The discrete-event engine: true time, the event queue, nodes with their clocks,
+// pauses, processes, randomness and the trace. It knows nothing about locks.
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/clock.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/node_id.hpp"
+#include "sim/random.hpp"
+#include "sim/task.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+// A coroutine suspended in a race (a reply against a timeout, say): whichever side
+// claims it first resumes it; the loser finds the ticket stale and does nothing.
+struct WaitTicket {
+    std::uint32_t slot = 0;
+    std::uint32_t generation = 0;
+};
+
+struct RunSummary {
+    Instant ended_at;          // true time of the last event handled
+    bool horizon_reached = false;  // events were still pending at the horizon
+    std::uint64_t events_handled = 0;
+};
+
+class Engine {
+public:
+    explicit Engine(std::uint64_t seed);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    NodeId add_node(std::string name, ClockSettings clock = {});
+    std::size_t node_count() const { return nodes_.size(); }
+    const std::string& node_name(NodeId node) const;
+
+    Instant now() const { return now_; }
+    Instant wall_now(NodeId node) const;
+    Instant monotonic_now(NodeId node) const;
+    const NodeClock& clock(NodeId node) const;
+
+    // Runs `fire` at true time `at` on `node` (no_node: the world). If the node is paused
+    // then, it runs when the pause ends, after everything that fell due before it.
+    void schedule_at(Instant at, NodeId node, std::function<void()> fire);
+    // Runs `fire` when the node's monotonic clock has advanced by `delay` from now.
+    void schedule_after(NodeId node, Duration delay, std::function<void()> fire);
+    // Runs `fire` when the node's wall clock reads `deadline`, following clock steps.
+    void schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire);
+
+    // Starts `process` on `node` as a new event at the current time.
+    void spawn(NodeId node, Task<void> process);
+
+    // Faults, applied at the current time.
+    void pause(NodeId node, Duration length, std::string cause);
+    void step_wall_clock(NodeId node, Duration delta);
+
+    bool is_paused(NodeId node) const;
+
+    WaitTicket park(NodeId node, std::coroutine_handle<> waiter);
+    // The parked coroutine if the ticket still holds (and frees the slot), else null.
+    std::coroutine_handle<> claim(WaitTicket ticket);
+
+    // A named random stream of this run; the same (seed, name) gives the same draws.
+    RandomStream random_stream(std::string_view name) const { return RandomStream(seed_, name); }
+    std::uint64_t seed() const { return seed_; }
+
+    void record(NodeId node, std::string_view kind, std::vector<Field> fields);
+    const Trace& trace() const { return trace_; }
+
+    // Handles events in order until none remain or the next is after `horizon`.
+    // A process that throws ends the run: the exception propagates from here.
+    RunSummary run(Instant horizon);
+
+    // Called by a finished root process; see spawn().
+    void process_finished(NodeId node, std::uint64_t process_id, std::exception_ptr error);
+
+private:
+    struct NodeState {
+        std::string name;
+        NodeClock clock;
+        std::uint32_t incarnation = 0;
+        bool paused = false;
+        Instant paused_until;
+        std::vector<Event> deferred;  // fell due during the pause, in order
+        std::map<std::uint64_t, std::coroutine_handle<>> processes;
+        struct WallAlarm {
+            Instant deadline;
+            std::function<void()> fire;
+            std::uint32_t generation = 0;
+        };
+        std::map<std::uint64_t, WallAlarm> wall_alarms;
+    };
+    struct Slot {
+        std::uint32_t generation = 0;
+        std::coroutine_handle<> waiter;
+    };
+
+    NodeState& state(NodeId node);
+    const NodeState& state(NodeId node) const;
+    void handle(Event event);
+    void resume_node(NodeId node, Instant expected_end);
+    void arm_wall_alarm(NodeId node, std::uint64_t alarm_id);
+
+    std::uint64_t seed_;
+    Instant now_;
+    EventQueue queue_;
+    std::vector<NodeState> nodes_;
+    Trace trace_;
+    std::vector<Slot> slots_;
+    std::vector<std::uint32_t> free_slots_;
+    std::uint64_t next_process_id_ = 0;
+    std::uint64_t next_alarm_id_ = 0;
+    std::exception_ptr failure_;
+};
+
+}  // namespace locksim

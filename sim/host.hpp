@@ -1,0 +1,56 @@
+#pragma once
+// A node as the code running on it sees it: its own clocks, sleeping, spawning
+// background processes, randomness and the trace. Nothing here reads true time.
+#include <coroutine>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/engine.hpp"
+
+namespace locksim {
+
+class Host {
+public:
+    Host(Engine& engine, NodeId id) : engine_(&engine), id_(id) {}
+
+    NodeId id() const { return id_; }
+    Engine& engine() const { return *engine_; }
+    const std::string& name() const { return engine_->node_name(id_); }
+
+    Instant wall_now() const { return engine_->wall_now(id_); }
+    Instant monotonic_now() const { return engine_->monotonic_now(id_); }
+
+    // `co_await host.sleep(4s)`: resumes when this node's monotonic clock has advanced by
+    // the duration (later, if the node is paused when it falls due).
+    auto sleep(Duration length) const {
+        struct Sleep {
+            Engine* engine;
+            NodeId node;
+            Duration length;
+            bool await_ready() const noexcept { return false; }
+            void await_suspend(std::coroutine_handle<> waiter) const {
+                engine->schedule_after(node, length, [waiter] { waiter.resume(); });
+            }
+            void await_resume() const noexcept {}
+        };
+        return Sleep{engine_, id_, length};
+    }
+
+    void spawn(Task<void> process) const { engine_->spawn(id_, std::move(process)); }
+
+    // This node's stream `name`; e.g. "lock-values" on server-1 is "server-1/lock-values".
+    RandomStream random_stream(std::string_view stream) const {
+        return engine_->random_stream(name() + "/" + std::string(stream));
+    }
+
+    void record(std::string_view kind, std::vector<Field> fields) const {
+        engine_->record(id_, kind, std::move(fields));
+    }
+
+private:
+    Engine* engine_;
+    NodeId id_;
+};
+
+}  // namespace locksim

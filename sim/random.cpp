@@ -1,0 +1,117 @@
+#include "sim/random.hpp"
+
+#include <cassert>
+#include <cmath>
+
+#include "sim/wide_int.hpp"
+
+namespace locksim {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t fnv1a(std::string_view text) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text) {
+        hash ^= c;
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+}  // namespace
+
+RandomStream::RandomStream(std::uint64_t seed, std::string_view name) {
+    std::uint64_t mix = seed ^ fnv1a(name);
+    mix = splitmix64(mix) ^ seed;  // a second round so seeds that differ in one bit diverge fully
+    for (auto& word : state_) word = splitmix64(mix);
+}
+
+std::uint64_t RandomStream::next_u64() {
+    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+}
+
+std::uint64_t RandomStream::below(std::uint64_t bound) {
+    assert(bound > 0);
+    uint128 product = static_cast<uint128>(next_u64()) * bound;
+    auto low = static_cast<std::uint64_t>(product);
+    if (low < bound) {
+        const std::uint64_t threshold = -bound % bound;
+        while (low < threshold) {
+            product = static_cast<uint128>(next_u64()) * bound;
+            low = static_cast<std::uint64_t>(product);
+        }
+    }
+    return static_cast<std::uint64_t>(product >> 64);
+}
+
+Duration RandomStream::uniform(Duration low, Duration high) {
+    assert(low <= high);
+    const auto span = static_cast<std::uint64_t>(high.ns - low.ns);
+    if (span == UINT64_MAX) return Duration{static_cast<std::int64_t>(next_u64())};
+    return low + Duration{static_cast<std::int64_t>(below(span + 1))};
+}
+
+Duration RandomStream::exponential(Duration mean) {
+    assert(mean.ns >= 0);
+    // u in (0, 1], so the logarithm is finite.
+    const double u = static_cast<double>((next_u64() >> 11) + 1) * 0x1.0p-53;
+    return Duration{static_cast<std::int64_t>(-portable_log(u) * static_cast<double>(mean.ns))};
+}
+
+bool RandomStream::chance(std::uint64_t numerator, std::uint64_t denominator) {
+    assert(denominator > 0 && numerator <= denominator);
+    return below(denominator) < numerator;
+}
+
+std::string RandomStream::hex(int digits) {
+    static constexpr char alphabet[] = "0123456789abcdef";
+    std::string text;
+    text.reserve(static_cast<std::size_t>(digits));
+    std::uint64_t bits = 0;
+    for (int i = 0; i < digits; ++i) {
+        if (i % 16 == 0) bits = next_u64();
+        text += alphabet[bits & 0xf];
+        bits >>= 4;
+    }
+    return text;
+}
+
+double portable_log(double x) {
+    assert(x > 0);
+    // x = m * 2^e with m in [sqrt(1/2), sqrt(2)); ln x = e ln 2 + ln m, and
+    // ln m = 2 atanh(s) with s = (m-1)/(m+1), |s| < 0.172, summed to s^25 (error < 1e-19).
+    int exponent = 0;
+    double m = std::frexp(x, &exponent);  // exact: m in [0.5, 1)
+    if (m < 0x1.6a09e667f3bcdp-1) {
+        m *= 2;
+        exponent -= 1;
+    }
+    const double s = (m - 1) / (m + 1);
+    const double s2 = s * s;
+    double term = s;
+    double sum = 0;
+    for (int k = 1; k <= 25; k += 2) {
+        sum += term / k;
+        term *= s2;
+    }
+    constexpr double ln2 = 0x1.62e42fefa39efp-1;
+    return exponent * ln2 + 2 * sum;
+}
+
+}  // namespace locksim
