@@ -37,6 +37,22 @@ public:
         return Sleep{engine_, id_, length};
     }
 
+    // `co_await host.sleep_until_wall(midnight)`: resumes when this node's wall clock
+    // reads `reading` (at once if it already does), following any steps of that clock.
+    auto sleep_until_wall(Instant reading) const {
+        struct SleepUntilWall {
+            Engine* engine;
+            NodeId node;
+            Instant reading;
+            bool await_ready() const noexcept { return engine->wall_now(node) >= reading; }
+            void await_suspend(std::coroutine_handle<> waiter) const {
+                engine->schedule_at_wall(node, reading, [waiter] { waiter.resume(); });
+            }
+            void await_resume() const noexcept {}
+        };
+        return SleepUntilWall{engine_, id_, reading};
+    }
+
     void spawn(Task<void> process) const { engine_->spawn(id_, std::move(process)); }
 
     // This node's stream `name`; e.g. "lock-values" on server-1 is "server-1/lock-values".

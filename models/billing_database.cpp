@@ -1,0 +1,66 @@
+#include "models/billing_database.hpp"
+
+#include "models/trace_kinds.hpp"
+
+namespace locksim {
+
+const char* to_string(RenewalStatus status) {
+    switch (status) {
+        case RenewalStatus::due: return "due";
+        case RenewalStatus::claimed: return "claimed";
+        case RenewalStatus::charged: return "charged";
+    }
+    return "?";
+}
+
+BillingDatabase::BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::string& period)
+    : host_(host) {
+    for (auto customer : customers) renewals_[{customer, period}] = RenewalRow{};
+}
+
+RenewalRow* BillingDatabase::row(std::int64_t customer, const std::string& period) {
+    auto found = renewals_.find({customer, period});
+    return found == renewals_.end() ? nullptr : &found->second;
+}
+
+RenewalRow BillingDatabase::read(std::int64_t customer, const std::string& period) {
+    const RenewalRow* found = row(customer, period);
+    const RenewalRow result = found ? *found : RenewalRow{};
+    host_.record(trace_kind::db_read, {{"customer", customer},
+                                       {"period", period},
+                                       {"status", std::string(to_string(result.status))},
+                                       {"fence", result.fence}});
+    return result;
+}
+
+void BillingDatabase::record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
+                                   std::optional<std::int64_t> token, int rows) {
+    std::vector<Field> fields{{"customer", customer},
+                              {"period", period},
+                              {"status", std::string(to_string(status))},
+                              {"rows", static_cast<std::int64_t>(rows)}};
+    if (token) fields.push_back({"token", *token});
+    host_.record(trace_kind::db_write, std::move(fields));
+}
+
+int BillingDatabase::claim(std::int64_t customer, const std::string& period, std::int64_t token) {
+    RenewalRow* target = row(customer, period);
+    const bool changes = target != nullptr && target->fence < token;
+    if (changes) *target = RenewalRow{RenewalStatus::claimed, token};
+    record_write(customer, period, RenewalStatus::claimed, token, changes ? 1 : 0);
+    return changes ? 1 : 0;
+}
+
+int BillingDatabase::record_charged(std::int64_t customer, const std::string& period,
+                                    std::optional<std::int64_t> token) {
+    RenewalRow* target = row(customer, period);
+    const bool changes = target != nullptr && (!token || target->fence <= *token);
+    if (changes) {
+        target->status = RenewalStatus::charged;
+        if (token) target->fence = *token;
+    }
+    record_write(customer, period, RenewalStatus::charged, token, changes ? 1 : 0);
+    return changes ? 1 : 0;
+}
+
+}  // namespace locksim

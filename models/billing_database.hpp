@@ -1,0 +1,47 @@
+#pragma once
+// The billing database's renewals table: one row per customer and period, and the
+// conditional writes of seed section 4. A fenced write names its token and changes the
+// row only if no newer token has written it; zero rows tells the writer it lost the lock.
+//
+//   UPDATE renewals SET status='claimed', fence=33
+//    WHERE customer=42 AND period='2026-10' AND fence < 33
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/host.hpp"
+
+namespace locksim {
+
+enum class RenewalStatus { due, claimed, charged };
+
+const char* to_string(RenewalStatus status);
+
+struct RenewalRow {
+    RenewalStatus status = RenewalStatus::due;
+    std::int64_t fence = 0;  // the highest token that has written this row
+};
+
+class BillingDatabase {
+public:
+    BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::string& period);
+
+    RenewalRow read(std::int64_t customer, const std::string& period);
+    // status='claimed', fence=token WHERE ... AND fence < token
+    int claim(std::int64_t customer, const std::string& period, std::int64_t token);
+    // status='charged' WHERE ...; with a token also fence=token ... AND fence <= token
+    int record_charged(std::int64_t customer, const std::string& period, std::optional<std::int64_t> token);
+
+private:
+    RenewalRow* row(std::int64_t customer, const std::string& period);
+    void record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
+                      std::optional<std::int64_t> token, int rows);
+
+    Host host_;
+    std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;
+};
+
+}  // namespace locksim

@@ -1,0 +1,71 @@
+#include "models/lock_holder.hpp"
+
+#include <string>
+
+#include "models/trace_kinds.hpp"
+
+namespace locksim {
+
+LockHolder::LockHolder(Host host, LockStoreClient& store, const LockSpec& spec)
+    : host_(host), store_(store), spec_(spec), retry_delays_(host.random_stream("lock-retry")) {}
+
+Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
+    for (;;) {
+        if (auto lease = co_await store_.try_acquire()) {
+            auto held = std::make_shared<HeldLease>(HeldLease{std::move(*lease), true});
+            std::vector<Field> fields{{"key", held->lease.key},
+                                      {"value", held->lease.value},
+                                      {"believed_until", held->lease.valid_until}};
+            if (held->lease.token) fields.push_back({"token", *held->lease.token});
+            host_.record(trace_kind::belief_acquired, std::move(fields));
+            if (spec_.renew) host_.spawn(renew_while_believed(held));
+            co_return held;
+        }
+        co_await host_.sleep(retry_delays_.uniform(spec_.retry.min_delay, spec_.retry.max_delay));
+    }
+}
+
+bool LockHolder::still_believes(HeldLease& held) {
+    if (!held.believed) return false;
+    if (host_.monotonic_now() < held.lease.valid_until) return true;
+    end_belief(held, "lease ran out by own clock");
+    return false;
+}
+
+void LockHolder::learned_lost(HeldLease& held, std::string_view reason) {
+    if (held.believed) end_belief(held, reason);
+}
+
+Task<void> LockHolder::release(std::shared_ptr<HeldLease> held) {
+    if (held->believed) end_belief(*held, "released");
+    co_await store_.release(held->lease);
+}
+
+Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
+    const Duration interval = spec_.ttl / 3;
+    for (;;) {
+        co_await host_.sleep(interval);
+        if (!held->believed) co_return;
+        const ExtendResult result = co_await store_.extend(held->lease);
+        if (!held->believed) co_return;
+        switch (result.outcome) {
+            case ExtendResult::Outcome::extended:
+                held->lease.valid_until = result.valid_until;
+                host_.record(trace_kind::belief_extended,
+                             {{"key", held->lease.key}, {"believed_until", result.valid_until}});
+                break;
+            case ExtendResult::Outcome::refused:
+                end_belief(*held, "renewal refused: the value is no longer ours");
+                co_return;
+            case ExtendResult::Outcome::no_reply:
+                break;  // try again next round; the lease may still run out by our clock
+        }
+    }
+}
+
+void LockHolder::end_belief(HeldLease& held, std::string_view reason) {
+    held.believed = false;
+    host_.record(trace_kind::belief_ended, {{"key", held.lease.key}, {"reason", std::string(reason)}});
+}
+
+}  // namespace locksim

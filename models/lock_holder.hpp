@@ -1,0 +1,53 @@
+#pragma once
+// What every lock client library does around a store's protocol (seed section 6):
+// retry after a random delay when the lock is taken, renew in the background every
+// ttl/3 while the value is still ours, and release in a finally path.
+//
+// A lease is not an RAII guard (STYLE.md #7): a holder only *believes* it holds the lock,
+// until its own monotonic clock says the lease ran out or it learns otherwise. Every
+// change of belief is written to the trace, so checkers can compare belief with truth.
+#include <memory>
+#include <string_view>
+
+#include "models/lock_client.hpp"
+#include "models/world/world_spec.hpp"
+#include "sim/host.hpp"
+#include "sim/random.hpp"
+
+namespace locksim {
+
+// Shared between the job and its renewal loop; `believed` turns false exactly once.
+struct HeldLease {
+    Lease lease;
+    bool believed = true;
+};
+
+class LockHolder {
+public:
+    LockHolder(Host host, LockStoreClient& store, const LockSpec& spec);
+
+    // Tries until the store grants the lock, sleeping a jittered delay between attempts.
+    Task<std::shared_ptr<HeldLease>> acquire();
+
+    // True while the holder may act: it has not learned otherwise, and its own monotonic
+    // clock has not passed the lease's end. Ends the belief when the clock has.
+    bool still_believes(HeldLease& held);
+
+    // The holder learned from elsewhere (a fenced write that changed no row) that the
+    // lock is no longer its own.
+    void learned_lost(HeldLease& held, std::string_view reason);
+
+    // Stops believing and asks the store to release; safe to call in any state.
+    Task<void> release(std::shared_ptr<HeldLease> held);
+
+private:
+    Task<void> renew_while_believed(std::shared_ptr<HeldLease> held);
+    void end_belief(HeldLease& held, std::string_view reason);
+
+    Host host_;
+    LockStoreClient& store_;
+    LockSpec spec_;
+    RandomStream retry_delays_;
+};
+
+}  // namespace locksim

@@ -1,0 +1,123 @@
+#include "models/store_clients.hpp"
+
+#include <fmt/format.h>
+
+#include "models/sql_text.hpp"
+#include "sim/duration_text.hpp"
+#include "sim/rpc.hpp"
+
+namespace locksim {
+namespace {
+std::int64_t whole_milliseconds(Duration d) { return d.ns / 1'000'000; }
+}  // namespace
+
+RedisLockClient::RedisLockClient(Host host, Network& network, NodeId store_node, RedisServer& store,
+                                 const LockSpec& spec)
+    : host_(host), network_(network), store_node_(store_node), store_(store), spec_(spec),
+      values_(host.random_stream("lock-values")) {}
+
+Task<std::optional<Lease>> RedisLockClient::try_acquire() {
+    const std::string value = values_.hex(8);
+    const Instant sent = host_.monotonic_now();
+    const auto label = fmt::format("SET {} {} NX PX {}", spec_.key, value, whole_milliseconds(spec_.ttl));
+    auto request = call(
+        network_, host_, store_node_, label,
+        [store = &store_, key = spec_.key, value, ttl = spec_.ttl, client = host_.id()] {
+            const bool ok = store->set_if_absent(key, value, ttl, client);
+            return Answer<bool>{ok, ok ? "OK" : "(nil)"};
+        },
+        spec_.request_timeout);
+    const auto granted = co_await request;
+    if (!granted || !*granted) co_return std::nullopt;
+    co_return Lease{spec_.key, value, std::nullopt, sent + spec_.ttl};
+}
+
+Task<ExtendResult> RedisLockClient::extend(const Lease& lease) {
+    const Instant sent = host_.monotonic_now();
+    const auto label =
+        fmt::format("PEXPIRE {} {} IF value = {}", lease.key, whole_milliseconds(spec_.ttl), lease.value);
+    auto request = call(
+        network_, host_, store_node_, label,
+        [store = &store_, key = lease.key, value = lease.value, ttl = spec_.ttl] {
+            const int result = store->extend_if_equals(key, value, ttl);
+            return Answer<int>{result, fmt::format("{}", result)};
+        },
+        spec_.request_timeout);
+    const auto extended = co_await request;
+    if (!extended) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
+    if (*extended == 0) co_return ExtendResult{ExtendResult::Outcome::refused, {}};
+    co_return ExtendResult{ExtendResult::Outcome::extended, sent + spec_.ttl};
+}
+
+Task<void> RedisLockClient::release(const Lease& lease) {
+    const bool plain = spec_.release == ReleaseMode::plain_delete;
+    const auto label = plain ? fmt::format("DEL {}", lease.key) : fmt::format("DELEX {} IFEQ {}", lease.key, lease.value);
+    auto request = call(
+        network_, host_, store_node_, label,
+        [store = &store_, key = lease.key, value = lease.value, plain, client = host_.id()] {
+            const int deleted = plain ? store->del(key, client) : store->delete_if_equals(key, value, client);
+            return Answer<int>{deleted, fmt::format("{}", deleted)};
+        },
+        spec_.request_timeout);
+    co_await request;
+}
+
+LeaseRowLockClient::LeaseRowLockClient(Host host, Network& network, NodeId store_node, LeaseRowStore& store,
+                                       const LockSpec& spec)
+    : host_(host), network_(network), store_node_(store_node), store_(store), spec_(spec) {}
+
+Task<std::optional<Lease>> LeaseRowLockClient::try_acquire() {
+    const Instant sent = host_.monotonic_now();
+    const auto label = fmt::format(
+        "UPDATE leases SET owner='{}', lease_until=now()+'{}', fence=fence+1 WHERE name='{}' AND lease_until < now() "
+        "RETURNING fence",
+        host_.name(), spec_.ttl, spec_.key);
+    auto request = call(
+        network_, host_, store_node_, label,
+        [store = &store_, key = spec_.key, owner = host_.name(), ttl = spec_.ttl, client = host_.id()] {
+            const auto granted = store->claim(key, owner, ttl, client);
+            return Answer<std::optional<std::int64_t>>{granted,
+                                                       granted ? fmt::format("fence {}", *granted) : "0 rows"};
+        },
+        spec_.request_timeout);
+    const auto fence = co_await request;
+    if (!fence || !*fence) co_return std::nullopt;
+    co_return Lease{spec_.key, host_.name(), **fence, sent + spec_.ttl};
+}
+
+Task<ExtendResult> LeaseRowLockClient::extend(const Lease& lease) {
+    const Instant sent = host_.monotonic_now();
+    const auto label =
+        fmt::format("UPDATE leases SET lease_until=now()+'{}' WHERE name='{}' AND owner='{}' AND fence={}", spec_.ttl,
+                    lease.key, lease.value, *lease.token);
+    auto request = call(
+        network_, host_, store_node_, label,
+        [store = &store_, key = lease.key, owner = lease.value, fence = *lease.token, ttl = spec_.ttl] {
+            const int changed = store->extend(key, owner, fence, ttl);
+            return Answer<int>{changed, rows_label(changed)};
+        },
+        spec_.request_timeout);
+    const auto rows = co_await request;
+    if (!rows) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
+    if (*rows == 0) co_return ExtendResult{ExtendResult::Outcome::refused, {}};
+    co_return ExtendResult{ExtendResult::Outcome::extended, sent + spec_.ttl};
+}
+
+Task<void> LeaseRowLockClient::release(const Lease& lease) {
+    const bool check_owner = spec_.release == ReleaseMode::compare_and_delete;
+    const auto label =
+        check_owner ? fmt::format("UPDATE leases SET lease_until=now() WHERE name='{}' AND owner='{}' AND fence={}",
+                                  lease.key, lease.value, *lease.token)
+                    : fmt::format("UPDATE leases SET lease_until=now() WHERE name='{}'", lease.key);
+    auto request = call(
+        network_, host_, store_node_, label,
+        [store = &store_, key = lease.key, owner = lease.value, fence = *lease.token, check_owner,
+         client = host_.id()] {
+            const int changed = store->release(key, owner, fence, check_owner, client);
+            return Answer<int>{changed, rows_label(changed)};
+        },
+        spec_.request_timeout);
+    co_await request;
+}
+
+}  // namespace locksim

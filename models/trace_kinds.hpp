@@ -1,0 +1,34 @@
+#pragma once
+// What the models write into the trace. Checkers and reports read these kinds and
+// fields and nothing else of the models.
+#include <string_view>
+
+namespace locksim::trace_kind {
+
+// At the lock store, as the store saw it. Fields: key, value, holder (node), and
+// token where the store gives one.
+inline constexpr std::string_view lock_granted = "lock.granted";    // + ttl, expires_at (store wall clock)
+inline constexpr std::string_view lock_refused = "lock.refused";    // key, holder: someone else holds it
+inline constexpr std::string_view lock_renewed = "lock.renewed";    // + expires_at
+inline constexpr std::string_view lock_released = "lock.released";  // + by (node), plain (bool): whose lock went
+inline constexpr std::string_view lock_expired = "lock.expired";    // the store's clock passed expires_at
+
+// At a holder: what it believes. believed_until is a reading of its own monotonic clock.
+inline constexpr std::string_view belief_acquired = "belief.acquired";  // key, value, token?, believed_until
+inline constexpr std::string_view belief_extended = "belief.extended";  // key, believed_until
+inline constexpr std::string_view belief_ended = "belief.ended";        // key, reason
+
+// The job on a server.
+inline constexpr std::string_view job_started = "job.started";            // job
+inline constexpr std::string_view job_customer_skipped = "job.skipped";   // customer, reason
+inline constexpr std::string_view job_finished = "job.finished";          // job, outcome
+
+// At the billing database: every statement on the renewals table.
+inline constexpr std::string_view db_read = "db.read";    // customer, period, status, fence
+inline constexpr std::string_view db_write = "db.write";  // customer, period, status, token?, rows
+
+// At the payment provider.
+inline constexpr std::string_view provider_charged = "provider.charged";    // customer, period, key?, charge
+inline constexpr std::string_view provider_replayed = "provider.replayed";  // customer, period, key, charge
+
+}  // namespace locksim::trace_kind

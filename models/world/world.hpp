@@ -1,0 +1,19 @@
+#pragma once
+// Builds one design's world from its spec (nodes, links, stores, servers, faults), runs
+// it under a seed, and hands back the trace. Everything after this reads only the trace.
+#include <cstdint>
+
+#include "models/world/world_spec.hpp"
+#include "sim/engine.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct RunResult {
+    Trace trace;
+    RunSummary summary;
+};
+
+RunResult run_world(const WorldSpec& spec, std::uint64_t seed);
+
+}  // namespace locksim
