@@ -27,7 +27,10 @@ Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
 
 bool LockHolder::still_believes(HeldLease& held) {
     if (!held.believed) return false;
-    if (host_.monotonic_now() < held.lease.valid_until) return true;
+    if (host_.monotonic_now() < held.lease.valid_until) {
+        host_.record(trace_kind::belief_checked, {{"key", held.lease.key}, {"believed_until", held.lease.valid_until}});
+        return true;
+    }
     end_belief(held, "lease ran out by own clock");
     return false;
 }

@@ -15,6 +15,7 @@ inline constexpr std::string_view lock_expired = "lock.expired";    // the store
 
 // At a holder: what it believes. believed_until is a reading of its own monotonic clock.
 inline constexpr std::string_view belief_acquired = "belief.acquired";  // key, value, token?, believed_until
+inline constexpr std::string_view belief_checked = "belief.checked";    // key, believed_until: checked and still valid
 inline constexpr std::string_view belief_extended = "belief.extended";  // key, believed_until
 inline constexpr std::string_view belief_ended = "belief.ended";        // key, reason
 

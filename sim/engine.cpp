@@ -230,6 +230,7 @@ RunSummary Engine::run(Instant horizon) {
     while (!queue_.empty() && !failure_) {
         if (queue_.top().at > horizon) {
             summary.horizon_reached = true;
+            now_ = horizon;
             break;
         }
         Event event = queue_.pop();

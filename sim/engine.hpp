@@ -28,7 +28,7 @@ struct WaitTicket {
 };
 
 struct RunSummary {
-    Instant ended_at;          // true time of the last event handled
+    Instant ended_at;              // the last event's true time, or the horizon if work was pending
     bool horizon_reached = false;  // events were still pending at the horizon
     std::uint64_t events_handled = 0;
 };

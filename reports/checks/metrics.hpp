@@ -1,0 +1,65 @@
+#pragma once
+// What went wrong in one run, recomputed from the trace alone (STYLE.md #10): a model
+// that forgets to count something cannot hide it from these checkers.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/node_id.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct DoubleCharge {
+    std::int64_t customer = 0;
+    std::string period;
+    std::int64_t charges = 0;  // 2 or more
+};
+
+struct HolderOverlap {
+    std::string key;
+    NodeId first;   // believed first
+    NodeId second;
+    Instant from;   // true time both believed
+    Instant to;
+};
+
+// An event a report should point at, with a sentence saying why.
+struct FlaggedEvent {
+    std::uint64_t sequence = 0;  // TraceEvent::sequence
+    bool violation = false;      // false: a protection that worked (a refused stale write)
+    std::string explanation;
+};
+
+struct RunMetrics {
+    std::int64_t charges = 0;                  // money moved at the provider
+    std::vector<DoubleCharge> double_charged;  // (customer, period) charged more than once
+    std::vector<HolderOverlap> overlaps;       // pairs of holders that believed at the same time
+    Duration overlap_time{};                   // true time during which two or more believed
+    std::int64_t stale_writes_rejected = 0;    // fenced writes refused because a newer token had written
+    std::int64_t stale_writes_accepted = 0;    // fenced writes let through although a newer token had written
+    std::int64_t foreign_releases = 0;         // a lock deleted by a node that did not hold it
+    std::vector<FlaggedEvent> flagged;         // by trace sequence
+
+    const FlaggedEvent* flag_for(std::uint64_t sequence) const;
+
+    std::int64_t double_charges() const;       // charges beyond the first, summed
+    // The value of a metric by the name scenario files use in "expect".
+    std::int64_t value(std::string_view metric) const;
+};
+
+// The names expectations may use, in the order the JSON output lists them.
+const std::vector<std::string>& metric_names();
+
+// `run_end`: true time the run stopped; a belief still held then counts until it.
+RunMetrics check_trace(const Trace& trace, Instant run_end);
+
+// The individual checkers.
+void count_charges(const Trace& trace, RunMetrics& metrics);
+void find_overlapping_holders(const Trace& trace, Instant run_end, RunMetrics& metrics);
+void check_fencing(const Trace& trace, RunMetrics& metrics);
+void count_foreign_releases(const Trace& trace, RunMetrics& metrics);
+
+}  // namespace locksim

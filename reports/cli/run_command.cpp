@@ -1,0 +1,93 @@
+#include "reports/cli/run_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "reports/cli/scenario_runner.hpp"
+#include "reports/result_json.hpp"
+#include "reports/summary_table.hpp"
+#include "reports/text_style.hpp"
+#include "reports/text_timeline.hpp"
+#include "reports/trace_json.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+std::string wrap(const std::string& text, std::size_t width) {
+    std::istringstream words(text);
+    std::string line, out, word;
+    while (words >> word) {
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    return out + line + (line.empty() ? "" : "\n");
+}
+
+std::string render_text(const ScenarioOutcome& outcome, const RunOptions& options, const TextStyle& style) {
+    std::string out = style.heading(fmt::format("{}", outcome.name)) +
+                      fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
+                                  outcome.designs.size() == 1 ? "" : "s");
+    out += wrap(outcome.description, 88) + "\n";
+    out += render_summary_table(outcome, style) + "\n";
+
+    const DesignOutcome& first = outcome.designs.front();
+    out += style.heading(fmt::format("Timeline of \"{}\"", first.name)) +
+           " (true time; one column per node; messages left out, --format trace has them)\n";
+    out += render_compact_timeline(first, style);
+    if (first.summary.horizon_reached)
+        out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",
+                                       format_seconds(first.summary.ended_at)));
+    out += "\n";
+
+    for (const auto& design : outcome.designs)
+        for (const auto& result : design.expectations)
+            if (!result.held)
+                out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) + "\n";
+    out += fmt::format("Replay: {} run {} --seed {}{}\n", options.program, outcome.file, outcome.seed,
+                       options.design ? fmt::format(" --design {}", *options.design) : "");
+    return out;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+    Scenario scenario;
+    try {
+        scenario = load_scenario_file(options.file, metric_names());
+    } catch (const ScenarioError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return 2;
+    }
+    if (options.design) {
+        const auto& designs = scenario.designs;
+        if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == *options.design; })) {
+            std::vector<std::string> names;
+            for (const auto& d : designs) names.push_back(d.name);
+            fmt::print(stderr, "{}: --design: no design named \"{}\"; the designs are {}\n", options.file,
+                       *options.design, fmt::join(names, ", "));
+            return 2;
+        }
+    }
+
+    const ScenarioOutcome outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design);
+    switch (options.format) {
+        case RunFormat::json: fmt::print("{}", render_result_json(outcome)); break;
+        case RunFormat::trace: fmt::print("{}", render_trace_json(outcome)); break;
+        case RunFormat::text: {
+            const TextStyle style(use_colour(options.color));
+            fmt::print("{}", render_text(outcome, options, style));
+            break;
+        }
+    }
+    return outcome.held() ? 0 : 1;
+}
+
+}  // namespace locksim

@@ -1,0 +1,25 @@
+#pragma once
+// `locksim run FILE`: run a scenario and print the table, a timeline and the replay line.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "reports/cli/terminal.hpp"
+
+namespace locksim {
+
+enum class RunFormat { text, json, trace };
+
+struct RunOptions {
+    std::string file;
+    std::optional<std::uint64_t> seed;  // overrides the file's seed
+    std::optional<std::string> design;  // run only this design
+    RunFormat format = RunFormat::text;
+    ColorChoice color = ColorChoice::automatic;
+    std::string program = "locksim";  // how the user invoked us, for the replay line
+};
+
+// The process exit code: 0 every expectation held, 1 one failed, 2 unusable input.
+int run_command(const RunOptions& options);
+
+}  // namespace locksim

@@ -1,0 +1,33 @@
+#include "reports/cli/scenario_runner.hpp"
+
+#include "models/world/world.hpp"
+
+namespace locksim {
+namespace {
+
+// The seed's figures put the first server on the left, the lock store next to it, the
+// other servers after it and the resources last.
+std::vector<std::string> figure_lanes(const WorldSpec& world) {
+    std::vector<std::string> lanes{world.servers.front(), world.lock_store_node};
+    lanes.insert(lanes.end(), world.servers.begin() + 1, world.servers.end());
+    lanes.push_back(world.provider_node);
+    lanes.push_back(world.billing_node);
+    return lanes;
+}
+
+}  // namespace
+
+ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const std::optional<std::string>& only_design) {
+    ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, seed, {}};
+    for (const auto& design : scenario.designs) {
+        if (only_design && design.name != *only_design) continue;
+        RunResult run = run_world(design.world, seed);
+        RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
+        auto expectations = evaluate(design.expectations, metrics);
+        outcome.designs.push_back(DesignOutcome{design.name, figure_lanes(design.world), std::move(run.trace),
+                                                run.summary, std::move(metrics), std::move(expectations)});
+    }
+    return outcome;
+}
+
+}  // namespace locksim

@@ -1,0 +1,16 @@
+#pragma once
+// Runs every design of a scenario under one seed and checks what each run shows.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "reports/run_outcome.hpp"
+#include "scenarios/schema/scenario.hpp"
+
+namespace locksim {
+
+// `only_design`: run just that design (the caller has checked it exists).
+ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
+                             const std::optional<std::string>& only_design = std::nullopt);
+
+}  // namespace locksim

@@ -1,0 +1,80 @@
+#include "reports/event_text.hpp"
+
+#include <fmt/format.h>
+
+#include "models/trace_kinds.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+std::string lease_identity(const TraceEvent& event) {
+    if (event.has("token")) return fmt::format("token {}", event.integer("token"));
+    return fmt::format("value {}", event.text("value"));
+}
+
+}  // namespace
+
+std::optional<EventText> describe_event(const TraceEvent& event, const Trace& trace) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
+    auto name = [&trace](NodeId id) { return trace.node_name(id); };
+
+    if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
+    if (k == kind::job_finished) return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
+    if (k == kind::job_customer_skipped)
+        return EventText{fmt::format("skips customer {}: {}", event.integer("customer"), event.text("reason"))};
+
+    if (k == kind::belief_acquired)
+        return EventText{fmt::format("holds {} ({}), {} left by its clock", event.text("key"), lease_identity(event),
+                                     format_duration(event.instant("believed_until") - event.monotonic))};
+    if (k == kind::belief_checked)
+        return EventText{fmt::format("checks its lease: {} left by its clock",
+                                     format_duration(event.instant("believed_until") - event.monotonic))};
+    if (k == kind::belief_extended)
+        return EventText{fmt::format("renewed: {} left by its clock",
+                                     format_duration(event.instant("believed_until") - event.monotonic))};
+    if (k == kind::belief_ended) return EventText{fmt::format("stops holding: {}", event.text("reason"))};
+
+    if (k == kind::lock_granted)
+        return EventText{fmt::format("grants {} to {} ({}, ttl {})", event.text("key"), name(event.node_ref("holder")),
+                                     lease_identity(event), format_duration(event.duration("ttl")))};
+    if (k == kind::lock_renewed) return EventText{fmt::format("extends {}'s lease", name(event.node_ref("holder")))};
+    if (k == kind::lock_expired)
+        return EventText{fmt::format("{}'s lease expires ({})", name(event.node_ref("holder")), lease_identity(event))};
+    if (k == kind::lock_released) {
+        const NodeId holder = event.node_ref("holder");
+        const NodeId by = event.node_ref("by");
+        if (holder == by) return EventText{fmt::format("{} releases {}", name(by), event.text("key"))};
+        return EventText{fmt::format("{} deletes {}'s lock", name(by), name(holder)), EventTone::violation};
+    }
+
+    if (k == kind::db_write) {
+        const auto customer = event.integer("customer");
+        const bool changed = event.integer("rows") > 0;
+        const std::string token = event.has("token") ? fmt::format(" with token {}", event.integer("token")) : "";
+        if (!changed)
+            return EventText{fmt::format("refuses to mark customer {} {}{} (0 rows)", customer, event.text("status"), token),
+                             EventTone::protection};
+        return EventText{fmt::format("customer {} {}{}", customer, event.text("status"), token)};
+    }
+
+    if (k == kind::provider_charged)
+        return EventText{fmt::format("charges customer {} (charge {})", event.integer("customer"), event.integer("charge"))};
+    if (k == kind::provider_replayed)
+        return EventText{fmt::format("key {} seen before: returns charge {}, no new charge", event.text("key"),
+                                     event.integer("charge")),
+                         EventTone::protection};
+
+    if (k == kind::node_paused)
+        return EventText{fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration(event.duration("for"))),
+                         EventTone::fault};
+    if (k == kind::node_resumed) return EventText{"resumes, unaware that time passed", EventTone::fault};
+    if (k == kind::clock_stepped)
+        return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
+                                     format_time_of_day(event.instant("new_wall"))),
+                         EventTone::fault};
+    return std::nullopt;
+}
+
+}  // namespace locksim

@@ -1,0 +1,16 @@
+#pragma once
+// `locksim run --format json`: one document per run, shape documented in README.md
+// ("Output formats") and kept stable, because CI jobs and later tools read it.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "reports/run_outcome.hpp"
+
+namespace locksim {
+
+nlohmann::ordered_json result_json(const ScenarioOutcome& outcome);
+// The document followed by a newline, pretty-printed with two spaces.
+std::string render_result_json(const ScenarioOutcome& outcome);
+
+}  // namespace locksim

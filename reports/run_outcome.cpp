@@ -1,0 +1,43 @@
+#include "reports/run_outcome.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace locksim {
+
+bool DesignOutcome::held() const {
+    return std::all_of(expectations.begin(), expectations.end(), [](const auto& e) { return e.held; });
+}
+
+bool ScenarioOutcome::held() const {
+    return std::all_of(designs.begin(), designs.end(), [](const auto& d) { return d.held(); });
+}
+
+std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics) {
+    std::vector<ExpectationResult> results;
+    for (const auto& expectation : expectations) {
+        const std::int64_t actual = metrics.value(expectation.metric);
+        bool held = false;
+        switch (expectation.comparison) {
+            case Expectation::Comparison::equals: held = actual == expectation.value; break;
+            case Expectation::Comparison::at_least: held = actual >= expectation.value; break;
+            case Expectation::Comparison::at_most: held = actual <= expectation.value; break;
+        }
+        results.push_back(ExpectationResult{expectation, actual, held});
+    }
+    return results;
+}
+
+std::string describe_failure(const ExpectationResult& result) {
+    const char* how = "";
+    switch (result.expectation.comparison) {
+        case Expectation::Comparison::equals: how = ""; break;
+        case Expectation::Comparison::at_least: how = "at least "; break;
+        case Expectation::Comparison::at_most: how = "at most "; break;
+    }
+    return fmt::format("{} expected {}{}, got {}", result.expectation.metric, how, result.expectation.value,
+                       result.actual);
+}
+
+}  // namespace locksim

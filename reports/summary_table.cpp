@@ -1,0 +1,67 @@
+#include "reports/summary_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace locksim {
+
+std::string format_tenths(Duration d) {
+    const std::int64_t tenths = (d.ns + 50'000'000) / 100'000'000;
+    return fmt::format("{}.{}s", tenths / 10, tenths % 10);
+}
+
+namespace {
+
+std::string double_charge_cell(const RunMetrics& metrics, const TextStyle& style) {
+    if (metrics.double_charged.empty()) return "0";
+    std::vector<std::string> customers;
+    for (const auto& d : metrics.double_charged) customers.push_back(fmt::format("{}", d.customer));
+    const char* noun = customers.size() == 1 ? "customer" : "customers";
+    return style.violation(fmt::format("{} ({} {})", metrics.double_charges(), noun, fmt::join(customers, ", ")));
+}
+
+std::string overlap_cell(const RunMetrics& metrics) {
+    if (metrics.overlaps.empty()) return "no";
+    return fmt::format("yes ({})", format_tenths(metrics.overlap_time));
+}
+
+std::string expectations_cell(const DesignOutcome& design, const TextStyle& style) {
+    if (design.expectations.empty()) return style.quiet("none set");
+    const auto failed = std::count_if(design.expectations.begin(), design.expectations.end(),
+                                      [](const auto& e) { return !e.held; });
+    if (failed == 0) return style.good(fmt::format("{} held", design.expectations.size()));
+    return style.violation(fmt::format("{} of {} failed", failed, design.expectations.size()));
+}
+
+}  // namespace
+
+std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle& style) {
+    constexpr std::size_t columns = 5;
+    using Row = std::array<std::string, columns>;
+    std::vector<Row> rows;
+    rows.push_back({"design", "double charges", "holders overlapped", "stale writes rejected", "expectations"});
+    for (const auto& design : outcome.designs) {
+        const RunMetrics& m = design.metrics;
+        rows.push_back({design.name, double_charge_cell(m, style), overlap_cell(m),
+                        fmt::format("{}", m.stale_writes_rejected), expectations_cell(design, style)});
+    }
+    std::array<std::size_t, columns> widths{};
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < columns; ++c) widths[c] = std::max(widths[c], display_width(row[c]));
+
+    std::string table;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::string line;
+        for (std::size_t c = 0; c < columns; ++c) {
+            const std::string cell = r == 0 ? style.heading(rows[r][c]) : rows[r][c];
+            line += c + 1 == columns ? cell : pad_right(cell, widths[c] + 3);
+        }
+        table += line + "\n";
+    }
+    return table;
+}
+
+}  // namespace locksim

@@ -1,0 +1,103 @@
+#include "reports/text_timeline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "models/trace_kinds.hpp"
+#include "reports/event_text.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+struct Line {
+    Instant at;
+    std::size_t lane = 0;
+    std::string text;
+    EventTone tone = EventTone::normal;
+};
+
+// Consecutive refusals at the store become one line: who was refused, how often, until when.
+struct RefusalRun {
+    std::size_t line = 0;
+    std::vector<std::string> clients;
+    int attempts = 0;
+    Instant last;
+};
+
+std::string refusal_text(const RefusalRun& run) {
+    std::string who = run.clients.size() == 1 ? run.clients[0]
+                                              : fmt::format("{} and {}", fmt::join(run.clients.begin(), run.clients.end() - 1, ", "),
+                                                            run.clients.back());
+    if (run.attempts == 1) return fmt::format("refuses {}: already held", who);
+    return fmt::format("refuses {}: already held ({} attempts until {})", who, run.attempts, format_seconds(run.last));
+}
+
+std::string styled(const Line& line, const TextStyle& style) {
+    switch (line.tone) {
+        case EventTone::violation: return style.violation("✗ " + line.text);
+        case EventTone::protection: return style.good("✓ " + line.text);
+        case EventTone::fault: return style.fault(line.text);
+        case EventTone::normal: break;
+    }
+    return line.text;
+}
+
+}  // namespace
+
+std::string render_compact_timeline(const DesignOutcome& design, const TextStyle& style) {
+    const Trace& trace = design.trace;
+    std::vector<std::size_t> lane_of_node(trace.node_names().size(), 0);
+    for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
+        if (auto node = trace.find_node(design.lanes[lane])) lane_of_node[node->index] = lane;
+
+    std::vector<Line> lines;
+    std::optional<RefusalRun> refusals;
+    for (const auto& event : trace.events()) {
+        if (!event.node.valid()) continue;
+        const std::size_t lane = lane_of_node[event.node.index];
+        if (event.kind == trace_kind::lock_refused) {
+            const std::string client = trace.node_name(event.node_ref("holder"));
+            if (!refusals) {
+                refusals = RefusalRun{lines.size(), {}, 0, event.at};
+                lines.push_back(Line{event.at, lane, "", EventTone::normal});
+            }
+            if (std::find(refusals->clients.begin(), refusals->clients.end(), client) == refusals->clients.end())
+                refusals->clients.push_back(client);
+            ++refusals->attempts;
+            refusals->last = event.at;
+            lines[refusals->line].text = refusal_text(*refusals);
+            continue;
+        }
+        auto text = describe_event(event, trace);
+        if (!text) continue;
+        refusals.reset();
+        Line line{event.at, lane, std::move(text->text), text->tone};
+        if (const FlaggedEvent* flag = design.metrics.flag_for(event.sequence)) {
+            line.tone = flag->violation ? EventTone::violation : EventTone::protection;
+            line.text += ": " + flag->explanation;
+        }
+        lines.push_back(std::move(line));
+    }
+
+    std::vector<std::size_t> widths;
+    for (const auto& lane : design.lanes) widths.push_back(std::max<std::size_t>(lane.size() + 3, 12));
+    constexpr std::size_t time_width = 9;
+
+    std::string out = style.heading(pad_right("time", time_width));
+    for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
+        out += lane + 1 == design.lanes.size() ? style.heading("│ " + design.lanes[lane])
+                                               : style.heading(pad_right("│ " + design.lanes[lane], widths[lane]));
+    out += "\n";
+    for (const auto& line : lines) {
+        std::string row = fmt::format("{:>{}} ", format_seconds(line.at), time_width - 1);
+        for (std::size_t lane = 0; lane < line.lane; ++lane) row += style.quiet(pad_right("│", widths[lane]));
+        row += "│ " + styled(line, style);
+        out += row + "\n";
+    }
+    return out;
+}
+
+}  // namespace locksim

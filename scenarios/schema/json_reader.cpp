@@ -1,0 +1,134 @@
+#include "scenarios/schema/json_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+std::string escape_pointer_token(std::string_view key) {
+    std::string token;
+    for (char c : key) {
+        if (c == '~') token += "~0";
+        else if (c == '/') token += "~1";
+        else token += c;
+    }
+    return token;
+}
+
+std::string type_name(const Json& value) {
+    if (value.is_string()) return fmt::format("the string {}", value.dump());
+    if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+    if (value.is_number()) return fmt::format("the number {}", value.dump());
+    if (value.is_null()) return "null";
+    if (value.is_array()) return "an array";
+    return "an object";
+}
+
+}  // namespace
+
+JsonReader::JsonReader(const JsonSource& source, const Json& value, std::string pointer)
+    : source_(&source), value_(&value), pointer_(std::move(pointer)) {}
+
+std::string JsonReader::origin_pointer() const {
+    if (source_->design_override != nullptr) {
+        const Json::json_pointer path(pointer_);
+        if (source_->design_override->contains(path)) return source_->design_pointer + pointer_;
+    }
+    return pointer_;
+}
+
+void JsonReader::fail(std::string_view message) const {
+    const std::string where = origin_pointer();
+    std::string location = source_->file;
+    if (source_->positions != nullptr) {
+        if (auto position = source_->positions->find(where))
+            location += fmt::format(":{}:{}", position->line, position->column);
+    }
+    throw ScenarioError(fmt::format("{}: {}: {}", location, where.empty() ? "/" : where, message));
+}
+
+void JsonReader::expect(bool condition, std::string_view what) const {
+    if (!condition) fail(fmt::format("expected {}, got {}", what, type_name(*value_)));
+}
+
+bool JsonReader::has(std::string_view key) const { return value_->is_object() && value_->contains(key); }
+
+JsonReader JsonReader::operator[](std::string_view key) const {
+    expect(value_->is_object(), "an object");
+    auto found = value_->find(key);
+    if (found == value_->end()) fail(fmt::format("missing required field \"{}\"", key));
+    return JsonReader(*source_, *found, pointer_ + "/" + escape_pointer_token(key));
+}
+
+std::vector<JsonReader> JsonReader::elements() const {
+    expect(value_->is_array(), "an array");
+    std::vector<JsonReader> items;
+    for (std::size_t i = 0; i < value_->size(); ++i)
+        items.emplace_back(*source_, (*value_)[i], fmt::format("{}/{}", pointer_, i));
+    return items;
+}
+
+std::vector<std::pair<std::string, JsonReader>> JsonReader::members() const {
+    expect(value_->is_object(), "an object");
+    std::vector<std::pair<std::string, JsonReader>> result;
+    for (auto it = value_->begin(); it != value_->end(); ++it)
+        result.emplace_back(it.key(), JsonReader(*source_, it.value(), pointer_ + "/" + escape_pointer_token(it.key())));
+    return result;
+}
+
+void JsonReader::allow_only(std::initializer_list<std::string_view> allowed) const {
+    expect(value_->is_object(), "an object");
+    for (auto it = value_->begin(); it != value_->end(); ++it) {
+        if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+        const JsonReader unknown(*source_, it.value(), pointer_ + "/" + escape_pointer_token(it.key()));
+        unknown.fail(fmt::format("unknown field \"{}\"; expected one of: {}", it.key(), fmt::join(allowed, ", ")));
+    }
+}
+
+std::string JsonReader::string() const {
+    expect(value_->is_string(), "a string");
+    return value_->get<std::string>();
+}
+
+std::int64_t JsonReader::integer() const {
+    expect(value_->is_number_integer(), "a whole number");
+    if (value_->is_number_unsigned() &&
+        value_->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        fail(fmt::format("number {} is too large", value_->dump()));
+    return value_->get<std::int64_t>();
+}
+
+std::uint64_t JsonReader::unsigned_integer() const {
+    expect(value_->is_number_integer(), "a whole number");
+    if (!value_->is_number_unsigned()) fail(fmt::format("expected a number 0 or above, got {}", value_->dump()));
+    return value_->get<std::uint64_t>();
+}
+
+bool JsonReader::boolean() const {
+    expect(value_->is_boolean(), "true or false");
+    return value_->get<bool>();
+}
+
+Duration JsonReader::duration() const {
+    expect(value_->is_string(), "a duration string such as \"40s\"");
+    const auto parsed = parse_duration(value_->get<std::string>());
+    if (const auto* error = std::get_if<std::string>(&parsed)) fail(*error);
+    return std::get<Duration>(parsed);
+}
+
+Duration JsonReader::signed_duration() const {
+    expect(value_->is_string(), "a duration string such as \"40s\" or \"-5ms\"");
+    const std::string text = value_->get<std::string>();
+    const bool negative = text.starts_with('-');
+    const auto parsed = parse_duration(negative ? std::string_view(text).substr(1) : std::string_view(text));
+    if (const auto* error = std::get_if<std::string>(&parsed)) fail(*error);
+    const Duration magnitude = std::get<Duration>(parsed);
+    return negative ? -magnitude : magnitude;
+}
+
+}  // namespace locksim

@@ -1,0 +1,73 @@
+#pragma once
+// Reading one value of a scenario file, with errors that a person can act on:
+//
+//   gc-pause-40s.json:14:22: /faults/0/for: expected a duration such as "40s" ..., got "40 parsecs"
+//
+// A design's world is the base world with the design's overrides merged in. A reader
+// walks the merged document but names the place the value came from: the design's
+// override (/designs/fenced/lock/store) if it set the value, the base world otherwise.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "scenarios/schema/json_positions.hpp"
+#include "sim/time.hpp"
+
+namespace locksim {
+
+// ordered_json keeps an object's members in file order: designs run and print in the
+// order the author wrote them.
+using Json = nlohmann::ordered_json;
+
+// Unusable input: the message is the whole line to print.
+class ScenarioError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct JsonSource {
+    std::string file;
+    const JsonPositions* positions = nullptr;
+    const Json* design_override = nullptr;  // null when reading the base document
+    std::string design_pointer;                       // "/designs/fenced"
+};
+
+class JsonReader {
+public:
+    JsonReader(const JsonSource& source, const Json& value, std::string pointer);
+
+    const std::string& pointer() const { return pointer_; }
+    const Json& json() const { return *value_; }
+
+    bool has(std::string_view key) const;
+    JsonReader operator[](std::string_view key) const;  // a required field
+    std::vector<JsonReader> elements() const;           // an array's items
+    std::vector<std::pair<std::string, JsonReader>> members() const;  // an object's, in file order
+    // Fails on the first member not in `allowed`, listing what is.
+    void allow_only(std::initializer_list<std::string_view> allowed) const;
+
+    std::string string() const;
+    std::int64_t integer() const;
+    std::uint64_t unsigned_integer() const;
+    bool boolean() const;
+    Duration duration() const;         // "40s"; never negative
+    Duration signed_duration() const;  // "-5ms" allowed
+
+    [[noreturn]] void fail(std::string_view message) const;
+
+private:
+    void expect(bool condition, std::string_view what) const;
+    std::string origin_pointer() const;
+
+    const JsonSource* source_;
+    const Json* value_;
+    std::string pointer_;
+};
+
+}  // namespace locksim

@@ -1,0 +1,33 @@
+#pragma once
+// A scenario as read from its file: one world in several designs, each with what it
+// expects the run to show.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/world/world_spec.hpp"
+
+namespace locksim {
+
+struct Expectation {
+    enum class Comparison { equals, at_least, at_most };
+    std::string metric;
+    Comparison comparison = Comparison::equals;
+    std::int64_t value = 0;
+};
+
+struct Design {
+    std::string name;
+    WorldSpec world;  // the base world with this design's overrides applied
+    std::vector<Expectation> expectations;
+};
+
+struct Scenario {
+    std::string file;  // as given on the command line
+    std::string name;
+    std::string description;
+    std::uint64_t seed = 0;
+    std::vector<Design> designs;  // in file order
+};
+
+}  // namespace locksim

@@ -1,0 +1,341 @@
+#include "scenarios/schema/scenario_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+// The fixed names of the service nodes; servers are named by the scenario.
+constexpr std::string_view lock_store_node = "lock-store";
+constexpr std::string_view billing_node = "billing-db";
+constexpr std::string_view provider_node = "payment-provider";
+
+// Defaults for fields a scenario may leave out; README.md lists them.
+constexpr Duration default_horizon = hours(1);
+constexpr Duration default_request_timeout = seconds(1);
+constexpr Duration default_retry_min = milliseconds(500);
+constexpr Duration default_retry_max = milliseconds(1500);
+constexpr Duration max_horizon = hours(24 * 7);
+
+constexpr std::array<std::string_view, 9> world_fields{
+    "horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key", "faults"};
+
+bool is_node_name(std::string_view name) {
+    return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
+
+class WorldReader {
+public:
+    explicit WorldReader(const JsonReader& root) : root_(root) {}
+
+    WorldSpec read() {
+        WorldSpec world;
+        world.horizon = root_.has("horizon") ? root_["horizon"].duration() : default_horizon;
+        if (world.horizon.ns <= 0 || world.horizon > max_horizon)
+            root_["horizon"].fail(fmt::format("expected a horizon above 0s and at most {}", format_duration(max_horizon)));
+        world.servers = read_servers(root_["servers"]);
+        world.lock_store_node = lock_store_node;
+        world.billing_node = billing_node;
+        world.provider_node = provider_node;
+        nodes_ = world.servers;
+        for (auto name : {lock_store_node, provider_node, billing_node}) nodes_.emplace_back(name);
+
+        if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
+        world.link_delay = read_network(root_["network"]);
+        world.lock = read_lock(root_["lock"]);
+        world.job = read_job(root_["job"]);
+        world.protection = read_protection(world.lock);
+        if (root_.has("faults")) world.faults = read_faults(root_["faults"]);
+        return world;
+    }
+
+private:
+    std::vector<std::string> read_servers(const JsonReader& list) {
+        std::vector<std::string> servers;
+        for (const auto& item : list.elements()) {
+            std::string name = item.string();
+            if (!is_node_name(name))
+                item.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
+            if (name == lock_store_node || name == billing_node || name == provider_node)
+                item.fail(fmt::format("\"{}\" is the name of a service node; name servers differently", name));
+            if (std::find(servers.begin(), servers.end(), name) != servers.end())
+                item.fail(fmt::format("server \"{}\" is listed twice", name));
+            servers.push_back(std::move(name));
+        }
+        if (servers.empty()) list.fail("expected at least one server");
+        return servers;
+    }
+
+    std::string read_node_ref(const JsonReader& field) const {
+        std::string name = field.string();
+        if (std::find(nodes_.begin(), nodes_.end(), name) == nodes_.end())
+            field.fail(fmt::format("unknown node \"{}\"; the nodes are {}", name, fmt::join(nodes_, ", ")));
+        return name;
+    }
+
+    std::map<std::string, ClockSettings> read_clocks(const JsonReader& clocks) const {
+        std::map<std::string, ClockSettings> result;
+        for (const auto& [name, spec] : clocks.members()) {
+            if (std::find(nodes_.begin(), nodes_.end(), name) == nodes_.end())
+                spec.fail(fmt::format("unknown node \"{}\"; the nodes are {}", name, fmt::join(nodes_, ", ")));
+            spec.allow_only({"offset", "drift_ppm"});
+            ClockSettings settings;
+            if (spec.has("offset")) settings.offset = spec["offset"].signed_duration();
+            if (spec.has("drift_ppm")) {
+                settings.drift_ppm = spec["drift_ppm"].integer();
+                if (settings.drift_ppm <= -1'000'000 || settings.drift_ppm > 1'000'000)
+                    spec["drift_ppm"].fail("expected a drift between -999999 and 1000000 parts per million");
+            }
+            result[name] = settings;
+        }
+        return result;
+    }
+
+    DelayModel read_delay(const JsonReader& delay) const {
+        if (delay.json().is_string()) return DelayModel::fixed(delay.duration());
+        if (!delay.json().is_object())
+            delay.fail("expected a duration such as \"1ms\", {\"uniform\": [\"1ms\", \"3ms\"]} or "
+                       "{\"exponential\": {\"min\": \"1ms\", \"mean\": \"2ms\"}}");
+        delay.allow_only({"uniform", "exponential"});
+        if (delay.has("uniform")) {
+            const auto bounds = delay["uniform"].elements();
+            if (bounds.size() != 2) delay["uniform"].fail("expected two durations [low, high]");
+            const Duration low = bounds[0].duration();
+            const Duration high = bounds[1].duration();
+            if (high < low) bounds[1].fail("expected the upper bound to be at least the lower bound");
+            return DelayModel::uniform(low, high);
+        }
+        if (delay.has("exponential")) {
+            const JsonReader spec = delay["exponential"];
+            spec.allow_only({"min", "mean"});
+            return DelayModel::exponential(spec["min"].duration(), spec["mean"].duration());
+        }
+        delay.fail("expected \"uniform\" or \"exponential\"");
+    }
+
+    DelayModel read_network(const JsonReader& network) const {
+        network.allow_only({"delay"});
+        return read_delay(network["delay"]);
+    }
+
+    LockSpec read_lock(const JsonReader& lock) const {
+        lock.allow_only({"store", "key", "ttl", "renew", "release", "retry", "request_timeout", "first_token"});
+        LockSpec spec;
+        const std::string store = lock["store"].string();
+        if (store == "redis") spec.store = StoreKind::redis;
+        else if (store == "lease-row") spec.store = StoreKind::lease_row;
+        else lock["store"].fail(fmt::format("unknown lock store \"{}\"; expected \"redis\" or \"lease-row\"", store));
+        spec.key = lock["key"].string();
+        if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
+        spec.ttl = lock["ttl"].duration();
+        if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
+        spec.renew = lock.has("renew") ? lock["renew"].boolean() : true;
+        if (lock.has("release")) {
+            const std::string release = lock["release"].string();
+            if (release == "compare-and-delete") spec.release = ReleaseMode::compare_and_delete;
+            else if (release == "plain-delete") spec.release = ReleaseMode::plain_delete;
+            else lock["release"].fail(fmt::format(
+                     "unknown release \"{}\"; expected \"compare-and-delete\" or \"plain-delete\"", release));
+        }
+        spec.retry = RetrySpec{default_retry_min, default_retry_max};
+        if (lock.has("retry")) {
+            const JsonReader retry = lock["retry"];
+            retry.allow_only({"min", "max"});
+            spec.retry = RetrySpec{retry["min"].duration(), retry["max"].duration()};
+            if (spec.retry.max_delay < spec.retry.min_delay)
+                retry["max"].fail("expected max to be at least min");
+            if (spec.retry.max_delay.ns <= 0) retry["max"].fail("expected a retry delay above 0s");
+        }
+        spec.request_timeout = lock.has("request_timeout") ? lock["request_timeout"].duration() : default_request_timeout;
+        if (spec.request_timeout.ns <= 0) lock["request_timeout"].fail("expected a timeout above 0s");
+        if (lock.has("first_token")) {
+            if (spec.store != StoreKind::lease_row)
+                lock["first_token"].fail("only the \"lease-row\" store hands out tokens; remove first_token");
+            spec.first_token = lock["first_token"].integer();
+            if (spec.first_token < 1) lock["first_token"].fail("expected a token of 1 or more");
+        }
+        return spec;
+    }
+
+    static Instant read_time_of_day(const JsonReader& field) {
+        const std::string text = field.string();
+        const auto two_digits = [&text](std::size_t at, int limit) {
+            if (at + 2 > text.size() || !std::isdigit(static_cast<unsigned char>(text[at])) ||
+                !std::isdigit(static_cast<unsigned char>(text[at + 1])))
+                return -1;
+            const int value = (text[at] - '0') * 10 + (text[at + 1] - '0');
+            return value <= limit ? value : -1;
+        };
+        const bool has_seconds = text.size() == 8;
+        const int hour = two_digits(0, 23);
+        const int minute = two_digits(3, 59);
+        const int second = has_seconds ? two_digits(6, 59) : 0;
+        const bool shape_ok = (text.size() == 5 || has_seconds) && text[2] == ':' && (!has_seconds || text[5] == ':');
+        if (!shape_ok || hour < 0 || minute < 0 || second < 0)
+            field.fail(fmt::format("expected a time of day \"HH:MM\" or \"HH:MM:SS\", got \"{}\"", text));
+        return Instant{} + hours(hour) + minutes(minute) + seconds(second);
+    }
+
+    static JobSpec read_job(const JsonReader& job) {
+        job.allow_only({"name", "at", "customers", "period", "work_per_customer"});
+        JobSpec spec;
+        spec.name = job["name"].string();
+        spec.starts_at = read_time_of_day(job["at"]);
+        for (const auto& item : job["customers"].elements()) {
+            const std::int64_t customer = item.integer();
+            if (std::find(spec.customers.begin(), spec.customers.end(), customer) != spec.customers.end())
+                item.fail(fmt::format("customer {} is listed twice", customer));
+            spec.customers.push_back(customer);
+        }
+        if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
+        spec.period = job["period"].string();
+        spec.work_per_customer = job["work_per_customer"].duration();
+        return spec;
+    }
+
+    ProtectionSpec read_protection(const LockSpec& lock) const {
+        ProtectionSpec protection;
+        if (root_.has("fencing")) {
+            protection.fencing = root_["fencing"].boolean();
+            if (protection.fencing && lock.store == StoreKind::redis)
+                root_["fencing"].fail("fencing needs a lock store that hands out tokens, and \"redis\" gives none "
+                                      "(its random value never increases); use the \"lease-row\" store");
+        }
+        if (root_.has("idempotency_key")) {
+            const JsonReader field = root_["idempotency_key"];
+            std::string key = field.string();
+            std::string rest = key;
+            for (std::string_view placeholder : {"{customer}", "{period}"})
+                for (auto at = rest.find(placeholder); at != std::string::npos; at = rest.find(placeholder))
+                    rest.erase(at, placeholder.size());
+            if (rest.find('{') != std::string::npos || rest.find('}') != std::string::npos)
+                field.fail("expected a key template whose only placeholders are {customer} and {period}");
+            if (key.find("{customer}") == std::string::npos)
+                field.fail("expected {customer} in the key: without it every customer would share one key");
+            protection.idempotency_key = std::move(key);
+        }
+        return protection;
+    }
+
+    std::vector<Fault> read_faults(const JsonReader& list) const {
+        std::vector<Fault> faults;
+        for (const auto& item : list.elements()) {
+            if (item.has("pause")) {
+                item.allow_only({"pause", "at", "for", "kind"});
+                std::string kind = item.has("kind") ? item["kind"].string() : "gc";
+                if (kind != "gc" && kind != "sigstop" && kind != "swap")
+                    item["kind"].fail(fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
+                const Duration length = item["for"].duration();
+                if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
+                faults.push_back(PauseFault{read_node_ref(item["pause"]), Instant{} + item["at"].duration(), length,
+                                            std::move(kind)});
+            } else if (item.has("clock_step")) {
+                item.allow_only({"clock_step", "at", "by"});
+                faults.push_back(ClockStepFault{read_node_ref(item["clock_step"]), Instant{} + item["at"].duration(),
+                                                item["by"].signed_duration()});
+            } else {
+                item.fail("expected a fault with \"pause\" or \"clock_step\" naming its node");
+            }
+        }
+        return faults;
+    }
+
+    JsonReader root_;
+    std::vector<std::string> nodes_;
+};
+
+std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics) {
+    std::vector<Expectation> expectations;
+    for (const auto& [metric, value] : expect.members()) {
+        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
+            value.fail(fmt::format("unknown metric \"{}\"; expected one of: {}", metric, fmt::join(metrics, ", ")));
+        Expectation expectation{metric, Expectation::Comparison::equals, 0};
+        if (value.json().is_object()) {
+            value.allow_only({"at_least", "at_most"});
+            const bool at_least = value.has("at_least");
+            if (at_least == value.has("at_most")) value.fail("expected exactly one of \"at_least\" or \"at_most\"");
+            expectation.comparison = at_least ? Expectation::Comparison::at_least : Expectation::Comparison::at_most;
+            expectation.value = value[at_least ? "at_least" : "at_most"].integer();
+        } else {
+            expectation.value = value.integer();
+        }
+        expectations.push_back(std::move(expectation));
+    }
+    return expectations;
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
+    Json document;
+    try {
+        document = Json::parse(text);
+    } catch (const Json::parse_error& error) {
+        const TextPosition at = position_at_offset(text, error.byte);
+        std::string reason = error.what();
+        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 5: ".
+        if (auto colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(colon + 2);
+        throw ScenarioError(fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, reason));
+    }
+    const JsonPositions positions = JsonPositions::scan(text);
+    if (const auto& duplicate = positions.duplicate_key())
+        throw ScenarioError(fmt::format("{}:{}:{}: {}: this field appears twice in the same object", file,
+                                        duplicate->second.line, duplicate->second.column, duplicate->first));
+
+    const JsonSource base_source{file, &positions, nullptr, ""};
+    const JsonReader root(base_source, document, "");
+    root.allow_only({"name", "description", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
+                     "fencing", "idempotency_key", "faults", "designs"});
+
+    Scenario scenario;
+    scenario.file = file;
+    scenario.name = root["name"].string();
+    scenario.description = root["description"].string();
+    scenario.seed = root["seed"].unsigned_integer();
+
+    Json base_world = Json::object();
+    for (auto field : world_fields)
+        if (document.contains(field)) base_world[std::string(field)] = document[std::string(field)];
+
+    const auto designs = root["designs"].members();
+    if (designs.empty()) root["designs"].fail("expected at least one design");
+    for (const auto& [name, design] : designs) {
+        design.allow_only({"horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key",
+                           "faults", "expect"});
+        Json overrides = design.json();
+        overrides.erase("expect");
+        Json merged = base_world;
+        merged.merge_patch(overrides);
+
+        const JsonSource design_source{file, &positions, &overrides, design.pointer()};
+        WorldReader world(JsonReader(design_source, merged, ""));
+        Design result{name, world.read(), {}};
+        if (design.has("expect")) result.expectations = read_expectations(design["expect"], metrics);
+        scenario.designs.push_back(std::move(result));
+    }
+    return scenario;
+}
+
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ScenarioError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", path));
+    return parse_scenario(text.str(), path, metrics);
+}
+
+}  // namespace locksim

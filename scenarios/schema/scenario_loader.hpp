@@ -1,0 +1,18 @@
+#pragma once
+// Reads a scenario file and checks every field (the format is described in README.md,
+// "Scenario files"). Anything unusable throws ScenarioError with a one-line message
+// naming the file, line:column, the field as a JSON pointer and what was expected.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenarios/schema/json_reader.hpp"
+#include "scenarios/schema/scenario.hpp"
+
+namespace locksim {
+
+// `metrics`: the metric names an expectation may name (the checkers' vocabulary).
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics);
+Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics);
+
+}  // namespace locksim
