@@ -69,7 +69,9 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     if (k == kind::node_paused)
         return EventText{fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration(event.duration("for"))),
                          EventTone::fault};
-    if (k == kind::node_resumed) return EventText{"resumes, unaware that time passed", EventTone::fault};
+    if (k == kind::node_resumed) return EventText{fmt::format("resumes after {}, unaware that time passed",
+                                                                format_duration(event.duration("paused_for"))),
+                                                    EventTone::fault};
     if (k == kind::clock_stepped)
         return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
                                      format_time_of_day(event.instant("new_wall"))),

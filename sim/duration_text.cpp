@@ -1,5 +1,7 @@
 #include "sim/duration_text.hpp"
 
+#include "sim/wide_int.hpp"
+
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -64,14 +66,13 @@ DurationParse parse_duration(std::string_view text) {
         fraction_value = fraction_value * 10 + (c - '0');
         fraction_scale *= 10;
     }
-    if (whole_value > max / unit->ns) return fmt::format("duration \"{}\" is too large", text);
-    if (fraction_value != 0 && unit->ns > max / fraction_value) return fmt::format("duration \"{}\" is too large", text);
-    const std::int64_t fraction_ns_scaled = fraction_value * unit->ns;
+    // 128-bit arithmetic: 1.999999999m is 1999999999 * 60e9 / 1e9 before the division.
+    const int128 fraction_ns_scaled = static_cast<int128>(fraction_value) * unit->ns;
     if (fraction_ns_scaled % fraction_scale != 0)
         return fmt::format("duration \"{}\" is not a whole number of nanoseconds", text);
-    const std::int64_t total = whole_value * unit->ns;
-    if (total > max - fraction_ns_scaled / fraction_scale) return fmt::format("duration \"{}\" is too large", text);
-    return Duration{total + fraction_ns_scaled / fraction_scale};
+    const int128 total = static_cast<int128>(whole_value) * unit->ns + fraction_ns_scaled / fraction_scale;
+    if (total > max) return fmt::format("duration \"{}\" is too large", text);
+    return Duration{static_cast<std::int64_t>(total)};
 }
 
 std::string format_duration(Duration d) {

@@ -139,6 +139,7 @@ void Engine::pause(NodeId node, Duration length, std::string cause) {
     auto& target = state(node);
     const Instant end = now_ + length;
     if (target.paused && target.paused_until >= end) return;  // already frozen for longer
+    if (!target.paused) target.paused_since = now_;
     target.paused = true;
     target.paused_until = end;
     record(node, trace_kind::node_paused, {{"for", length}, {"cause", std::move(cause)}});
@@ -152,7 +153,7 @@ void Engine::resume_node(NodeId node, Instant expected_end) {
     target.paused = false;
     auto deferred = std::move(target.deferred);
     target.deferred.clear();
-    record(node, trace_kind::node_resumed, {});
+    record(node, trace_kind::node_resumed, {{"paused_for", now_ - target.paused_since}});
     // What fell due during the pause runs now, in the order it fell due, before anything
     // scheduled later for this instant.
     for (auto& event : deferred) {

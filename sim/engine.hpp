@@ -90,6 +90,7 @@ private:
         NodeClock clock;
         std::uint32_t incarnation = 0;
         bool paused = false;
+        Instant paused_since;
         Instant paused_until;
         std::vector<Event> deferred;  // fell due during the pause, in order
         std::map<std::uint64_t, std::coroutine_handle<>> processes;

@@ -29,14 +29,20 @@ namespace {
 Duration parsed(std::string_view text) {
     INFO("parsing \"" << std::string(text) << "\"");
     const DurationParse result = parse_duration(text);
-    if (const auto* error = std::get_if<std::string>(&result)) FAIL("unexpected error: " << *error);
+    if (const auto* error = std::get_if<std::string>(&result)) {
+        FAIL_CHECK("unexpected error: " << *error);
+        return Duration{-1};
+    }
     return std::get<Duration>(result);
 }
 
 std::string parse_error(std::string_view text) {
     INFO("parsing \"" << std::string(text) << "\"");
     const DurationParse result = parse_duration(text);
-    if (const auto* duration = std::get_if<Duration>(&result)) FAIL("expected an error, got " << duration->ns << "ns");
+    if (const auto* duration = std::get_if<Duration>(&result)) {
+        FAIL_CHECK("expected an error, got " << format_duration(*duration));
+        return {};
+    }
     return std::get<std::string>(result);
 }
 

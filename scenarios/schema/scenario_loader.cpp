@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -277,14 +278,53 @@ std::vector<Expectation> read_expectations(const JsonReader& expect, const std::
     return expectations;
 }
 
+// nlohmann reports how many bytes it had read, so the last byte of the offending token
+// is at byte - 1. People look for the start of a token: for a string, its opening quote.
+std::size_t offending_token_start(std::string_view text, std::size_t bytes_read) {
+    std::size_t at = bytes_read == 0 ? 0 : bytes_read - 1;
+    if (at >= text.size() || text[at] != '"' || at == 0) return at;
+    for (std::size_t i = at; i-- > 0;) {
+        if (text[i] != '"') continue;
+        std::size_t backslashes = 0;
+        while (i > backslashes && text[i - 1 - backslashes] == '\\') ++backslashes;
+        if (backslashes % 2 == 0) return i;
+    }
+    return at;
+}
+
+// Scenario files are a few levels deep; refusing absurd nesting up front keeps every
+// later recursive walk of the document safe.
+std::optional<TextPosition> too_deeply_nested(std::string_view text) {
+    constexpr int max_depth = 64;
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > max_depth) return position_at_offset(text, i);
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
+    if (auto deep = too_deeply_nested(text))
+        throw ScenarioError(fmt::format("{}:{}:{}: /: nested more than 64 levels deep; a scenario needs a handful",
+                                        file, deep->line, deep->column));
     Json document;
     try {
         document = Json::parse(text);
     } catch (const Json::parse_error& error) {
-        const TextPosition at = position_at_offset(text, error.byte);
+        const TextPosition at = position_at_offset(text, offending_token_start(text, error.byte));
         std::string reason = error.what();
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 5: ".
         if (auto colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(colon + 2);

@@ -1,0 +1,123 @@
+// Reading scenario files: every mistake is one line naming file, line:column, the field
+// as a JSON pointer, and what was expected.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "reports/checks/metrics.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+using namespace locksim::time_literals;
+
+namespace {
+
+// A valid scenario in which one line can be swapped for a broken one.
+std::string scenario_text(const std::string& faults = R"([{ "pause": "server-1", "at": "6s", "for": "40s" }])",
+                          const std::string& designs = R"({ "unfenced": { "expect": { "double_charges": 1 } } })",
+                          const std::string& lock = R"({ "store": "redis", "key": "lock:renewals", "ttl": "30s" })") {
+    return R"({
+  "name": "test",
+  "description": "a test world",
+  "seed": 7,
+  "servers": ["server-1", "server-2"],
+  "network": { "delay": "1ms" },
+  "lock": )" + lock + R"(,
+  "job": { "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" },
+  "faults": )" + faults + R"(,
+  "designs": )" + designs + R"(
+})";
+}
+
+std::string error_of(const std::string& text) {
+    try {
+        parse_scenario(text, "test.json", metric_names());
+    } catch (const ScenarioError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a valid scenario resolves every unit and keeps designs in file order") {
+    const auto scenario = parse_scenario(
+        scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40s" }])",
+                      R"({ "zeta": {}, "alpha": { "lock": { "ttl": "5s" } } })"),
+        "test.json", metric_names());
+    REQUIRE(scenario.designs.size() == 2);
+    CHECK(scenario.designs[0].name == "zeta");
+    CHECK(scenario.designs[1].name == "alpha");
+    CHECK(scenario.seed == 7);
+    CHECK(scenario.designs[0].world.lock.ttl == 30_s);
+    CHECK(scenario.designs[1].world.lock.ttl == 5_s);
+    CHECK(scenario.designs[1].world.lock.key == "lock:renewals");  // the rest of the base lock stays
+    const auto& pause = std::get<PauseFault>(scenario.designs[0].world.faults.at(0));
+    CHECK(pause.node == "server-1");
+    CHECK(pause.at == Instant{} + 6_s);
+    CHECK(pause.length == 40_s);
+    CHECK(pause.cause == "gc");
+}
+
+TEST_CASE("broken JSON is reported with the line and column of the mistake") {
+    const std::string text = "{\n  \"name\": \"x\"\n  \"seed\": 1\n}";
+    CHECK(error_of(text).starts_with("test.json:3:3: not valid JSON:"));
+}
+
+TEST_CASE("an unknown field names its pointer and the fields that are allowed") {
+    const auto error = error_of(scenario_text(R"([])", R"({ "d": {} })",
+                                              R"({ "store": "redis", "key": "k", "ttl": "30s", "tll": "5s" })"));
+    CHECK(error.find("test.json:7:") == 0);
+    CHECK(error.find("/lock/tll: unknown field \"tll\"; expected one of: store, key, ttl") != std::string::npos);
+}
+
+TEST_CASE("a duration in unknown units says what a duration looks like") {
+    const auto error = error_of(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40 parsecs" }])"));
+    CHECK(error == "test.json:9:56: /faults/0/for: expected a duration such as \"40s\", \"250ms\" or \"5m\" "
+                   "(units ns, us, ms, s, m, h), got \"40 parsecs\"");
+}
+
+TEST_CASE("a fault on a node that does not exist lists the nodes there are") {
+    const auto error = error_of(scenario_text(R"([{ "pause": "server-9", "at": "6s", "for": "40s" }])"));
+    CHECK(error == "test.json:9:25: /faults/0/pause: unknown node \"server-9\"; the nodes are server-1, server-2, "
+                   "lock-store, payment-provider, billing-db");
+}
+
+TEST_CASE("a value set by a design is reported at the design's pointer") {
+    const auto error = error_of(scenario_text(R"([])", R"({ "fast": { "lock": { "ttl": "soon" } } })"));
+    CHECK(error.find("/designs/fast/lock/ttl: expected a duration") != std::string::npos);
+}
+
+TEST_CASE("fencing on a store without tokens is refused with the reason") {
+    const auto error = error_of(scenario_text(R"([])", R"({ "fenced": { "fencing": true } })"));
+    CHECK(error.find("/designs/fenced/fencing: fencing needs a lock store that hands out tokens") != std::string::npos);
+}
+
+TEST_CASE("an expectation on an unknown metric lists the known ones") {
+    const auto error = error_of(scenario_text(R"([])", R"({ "d": { "expect": { "double_charge": 1 } } })"));
+    CHECK(error.find("/designs/d/expect/double_charge: unknown metric \"double_charge\"; expected one of: "
+                     "double_charges,") != std::string::npos);
+}
+
+TEST_CASE("a field given twice in one object is refused rather than silently overwritten") {
+    const auto error = error_of(scenario_text(R"([])", R"({ "d": {}, "d": {} })"));
+    CHECK(error.find("/designs/d: this field appears twice") != std::string::npos);
+}
+
+TEST_CASE("wrong types say what was expected and what was found") {
+    CHECK(error_of(scenario_text(R"({})")).find("/faults: expected an array, got an object") != std::string::npos);
+    CHECK(error_of(scenario_text(R"([{ "pause": 3, "at": "6s", "for": "40s" }])"))
+              .find("/faults/0/pause: expected a string, got the number 3") != std::string::npos);
+}
+
+TEST_CASE("negative durations and an empty design list are refused") {
+    CHECK(error_of(scenario_text(R"([{ "pause": "server-1", "at": "-6s", "for": "40s" }])"))
+              .find("/faults/0/at: a duration cannot be negative") != std::string::npos);
+    CHECK(error_of(scenario_text(R"([])", R"({})")).find("/designs: expected at least one design") !=
+          std::string::npos);
+}
+
+TEST_CASE("absurdly deep nesting is refused before anything walks it") {
+    const std::string deep = std::string(100, '[') + std::string(100, ']');
+    CHECK(error_of(deep).find("nested more than 64 levels deep") != std::string::npos);
+}

@@ -1,0 +1,109 @@
+// The shipped scenarios tell the seed's stories; these tests pin the counted outcomes.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "reports/checks/metrics.hpp"
+#include "reports/cli/scenario_runner.hpp"
+#include "reports/result_json.hpp"
+#include "reports/trace_json.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+
+namespace {
+
+std::string scenario_path(const std::string& name) { return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name; }
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const DesignOutcome& design(const ScenarioOutcome& outcome, const std::string& name) {
+    for (const auto& d : outcome.designs)
+        if (d.name == name) return d;
+    FAIL("no design " << name);
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("gc-pause-40s: unfenced charges customer 42 twice, fenced rejects the late write, idempotent charges once") {
+    const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed);
+
+    const auto& unfenced = design(outcome, "unfenced").metrics;
+    CHECK(unfenced.double_charges() == 1);
+    REQUIRE(unfenced.double_charged.size() == 1);
+    CHECK(unfenced.double_charged[0].customer == 42);
+    CHECK(unfenced.stale_writes_rejected == 0);
+
+    const auto& fenced = design(outcome, "fenced").metrics;
+    CHECK(fenced.double_charges() == 0);
+    CHECK(fenced.stale_writes_rejected == 1);
+    CHECK(fenced.stale_writes_accepted == 0);
+
+    const auto& idempotent = design(outcome, "idempotent").metrics;
+    CHECK(idempotent.double_charges() == 0);
+    CHECK(idempotent.charges == 3);
+
+    // Two servers believed they held the lock at once in every design: the lease is a belief.
+    for (const auto& d : outcome.designs) CHECK_FALSE(d.metrics.overlaps.empty());
+    CHECK(outcome.held());
+}
+
+TEST_CASE("gc-pause-40s: the fenced design hands out the seed's tokens 33 and 34") {
+    const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed, "fenced");
+    std::vector<std::int64_t> granted;
+    for (const auto& event : outcome.designs.at(0).trace.events())
+        if (event.kind == "lock.granted") granted.push_back(event.integer("token"));
+    REQUIRE(granted.size() >= 2);
+    CHECK(granted[0] == 33);
+    CHECK(granted[1] == 34);
+}
+
+TEST_CASE("gc-pause-40s with a pause the lease outlives: no design charges twice") {
+    auto document = nlohmann::ordered_json::parse(read_file(scenario_path("gc-pause-40s.json")));
+    document["faults"][0]["for"] = "10s";
+    for (auto& [name, d] : document["designs"].items()) d.erase("expect");
+    const auto scenario = parse_scenario(document.dump(), "short-pause.json", metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed);
+    REQUIRE(outcome.designs.size() == 3);
+    for (const auto& d : outcome.designs) {
+        INFO("design " << d.name);
+        CHECK(d.metrics.double_charges() == 0);
+        CHECK(d.metrics.overlaps.empty());
+        CHECK(d.metrics.charges == 3);
+    }
+}
+
+TEST_CASE("plain-delete: a plain DEL removes the next holder's lock, compare-and-delete leaves it alone") {
+    const auto scenario = load_scenario_file(scenario_path("plain-delete.json"), metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed);
+    CHECK(design(outcome, "plain-delete").metrics.foreign_releases == 1);
+    CHECK(design(outcome, "compare-and-delete").metrics.foreign_releases == 0);
+    CHECK(outcome.held());
+}
+
+TEST_CASE("the same file and seed give identical JSON and trace, run after run") {
+    const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
+    const auto first = run_scenario(scenario, scenario.seed);
+    const auto second = run_scenario(scenario, scenario.seed);
+    CHECK(render_result_json(first) == render_result_json(second));
+    CHECK(render_trace_json(first) == render_trace_json(second));
+}
+
+TEST_CASE("another seed draws other retry delays but keeps the story") {
+    const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
+    const auto seed_1 = run_scenario(scenario, 1);
+    const auto seed_2 = run_scenario(scenario, 2);
+    CHECK(render_trace_json(seed_1) != render_trace_json(seed_2));
+    CHECK(design(seed_2, "unfenced").metrics.double_charges() == 1);
+    CHECK(design(seed_2, "fenced").metrics.double_charges() == 0);
+}
