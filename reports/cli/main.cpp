@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <map>
 
 #include "reports/cli/run_command.hpp"
 
@@ -30,23 +29,27 @@ int main(int argc, char** argv) {
     run_app->add_option("FILE", run.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
     run_app->add_option("--seed", run.seed, "Seed for this run instead of the file's (replays a run exactly)");
     run_app->add_option("--design", run.design, "Run only the design with this name");
-    const std::map<std::string, RunFormat> formats{
-        {"text", RunFormat::text}, {"json", RunFormat::json}, {"trace", RunFormat::trace}};
-    run_app->add_option("--format", run.format,
+    std::string format = "text";
+    run_app->add_option("--format", format,
                         "text: table and timeline (default); json: metrics and expectations; trace: every event")
-        ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
-    const std::map<std::string, ColorChoice> colors{
-        {"auto", ColorChoice::automatic}, {"always", ColorChoice::always}, {"never", ColorChoice::never}};
-    run_app->add_option("--color", run.color, "auto (default: on a terminal, unless NO_COLOR is set), always, never")
-        ->transform(CLI::CheckedTransformer(colors, CLI::ignore_case));
+        ->check(CLI::IsMember({"text", "json", "trace"}));
+    std::string color = "auto";
+    run_app->add_option("--color", color, "auto (default): on a terminal unless NO_COLOR is set; always; never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
     run_app->footer("Example: locksim run scenarios/gc-pause-40s.json --seed 7 --format json");
 
+    if (argc == 1) {
+        fmt::print(stderr, "{}", app.help());
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         const int code = app.exit(error);  // prints help, the version, or the error
         return code == 0 ? 0 : 2;
     }
+    run.format = format == "json" ? RunFormat::json : format == "trace" ? RunFormat::trace : RunFormat::text;
+    run.color = color == "always" ? ColorChoice::always : color == "never" ? ColorChoice::never : ColorChoice::automatic;
 
     try {
         if (app.got_subcommand(run_app)) return run_command(run);

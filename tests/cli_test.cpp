@@ -1,0 +1,139 @@
+// The program as a user and a CI job meet it: output, exit codes, one-line errors.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace std::string_literals;
+
+namespace {
+
+struct Ran {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Runs build/locksim with `arguments` (a shell fragment) from the source directory.
+Ran locksim(const std::string& arguments, const std::string& environment = "NO_COLOR=") {
+    const auto err_path = std::filesystem::temp_directory_path() / "locksim_cli_test_stderr.txt";
+    const std::string command = "cd '"s + LOCKSIM_SOURCE_DIR + "' && env " + environment + " '" + LOCKSIM_BINARY + "' " +
+                                arguments + " 2>'" + err_path.string() + "'";
+    Ran ran;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) ran.out.append(buffer, n);
+    const int status = pclose(pipe);
+    ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    ran.err = slurp(err_path.string());
+    return ran;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() / name;
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("locksim --version names the program and its version") {
+    const auto ran = locksim("--version");
+    CHECK(ran.exit_code == 0);
+    CHECK(ran.out.starts_with("locksim "));
+}
+
+TEST_CASE("locksim run prints the designs side by side, a timeline and the replay command") {
+    const auto ran = locksim("run scenarios/gc-pause-40s.json");
+    CHECK(ran.exit_code == 0);
+    CHECK(ran.out.find("unfenced     1 (customer 42)") != std::string::npos);
+    CHECK(ran.out.find("Timeline of \"unfenced\"") != std::string::npos);
+    CHECK(ran.out.find("gc pause: frozen for 40s") != std::string::npos);
+    CHECK(ran.out.find("run scenarios/gc-pause-40s.json --seed 1") != std::string::npos);
+    CHECK(ran.err.empty());
+}
+
+TEST_CASE("piped output carries no colour codes unless asked for") {
+    CHECK(locksim("run scenarios/gc-pause-40s.json").out.find('\x1b') == std::string::npos);
+    CHECK(locksim("run scenarios/gc-pause-40s.json --color always").out.find('\x1b') != std::string::npos);
+    CHECK(locksim("run scenarios/gc-pause-40s.json --color always", "NO_COLOR=1").out.find('\x1b') !=
+          std::string::npos);  // an explicit request wins over the environment
+}
+
+TEST_CASE("--format json is one stable document with the documented fields") {
+    const auto first = locksim("run scenarios/gc-pause-40s.json --format json");
+    const auto second = locksim("run scenarios/gc-pause-40s.json --format json");
+    REQUIRE(first.exit_code == 0);
+    CHECK(first.out == second.out);
+    const auto document = nlohmann::json::parse(first.out);
+    CHECK(document["scenario"] == "gc-pause-40s");
+    CHECK(document["seed"] == 1);
+    const auto& designs = document["designs"];
+    REQUIRE(designs.size() == 3);
+    CHECK(designs[0]["name"] == "unfenced");
+    CHECK(designs[0]["metrics"]["double_charges"] == 1);
+    CHECK(designs[1]["metrics"]["double_charges"] == 0);
+    CHECK(designs[1]["metrics"]["stale_writes_rejected"] == 1);
+    CHECK(designs[2]["metrics"]["double_charges"] == 0);
+    for (const auto& expectation : designs[1]["expectations"]) {
+        CHECK(expectation.contains("metric"));
+        CHECK(expectation.contains("expected"));
+        CHECK(expectation.contains("actual"));
+        CHECK(expectation["held"] == true);
+    }
+}
+
+TEST_CASE("--seed and --design replay one design under another seed") {
+    const auto ran = locksim("run scenarios/gc-pause-40s.json --seed 9 --design fenced --format json");
+    REQUIRE(ran.exit_code == 0);
+    const auto document = nlohmann::json::parse(ran.out);
+    CHECK(document["seed"] == 9);
+    REQUIRE(document["designs"].size() == 1);
+    CHECK(document["designs"][0]["name"] == "fenced");
+}
+
+TEST_CASE("an expectation that fails exits 1 and names scenario, design, metric, expected and got") {
+    auto text = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
+    const auto at = text.find("\"double_charges\": 1");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 19, "\"double_charges\": 0");
+    const auto ran = locksim("run " + write_temp("locksim_wrong_expectation.json", text));
+    CHECK(ran.exit_code == 1);
+    CHECK(ran.out.find("FAIL gc-pause-40s unfenced: double_charges expected 0, got 1") != std::string::npos);
+}
+
+TEST_CASE("unusable input exits 2 with one line naming the file and the field") {
+    auto text = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
+    text.replace(text.find("\"for\": \"40s\""), 12, "\"for\": \"40 parsecs\"");
+    const auto path = write_temp("locksim_parsecs.json", text);
+    const auto ran = locksim("run " + path);
+    CHECK(ran.exit_code == 2);
+    CHECK(ran.out.empty());
+    CHECK(ran.err.find(path + ":") == 0);
+    CHECK(ran.err.find("/faults/0/for: expected a duration") != std::string::npos);
+    CHECK(std::count(ran.err.begin(), ran.err.end(), '\n') == 1);
+}
+
+TEST_CASE("a missing file, an unknown design and an unknown option each exit 2") {
+    CHECK(locksim("run scenarios/no-such-file.json").exit_code == 2);
+    const auto design = locksim("run scenarios/gc-pause-40s.json --design nope");
+    CHECK(design.exit_code == 2);
+    CHECK(design.err.find("no design named \"nope\"; the designs are unfenced, fenced, idempotent") != std::string::npos);
+    CHECK(locksim("run scenarios/gc-pause-40s.json --frobnicate").exit_code == 2);
+    CHECK(locksim("run scenarios/gc-pause-40s.json --format yaml").exit_code == 2);
+    CHECK(locksim("").exit_code == 2);
+}
