@@ -4,6 +4,15 @@
 
 namespace locksim {
 
+void LeaseRowStore::report_expiry(Row& row, const std::string& name) {
+    row.expiry_reported = true;
+    host_.record(trace_kind::lock_expired, {{"key", name},
+                                            {"value", row.owner},
+                                            {"token", row.fence},
+                                            {"holder", row.holder},
+                                            {"expires_at", row.lease_until}});
+}
+
 void LeaseRowStore::report_expiry_at_deadline(const std::string& name) {
     const Row& row = rows_.at(name);
     const std::int64_t fence = row.fence;
@@ -13,12 +22,7 @@ void LeaseRowStore::report_expiry_at_deadline(const std::string& name) {
     host_.engine().schedule_at_wall(host_.id(), deadline, [this, name, fence, deadline] {
         Row& current = rows_.at(name);
         if (current.fence != fence || current.lease_until != deadline || current.expiry_reported) return;
-        current.expiry_reported = true;
-        host_.record(trace_kind::lock_expired, {{"key", name},
-                                                {"value", current.owner},
-                                                {"token", current.fence},
-                                                {"holder", current.holder},
-                                                {"expires_at", current.lease_until}});
+        report_expiry(current, name);
     });
 }
 
@@ -29,6 +33,9 @@ std::optional<std::int64_t> LeaseRowStore::claim(const std::string& name, const 
         host_.record(trace_kind::lock_refused, {{"key", name}, {"holder", client}});
         return std::nullopt;
     }
+    // The claim may run before the expiry alarm (same instant, or the database was
+    // paused): the trace still tells the old lease's end before the new grant.
+    if (found != rows_.end() && !found->second.expiry_reported) report_expiry(found->second, name);
     const std::int64_t fence = found == rows_.end() ? first_token_ : found->second.fence + 1;
     const Instant until = host_.wall_now() + ttl;
     rows_[name] = Row{owner, client, until, fence, false};

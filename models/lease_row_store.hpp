@@ -37,6 +37,7 @@ private:
     };
 
     bool expired(const Row& row) const { return row.lease_until <= host_.wall_now(); }
+    void report_expiry(Row& row, const std::string& name);
     void report_expiry_at_deadline(const std::string& name);
 
     Host host_;

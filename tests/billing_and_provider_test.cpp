@@ -1,0 +1,302 @@
+// models/billing_database.hpp and models/payment_provider.hpp: the resources the lock
+// protects. The database compares fencing tokens; the provider only honours idempotency keys.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/billing_database.hpp"
+#include "models/payment_provider.hpp"
+#include "models/trace_kinds.hpp"
+#include "sim/engine.hpp"
+#include "sim/host.hpp"
+
+using namespace locksim;
+using namespace locksim::time_literals;
+
+namespace {
+
+Instant at(Duration since_midnight) { return midnight + since_midnight; }
+
+std::vector<const TraceEvent*> events_of(const Engine& engine, std::string_view kind) {
+    std::vector<const TraceEvent*> found;
+    for (const auto& event : engine.trace().events())
+        if (event.kind == kind) found.push_back(&event);
+    return found;
+}
+
+const std::string period = "2026-10";
+
+// The billing database with customers 41, 42 and 43 due this period, the payment
+// provider, and two job servers. Statements run as events on the resource's node.
+struct BillingWorld {
+    BillingWorld()
+        : engine(1),
+          database_node(engine.add_node("billing-db")),
+          provider_node(engine.add_node("payments")),
+          server_1(engine.add_node("server-1")),
+          server_2(engine.add_node("server-2")),
+          database(Host(engine, database_node), {41, 42, 43}, period),
+          provider(Host(engine, provider_node)) {}
+
+    // Runs each statement in its own event, one second apart, on `node`.
+    void in_turn(NodeId node, std::vector<std::function<void()>> statements) {
+        Duration when = 1_s;
+        for (auto& statement : statements) {
+            engine.schedule_at(at(when), node, std::move(statement));
+            when += 1_s;
+        }
+        engine.run(at(60_min));
+    }
+
+    Engine engine;
+    NodeId database_node;
+    NodeId provider_node;
+    NodeId server_1;
+    NodeId server_2;
+    BillingDatabase database;
+    PaymentProvider provider;
+};
+
+}  // namespace
+
+// --- the billing database ---------------------------------------------------------
+
+TEST_CASE("a due renewal reads as due with fence 0") {
+    BillingWorld world;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {[&] { rows.push_back(world.database.read(42, period)); }});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::due);
+    CHECK(rows[0].fence == 0);
+
+    const auto reads = events_of(world.engine, trace_kind::db_read);
+    REQUIRE(reads.size() == 1);
+    CHECK(reads[0]->node == world.database_node);
+    CHECK(reads[0]->integer("customer") == 42);
+    CHECK(reads[0]->text("period") == period);
+    CHECK(reads[0]->text("status") == "due");
+    CHECK(reads[0]->integer("fence") == 0);
+}
+
+TEST_CASE("a claim with a newer token is accepted and one with an older token is rejected") {
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 34)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
+        [&] { rows.push_back(world.database.read(42, period)); },
+    });
+    CHECK(rows_changed == std::vector<int>{1, 1, 0});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::claimed);
+    CHECK(rows[0].fence == 34);
+
+    const auto writes = events_of(world.engine, trace_kind::db_write);
+    REQUIRE(writes.size() == 3);
+    CHECK(writes[2]->integer("customer") == 42);
+    CHECK(writes[2]->text("period") == period);
+    CHECK(writes[2]->text("status") == "claimed");
+    CHECK(writes[2]->integer("token") == 33);
+    CHECK(writes[2]->integer("rows") == 0);
+    CHECK(writes[1]->integer("token") == 34);
+    CHECK(writes[1]->integer("rows") == 1);
+}
+
+TEST_CASE("a claim with the token that already wrote the row is rejected") {
+    // fence < token, strictly: the same token claiming twice changes nothing.
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    world.in_turn(world.database_node, {
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
+    });
+    CHECK(rows_changed == std::vector<int>{1, 0});
+}
+
+TEST_CASE("a claim on one customer leaves the others alone") {
+    BillingWorld world;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { world.database.claim(42, period, 34); },
+        [&] { rows.push_back(world.database.read(41, period)); },
+        [&] { rows.push_back(world.database.read(43, period)); },
+    });
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].status == RenewalStatus::due);
+    CHECK(rows[1].status == RenewalStatus::due);
+    CHECK(rows[1].fence == 0);
+}
+
+TEST_CASE("a statement about a customer or period without a row changes nothing") {
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { rows_changed.push_back(world.database.claim(99, period, 33)); },
+        [&] { rows_changed.push_back(world.database.claim(42, "2026-11", 33)); },
+        [&] { rows_changed.push_back(world.database.record_charged(99, period, std::nullopt)); },
+        [&] { rows.push_back(world.database.read(99, period)); },
+    });
+    CHECK(rows_changed == std::vector<int>{0, 0, 0});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::due);
+}
+
+TEST_CASE("record_charged with a token writes when no newer token has written the row") {
+    // fence <= token: the holder that claimed with 34 may record its own charge.
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { world.database.claim(42, period, 34); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, 34)); },
+        [&] { rows.push_back(world.database.read(42, period)); },
+    });
+    CHECK(rows_changed == std::vector<int>{1});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::charged);
+    CHECK(rows[0].fence == 34);
+
+    const auto writes = events_of(world.engine, trace_kind::db_write);
+    REQUIRE(writes.size() == 2);
+    CHECK(writes[1]->text("status") == "charged");
+    CHECK(writes[1]->integer("token") == 34);
+    CHECK(writes[1]->integer("rows") == 1);
+}
+
+TEST_CASE("record_charged with a newer token raises the fence") {
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { world.database.claim(42, period, 33); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, 35)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 34)); },
+        [&] { rows.push_back(world.database.read(42, period)); },
+    });
+    CHECK(rows_changed == std::vector<int>{1, 0});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::charged);
+    CHECK(rows[0].fence == 35);
+}
+
+TEST_CASE("record_charged with an older token is rejected") {
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { world.database.claim(42, period, 34); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, 33)); },
+        [&] { rows.push_back(world.database.read(42, period)); },
+    });
+    CHECK(rows_changed == std::vector<int>{0});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::claimed);
+    CHECK(rows[0].fence == 34);
+}
+
+TEST_CASE("record_charged without a token always writes and leaves the fence alone") {
+    BillingWorld world;
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    world.in_turn(world.database_node, {
+        [&] { world.database.claim(42, period, 34); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt)); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt)); },
+        [&] { rows.push_back(world.database.read(42, period)); },
+    });
+    CHECK(rows_changed == std::vector<int>{1, 1});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].status == RenewalStatus::charged);
+    CHECK(rows[0].fence == 34);
+
+    const auto writes = events_of(world.engine, trace_kind::db_write);
+    REQUIRE(writes.size() == 3);
+    CHECK_FALSE(writes[1]->has("token"));
+    CHECK(writes[1]->integer("rows") == 1);
+}
+
+TEST_CASE("renewal statuses have their SQL names") {
+    CHECK(std::string(to_string(RenewalStatus::due)) == "due");
+    CHECK(std::string(to_string(RenewalStatus::claimed)) == "claimed");
+    CHECK(std::string(to_string(RenewalStatus::charged)) == "charged");
+}
+
+// --- the payment provider ---------------------------------------------------------
+
+TEST_CASE("the provider charges twice when asked twice without a key") {
+    BillingWorld world;
+    std::vector<ChargeReceipt> receipts;
+    world.in_turn(world.provider_node, {
+        [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
+        [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_2)); },
+    });
+    REQUIRE(receipts.size() == 2);
+    CHECK(receipts[0].charge_id != receipts[1].charge_id);
+    CHECK_FALSE(receipts[0].replayed);
+    CHECK_FALSE(receipts[1].replayed);
+
+    const auto charged = events_of(world.engine, trace_kind::provider_charged);
+    REQUIRE(charged.size() == 2);
+    CHECK(charged[0]->node == world.provider_node);
+    CHECK(charged[0]->integer("customer") == 42);
+    CHECK(charged[0]->text("period") == period);
+    CHECK(charged[0]->node_ref("by") == world.server_1);
+    CHECK(charged[0]->integer("charge") == receipts[0].charge_id);
+    CHECK_FALSE(charged[0]->has("key"));
+    CHECK(charged[1]->node_ref("by") == world.server_2);
+    CHECK(events_of(world.engine, trace_kind::provider_replayed).empty());
+}
+
+TEST_CASE("the provider charges once when asked twice with the same key") {
+    BillingWorld world;
+    const std::optional<std::string> key = "renewal-42-2026-10";
+    std::vector<ChargeReceipt> receipts;
+    world.in_turn(world.provider_node, {
+        [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_1)); },
+        [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_2)); },
+    });
+    REQUIRE(receipts.size() == 2);
+    CHECK(receipts[1].charge_id == receipts[0].charge_id);
+    CHECK_FALSE(receipts[0].replayed);
+    CHECK(receipts[1].replayed);
+
+    const auto charged = events_of(world.engine, trace_kind::provider_charged);
+    REQUIRE(charged.size() == 1);
+    CHECK(charged[0]->text("key") == *key);
+    CHECK(charged[0]->node_ref("by") == world.server_1);
+
+    const auto replayed = events_of(world.engine, trace_kind::provider_replayed);
+    REQUIRE(replayed.size() == 1);
+    CHECK(replayed[0]->at == at(2_s));
+    CHECK(replayed[0]->node == world.provider_node);
+    CHECK(replayed[0]->integer("customer") == 42);
+    CHECK(replayed[0]->text("period") == period);
+    CHECK(replayed[0]->text("key") == *key);
+    CHECK(replayed[0]->integer("charge") == receipts[0].charge_id);
+    CHECK(replayed[0]->node_ref("by") == world.server_2);
+}
+
+TEST_CASE("the provider charges separately under different keys") {
+    BillingWorld world;
+    std::vector<ChargeReceipt> receipts;
+    world.in_turn(world.provider_node, {
+        [&] { receipts.push_back(world.provider.charge(42, period, std::string("renewal-42-2026-10"), world.server_1)); },
+        [&] { receipts.push_back(world.provider.charge(43, period, std::string("renewal-43-2026-10"), world.server_1)); },
+        [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
+    });
+    REQUIRE(receipts.size() == 3);
+    CHECK(receipts[0].charge_id != receipts[1].charge_id);
+    CHECK(receipts[1].charge_id != receipts[2].charge_id);
+    CHECK(receipts[0].charge_id != receipts[2].charge_id);
+    CHECK_FALSE(receipts[0].replayed);
+    CHECK_FALSE(receipts[1].replayed);
+    CHECK_FALSE(receipts[2].replayed);
+    CHECK(events_of(world.engine, trace_kind::provider_charged).size() == 3);
+}

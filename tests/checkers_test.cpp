@@ -1,0 +1,135 @@
+// The checkers read only the trace: these tests hand them traces written by hand.
+#include <catch2/catch.hpp>
+
+#include "models/trace_kinds.hpp"
+#include "reports/checks/metrics.hpp"
+
+using namespace locksim;
+using namespace locksim::time_literals;
+
+namespace {
+
+const NodeId server_1{0}, server_2{1}, server_3{2}, store{3}, provider{4}, billing{5};
+
+class TraceBuilder {
+public:
+    TraceBuilder() { trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"}); }
+
+    TraceBuilder& at(Duration t, NodeId node, std::string_view kind, std::vector<Field> fields) {
+        TraceEvent event;
+        event.at = Instant{} + t;
+        event.node = node;
+        event.kind = kind;
+        event.fields = std::move(fields);
+        trace_.append(std::move(event));
+        return *this;
+    }
+    TraceBuilder& charge(Duration t, std::int64_t customer) {
+        return at(t, provider, trace_kind::provider_charged,
+                  {{"customer", customer}, {"period", std::string("2026-10")}, {"charge", std::int64_t{1}}});
+    }
+    TraceBuilder& belief(Duration from, Duration to, NodeId holder) {
+        at(from, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
+        return at(to, holder, trace_kind::belief_ended, {{"key", std::string("k")}, {"reason", std::string("released")}});
+    }
+    TraceBuilder& fenced_write(Duration t, std::int64_t token, std::int64_t rows) {
+        return at(t, billing, trace_kind::db_write,
+                  {{"customer", std::int64_t{42}}, {"period", std::string("2026-10")}, {"status", std::string("claimed")},
+                   {"rows", rows}, {"token", token}});
+    }
+    const Trace& trace() const { return trace_; }
+
+private:
+    Trace trace_;
+};
+
+}  // namespace
+
+TEST_CASE("a customer charged twice in one period is one double charge, flagged at the second charge") {
+    TraceBuilder b;
+    b.charge(1_s, 41).charge(2_s, 42).charge(3_s, 42);
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.charges == 3);
+    CHECK(metrics.double_charges() == 1);
+    REQUIRE(metrics.double_charged.size() == 1);
+    CHECK(metrics.double_charged[0].customer == 42);
+    REQUIRE(metrics.flagged.size() == 1);
+    CHECK(metrics.flagged[0].sequence == 2);
+    CHECK(metrics.flagged[0].violation);
+}
+
+TEST_CASE("a replayed idempotent request is not a charge") {
+    TraceBuilder b;
+    b.charge(1_s, 42).at(2_s, provider, trace_kind::provider_replayed,
+                         {{"customer", std::int64_t{42}}, {"period", std::string("2026-10")},
+                          {"key", std::string("renewal-42-2026-10")}, {"charge", std::int64_t{1}}});
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.charges == 1);
+    CHECK(metrics.double_charges() == 0);
+}
+
+TEST_CASE("beliefs of two servers that intersect in true time are an overlap, touching ones are not") {
+    TraceBuilder b;
+    b.belief(0_s, 46_s, server_1).belief(30_s, 38_s, server_2).belief(46_s, 50_s, server_3);
+    const auto metrics = check_trace(b.trace(), Instant{} + 60_s);
+    REQUIRE(metrics.overlaps.size() == 1);
+    CHECK(metrics.overlaps[0].first == server_1);
+    CHECK(metrics.overlaps[0].second == server_2);
+    CHECK(metrics.overlaps[0].from == Instant{} + 30_s);
+    CHECK(metrics.overlaps[0].to == Instant{} + 38_s);
+    CHECK(metrics.overlap_time == 8_s);
+}
+
+TEST_CASE("a belief never ended counts until the end of the run") {
+    TraceBuilder b;
+    b.at(0_s, server_1, trace_kind::belief_acquired, {{"key", std::string("k")}});
+    b.belief(20_s, 30_s, server_2);
+    const auto metrics = check_trace(b.trace(), Instant{} + 25_s);
+    REQUIRE(metrics.overlaps.size() == 1);
+    CHECK(metrics.overlap_time == 5_s);
+}
+
+TEST_CASE("three believers at once count each pair, and the time with two or more once") {
+    TraceBuilder b;
+    b.belief(0_s, 10_s, server_1).belief(2_s, 8_s, server_2).belief(4_s, 6_s, server_3);
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.overlaps.size() == 3);
+    CHECK(metrics.overlap_time == 6_s);
+}
+
+TEST_CASE("a fenced write with an older token is stale: refused is the fence working, accepted is a bug") {
+    TraceBuilder b;
+    b.fenced_write(1_s, 33, 1).fenced_write(2_s, 34, 1).fenced_write(3_s, 33, 0).fenced_write(4_s, 32, 1);
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.stale_writes_rejected == 1);
+    CHECK(metrics.stale_writes_accepted == 1);
+    REQUIRE(metrics.flagged.size() == 2);
+    CHECK_FALSE(metrics.flagged[0].violation);
+    CHECK(metrics.flagged[1].violation);
+}
+
+TEST_CASE("a refused write with the newest token is not counted as stale") {
+    TraceBuilder b;
+    b.fenced_write(1_s, 34, 1).fenced_write(2_s, 34, 0);
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.stale_writes_rejected == 0);
+}
+
+TEST_CASE("a release by a node that did not hold the lock is a foreign release") {
+    TraceBuilder b;
+    b.at(1_s, store, trace_kind::lock_released, {{"key", std::string("k")}, {"holder", server_2}, {"by", server_1}});
+    b.at(2_s, store, trace_kind::lock_released, {{"key", std::string("k")}, {"holder", server_3}, {"by", server_3}});
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.foreign_releases == 1);
+    REQUIRE(metrics.flagged.size() == 1);
+    CHECK(metrics.flagged[0].explanation == "server-1 removed the lock that server-2 held");
+}
+
+TEST_CASE("every metric name an expectation may use has a value") {
+    TraceBuilder b;
+    b.charge(1_s, 42).charge(2_s, 42);
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    for (const auto& name : metric_names()) CHECK(metrics.value(name) >= 0);
+    CHECK(metrics.value("double_charges") == 1);
+    CHECK(metrics.value("charges") == 2);
+}
