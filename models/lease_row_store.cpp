@@ -30,7 +30,7 @@ std::optional<std::int64_t> LeaseRowStore::claim(const std::string& name, const 
                                                  NodeId client) {
     auto found = rows_.find(name);
     if (found != rows_.end() && !expired(found->second)) {
-        host_.record(trace_kind::lock_refused, {{"key", name}, {"holder", client}});
+        host_.record(trace_kind::lock_refused, {{"key", name}, {"client", client}});
         return std::nullopt;
     }
     // The claim may run before the expiry alarm (same instant, or the database was

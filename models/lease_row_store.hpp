@@ -4,7 +4,7 @@
 // Only the database's own wall clock decides whether a lease has run out.
 //
 //   UPDATE leases SET owner=$1, lease_until=now()+ttl, fence=fence+1
-//    WHERE name=$2 AND lease_until < now() RETURNING fence
+//    WHERE name=$2 AND lease_until <= now() RETURNING fence
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -21,7 +21,8 @@ public:
 
     // The new fence if the lease was free (never taken, or run out by this clock).
     std::optional<std::int64_t> claim(const std::string& name, const std::string& owner, Duration ttl, NodeId client);
-    // UPDATE ... SET lease_until=now()+ttl WHERE name=$ AND owner=$ AND fence=$: rows changed.
+    // UPDATE ... SET lease_until=now()+ttl WHERE name=$ AND owner=$ AND fence=$ AND
+    // lease_until > now(): rows changed. A lapsed lease is not revived, even if unclaimed.
     int extend(const std::string& name, const std::string& owner, std::int64_t fence, Duration ttl);
     // Ends the lease now; with `check_owner` only if owner and fence still match.
     int release(const std::string& name, const std::string& owner, std::int64_t fence, bool check_owner,

@@ -28,7 +28,7 @@ void RedisServer::arm_expiry(const std::string& key) {
 bool RedisServer::set_if_absent(const std::string& key, const std::string& value, Duration ttl, NodeId client) {
     expire_if_due(key);
     if (keys_.contains(key)) {
-        host_.record(trace_kind::lock_refused, {{"key", key}, {"holder", client}});
+        host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
         return false;
     }
     const Instant expires_at = host_.wall_now() + ttl;

@@ -88,7 +88,7 @@ Task<std::optional<Lease>> LeaseRowLockClient::try_acquire() {
 Task<ExtendResult> LeaseRowLockClient::extend(const Lease& lease) {
     const Instant sent = host_.monotonic_now();
     const auto label =
-        fmt::format("UPDATE leases SET lease_until=now()+'{}' WHERE name='{}' AND owner='{}' AND fence={}", spec_.ttl,
+        fmt::format("UPDATE leases SET lease_until=now()+'{}' WHERE name='{}' AND owner='{}' AND fence={} AND lease_until > now()", spec_.ttl,
                     lease.key, lease.value, *lease.token);
     auto request = call(
         network_, host_, store_node_, label,

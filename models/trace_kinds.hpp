@@ -8,7 +8,7 @@ namespace locksim::trace_kind {
 // At the lock store, as the store saw it. Fields: key, value, holder (node), and
 // token where the store gives one.
 inline constexpr std::string_view lock_granted = "lock.granted";    // + ttl, expires_at (store wall clock)
-inline constexpr std::string_view lock_refused = "lock.refused";    // key, holder: someone else holds it
+inline constexpr std::string_view lock_refused = "lock.refused";    // key, client: refused, someone else holds it
 inline constexpr std::string_view lock_renewed = "lock.renewed";    // + expires_at
 inline constexpr std::string_view lock_released = "lock.released";  // + by (node), plain (bool): whose lock went
 inline constexpr std::string_view lock_expired = "lock.expired";    // the store's clock passed expires_at

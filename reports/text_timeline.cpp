@@ -59,7 +59,7 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         if (!event.node.valid()) continue;
         const std::size_t lane = lane_of_node[event.node.index];
         if (event.kind == trace_kind::lock_refused) {
-            const std::string client = trace.node_name(event.node_ref("holder"));
+            const std::string client = trace.node_name(event.node_ref("client"));
             if (!refusals) {
                 refusals = RefusalRun{lines.size(), {}, 0, event.at};
                 lines.push_back(Line{event.at, lane, "", EventTone::normal});

@@ -2,6 +2,8 @@
 // protects. The database compares fencing tokens; the provider only honours idempotency keys.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,15 +20,6 @@ using namespace locksim;
 using namespace locksim::time_literals;
 
 namespace {
-
-Instant at(Duration since_midnight) { return midnight + since_midnight; }
-
-std::vector<const TraceEvent*> events_of(const Engine& engine, std::string_view kind) {
-    std::vector<const TraceEvent*> found;
-    for (const auto& event : engine.trace().events())
-        if (event.kind == kind) found.push_back(&event);
-    return found;
-}
 
 const std::string period = "2026-10";
 

@@ -1,6 +1,8 @@
 // sim/duration_text.hpp: durations as scenario files write them and reports print them.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <limits>
 #include <string>
 #include <string_view>
@@ -8,18 +10,6 @@
 
 #include "sim/duration_text.hpp"
 #include "sim/random.hpp"
-
-// Catch prints durations and instants exactly, as format_duration spells them.
-namespace Catch {
-template <>
-struct StringMaker<locksim::Duration> {
-    static std::string convert(locksim::Duration d) { return locksim::format_duration(d); }
-};
-template <>
-struct StringMaker<locksim::Instant> {
-    static std::string convert(locksim::Instant t) { return "t=" + locksim::format_duration(t - locksim::midnight); }
-};
-}  // namespace Catch
 
 using namespace locksim;
 using namespace locksim::time_literals;

@@ -1,6 +1,8 @@
 // sim/engine.hpp and sim/host.hpp: true time, pauses, node clocks, processes, the trace.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <coroutine>
 #include <stdexcept>
 #include <string>
@@ -11,31 +13,10 @@
 #include "sim/engine.hpp"
 #include "sim/host.hpp"
 
-// Catch prints durations and instants exactly, as format_duration spells them.
-namespace Catch {
-template <>
-struct StringMaker<locksim::Duration> {
-    static std::string convert(locksim::Duration d) { return locksim::format_duration(d); }
-};
-template <>
-struct StringMaker<locksim::Instant> {
-    static std::string convert(locksim::Instant t) { return "t=" + locksim::format_duration(t - locksim::midnight); }
-};
-}  // namespace Catch
-
 using namespace locksim;
 using namespace locksim::time_literals;
 
 namespace {
-
-Instant at(Duration since_midnight) { return midnight + since_midnight; }
-
-std::vector<const TraceEvent*> events_of(const Engine& engine, std::string_view kind) {
-    std::vector<const TraceEvent*> found;
-    for (const auto& event : engine.trace().events())
-        if (event.kind == kind) found.push_back(&event);
-    return found;
-}
 
 // A process that sleeps `length` on its node and notes the true time it woke.
 Task<void> sleeper(Host host, Duration length, std::vector<Instant>& woke) {

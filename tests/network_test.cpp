@@ -1,6 +1,8 @@
 // sim/network.hpp and sim/rpc.hpp: links, delays, ordering, and calls awaited like functions.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -14,31 +16,10 @@
 #include "sim/network.hpp"
 #include "sim/rpc.hpp"
 
-// Catch prints durations and instants exactly, as format_duration spells them.
-namespace Catch {
-template <>
-struct StringMaker<locksim::Duration> {
-    static std::string convert(locksim::Duration d) { return locksim::format_duration(d); }
-};
-template <>
-struct StringMaker<locksim::Instant> {
-    static std::string convert(locksim::Instant t) { return "t=" + locksim::format_duration(t - locksim::midnight); }
-};
-}  // namespace Catch
-
 using namespace locksim;
 using namespace locksim::time_literals;
 
 namespace {
-
-Instant at(Duration since_midnight) { return midnight + since_midnight; }
-
-std::vector<const TraceEvent*> events_of(const Engine& engine, std::string_view kind) {
-    std::vector<const TraceEvent*> found;
-    for (const auto& event : engine.trace().events())
-        if (event.kind == kind) found.push_back(&event);
-    return found;
-}
 
 // What a calling process saw: the reply, when the call returned, and when a sleep after
 // it ended (a stray resumption would cut that sleep short).

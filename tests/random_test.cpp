@@ -1,24 +1,14 @@
 // sim/random.hpp: named, seeded streams and the distributions written on top of them.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <set>
 
 #include "sim/duration_text.hpp"
 #include "sim/random.hpp"
-
-// Catch prints durations and instants exactly, as format_duration spells them.
-namespace Catch {
-template <>
-struct StringMaker<locksim::Duration> {
-    static std::string convert(locksim::Duration d) { return locksim::format_duration(d); }
-};
-template <>
-struct StringMaker<locksim::Instant> {
-    static std::string convert(locksim::Instant t) { return "t=" + locksim::format_duration(t - locksim::midnight); }
-};
-}  // namespace Catch
 
 using namespace locksim;
 using namespace locksim::time_literals;
