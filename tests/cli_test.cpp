@@ -74,7 +74,7 @@ TEST_CASE("piped output carries no colour codes unless asked for") {
           std::string::npos);  // an explicit request wins over the environment
 }
 
-TEST_CASE("--format json is one stable document with the documented fields") {
+TEST_CASE("run with format json prints one stable document with the documented fields") {
     const auto first = locksim("run scenarios/gc-pause-40s.json --format json");
     const auto second = locksim("run scenarios/gc-pause-40s.json --format json");
     REQUIRE(first.exit_code == 0);
@@ -97,7 +97,7 @@ TEST_CASE("--format json is one stable document with the documented fields") {
     }
 }
 
-TEST_CASE("--seed and --design replay one design under another seed") {
+TEST_CASE("run with a seed and a design replays one design under another seed") {
     const auto ran = locksim("run scenarios/gc-pause-40s.json --seed 9 --design fenced --format json");
     REQUIRE(ran.exit_code == 0);
     const auto document = nlohmann::json::parse(ran.out);

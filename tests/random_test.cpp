@@ -54,7 +54,7 @@ TEST_CASE("streams of different seeds draw different numbers") {
     CHECK(equal == 0);
 }
 
-TEST_CASE("below(n) stays in [0, n) and reaches every value") {
+TEST_CASE("below(n) stays below n, at or above zero, and reaches every value") {
     RandomStream random(1, "below");
     std::set<std::uint64_t> seen;
     for (int i = 0; i < 10'000; ++i) {
