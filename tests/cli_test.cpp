@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -29,7 +30,9 @@ std::string slurp(const std::string& path) {
 
 // Runs build/locksim with `arguments` (a shell fragment) from the source directory.
 Ran locksim(const std::string& arguments, const std::string& environment = "NO_COLOR=") {
-    const auto err_path = std::filesystem::temp_directory_path() / "locksim_cli_test_stderr.txt";
+    // One file per test process: CTest runs test cases in parallel processes.
+    const auto err_path =
+        std::filesystem::temp_directory_path() / ("locksim_cli_test_stderr_" + std::to_string(getpid()) + ".txt");
     const std::string command = "cd '"s + LOCKSIM_SOURCE_DIR + "' && env " + environment + " '" + LOCKSIM_BINARY + "' " +
                                 arguments + " 2>'" + err_path.string() + "'";
     Ran ran;
@@ -44,7 +47,7 @@ Ran locksim(const std::string& arguments, const std::string& environment = "NO_C
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() / name;
+    const auto path = std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "_" + name);
     std::ofstream(path) << text;
     return path.string();
 }
