@@ -121,3 +121,11 @@ TEST_CASE("absurdly deep nesting is refused before anything walks it") {
     const std::string deep = std::string(100, '[') + std::string(100, ']');
     CHECK(error_of(deep).find("nested more than 64 levels deep") != std::string::npos);
 }
+
+TEST_CASE("an unterminated string is reported on one short line") {
+    const std::string text = "{\n  \"description\": \"" + std::string(500, 'x');
+    const auto error = error_of(text);
+    CHECK(error.starts_with("test.json:2:"));
+    CHECK(error.find("missing closing quote") != std::string::npos);
+    CHECK(error.size() < 200);
+}

@@ -328,6 +328,14 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         std::string reason = error.what();
         // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 5: ".
         if (auto colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(colon + 2);
+        // "last read" can quote a whole paragraph; its end is what locates the mistake.
+        constexpr std::string_view last_read = "; last read: '";
+        if (auto quoted = reason.find(last_read); quoted != std::string::npos) {
+            const std::size_t start = quoted + last_read.size();
+            const std::size_t end = reason.rfind('\'');
+            if (end != std::string::npos && end > start + 40)
+                reason = reason.substr(0, start) + "…" + reason.substr(end - 40);
+        }
         throw ScenarioError(fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, reason));
     }
     const JsonPositions positions = JsonPositions::scan(text);
