@@ -76,6 +76,43 @@ Instant Engine::wall_now(NodeId node) const { return state(node).clock.wall(now_
 Instant Engine::monotonic_now(NodeId node) const { return state(node).clock.monotonic(now_); }
 const NodeClock& Engine::clock(NodeId node) const { return state(node).clock; }
 bool Engine::is_paused(NodeId node) const { return state(node).paused; }
+bool Engine::is_up(NodeId node) const { return state(node).up; }
+
+void Engine::on_crash(NodeId node, std::function<void()> hook) { state(node).crash_hooks.push_back(std::move(hook)); }
+void Engine::on_restart(NodeId node, std::function<void()> hook) {
+    state(node).restart_hooks.push_back(std::move(hook));
+}
+
+void Engine::crash(NodeId node, std::string cause) {
+    auto& target = state(node);
+    if (!target.up) return;
+    record(node, trace_kind::node_crashed, {{"cause", std::move(cause)}});
+    target.up = false;
+    target.crashed_at = now_;
+    ++target.incarnation;  // everything already scheduled for it is now stale
+    target.paused = false;
+    target.deferred.clear();
+    target.wall_alarms.clear();
+    for (std::uint32_t index = 0; index < slots_.size(); ++index) {
+        Slot& slot = slots_[index];
+        if (slot.node != node || !slot.waiter) continue;
+        slot.waiter = nullptr;
+        ++slot.generation;
+        free_slots_.push_back(index);
+    }
+    auto processes = std::move(target.processes);
+    target.processes.clear();
+    for (auto& [id, frame] : processes) frame.destroy();
+    for (auto& hook : target.crash_hooks) hook();
+}
+
+void Engine::restart(NodeId node) {
+    auto& target = state(node);
+    if (target.up) return;
+    target.up = true;
+    record(node, trace_kind::node_restarted, {{"down_for", now_ - target.crashed_at}});
+    for (auto& hook : target.restart_hooks) hook();
+}
 
 void Engine::schedule_at(Instant at, NodeId node, std::function<void()> fire) {
     assert(at >= now_);
@@ -178,7 +215,6 @@ void Engine::step_wall_clock(NodeId node, Duration delta) {
 }
 
 WaitTicket Engine::park(NodeId node, std::coroutine_handle<> waiter) {
-    (void)node;
     std::uint32_t index;
     if (!free_slots_.empty()) {
         index = free_slots_.back();
@@ -188,6 +224,7 @@ WaitTicket Engine::park(NodeId node, std::coroutine_handle<> waiter) {
         slots_.push_back({});
     }
     slots_[index].waiter = waiter;
+    slots_[index].node = node;
     return WaitTicket{index, slots_[index].generation};
 }
 
@@ -217,7 +254,7 @@ void Engine::record(NodeId node, std::string_view kind, std::vector<Field> field
 void Engine::handle(Event event) {
     if (event.node.valid()) {
         auto& target = state(event.node);
-        if (event.incarnation != target.incarnation) return;  // scheduled before a crash
+        if (event.incarnation != target.incarnation || !target.up) return;  // lost in a crash
         if (target.paused) {
             target.deferred.push_back(std::move(event));
             return;

@@ -63,8 +63,18 @@ public:
     // Faults, applied at the current time.
     void pause(NodeId node, Duration length, std::string cause);
     void step_wall_clock(NodeId node, Duration delta);
+    // Ends every process on the node and drops what was due for it; messages to it are
+    // lost until it restarts. Call from a world event, never from the node's own code.
+    void crash(NodeId node, std::string cause);
+    // Brings a crashed node back: its start-up hooks run again, with what it persisted.
+    void restart(NodeId node);
+
+    // Models register what a crash wipes and what a restart runs.
+    void on_crash(NodeId node, std::function<void()> hook);
+    void on_restart(NodeId node, std::function<void()> hook);
 
     bool is_paused(NodeId node) const;
+    bool is_up(NodeId node) const;
 
     WaitTicket park(NodeId node, std::coroutine_handle<> waiter);
     // The parked coroutine if the ticket still holds (and frees the slot), else null.
@@ -89,7 +99,9 @@ private:
         std::string name;
         NodeClock clock;
         std::uint32_t incarnation = 0;
+        bool up = true;
         bool paused = false;
+        Instant crashed_at;
         Instant paused_since;
         Instant paused_until;
         std::vector<Event> deferred;  // fell due during the pause, in order
@@ -100,10 +112,13 @@ private:
             std::uint32_t generation = 0;
         };
         std::map<std::uint64_t, WallAlarm> wall_alarms;
+        std::vector<std::function<void()>> crash_hooks;
+        std::vector<std::function<void()>> restart_hooks;
     };
     struct Slot {
         std::uint32_t generation = 0;
         std::coroutine_handle<> waiter;
+        NodeId node;
     };
 
     NodeState& state(NodeId node);
