@@ -1,10 +1,13 @@
 #pragma once
-// The wire protocol of one kind of lock store, as its client library speaks it. The
-// retry, renewal and belief logic every store shares lives in LockHolder.
+// The wire protocol of one kind of lock store, as its client library speaks it. What
+// every store shares around it (belief, renewal, release) lives in LockHolder.
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "models/world/world_spec.hpp"
+#include "sim/host.hpp"
+#include "sim/random.hpp"
 #include "sim/task.hpp"
 #include "sim/time.hpp"
 
@@ -27,11 +30,32 @@ class LockStoreClient {
 public:
     virtual ~LockStoreClient() = default;
 
-    // One attempt; nullopt if the lock is taken or the store did not answer in time.
-    virtual Task<std::optional<Lease>> try_acquire() = 0;
-    // Extends the lease only if it is still ours.
+    // Returns once the lock is ours (a store may keep the caller waiting for ever).
+    virtual Task<Lease> acquire() = 0;
+    // Keeps the lease alive: extends the lock while it is still ours, or (consensus
+    // stores) keeps the session alive. `refused` means the lease is gone.
     virtual Task<ExtendResult> extend(const Lease& lease) = 0;
     virtual Task<void> release(const Lease& lease) = 0;
+};
+
+// Stores that cannot queue a waiter (Redis, Redlock, a lease row): try, and when the
+// lock is taken sleep a random delay so waiting servers do not retry in step.
+class PollingLockClient : public LockStoreClient {
+public:
+    PollingLockClient(Host host, const RetrySpec& retry)
+        : host_(host), retry_(retry), retry_delays_(host.random_stream("lock-retry")) {}
+
+    Task<Lease> acquire() final;
+
+protected:
+    // One attempt; nullopt if the lock is taken or the store did not answer in time.
+    virtual Task<std::optional<Lease>> try_acquire() = 0;
+
+    Host host_;
+
+private:
+    RetrySpec retry_;
+    RandomStream retry_delays_;
 };
 
 }  // namespace locksim

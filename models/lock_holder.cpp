@@ -7,22 +7,17 @@
 namespace locksim {
 
 LockHolder::LockHolder(Host host, LockStoreClient& store, const LockSpec& spec)
-    : host_(host), store_(store), spec_(spec), retry_delays_(host.random_stream("lock-retry")) {}
+    : host_(host), store_(store), spec_(spec) {}
 
 Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
-    for (;;) {
-        if (auto lease = co_await store_.try_acquire()) {
-            auto held = std::make_shared<HeldLease>(HeldLease{std::move(*lease), true});
-            std::vector<Field> fields{{"key", held->lease.key},
-                                      {"value", held->lease.value},
-                                      {"believed_until", held->lease.valid_until}};
-            if (held->lease.token) fields.push_back({"token", *held->lease.token});
-            host_.record(trace_kind::belief_acquired, std::move(fields));
-            if (spec_.renew) host_.spawn(renew_while_believed(held));
-            co_return held;
-        }
-        co_await host_.sleep(retry_delays_.uniform(spec_.retry.min_delay, spec_.retry.max_delay));
-    }
+    Lease lease = co_await store_.acquire();
+    auto held = std::make_shared<HeldLease>(HeldLease{std::move(lease), true});
+    std::vector<Field> fields{
+        {"key", held->lease.key}, {"value", held->lease.value}, {"believed_until", held->lease.valid_until}};
+    if (held->lease.token) fields.push_back({"token", *held->lease.token});
+    host_.record(trace_kind::belief_acquired, std::move(fields));
+    if (spec_.renew) host_.spawn(renew_while_believed(held));
+    co_return held;
 }
 
 bool LockHolder::still_believes(HeldLease& held) {

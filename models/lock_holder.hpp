@@ -1,7 +1,7 @@
 #pragma once
-// What every lock client library does around a store's protocol (seed section 6):
-// retry after a random delay when the lock is taken, renew in the background every
-// ttl/3 while the value is still ours, and release in a finally path.
+// What every lock client library does around a store's protocol (seed section 6): renew
+// in the background every ttl/3 while the lease is still ours, and release in a finally
+// path. (Waiting for the lock is the store client's business: polling or queueing.)
 //
 // A lease is not an RAII guard (STYLE.md #7): a holder only *believes* it holds the lock,
 // until its own monotonic clock says the lease ran out or it learns otherwise. Every
@@ -12,7 +12,6 @@
 #include "models/lock_client.hpp"
 #include "models/world/world_spec.hpp"
 #include "sim/host.hpp"
-#include "sim/random.hpp"
 
 namespace locksim {
 
@@ -26,7 +25,7 @@ class LockHolder {
 public:
     LockHolder(Host host, LockStoreClient& store, const LockSpec& spec);
 
-    // Tries until the store grants the lock, sleeping a jittered delay between attempts.
+    // Returns once the store has granted the lock.
     Task<std::shared_ptr<HeldLease>> acquire();
 
     // True while the holder may act: it has not learned otherwise, and its own monotonic
@@ -47,7 +46,6 @@ private:
     Host host_;
     LockStoreClient& store_;
     LockSpec spec_;
-    RandomStream retry_delays_;
 };
 
 }  // namespace locksim

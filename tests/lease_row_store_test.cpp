@@ -1,4 +1,4 @@
-// models/lease_row_store.hpp: a lease kept as a database row whose fence rises with
+// models/stores/lease_row_store.hpp: a lease kept as a database row whose fence rises with
 // every grant, run out only by the database host's own wall clock.
 #include <catch2/catch.hpp>
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/lease_row_store.hpp"
+#include "models/stores/lease_row_store.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/engine.hpp"

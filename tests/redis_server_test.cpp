@@ -1,4 +1,4 @@
-// models/redis_server.hpp: SET NX PX, compare-and-delete, DEL, compare-and-extend, and
+// models/stores/redis_server.hpp: SET NX PX, compare-and-delete, DEL, compare-and-extend, and
 // expiry by the Redis host's own wall clock.
 #include <catch2/catch.hpp>
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/redis_server.hpp"
+#include "models/stores/redis_server.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/engine.hpp"

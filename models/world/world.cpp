@@ -6,11 +6,12 @@
 
 #include "models/billing_database.hpp"
 #include "models/job_server.hpp"
-#include "models/lease_row_store.hpp"
+#include "models/stores/lease_row_store.hpp"
 #include "models/lock_holder.hpp"
 #include "models/payment_provider.hpp"
-#include "models/redis_server.hpp"
-#include "models/store_clients.hpp"
+#include "models/stores/redis_server.hpp"
+#include "models/stores/lease_row_client.hpp"
+#include "models/stores/redis_client.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 

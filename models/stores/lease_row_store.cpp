@@ -1,4 +1,4 @@
-#include "models/lease_row_store.hpp"
+#include "models/stores/lease_row_store.hpp"
 
 #include "models/trace_kinds.hpp"
 

@@ -1,4 +1,4 @@
-#include "models/redis_server.hpp"
+#include "models/stores/redis_server.hpp"
 
 #include "models/trace_kinds.hpp"
 
