@@ -5,12 +5,15 @@
 //         [&] { return Answer<SetReply>{store.set(...), "OK"}; }, 500ms);
 //
 // The handler runs on the server node when the request arrives there (later, if the
-// server is paused) and its answer travels back as a second message. With a timeout the
+// server is paused) and its answer travels back as a second message. A handler that
+// must wait (a leader collecting a majority) returns Task<Answer<Reply>>: it runs as a
+// process on the server, and the reply leaves when it finishes. With a timeout the
 // call races the reply against the client's monotonic clock: nullopt means no reply in
 // time, and a reply that comes later is dropped, as a client library drops it.
 #include <coroutine>
 #include <functional>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -26,12 +29,33 @@ struct Answer {
 };
 
 template <class Reply>
+using Respond = std::function<void(Answer<Reply>)>;
+
+// What the server does with a request: compute the answer and hand it to `respond`,
+// now or later.
+template <class Reply>
+using Serve = std::function<void(Respond<Reply>)>;
+
+namespace detail {
+template <class Reply>
+Task<void> serve_then_respond(Task<Answer<Reply>> handling, Respond<Reply> respond) {
+    Answer<Reply> answer = co_await handling;
+    respond(std::move(answer));
+}
+
+template <class T>
+struct is_task : std::false_type {};
+template <class T>
+struct is_task<Task<T>> : std::true_type {};
+}  // namespace detail
+
+template <class Reply>
 class CallAwaiter {
 public:
-    CallAwaiter(Network& network, NodeId client, NodeId server, std::string label,
-                std::function<Answer<Reply>()> handler, std::optional<Duration> timeout)
+    CallAwaiter(Network& network, NodeId client, NodeId server, std::string label, Serve<Reply> serve,
+                std::optional<Duration> timeout)
         : network_(network), client_(client), server_(server), label_(std::move(label)),
-          handler_(std::move(handler)), timeout_(timeout) {}
+          serve_(std::move(serve)), timeout_(timeout) {}
 
     bool await_ready() const noexcept { return false; }
 
@@ -44,18 +68,19 @@ public:
         const NodeId server = server_;
         const MessageId request_id = network_.next_message_id();
         network_.send(client, server, std::move(label_),
-            [network, client, server, ticket, result, request_id, handler = std::move(handler_)] {
-                Answer<Reply> answer = handler();
-                network->send(server, client, std::move(answer.label),
-                    [network, ticket, result, value = std::move(answer.value)]() mutable {
-                        // `result` lives in the waiting coroutine's frame, which exists
-                        // exactly as long as the ticket can still be claimed.
-                        if (auto waiter = network->engine().claim(ticket)) {
-                            *result = std::move(value);
-                            waiter.resume();
-                        }
-                    },
-                    request_id);
+            [network, client, server, ticket, result, request_id, serve = std::move(serve_)] {
+                serve([network, client, server, ticket, result, request_id](Answer<Reply> answer) {
+                    network->send(server, client, std::move(answer.label),
+                        [network, ticket, result, value = std::move(answer.value)]() mutable {
+                            // `result` lives in the waiting coroutine's frame, which exists
+                            // exactly as long as the ticket can still be claimed.
+                            if (auto waiter = network->engine().claim(ticket)) {
+                                *result = std::move(value);
+                                waiter.resume();
+                            }
+                        },
+                        request_id);
+                });
             });
         if (timeout_) {
             engine.schedule_after(client_, *timeout_, [&engine, ticket] {
@@ -71,7 +96,7 @@ private:
     NodeId client_;
     NodeId server_;
     std::string label_;
-    std::function<Answer<Reply>()> handler_;
+    Serve<Reply> serve_;
     std::optional<Duration> timeout_;
     std::optional<Reply> result_;
 };
@@ -79,8 +104,19 @@ private:
 template <class Handler>
 auto call(Network& network, const Host& client, NodeId server, std::string label, Handler handler,
           std::optional<Duration> timeout = std::nullopt) {
-    using Reply = decltype(handler().value);
-    return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(handler), timeout);
+    using Result = decltype(handler());
+    if constexpr (detail::is_task<Result>::value) {
+        using Reply = decltype(std::declval<Result&>().await_resume().value);
+        Engine* engine = &network.engine();
+        Serve<Reply> serve = [engine, server, handler = std::move(handler)](Respond<Reply> respond) {
+            engine->spawn(server, detail::serve_then_respond<Reply>(handler(), std::move(respond)));
+        };
+        return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(serve), timeout);
+    } else {
+        using Reply = decltype(handler().value);
+        Serve<Reply> serve = [handler = std::move(handler)](Respond<Reply> respond) { respond(handler()); };
+        return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(serve), timeout);
+    }
 }
 
 }  // namespace locksim
