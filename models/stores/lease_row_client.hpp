@@ -3,6 +3,7 @@
 // fence, the fencing token. Leases are timed from the moment the request left.
 #include "models/lock_client.hpp"
 #include "models/stores/lease_row_store.hpp"
+#include "models/stores/store_deployment.hpp"
 #include "sim/network.hpp"
 
 namespace locksim {

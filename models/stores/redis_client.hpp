@@ -7,6 +7,7 @@
 
 #include "models/lock_client.hpp"
 #include "models/stores/redis_server.hpp"
+#include "models/stores/store_deployment.hpp"
 #include "sim/network.hpp"
 
 namespace locksim {

@@ -4,6 +4,42 @@
 
 namespace locksim {
 
+RedisServer::RedisServer(Host host, const PersistenceSpec& persistence) : host_(host), persistence_(persistence) {
+    Engine& engine = host_.engine();
+    engine.on_crash(host_.id(), [this] { keys_.clear(); });
+    engine.on_restart(host_.id(), [this] {
+        load_saved();
+        start_saving();
+    });
+    start_saving();
+}
+
+void RedisServer::changed() {
+    if (persistence_.mode == PersistenceSpec::Mode::append_always) saved_ = keys_;
+}
+
+void RedisServer::start_saving() {
+    switch (persistence_.mode) {
+        case PersistenceSpec::Mode::snapshot: host_.spawn(save_periodically(persistence_.every)); break;
+        case PersistenceSpec::Mode::append_everysec: host_.spawn(save_periodically(seconds(1))); break;
+        case PersistenceSpec::Mode::none:
+        case PersistenceSpec::Mode::append_always: break;
+    }
+}
+
+Task<void> RedisServer::save_periodically(Duration every) {
+    for (;;) {
+        co_await host_.sleep(every);
+        saved_ = keys_;
+    }
+}
+
+void RedisServer::load_saved() {
+    keys_ = saved_;
+    host_.record(trace_kind::store_loaded, {{"keys", static_cast<std::int64_t>(keys_.size())}});
+    for (const auto& [key, entry] : keys_) arm_expiry(key);
+}
+
 void RedisServer::expire_if_due(const std::string& key) {
     auto entry = keys_.find(key);
     if (entry == keys_.end() || host_.wall_now() < entry->second.expires_at) return;
@@ -12,6 +48,7 @@ void RedisServer::expire_if_due(const std::string& key) {
                                             {"holder", entry->second.holder},
                                             {"expires_at", entry->second.expires_at}});
     keys_.erase(entry);
+    changed();
 }
 
 void RedisServer::arm_expiry(const std::string& key) {
@@ -33,6 +70,7 @@ bool RedisServer::set_if_absent(const std::string& key, const std::string& value
     }
     const Instant expires_at = host_.wall_now() + ttl;
     keys_[key] = Entry{value, client, expires_at, next_version_++};
+    changed();
     host_.record(trace_kind::lock_granted,
                  {{"key", key}, {"value", value}, {"holder", client}, {"ttl", ttl}, {"expires_at", expires_at}});
     arm_expiry(key);
@@ -49,6 +87,7 @@ int RedisServer::delete_if_equals(const std::string& key, const std::string& val
                                              {"by", client},
                                              {"plain", false}});
     keys_.erase(entry);
+    changed();
     return 1;
 }
 
@@ -62,6 +101,7 @@ int RedisServer::del(const std::string& key, NodeId client) {
                                              {"by", client},
                                              {"plain", true}});
     keys_.erase(entry);
+    changed();
     return 1;
 }
 
@@ -71,6 +111,7 @@ int RedisServer::extend_if_equals(const std::string& key, const std::string& val
     if (entry == keys_.end() || entry->second.value != value) return 0;
     entry->second.expires_at = host_.wall_now() + ttl;
     entry->second.version = next_version_++;
+    changed();
     host_.record(trace_kind::lock_renewed, {{"key", key},
                                             {"value", value},
                                             {"holder", entry->second.holder},

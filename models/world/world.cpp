@@ -6,26 +6,26 @@
 
 #include "models/billing_database.hpp"
 #include "models/job_server.hpp"
-#include "models/stores/lease_row_store.hpp"
 #include "models/lock_holder.hpp"
 #include "models/payment_provider.hpp"
-#include "models/stores/redis_server.hpp"
-#include "models/stores/lease_row_client.hpp"
-#include "models/stores/redis_client.hpp"
+#include "models/stores/store_deployment.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 
 namespace locksim {
 namespace {
 
-// Member order is destruction order in reverse: the engine goes last, after the models
-// its suspended processes point into have no more events to run.
+// Members are destroyed in reverse order, the engine last: the suspended processes it
+// destroys then only release their own frames; no model code runs after run() returns.
 class World {
 public:
     World(const WorldSpec& spec, std::uint64_t seed) : spec_(spec), engine_(seed), network_(engine_) {
         add_nodes();
         wire_network();
-        build_store();
+        store_ = deploy_store(StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
+        billing_ = std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers,
+                                                     spec_.job.period);
+        provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)));
         build_servers();
         schedule_faults();
     }
@@ -45,38 +45,26 @@ private:
 
     void add_nodes() {
         for (const auto& server : spec_.servers) engine_.add_node(server, clock_of(server));
-        for (const auto* service : {&spec_.lock_store_node, &spec_.provider_node, &spec_.billing_node})
+        for (const auto& store_node : spec_.store_nodes) engine_.add_node(store_node, clock_of(store_node));
+        for (const auto* service : {&spec_.provider_node, &spec_.billing_node})
             engine_.add_node(*service, clock_of(*service));
     }
 
+    // Every node can reach every other: servers talk to the store and the resources, a
+    // store's nodes talk among themselves. A link listed in the spec has its own delay.
     void wire_network() {
-        for (const auto& server : spec_.servers)
-            for (const auto* service : {&spec_.lock_store_node, &spec_.provider_node, &spec_.billing_node})
-                network_.connect(node(server), node(*service), spec_.link_delay);
-    }
-
-    void build_store() {
-        const Host store_host(engine_, node(spec_.lock_store_node));
-        switch (spec_.lock.store) {
-            case StoreKind::redis: redis_ = std::make_unique<RedisServer>(store_host); break;
-            case StoreKind::lease_row:
-                lease_rows_ = std::make_unique<LeaseRowStore>(store_host, spec_.lock.first_token);
-                break;
+        const auto count = static_cast<std::uint32_t>(engine_.node_count());
+        for (std::uint32_t a = 0; a < count; ++a) {
+            for (std::uint32_t b = a + 1; b < count; ++b) {
+                DelayModel delay = spec_.link_delay;
+                for (const auto& link : spec_.links) {
+                    const NodeId x = node(link.a);
+                    const NodeId y = node(link.b);
+                    if ((x.index == a && y.index == b) || (x.index == b && y.index == a)) delay = link.delay;
+                }
+                network_.connect(NodeId{a}, NodeId{b}, delay);
+            }
         }
-        billing_ = std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers,
-                                                     spec_.job.period);
-        provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)));
-    }
-
-    std::unique_ptr<LockStoreClient> store_client(const Host& host) {
-        const NodeId store_node = node(spec_.lock_store_node);
-        switch (spec_.lock.store) {
-            case StoreKind::redis:
-                return std::make_unique<RedisLockClient>(host, network_, store_node, *redis_, spec_.lock);
-            case StoreKind::lease_row:
-                return std::make_unique<LeaseRowLockClient>(host, network_, store_node, *lease_rows_, spec_.lock);
-        }
-        return nullptr;
     }
 
     void build_servers() {
@@ -84,7 +72,7 @@ private:
                                      provider_.get()};
         for (const auto& name : spec_.servers) {
             const Host host(engine_, node(name));
-            auto& client = clients_.emplace_back(store_client(host));
+            auto& client = clients_.emplace_back(store_->client_for(host));
             auto& holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock));
             auto& server = servers_.emplace_back(
                 std::make_unique<JobServer>(host, network_, *holder, resources, spec_.job, spec_.protection));
@@ -94,27 +82,27 @@ private:
 
     void schedule_faults() {
         for (const auto& fault : spec_.faults) {
-            std::visit(
-                [this](const auto& f) {
-                    using F = std::decay_t<decltype(f)>;
-                    const NodeId target = node(f.node);
-                    if constexpr (std::is_same_v<F, PauseFault>) {
-                        engine_.schedule_at(f.at, no_node,
-                                            [this, target, f] { engine_.pause(target, f.length, f.cause); });
-                    } else {
-                        engine_.schedule_at(f.at, no_node,
-                                            [this, target, f] { engine_.step_wall_clock(target, f.delta); });
-                    }
-                },
-                fault);
+            std::visit([this](const auto& f) { schedule(f); }, fault);
         }
+    }
+
+    void schedule(const PauseFault& f) {
+        engine_.schedule_at(f.at, no_node, [this, target = node(f.node), f] { engine_.pause(target, f.length, f.cause); });
+    }
+    void schedule(const ClockStepFault& f) {
+        engine_.schedule_at(f.at, no_node, [this, target = node(f.node), f] { engine_.step_wall_clock(target, f.delta); });
+    }
+    void schedule(const CrashFault& f) {
+        const NodeId target = node(f.node);
+        engine_.schedule_at(f.at, no_node, [this, target] { engine_.crash(target, "crash"); });
+        if (f.restart_after)
+            engine_.schedule_at(f.at + *f.restart_after, no_node, [this, target] { engine_.restart(target); });
     }
 
     const WorldSpec& spec_;
     Engine engine_;
     Network network_;
-    std::unique_ptr<RedisServer> redis_;
-    std::unique_ptr<LeaseRowStore> lease_rows_;
+    std::unique_ptr<StoreDeployment> store_;
     std::unique_ptr<BillingDatabase> billing_;
     std::unique_ptr<PaymentProvider> provider_;
     std::vector<std::unique_ptr<LockStoreClient>> clients_;

@@ -15,9 +15,18 @@
 namespace locksim {
 
 enum class StoreKind {
-    redis,      // one Redis node: SET NX PX with a random value; no token
-    lease_row,  // a database lease row whose counter rises with every grant: a fencing token
+    redis,             // one Redis node: SET NX PX with a random value; no token
+    redis_replicated,  // a Redis primary with asynchronous replicas and Sentinel-style failover
+    redlock,           // N independent Redis nodes, the lock held on a majority; no token
+    zookeeper,         // a consensus ensemble; ephemeral sequential nodes; token = czxid
+    etcd,              // a consensus cluster; lease-bound keys; token = create revision
+    lease_row,         // a database lease row whose counter rises with every grant: a fencing token
 };
+
+// Whether the lock's store hands out a number that rises with every grant.
+constexpr bool gives_tokens(StoreKind store) {
+    return store == StoreKind::zookeeper || store == StoreKind::etcd || store == StoreKind::lease_row;
+}
 
 enum class ReleaseMode {
     compare_and_delete,  // delete only if the value is still ours (the right way)
@@ -29,6 +38,37 @@ struct RetrySpec {
     Duration max_delay;
 };
 
+// What a Redis node keeps across a restart (MODELS.md, "Persistence").
+struct PersistenceSpec {
+    enum class Mode {
+        none,             // nothing: a restart starts empty
+        snapshot,         // RDB: the data as of the last snapshot, taken every `every`
+        append_everysec,  // AOF, appendfsync everysec: the data as of the last second's fsync
+        append_always,    // AOF, appendfsync always: every acknowledged write
+    };
+    Mode mode = Mode::none;
+    Duration every{};  // snapshot interval (snapshot mode)
+};
+
+struct ReplicationSpec {
+    int replicas = 1;
+    Duration lag{};         // how long a write waits on the primary before it is streamed
+    Duration down_after{};  // Sentinel: silence after which the primary is considered down
+    int wait_replicas = 0;  // WAIT n after every SET; 0: do not wait
+    Duration wait_timeout{};
+};
+
+struct RedlockSpec {
+    int nodes = 5;
+    Duration node_timeout{};  // per-node reply timeout (5-50 ms for a 10 s TTL)
+};
+
+struct ConsensusSpec {
+    int ensemble = 3;
+    bool watch_holder = false;     // every waiter watches the holder (the herd effect) instead of its predecessor
+    Duration election_timeout{};   // silence from the leader after which a follower takes over
+};
+
 struct LockSpec {
     StoreKind store = StoreKind::redis;
     std::string key;
@@ -38,6 +78,10 @@ struct LockSpec {
     RetrySpec retry;
     Duration request_timeout;      // how long a client waits for the store's reply
     std::int64_t first_token = 1;  // lease-row: the token of the first grant
+    PersistenceSpec persistence;   // redis, redis-replicated, redlock
+    ReplicationSpec replication;   // redis-replicated
+    RedlockSpec redlock;           // redlock
+    ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
 };
 
 struct JobSpec {
@@ -67,15 +111,29 @@ struct ClockStepFault {
     Duration delta;    // how far the wall clock jumps; negative jumps back
 };
 
-using Fault = std::variant<PauseFault, ClockStepFault>;
+struct CrashFault {
+    std::string node;
+    Instant at;                             // true time
+    std::optional<Duration> restart_after;  // none: it stays down
+};
+
+using Fault = std::variant<PauseFault, ClockStepFault, CrashFault>;
+
+// A link whose delay differs from the network's default.
+struct LinkSpec {
+    std::string a;
+    std::string b;
+    DelayModel delay;
+};
 
 struct WorldSpec {
     std::vector<std::string> servers;
-    std::string lock_store_node;
+    std::vector<std::string> store_nodes;  // the lock store's nodes, named after the store kind
     std::string billing_node;
     std::string provider_node;
     std::map<std::string, ClockSettings> clocks;  // nodes not listed keep perfect clocks
     DelayModel link_delay;
+    std::vector<LinkSpec> links;
     LockSpec lock;
     JobSpec job;
     ProtectionSpec protection;

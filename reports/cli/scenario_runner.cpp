@@ -5,10 +5,11 @@
 namespace locksim {
 namespace {
 
-// The seed's figures put the first server on the left, the lock store next to it, the
-// other servers after it and the resources last.
+// The seed's figures put the first server on the left, the lock store's nodes next to
+// it, the other servers after them and the resources last.
 std::vector<std::string> figure_lanes(const WorldSpec& world) {
-    std::vector<std::string> lanes{world.servers.front(), world.lock_store_node};
+    std::vector<std::string> lanes{world.servers.front()};
+    lanes.insert(lanes.end(), world.store_nodes.begin(), world.store_nodes.end());
     lanes.insert(lanes.end(), world.servers.begin() + 1, world.servers.end());
     lanes.push_back(world.provider_node);
     lanes.push_back(world.billing_node);

@@ -12,25 +12,29 @@
 #include <set>
 #include <sstream>
 
+#include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
 
 // The fixed names of the service nodes; servers are named by the scenario.
-constexpr std::string_view lock_store_node = "lock-store";
 constexpr std::string_view billing_node = "billing-db";
 constexpr std::string_view provider_node = "payment-provider";
 
 // Defaults for fields a scenario may leave out; README.md lists them.
 constexpr Duration default_horizon = hours(1);
-constexpr Duration default_request_timeout = seconds(1);
-constexpr Duration default_retry_min = milliseconds(500);
-constexpr Duration default_retry_max = milliseconds(1500);
 constexpr Duration max_horizon = hours(24 * 7);
 
 constexpr std::array<std::string_view, 9> world_fields{
     "horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key", "faults"};
+
+// Names the store kinds give their nodes (see store_node_names) are not for servers.
+bool is_store_node_name(std::string_view name) {
+    for (std::string_view prefix : {"lock-store", "redis-", "sentinel", "zk-", "etcd-"})
+        if (name.starts_with(prefix)) return true;
+    return false;
+}
 
 bool is_node_name(std::string_view name) {
     return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
@@ -48,18 +52,19 @@ public:
         if (world.horizon.ns <= 0 || world.horizon > max_horizon)
             root_["horizon"].fail(fmt::format("expected a horizon above 0s and at most {}", format_duration(max_horizon)));
         world.servers = read_servers(root_["servers"]);
-        world.lock_store_node = lock_store_node;
+        world.lock = read_lock(root_["lock"]);
+        world.store_nodes = store_node_names(world.lock);
         world.billing_node = billing_node;
         world.provider_node = provider_node;
         nodes_ = world.servers;
-        for (auto name : {lock_store_node, provider_node, billing_node}) nodes_.emplace_back(name);
+        nodes_.insert(nodes_.end(), world.store_nodes.begin(), world.store_nodes.end());
+        for (auto name : {provider_node, billing_node}) nodes_.emplace_back(name);
 
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
-        world.link_delay = read_network(root_["network"]);
-        world.lock = read_lock(root_["lock"]);
+        read_network(root_["network"], nodes_, world);
         world.job = read_job(root_["job"]);
         world.protection = read_protection(world.lock);
-        if (root_.has("faults")) world.faults = read_faults(root_["faults"]);
+        if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
         return world;
     }
 
@@ -70,7 +75,7 @@ private:
             std::string name = item.string();
             if (!is_node_name(name))
                 item.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
-            if (name == lock_store_node || name == billing_node || name == provider_node)
+            if (name == billing_node || name == provider_node || is_store_node_name(name))
                 item.fail(fmt::format("\"{}\" is the name of a service node; name servers differently", name));
             if (std::find(servers.begin(), servers.end(), name) != servers.end())
                 item.fail(fmt::format("server \"{}\" is listed twice", name));
@@ -78,13 +83,6 @@ private:
         }
         if (servers.empty()) list.fail("expected at least one server");
         return servers;
-    }
-
-    std::string read_node_ref(const JsonReader& field) const {
-        std::string name = field.string();
-        if (std::find(nodes_.begin(), nodes_.end(), name) == nodes_.end())
-            field.fail(fmt::format("unknown node \"{}\"; the nodes are {}", name, fmt::join(nodes_, ", ")));
-        return name;
     }
 
     std::map<std::string, ClockSettings> read_clocks(const JsonReader& clocks) const {
@@ -103,72 +101,6 @@ private:
             result[name] = settings;
         }
         return result;
-    }
-
-    DelayModel read_delay(const JsonReader& delay) const {
-        if (delay.json().is_string()) return DelayModel::fixed(delay.duration());
-        if (!delay.json().is_object())
-            delay.fail("expected a duration such as \"1ms\", {\"uniform\": [\"1ms\", \"3ms\"]} or "
-                       "{\"exponential\": {\"min\": \"1ms\", \"mean\": \"2ms\"}}");
-        delay.allow_only({"uniform", "exponential"});
-        if (delay.has("uniform")) {
-            const auto bounds = delay["uniform"].elements();
-            if (bounds.size() != 2) delay["uniform"].fail("expected two durations [low, high]");
-            const Duration low = bounds[0].duration();
-            const Duration high = bounds[1].duration();
-            if (high < low) bounds[1].fail("expected the upper bound to be at least the lower bound");
-            return DelayModel::uniform(low, high);
-        }
-        if (delay.has("exponential")) {
-            const JsonReader spec = delay["exponential"];
-            spec.allow_only({"min", "mean"});
-            return DelayModel::exponential(spec["min"].duration(), spec["mean"].duration());
-        }
-        delay.fail("expected \"uniform\" or \"exponential\"");
-    }
-
-    DelayModel read_network(const JsonReader& network) const {
-        network.allow_only({"delay"});
-        return read_delay(network["delay"]);
-    }
-
-    LockSpec read_lock(const JsonReader& lock) const {
-        lock.allow_only({"store", "key", "ttl", "renew", "release", "retry", "request_timeout", "first_token"});
-        LockSpec spec;
-        const std::string store = lock["store"].string();
-        if (store == "redis") spec.store = StoreKind::redis;
-        else if (store == "lease-row") spec.store = StoreKind::lease_row;
-        else lock["store"].fail(fmt::format("unknown lock store \"{}\"; expected \"redis\" or \"lease-row\"", store));
-        spec.key = lock["key"].string();
-        if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
-        spec.ttl = lock["ttl"].duration();
-        if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
-        spec.renew = lock.has("renew") ? lock["renew"].boolean() : true;
-        if (lock.has("release")) {
-            const std::string release = lock["release"].string();
-            if (release == "compare-and-delete") spec.release = ReleaseMode::compare_and_delete;
-            else if (release == "plain-delete") spec.release = ReleaseMode::plain_delete;
-            else lock["release"].fail(fmt::format(
-                     "unknown release \"{}\"; expected \"compare-and-delete\" or \"plain-delete\"", release));
-        }
-        spec.retry = RetrySpec{default_retry_min, default_retry_max};
-        if (lock.has("retry")) {
-            const JsonReader retry = lock["retry"];
-            retry.allow_only({"min", "max"});
-            spec.retry = RetrySpec{retry["min"].duration(), retry["max"].duration()};
-            if (spec.retry.max_delay < spec.retry.min_delay)
-                retry["max"].fail("expected max to be at least min");
-            if (spec.retry.max_delay.ns <= 0) retry["max"].fail("expected a retry delay above 0s");
-        }
-        spec.request_timeout = lock.has("request_timeout") ? lock["request_timeout"].duration() : default_request_timeout;
-        if (spec.request_timeout.ns <= 0) lock["request_timeout"].fail("expected a timeout above 0s");
-        if (lock.has("first_token")) {
-            if (spec.store != StoreKind::lease_row)
-                lock["first_token"].fail("only the \"lease-row\" store hands out tokens; remove first_token");
-            spec.first_token = lock["first_token"].integer();
-            if (spec.first_token < 1) lock["first_token"].fail("expected a token of 1 or more");
-        }
-        return spec;
     }
 
     static Instant read_time_of_day(const JsonReader& field) {
@@ -211,9 +143,10 @@ private:
         ProtectionSpec protection;
         if (root_.has("fencing")) {
             protection.fencing = root_["fencing"].boolean();
-            if (protection.fencing && lock.store == StoreKind::redis)
-                root_["fencing"].fail("fencing needs a lock store that hands out tokens, and \"redis\" gives none "
-                                      "(its random value never increases); use the \"lease-row\" store");
+            if (protection.fencing && !gives_tokens(lock.store))
+                root_["fencing"].fail("fencing needs a lock store that hands out tokens, and this one gives none "
+                                      "(a Redis value is random and never increases); use \"lease-row\", "
+                                      "\"zookeeper\" or \"etcd\"");
         }
         if (root_.has("idempotency_key")) {
             const JsonReader field = root_["idempotency_key"];
@@ -229,29 +162,6 @@ private:
             protection.idempotency_key = std::move(key);
         }
         return protection;
-    }
-
-    std::vector<Fault> read_faults(const JsonReader& list) const {
-        std::vector<Fault> faults;
-        for (const auto& item : list.elements()) {
-            if (item.has("pause")) {
-                item.allow_only({"pause", "at", "for", "kind"});
-                std::string kind = item.has("kind") ? item["kind"].string() : "gc";
-                if (kind != "gc" && kind != "sigstop" && kind != "swap")
-                    item["kind"].fail(fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
-                const Duration length = item["for"].duration();
-                if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
-                faults.push_back(PauseFault{read_node_ref(item["pause"]), Instant{} + item["at"].duration(), length,
-                                            std::move(kind)});
-            } else if (item.has("clock_step")) {
-                item.allow_only({"clock_step", "at", "by"});
-                faults.push_back(ClockStepFault{read_node_ref(item["clock_step"]), Instant{} + item["at"].duration(),
-                                                item["by"].signed_duration()});
-            } else {
-                item.fail("expected a fault with \"pause\" or \"clock_step\" naming its node");
-            }
-        }
-        return faults;
     }
 
     JsonReader root_;

@@ -1,0 +1,17 @@
+#include "models/stores/store_deployment.hpp"
+
+namespace locksim {
+
+std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context) {
+    switch (context.world.lock.store) {
+        case StoreKind::redis: return deploy_redis(context);
+        case StoreKind::lease_row: return deploy_lease_row(context);
+        case StoreKind::redis_replicated: return deploy_replicated_redis(context);
+        case StoreKind::redlock: return deploy_redlock(context);
+        case StoreKind::zookeeper: return deploy_zookeeper(context);
+        case StoreKind::etcd: return deploy_etcd(context);
+    }
+    return nullptr;
+}
+
+}  // namespace locksim

@@ -1,0 +1,39 @@
+#pragma once
+// Puts a lock store into a world: its server objects on its nodes (WorldSpec::store_nodes,
+// already created and linked to every other node), and a client for each job server.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "models/lock_client.hpp"
+#include "models/world/world_spec.hpp"
+#include "sim/engine.hpp"
+#include "sim/network.hpp"
+
+namespace locksim {
+
+class StoreDeployment {
+public:
+    virtual ~StoreDeployment() = default;
+    // The client library a job server on `server` uses to reach this store.
+    virtual std::unique_ptr<LockStoreClient> client_for(const Host& server) = 0;
+};
+
+struct StoreContext {
+    Engine& engine;
+    Network& network;
+    const WorldSpec& world;
+    std::function<NodeId(const std::string&)> node;  // a node of the world by name
+};
+
+std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context);
+
+// One per store kind, each beside its store.
+std::unique_ptr<StoreDeployment> deploy_redis(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_lease_row(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_replicated_redis(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_redlock(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_etcd(const StoreContext& context);
+
+}  // namespace locksim

@@ -1,0 +1,189 @@
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+
+#include "scenarios/schema/world_schema.hpp"
+
+namespace locksim {
+namespace {
+
+// Defaults for fields a scenario may leave out; README.md lists them.
+constexpr Duration default_request_timeout = seconds(1);
+constexpr Duration default_retry_min = milliseconds(500);
+constexpr Duration default_retry_max = milliseconds(1500);
+constexpr Duration default_down_after = seconds(30);         // Sentinel's down-after-milliseconds
+constexpr Duration default_node_timeout = milliseconds(50);  // Redlock, per node
+constexpr Duration default_election_timeout = seconds(2);
+
+struct StoreName {
+    std::string_view name;
+    StoreKind kind;
+};
+constexpr std::array<StoreName, 6> store_names{{
+    {"redis", StoreKind::redis},
+    {"redis-replicated", StoreKind::redis_replicated},
+    {"redlock", StoreKind::redlock},
+    {"zookeeper", StoreKind::zookeeper},
+    {"etcd", StoreKind::etcd},
+    {"lease-row", StoreKind::lease_row},
+}};
+
+// Options that belong to some stores only; naming one on another store is an error, not
+// a silently ignored field.
+struct StoreOption {
+    std::string_view field;
+    bool (*applies)(StoreKind);
+    std::string_view stores;  // for the message
+};
+bool is_redis_family(StoreKind k) { return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock; }
+bool is_replicated(StoreKind k) { return k == StoreKind::redis_replicated; }
+bool is_redlock(StoreKind k) { return k == StoreKind::redlock; }
+bool is_consensus(StoreKind k) { return k == StoreKind::zookeeper || k == StoreKind::etcd; }
+bool is_lease_row(StoreKind k) { return k == StoreKind::lease_row; }
+bool is_polling(StoreKind k) { return !is_consensus(k); }
+constexpr std::array<StoreOption, 12> store_options{{
+    {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
+    {"replicas", is_replicated, "redis-replicated"},
+    {"replication_lag", is_replicated, "redis-replicated"},
+    {"down_after", is_replicated, "redis-replicated"},
+    {"wait", is_replicated, "redis-replicated"},
+    {"nodes", is_redlock, "redlock"},
+    {"node_timeout", is_redlock, "redlock"},
+    {"ensemble", is_consensus, "zookeeper and etcd"},
+    {"watch", is_consensus, "zookeeper and etcd"},
+    {"election_timeout", is_consensus, "zookeeper and etcd"},
+    {"first_token", is_lease_row, "lease-row"},
+    {"retry", is_polling, "redis, redis-replicated, redlock and lease-row (zookeeper and etcd queue waiters instead)"},
+}};
+
+PersistenceSpec read_persistence(const JsonReader& field) {
+    if (field.json().is_object()) {
+        field.allow_only({"rdb"});
+        const Duration every = field["rdb"].duration();
+        if (every.ns <= 0) field["rdb"].fail("expected a snapshot interval above 0s");
+        return PersistenceSpec{PersistenceSpec::Mode::snapshot, every};
+    }
+    const std::string mode = field.string();
+    if (mode == "none") return PersistenceSpec{PersistenceSpec::Mode::none, {}};
+    if (mode == "aof-everysec") return PersistenceSpec{PersistenceSpec::Mode::append_everysec, {}};
+    if (mode == "aof-always") return PersistenceSpec{PersistenceSpec::Mode::append_always, {}};
+    field.fail(fmt::format("unknown persistence \"{}\"; expected \"none\", \"aof-everysec\", \"aof-always\" or "
+                           "{{\"rdb\": \"60s\"}}",
+                           mode));
+}
+
+int read_count(const JsonReader& field, int low, int high) {
+    const std::int64_t value = field.integer();
+    if (value < low || value > high) field.fail(fmt::format("expected a number from {} to {}", low, high));
+    return static_cast<int>(value);
+}
+
+Duration positive(const JsonReader& field) {
+    const Duration d = field.duration();
+    if (d.ns <= 0) field.fail("expected a duration above 0s");
+    return d;
+}
+
+void read_store_options(const JsonReader& lock, LockSpec& spec) {
+    for (const auto& option : store_options)
+        if (lock.has(option.field) && !option.applies(spec.store))
+            lock[option.field].fail(fmt::format("\"{}\" is an option of {} only", option.field, option.stores));
+
+    if (lock.has("persistence")) spec.persistence = read_persistence(lock["persistence"]);
+    if (spec.store == StoreKind::redis_replicated) {
+        ReplicationSpec& r = spec.replication;
+        r.replicas = lock.has("replicas") ? read_count(lock["replicas"], 1, 8) : 1;
+        r.lag = lock["replication_lag"].duration();
+        r.down_after = lock.has("down_after") ? positive(lock["down_after"]) : default_down_after;
+        if (lock.has("wait")) {
+            const JsonReader wait = lock["wait"];
+            wait.allow_only({"replicas", "timeout"});
+            r.wait_replicas = read_count(wait["replicas"], 1, r.replicas);
+            r.wait_timeout = positive(wait["timeout"]);
+        }
+    }
+    if (spec.store == StoreKind::redlock) {
+        spec.redlock.nodes = lock.has("nodes") ? read_count(lock["nodes"], 1, 15) : 5;
+        spec.redlock.node_timeout = lock.has("node_timeout") ? positive(lock["node_timeout"]) : default_node_timeout;
+    }
+    if (is_consensus(spec.store)) {
+        spec.consensus.ensemble = lock.has("ensemble") ? read_count(lock["ensemble"], 1, 9) : 3;
+        if (lock.has("watch")) {
+            const std::string watch = lock["watch"].string();
+            if (watch != "predecessor" && watch != "holder")
+                lock["watch"].fail(fmt::format("unknown watch \"{}\"; expected \"predecessor\" or \"holder\"", watch));
+            spec.consensus.watch_holder = watch == "holder";
+        }
+        spec.consensus.election_timeout =
+            lock.has("election_timeout") ? positive(lock["election_timeout"]) : default_election_timeout;
+    }
+    if (lock.has("first_token")) {
+        spec.first_token = lock["first_token"].integer();
+        if (spec.first_token < 1) lock["first_token"].fail("expected a token of 1 or more");
+    }
+}
+
+}  // namespace
+
+LockSpec read_lock(const JsonReader& lock) {
+    lock.allow_only({"store", "key", "ttl", "renew", "release", "retry", "request_timeout", "first_token", "persistence",
+                     "replicas", "replication_lag", "down_after", "wait", "nodes", "node_timeout", "ensemble", "watch",
+                     "election_timeout"});
+    LockSpec spec;
+    const std::string store = lock["store"].string();
+    const auto* found = std::find_if(store_names.begin(), store_names.end(), [&](const StoreName& s) { return s.name == store; });
+    if (found == store_names.end()) {
+        std::vector<std::string_view> names;
+        for (const auto& s : store_names) names.push_back(s.name);
+        lock["store"].fail(fmt::format("unknown lock store \"{}\"; expected one of: {}", store, fmt::join(names, ", ")));
+    }
+    spec.store = found->kind;
+    spec.key = lock["key"].string();
+    if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
+    spec.ttl = lock["ttl"].duration();
+    if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
+    spec.renew = lock.has("renew") ? lock["renew"].boolean() : true;
+    if (lock.has("release")) {
+        const std::string release = lock["release"].string();
+        if (release == "compare-and-delete") spec.release = ReleaseMode::compare_and_delete;
+        else if (release == "plain-delete") spec.release = ReleaseMode::plain_delete;
+        else lock["release"].fail(fmt::format("unknown release \"{}\"; expected \"compare-and-delete\" or \"plain-delete\"", release));
+    }
+    spec.retry = RetrySpec{default_retry_min, default_retry_max};
+    if (lock.has("retry") && is_polling(spec.store)) {
+        const JsonReader retry = lock["retry"];
+        retry.allow_only({"min", "max"});
+        spec.retry = RetrySpec{retry["min"].duration(), retry["max"].duration()};
+        if (spec.retry.max_delay < spec.retry.min_delay) retry["max"].fail("expected max to be at least min");
+        if (spec.retry.max_delay.ns <= 0) retry["max"].fail("expected a retry delay above 0s");
+    }
+    spec.request_timeout = lock.has("request_timeout") ? positive(lock["request_timeout"]) : default_request_timeout;
+    read_store_options(lock, spec);
+    return spec;
+}
+
+std::vector<std::string> store_node_names(const LockSpec& lock) {
+    std::vector<std::string> names;
+    switch (lock.store) {
+        case StoreKind::redis:
+        case StoreKind::lease_row: names.push_back("lock-store"); break;
+        case StoreKind::redis_replicated:
+            names.push_back("redis-primary");
+            for (int i = 1; i <= lock.replication.replicas; ++i) names.push_back(fmt::format("redis-replica-{}", i));
+            names.push_back("sentinel");
+            break;
+        case StoreKind::redlock:
+            for (int i = 1; i <= lock.redlock.nodes; ++i) names.push_back(fmt::format("redis-{}", i));
+            break;
+        case StoreKind::zookeeper:
+            for (int i = 1; i <= lock.consensus.ensemble; ++i) names.push_back(fmt::format("zk-{}", i));
+            break;
+        case StoreKind::etcd:
+            for (int i = 1; i <= lock.consensus.ensemble; ++i) names.push_back(fmt::format("etcd-{}", i));
+            break;
+    }
+    return names;
+}
+
+}  // namespace locksim
