@@ -72,6 +72,14 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     if (k == kind::node_resumed) return EventText{fmt::format("resumes after {}, unaware that time passed",
                                                                 format_duration(event.duration("paused_for"))),
                                                     EventTone::fault};
+    if (k == kind::node_crashed) return EventText{"crashes: its processes and memory are gone", EventTone::fault};
+    if (k == kind::node_restarted)
+        return EventText{fmt::format("restarts after {} down", format_duration(event.duration("down_for"))), EventTone::fault};
+    if (k == kind::store_loaded) {
+        const auto keys = event.integer("keys");
+        return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")
+                                   : fmt::format("loads {} key{} from disk", keys, keys == 1 ? "" : "s")};
+    }
     if (k == kind::clock_stepped)
         return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
                                      format_time_of_day(event.instant("new_wall"))),
