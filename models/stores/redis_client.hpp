@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/lock_client.hpp"
+#include "models/stores/redis_connection.hpp"
 #include "models/stores/redis_server.hpp"
 #include "models/stores/store_deployment.hpp"
 #include "sim/network.hpp"
@@ -23,9 +24,7 @@ protected:
     Task<std::optional<Lease>> try_acquire() override;
 
 private:
-    Network& network_;
-    NodeId store_node_;
-    RedisServer& store_;
+    RedisConnection connection_;
     LockSpec spec_;
     RandomStream values_;  // a fresh random value for every acquire
 };

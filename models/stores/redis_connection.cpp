@@ -1,0 +1,44 @@
+#include "models/stores/redis_connection.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/rpc.hpp"
+
+namespace locksim {
+namespace {
+std::int64_t whole_milliseconds(Duration d) { return d.ns / 1'000'000; }
+}  // namespace
+
+Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::string value, Duration ttl) const {
+    auto request = call(*network_, client_, node_, fmt::format("SET {} {} NX PX {}", key, value, whole_milliseconds(ttl)),
+                        [server = server_, key, value, ttl, client = client_.id()] {
+                            const bool ok = server->set_if_absent(key, value, ttl, client);
+                            return Answer<bool>{ok, ok ? "OK" : "(nil)"};
+                        },
+                        timeout_);
+    co_return co_await request;
+}
+
+Task<std::optional<int>> RedisConnection::extend_if_equals(std::string key, std::string value, Duration ttl) const {
+    auto request = call(*network_, client_, node_,
+                        fmt::format("PEXPIRE {} {} IF value = {}", key, whole_milliseconds(ttl), value),
+                        [server = server_, key, value, ttl] {
+                            const int result = server->extend_if_equals(key, value, ttl);
+                            return Answer<int>{result, fmt::format("{}", result)};
+                        },
+                        timeout_);
+    co_return co_await request;
+}
+
+Task<std::optional<int>> RedisConnection::release(std::string key, std::string value, bool plain) const {
+    auto request = call(*network_, client_, node_,
+                        plain ? fmt::format("DEL {}", key) : fmt::format("DELEX {} IFEQ {}", key, value),
+                        [server = server_, key, value, plain, client = client_.id()] {
+                            const int deleted = plain ? server->del(key, client) : server->delete_if_equals(key, value, client);
+                            return Answer<int>{deleted, fmt::format("{}", deleted)};
+                        },
+                        timeout_);
+    co_return co_await request;
+}
+
+}  // namespace locksim

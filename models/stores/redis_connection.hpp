@@ -1,0 +1,33 @@
+#pragma once
+// The Redis commands a lock client sends, over the network to one node: what a
+// connection of a client library does. Each returns nullopt when no reply came in time.
+#include <optional>
+#include <string>
+
+#include "models/stores/redis_server.hpp"
+#include "sim/host.hpp"
+#include "sim/network.hpp"
+
+namespace locksim {
+
+class RedisConnection {
+public:
+    RedisConnection(Network& network, Host client, NodeId node, RedisServer& server, Duration timeout)
+        : network_(&network), client_(client), node_(node), server_(&server), timeout_(timeout) {}
+
+    // SET key value NX PX ttl: true for OK, false for nil.
+    Task<std::optional<bool>> set_if_absent(std::string key, std::string value, Duration ttl) const;
+    // Compare-and-extend: 1 if the value matched and the TTL was reset.
+    Task<std::optional<int>> extend_if_equals(std::string key, std::string value, Duration ttl) const;
+    // DELEX key IFEQ value, or a plain DEL: 1 if a key was deleted.
+    Task<std::optional<int>> release(std::string key, std::string value, bool plain) const;
+
+private:
+    Network* network_;
+    Host client_;
+    NodeId node_;
+    RedisServer* server_;
+    Duration timeout_;
+};
+
+}  // namespace locksim
