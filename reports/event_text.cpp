@@ -80,6 +80,10 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")
                                    : fmt::format("loads {} key{} from disk", keys, keys == 1 ? "" : "s")};
     }
+    if (k == kind::store_failover)
+        return EventText{fmt::format("promotes {} to primary in place of {} (replication offset {})",
+                                     name(event.node_ref("to")), name(event.node_ref("from")), event.integer("offset")),
+                         EventTone::fault};
     if (k == kind::clock_stepped)
         return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
                                      format_time_of_day(event.instant("new_wall"))),

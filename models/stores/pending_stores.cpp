@@ -5,9 +5,6 @@
 
 namespace locksim {
 
-std::unique_ptr<StoreDeployment> deploy_replicated_redis(const StoreContext&) {
-    throw std::logic_error("the redis-replicated store is not built yet");
-}
 std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext&) {
     throw std::logic_error("the zookeeper store is not built yet");
 }

@@ -14,8 +14,32 @@ RedisServer::RedisServer(Host host, const PersistenceSpec& persistence) : host_(
     start_saving();
 }
 
-void RedisServer::changed() {
+void RedisServer::changed(const std::string& key) {
     if (persistence_.mode == PersistenceSpec::Mode::append_always) saved_ = keys_;
+    if (!change_hook_) return;
+    auto found = keys_.find(key);
+    change_hook_(key, found == keys_.end() ? std::nullopt : std::optional<StoredKey>(found->second.stored));
+}
+
+void RedisServer::become_replica() {
+    replica_ = true;
+    keys_.clear();  // a (re)attached replica discards its data and takes the primary's stream
+}
+
+void RedisServer::apply_replicated(const std::string& key, const std::optional<StoredKey>& state) {
+    if (!state) {
+        keys_.erase(key);
+    } else {
+        keys_[key] = Entry{*state, next_version_++};
+    }
+    changed(key);
+}
+
+void RedisServer::promote() {
+    replica_ = false;
+    std::vector<std::string> keys;
+    for (const auto& [key, entry] : keys_) keys.push_back(key);
+    for (const auto& key : keys) arm_expiry(key);  // from now on it expires keys by its own clock
 }
 
 void RedisServer::start_saving() {
@@ -42,19 +66,20 @@ void RedisServer::load_saved() {
 
 void RedisServer::expire_if_due(const std::string& key) {
     auto entry = keys_.find(key);
-    if (entry == keys_.end() || host_.wall_now() < entry->second.expires_at) return;
+    if (replica_ || entry == keys_.end() || host_.wall_now() < entry->second.stored.expires_at) return;
     host_.record(trace_kind::lock_expired, {{"key", key},
-                                            {"value", entry->second.value},
-                                            {"holder", entry->second.holder},
-                                            {"expires_at", entry->second.expires_at}});
+                                            {"value", entry->second.stored.value},
+                                            {"holder", entry->second.stored.holder},
+                                            {"expires_at", entry->second.stored.expires_at}});
     keys_.erase(entry);
-    changed();
+    changed(key);
 }
 
 void RedisServer::arm_expiry(const std::string& key) {
+    if (replica_) return;
     const Entry& entry = keys_.at(key);
     const std::uint64_t version = entry.version;
-    host_.engine().schedule_at_wall(host_.id(), entry.expires_at, [this, key, version] {
+    host_.engine().schedule_at_wall(host_.id(), entry.stored.expires_at, [this, key, version] {
         auto found = keys_.find(key);
         // A later SET or an extension owns the expiry now; its own alarm will fire.
         if (found == keys_.end() || found->second.version != version) return;
@@ -69,8 +94,8 @@ bool RedisServer::set_if_absent(const std::string& key, const std::string& value
         return false;
     }
     const Instant expires_at = host_.wall_now() + ttl;
-    keys_[key] = Entry{value, client, expires_at, next_version_++};
-    changed();
+    keys_[key] = Entry{StoredKey{value, client, expires_at}, next_version_++};
+    changed(key);
     host_.record(trace_kind::lock_granted,
                  {{"key", key}, {"value", value}, {"holder", client}, {"ttl", ttl}, {"expires_at", expires_at}});
     arm_expiry(key);
@@ -80,14 +105,14 @@ bool RedisServer::set_if_absent(const std::string& key, const std::string& value
 int RedisServer::delete_if_equals(const std::string& key, const std::string& value, NodeId client) {
     expire_if_due(key);
     auto entry = keys_.find(key);
-    if (entry == keys_.end() || entry->second.value != value) return 0;
+    if (entry == keys_.end() || entry->second.stored.value != value) return 0;
     host_.record(trace_kind::lock_released, {{"key", key},
-                                             {"value", entry->second.value},
-                                             {"holder", entry->second.holder},
+                                             {"value", entry->second.stored.value},
+                                             {"holder", entry->second.stored.holder},
                                              {"by", client},
                                              {"plain", false}});
     keys_.erase(entry);
-    changed();
+    changed(key);
     return 1;
 }
 
@@ -96,26 +121,26 @@ int RedisServer::del(const std::string& key, NodeId client) {
     auto entry = keys_.find(key);
     if (entry == keys_.end()) return 0;
     host_.record(trace_kind::lock_released, {{"key", key},
-                                             {"value", entry->second.value},
-                                             {"holder", entry->second.holder},
+                                             {"value", entry->second.stored.value},
+                                             {"holder", entry->second.stored.holder},
                                              {"by", client},
                                              {"plain", true}});
     keys_.erase(entry);
-    changed();
+    changed(key);
     return 1;
 }
 
 int RedisServer::extend_if_equals(const std::string& key, const std::string& value, Duration ttl) {
     expire_if_due(key);
     auto entry = keys_.find(key);
-    if (entry == keys_.end() || entry->second.value != value) return 0;
-    entry->second.expires_at = host_.wall_now() + ttl;
+    if (entry == keys_.end() || entry->second.stored.value != value) return 0;
+    entry->second.stored.expires_at = host_.wall_now() + ttl;
     entry->second.version = next_version_++;
-    changed();
+    changed(key);
     host_.record(trace_kind::lock_renewed, {{"key", key},
                                             {"value", value},
-                                            {"holder", entry->second.holder},
-                                            {"expires_at", entry->second.expires_at}});
+                                            {"holder", entry->second.stored.holder},
+                                            {"expires_at", entry->second.stored.expires_at}});
     arm_expiry(key);
     return 1;
 }
@@ -124,7 +149,23 @@ std::optional<std::string> RedisServer::get(const std::string& key) {
     expire_if_due(key);
     auto entry = keys_.find(key);
     if (entry == keys_.end()) return std::nullopt;
-    return entry->second.value;
+    return entry->second.stored.value;
+}
+
+}  // namespace locksim
+
+namespace locksim {
+
+std::vector<std::string> RedisServer::keys() const {
+    std::vector<std::string> names;
+    for (const auto& [key, entry] : keys_) names.push_back(key);
+    return names;
+}
+
+std::optional<StoredKey> RedisServer::stored(const std::string& key) const {
+    auto found = keys_.find(key);
+    if (found == keys_.end()) return std::nullopt;
+    return found->second.stored;
 }
 
 }  // namespace locksim

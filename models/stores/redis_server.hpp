@@ -7,14 +7,23 @@
 // A crash loses the keys in memory; the restart loads what the persistence mode had
 // saved, and a key whose expiry passed while the node was down is gone at once.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/world/world_spec.hpp"
 #include "sim/host.hpp"
 
 namespace locksim {
+
+// A key as the replication stream carries it.
+struct StoredKey {
+    std::string value;
+    NodeId holder;       // the client that set it (CLIENT SETNAME), for the trace
+    Instant expires_at;  // reading of the primary's wall clock
+};
 
 class RedisServer {
 public:
@@ -31,17 +40,30 @@ public:
 
     std::optional<std::string> get(const std::string& key);
 
+    // For a full resynchronisation: every key and what it holds.
+    std::vector<std::string> keys() const;
+    std::optional<StoredKey> stored(const std::string& key) const;
+
+    // Replication. A primary calls the hook after every change of a key (nullopt: it was
+    // deleted, by a command or by expiry). A replica applies what the stream brings and
+    // never expires keys itself, until it is promoted.
+    void on_change(std::function<void(const std::string& key, const std::optional<StoredKey>&)> hook) {
+        change_hook_ = std::move(hook);
+    }
+    void become_replica();
+    void apply_replicated(const std::string& key, const std::optional<StoredKey>& state);
+    void promote();
+    bool is_replica() const { return replica_; }
+
 private:
     struct Entry {
-        std::string value;
-        NodeId holder;       // the client that set it (CLIENT SETNAME), for the trace
-        Instant expires_at;  // reading of this host's wall clock
-        std::uint64_t version = 0;
+        StoredKey stored;
+        std::uint64_t version = 0;  // which expiry alarm is current
     };
 
     void expire_if_due(const std::string& key);
     void arm_expiry(const std::string& key);
-    void changed();  // after every write: what the persistence mode saves now
+    void changed(const std::string& key);  // after every write: persistence and replication
     void start_saving();
     Task<void> save_periodically(Duration every);
     void load_saved();
@@ -51,6 +73,8 @@ private:
     std::map<std::string, Entry> keys_;
     std::map<std::string, Entry> saved_;  // on disk
     std::uint64_t next_version_ = 0;
+    bool replica_ = false;
+    std::function<void(const std::string&, const std::optional<StoredKey>&)> change_hook_;
 };
 
 }  // namespace locksim
