@@ -14,7 +14,7 @@ JobServer::JobServer(Host host, Network& network, LockHolder& lock, JobResources
                      const ProtectionSpec& protection)
     : host_(host), network_(network), lock_(lock), resources_(resources), job_(job), protection_(protection) {}
 
-Task<void> JobServer::run_nightly_job() {
+Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     co_await host_.sleep_until_wall(job_.starts_at);
     host_.record(trace_kind::job_started, {{"job", job_.name}});
     auto held = co_await lock_.acquire();
@@ -28,6 +28,7 @@ Task<void> JobServer::run_nightly_job() {
     // The finally path: whatever happened above, the lock is released.
     co_await lock_.release(held);
     host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", outcome}});
+    finished();
 }
 
 // One customer, in the order of the seed's story: check the lease, skip what is already

@@ -2,6 +2,7 @@
 // A job server: its scheduler starts the nightly renewals job at midnight by the
 // server's own wall clock, and the job runs the way seed sections 3 and 4 tell it.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -27,8 +28,9 @@ public:
     JobServer(Host host, Network& network, LockHolder& lock, JobResources resources, const JobSpec& job,
               const ProtectionSpec& protection);
 
-    // The scheduled job, from midnight to release. Spawn it once on the server's node.
-    Task<void> run_nightly_job();
+    // The scheduled job, from midnight to release. Spawn it once on the server's node;
+    // `finished` is called when it ends.
+    Task<void> run_nightly_job(std::function<void()> finished);
 
 private:
     enum class Step { next_customer, stop };

@@ -48,6 +48,10 @@ Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
         if (!held->believed) co_return;
         switch (result.outcome) {
             case ExtendResult::Outcome::extended:
+                if (result.valid_until <= host_.monotonic_now()) {
+                    end_belief(*held, "lease ran out by own clock");
+                    co_return;
+                }
                 held->lease.valid_until = result.valid_until;
                 host_.record(trace_kind::belief_extended,
                              {{"key", held->lease.key}, {"believed_until", result.valid_until}});

@@ -13,6 +13,9 @@ inline constexpr std::string_view lock_renewed = "lock.renewed";    // + expires
 inline constexpr std::string_view lock_released = "lock.released";  // + by (node), plain (bool): whose lock went
 inline constexpr std::string_view lock_expired = "lock.expired";    // the store's clock passed expires_at
 inline constexpr std::string_view store_failover = "store.failover";  // from, to (nodes), offset: a replica promoted
+inline constexpr std::string_view watch_fired = "watch.fired";          // key (deleted), client: a waiter woken
+inline constexpr std::string_view session_expired = "session.expired";  // session: the cluster gave up on a client
+inline constexpr std::string_view consensus_leader = "consensus.leader";  // term, previous: a new leader took over
 inline constexpr std::string_view store_loaded = "store.loaded";    // keys: what a restarted node loaded from disk
 
 // At a holder: what it believes. believed_until is a reading of its own monotonic clock.

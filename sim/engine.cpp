@@ -265,7 +265,7 @@ void Engine::handle(Event event) {
 
 RunSummary Engine::run(Instant horizon) {
     RunSummary summary;
-    while (!queue_.empty() && !failure_) {
+    while (!queue_.empty() && !failure_ && !stopped_) {
         if (queue_.top().at > horizon) {
             summary.horizon_reached = true;
             now_ = horizon;

@@ -87,7 +87,11 @@ public:
     void record(NodeId node, std::string_view kind, std::vector<Field> fields);
     const Trace& trace() const { return trace_; }
 
-    // Handles events in order until none remain or the next is after `horizon`.
+    // Ends the run after the event being handled (the world's work is done).
+    void stop() { stopped_ = true; }
+
+    // Handles events in order until none remain, stop() is called, or the next is after
+    // `horizon`.
     // A process that throws ends the run: the exception propagates from here.
     RunSummary run(Instant horizon);
 
@@ -137,6 +141,7 @@ private:
     std::uint64_t next_process_id_ = 0;
     std::uint64_t next_alarm_id_ = 0;
     std::exception_ptr failure_;
+    bool stopped_ = false;
 };
 
 }  // namespace locksim

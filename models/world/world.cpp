@@ -1,5 +1,6 @@
 #include "models/world/world.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <variant>
 #include <vector>
@@ -76,8 +77,19 @@ private:
             auto& holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock));
             auto& server = servers_.emplace_back(
                 std::make_unique<JobServer>(host, network_, *holder, resources, spec_.job, spec_.protection));
-            host.spawn(server->run_nightly_job());
+            const std::size_t index = servers_.size() - 1;
+            host.spawn(server->run_nightly_job([this, index] { job_ended(index); }));
+            // A crashed server's job is over too; what it left behind is the story.
+            engine_.on_crash(host.id(), [this, index] { job_ended(index); });
         }
+    }
+
+    // The run is over when every server's job has ended: what still ticks afterwards
+    // (heartbeats, a sentinel's pings, expiry alarms) changes nothing that is counted.
+    void job_ended(std::size_t server) {
+        if (jobs_ended_[server]) return;
+        jobs_ended_[server] = true;
+        if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; })) engine_.stop();
     }
 
     void schedule_faults() {
@@ -108,6 +120,7 @@ private:
     std::vector<std::unique_ptr<LockStoreClient>> clients_;
     std::vector<std::unique_ptr<LockHolder>> holders_;
     std::vector<std::unique_ptr<JobServer>> servers_;
+    std::vector<bool> jobs_ended_ = std::vector<bool>(spec_.servers.size(), false);
 };
 
 }  // namespace

@@ -1,0 +1,346 @@
+#include "models/stores/consensus_ensemble.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "models/trace_kinds.hpp"
+#include "sim/duration_text.hpp"
+#include "sim/gather.hpp"
+#include "sim/rpc.hpp"
+
+namespace locksim {
+
+ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members,
+                                     const LockSpec& spec, Flavor flavor)
+    : engine_(engine), network_(network), spec_(spec), flavor_(flavor) {
+    for (NodeId node : members) members_.push_back(Member{node, {}, 0, 0, {}, 0, {}});
+    for (std::size_t i = 0; i < members_.size(); ++i) {
+        engine_.on_restart(members_[i].node, [this, i] { rejoin(i); });
+        Host(engine_, members_[i].node).spawn(follow(i));
+    }
+    Host(engine_, leader_node()).spawn(lead(term_));
+}
+
+std::string ConsensusEnsemble::prefix_of(const std::string& path) const { return path.substr(0, path.rfind('/')); }
+
+std::int64_t ConsensusEnsemble::token_for(std::int64_t revision) const { return revision; }
+
+// ---- replication -----------------------------------------------------------------------
+
+Task<std::optional<std::size_t>> ConsensusEnsemble::replicate(Command command) {
+    const std::uint64_t term = term_;
+    Member& leader = members_[leader_];
+    const Host host(engine_, leader.node);
+    command.term = term;
+    leader.log.push_back(std::move(command));
+    const std::size_t index = leader.log.size();
+    leader.acked = index;
+    for (std::size_t f = 0; f < members_.size(); ++f)
+        if (f != leader_) send_append(f, index);
+    for (;;) {
+        if (term_ != term) co_return std::nullopt;  // deposed while waiting
+        const auto have = std::count_if(members_.begin(), members_.end(), [index](const Member& m) { return m.acked >= index; });
+        if (static_cast<std::size_t>(have) >= majority()) break;
+        co_await acks_changed_.wait(host);
+    }
+    commit_up_to(index);
+    co_return index;
+}
+
+void ConsensusEnsemble::send_append(std::size_t f, std::size_t index) {
+    const std::size_t from = leader_;
+    const std::uint64_t term = term_;
+    const Command& entry = members_[from].log[index - 1];
+    const char* what = entry.kind == Command::Kind::create           ? "create"
+                       : entry.kind == Command::Kind::remove         ? "delete"
+                       : entry.kind == Command::Kind::open_session   ? "open session"
+                                                                     : "expire session";
+    network_.send(members_[from].node, members_[f].node, fmt::format("append #{} {} {}", index, what, entry.path),
+                  [this, f, from, index, term] {
+                      Member& follower = members_[f];
+                      if (term != term_ || from != leader_) return;  // from a deposed leader
+                      follower.last_heard_leader = engine_.monotonic_now(follower.node);
+                      if (follower.log.size() == index - 1) follower.log.push_back(members_[from].log[index - 1]);
+                      catch_up(follower, members_[from].committed);
+                      network_.send(follower.node, members_[from].node, fmt::format("ack #{}", index), [this, f, index, term] {
+                          if (term != term_) return;
+                          members_[f].acked = std::max(members_[f].acked, index);
+                          acks_changed_.notify_all(engine_);
+                      });
+                  });
+}
+
+void ConsensusEnsemble::catch_up(Member& member, std::size_t leader_committed) {
+    member.committed = std::max(member.committed, std::min(leader_committed, member.log.size()));
+    while (member.applied < member.committed) apply(member, ++member.applied, false);
+}
+
+void ConsensusEnsemble::commit_up_to(std::size_t index) {
+    Member& leader = members_[leader_];
+    leader.committed = std::max(leader.committed, index);
+    while (leader.applied < leader.committed) apply(leader, ++leader.applied, true);
+}
+
+// ---- the state machine -----------------------------------------------------------------
+
+void ConsensusEnsemble::apply(Member& member, std::size_t index, bool leader) {
+    const Command& command = member.log[index - 1];
+    State& state = member.state;
+    switch (command.kind) {
+        case Command::Kind::open_session: {
+            const std::int64_t id = state.next_session++;
+            state.sessions[id] = command.client;
+            ++state.revision;
+            if (leader) {
+                opened_[index] = id;
+                session_heard_[id] = engine_.monotonic_now(member.node);
+                session_timeout_[id] = command.timeout;
+                arm_session_expiry(id);
+            }
+            break;
+        }
+        case Command::Kind::create: {
+            const std::int64_t revision = ++state.revision;
+            const std::string path = flavor_ == Flavor::zookeeper
+                                         ? fmt::format("{}/lock-{:010}", command.path, state.next_sequence++)
+                                         : fmt::format("{}/{:x}", command.path, 0x694d000 + command.session);
+            ConsensusKey key{path, token_for(revision), command.session, command.client};
+            state.keys[path] = key;
+            if (leader) {
+                created_[index] = key;
+                report_holder(member, command.path, true);
+            }
+            break;
+        }
+        case Command::Kind::remove:
+            ++state.revision;
+            delete_key(member, command.path, leader, "released", command.client);
+            break;
+        case Command::Kind::expire_session: {
+            ++state.revision;
+            std::vector<std::string> owned;
+            for (const auto& [path, key] : state.keys)
+                if (key.session == command.session) owned.push_back(path);
+            for (const auto& path : owned) delete_key(member, path, leader, "expired", command.client);
+            state.sessions.erase(command.session);
+            if (leader) session_heard_.erase(command.session);
+            break;
+        }
+    }
+}
+
+void ConsensusEnsemble::delete_key(Member& member, const std::string& path, bool leader, std::string_view why, NodeId by) {
+    auto found = member.state.keys.find(path);
+    if (found == member.state.keys.end()) return;
+    const ConsensusKey key = found->second;
+    member.state.keys.erase(found);
+    if (!leader) return;
+    const std::string prefix = prefix_of(path);
+    if (holder_of_[prefix] == path) {
+        const Host host(engine_, member.node);
+        if (why == "expired")
+            host.record(trace_kind::lock_expired, {{"key", prefix}, {"value", path}, {"token", key.create_revision},
+                                                   {"holder", key.client}, {"expires_at", host.wall_now()}});
+        else
+            host.record(trace_kind::lock_released, {{"key", prefix}, {"value", path}, {"token", key.create_revision},
+                                                    {"holder", key.client}, {"by", by}, {"plain", false}});
+        holder_of_[prefix].clear();
+    }
+    fire_watches(path);
+    report_holder(member, prefix, true);
+}
+
+// The store's view of who holds the lock: the lowest key under the prefix.
+void ConsensusEnsemble::report_holder(Member& member, const std::string& prefix, bool leader) {
+    if (!leader) return;
+    const ConsensusKey* lowest = nullptr;
+    for (const auto& [path, key] : member.state.keys)
+        if (prefix_of(path) == prefix && (!lowest || key.create_revision < lowest->create_revision)) lowest = &key;
+    if (!lowest || holder_of_[prefix] == lowest->path) return;
+    holder_of_[prefix] = lowest->path;
+    Host(engine_, member.node)
+        .record(trace_kind::lock_granted, {{"key", prefix}, {"value", lowest->path}, {"token", lowest->create_revision},
+                                           {"holder", lowest->client}, {"ttl", session_timeout_[lowest->session]}});
+}
+
+void ConsensusEnsemble::fire_watches(const std::string& path) {
+    auto found = watches_.find(path);
+    if (found == watches_.end()) return;
+    auto watchers = std::move(found->second);
+    watches_.erase(found);
+    const NodeId leader = leader_node();
+    for (auto& watch : watchers) {
+        Host(engine_, leader).record(trace_kind::watch_fired, {{"key", path}, {"client", watch.client}});
+        network_.send(leader, watch.client, fmt::format("WATCH NodeDeleted {}", path), std::move(watch.on_delete));
+    }
+}
+
+// ---- sessions --------------------------------------------------------------------------
+
+void ConsensusEnsemble::arm_session_expiry(std::int64_t session) {
+    const NodeId leader = leader_node();
+    const std::uint64_t term = term_;
+    auto heard = session_heard_.find(session);
+    if (heard == session_heard_.end()) return;
+    const Instant due = heard->second + session_timeout_[session];
+    const Duration wait = due - engine_.monotonic_now(leader);
+    engine_.schedule_after(leader, wait.ns > 0 ? wait : Duration{}, [this, session, term, leader] {
+        if (term != term_) return;  // a new leader keeps its own timers
+        auto heard = session_heard_.find(session);
+        if (heard == session_heard_.end()) return;
+        if (engine_.monotonic_now(leader) - heard->second < session_timeout_[session]) {
+            arm_session_expiry(session);  // heard from since: look again later
+            return;
+        }
+        session_heard_.erase(heard);  // expire once
+        Host(engine_, leader).record(trace_kind::session_expired, {{"session", session}});
+        Host(engine_, leader).spawn([](ConsensusEnsemble* self, std::int64_t session) -> Task<void> {
+            Command command{Command::Kind::expire_session, "", session, no_node, {}, 0};
+            co_await self->replicate(std::move(command));
+        }(this, session));
+    });
+}
+
+std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
+    if (!is_leader(leader_node())) return std::nullopt;
+    if (!members_[leader_].state.sessions.contains(session)) return false;
+    if (session_heard_.contains(session)) session_heard_[session] = engine_.monotonic_now(leader_node());
+    return true;
+}
+
+// ---- requests --------------------------------------------------------------------------
+
+Task<std::optional<std::int64_t>> ConsensusEnsemble::open_session(NodeId client, Duration timeout) {
+    if (!is_leader(leader_node())) co_return std::nullopt;
+    Command command{Command::Kind::open_session, "", 0, client, timeout, 0};
+    const auto index = co_await replicate(std::move(command));
+    if (!index) co_return std::nullopt;
+    co_return opened_.at(*index);
+}
+
+Task<std::optional<ConsensusKey>> ConsensusEnsemble::create(std::string prefix, std::int64_t session, NodeId client) {
+    if (!members_[leader_].state.sessions.contains(session)) co_return std::nullopt;
+    Command command{Command::Kind::create, std::move(prefix), session, client, {}, 0};
+    const auto index = co_await replicate(std::move(command));
+    if (!index) co_return std::nullopt;
+    co_return created_.at(*index);
+}
+
+Task<std::optional<bool>> ConsensusEnsemble::remove(std::string path, NodeId by) {
+    if (!members_[leader_].state.keys.contains(path)) co_return false;
+    Command command{Command::Kind::remove, std::move(path), 0, by, {}, 0};
+    const auto index = co_await replicate(std::move(command));
+    if (!index) co_return std::nullopt;
+    co_return true;
+}
+
+std::optional<std::vector<ConsensusKey>> ConsensusEnsemble::children(const std::string& prefix) {
+    std::vector<ConsensusKey> found;
+    for (const auto& [path, key] : members_[leader_].state.keys)
+        if (prefix_of(path) == prefix) found.push_back(key);
+    std::sort(found.begin(), found.end(),
+              [](const ConsensusKey& a, const ConsensusKey& b) { return a.create_revision < b.create_revision; });
+    return found;
+}
+
+std::optional<bool> ConsensusEnsemble::watch(const std::string& path, NodeId client, WatchCallback on_delete) {
+    if (!members_[leader_].state.keys.contains(path)) return false;
+    watches_[path].push_back(Watch{client, std::move(on_delete)});
+    return true;
+}
+
+// ---- leadership ------------------------------------------------------------------------
+
+Task<void> ConsensusEnsemble::lead(std::uint64_t term) {
+    const std::size_t me = leader_;
+    const Host host(engine_, members_[me].node);
+    for (;;) {
+        for (std::size_t f = 0; f < members_.size(); ++f) {
+            if (f == me) continue;
+            network_.send(host.id(), members_[f].node, "heartbeat", [this, f, me, term] {
+                if (term != term_ || me != leader_) return;
+                Member& follower = members_[f];
+                follower.last_heard_leader = engine_.monotonic_now(follower.node);
+                catch_up(follower, members_[me].committed);
+            });
+        }
+        co_await host.sleep(spec_.consensus.election_timeout / 4);
+        if (term != term_) co_return;
+    }
+}
+
+Task<void> ConsensusEnsemble::follow(std::size_t me) {
+    const Host host(engine_, members_[me].node);
+    members_[me].last_heard_leader = host.monotonic_now();
+    for (;;) {
+        co_await host.sleep(spec_.consensus.election_timeout / 4);
+        if (me == leader_) continue;
+        if (host.monotonic_now() - members_[me].last_heard_leader < spec_.consensus.election_timeout) continue;
+        co_await stand_for_election(me);
+    }
+}
+
+Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
+    const Host host(engine_, members_[me].node);
+    // Each other member answers with its log length, or not at all if it heard from a
+    // leader recently (it will not help depose a live leader).
+    std::vector<Task<std::optional<std::int64_t>>> answers;
+    for (std::size_t other = 0; other < members_.size(); ++other) {
+        if (other == me) continue;
+        answers.push_back([](ConsensusEnsemble* self, Host host, std::size_t other) -> Task<std::optional<std::int64_t>> {
+            auto request = call(self->network_, host, self->members_[other].node, "vote?", [self, other] {
+                const Member& voter = self->members_[other];
+                const bool leader_alive = other == self->leader_ ||
+                    self->engine_.monotonic_now(voter.node) - voter.last_heard_leader < self->spec_.consensus.election_timeout;
+                const std::int64_t length = leader_alive ? -1 : static_cast<std::int64_t>(voter.log.size());
+                return Answer<std::int64_t>{length, leader_alive ? "no: my leader is alive" : fmt::format("log {}", length)};
+            }, self->spec_.consensus.election_timeout / 2);
+            auto reply = co_await request;
+            co_return reply;
+        }(this, host, other));
+    }
+    const auto replies = co_await gather(host, std::move(answers));
+    if (me == leader_) co_return;
+    std::size_t votes = 1;
+    const auto mine = static_cast<std::int64_t>(members_[me].log.size());
+    std::size_t index = 0;
+    for (std::size_t other = 0; other < members_.size(); ++other) {
+        if (other == me) continue;
+        const auto& reply = replies[index++];
+        if (!reply || *reply < 0) continue;
+        if (*reply > mine || (*reply == mine && other < me)) co_return;  // someone is better placed
+        ++votes;
+    }
+    if (votes < majority()) co_return;
+
+    const std::size_t old = leader_;
+    leader_ = me;
+    ++term_;
+    Member& leader = members_[me];
+    for (auto& member : members_) member.acked = 0;
+    leader.acked = leader.log.size();
+    commit_up_to(leader.log.size());
+    // Every session counts as heard from now, as a new ZooKeeper leader resets them.
+    for (auto& [session, heard] : session_heard_) heard = host.monotonic_now();
+    for (const auto& [session, client] : leader.state.sessions) {
+        if (!session_heard_.contains(session)) session_heard_[session] = host.monotonic_now();
+        arm_session_expiry(session);
+    }
+    host.record(trace_kind::consensus_leader, {{"term", static_cast<std::int64_t>(term_)}, {"previous", members_[old].node}});
+    host.spawn(lead(term_));
+}
+
+void ConsensusEnsemble::rejoin(std::size_t me) {
+    Member& member = members_[me];
+    if (me == leader_) return;  // came back before anyone noticed: it leads again with its log
+    const Member& leader = members_[leader_];
+    member.log = leader.log;
+    member.state = State{};
+    member.committed = member.applied = 0;
+    catch_up(member, leader.committed);
+    member.last_heard_leader = engine_.monotonic_now(member.node);
+    Host(engine_, member.node).spawn(follow(me));
+}
+
+}  // namespace locksim

@@ -1,0 +1,141 @@
+#pragma once
+// A consensus store in the style of ZooKeeper and etcd (MODELS.md): a replicated log
+// that a leader commits once a majority has it, so a leader failover loses no acquired
+// lock; client sessions (etcd: leases) kept alive by heartbeats and expired by the
+// cluster, which then deletes the session's keys and fires watches.
+//
+// How a write travels:
+// 1. A client sends it to the leader, which appends it to its log and sends it to every
+//    follower; each follower appends it and acknowledges.
+// 2. With a majority (the leader counts) the leader commits it, applies it to its state,
+//    fires the watches it triggers, and only then replies.
+// 3. Followers apply committed entries when the leader's next message tells them the
+//    commit index.
+//
+// How the leader changes:
+// 1. The leader sends a heartbeat to every follower each election_timeout/4.
+// 2. A follower that hears nothing for election_timeout asks the others how long their
+//    logs are. With answers from a majority (itself included) and the longest log (the
+//    lowest name on a tie) it takes over: everything in its log is committed, which
+//    includes every entry a majority had, so no committed write is lost.
+// 3. The new leader treats every session as heard from at the takeover, as ZooKeeper
+//    resets session timers on a leader change.
+//
+// Simplifications: clients reach whichever node is leader now (a real client reconnects
+// to another server of its list); watches survive a leader change (real clients
+// re-register them on reconnect); a node that restarts copies the leader's log at once.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/world/world_spec.hpp"
+#include "sim/condition.hpp"
+#include "sim/engine.hpp"
+#include "sim/network.hpp"
+
+namespace locksim {
+
+struct ConsensusKey {
+    std::string path;
+    std::int64_t create_revision = 0;  // ZooKeeper's czxid, etcd's create revision: the fencing token
+    std::int64_t session = 0;          // deleted when the session expires
+    NodeId client;
+};
+
+// What a waiter learns when the key it watches goes away.
+using WatchCallback = std::function<void()>;
+
+class ConsensusEnsemble {
+public:
+    enum class Flavor { zookeeper, etcd };
+
+    ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members, const LockSpec& spec, Flavor flavor);
+
+    Flavor flavor() const { return flavor_; }
+    // The node clients send requests to now: the leader, or the last one if none is elected.
+    NodeId leader_node() const { return members_[leader_].node; }
+
+    // Request handlers; each runs on the leader when a request arrives. Writes wait for
+    // a majority; nullopt means this node is not (or no longer) the leader.
+    Task<std::optional<std::int64_t>> open_session(NodeId client, Duration timeout);
+    // Refreshes a session; false once the cluster has expired it.
+    std::optional<bool> heartbeat(std::int64_t session);
+    // ZooKeeper: prefix + %010d sequence; etcd: prefix + "/" + lease id in hex.
+    Task<std::optional<ConsensusKey>> create(std::string prefix, std::int64_t session, NodeId client);
+    Task<std::optional<bool>> remove(std::string path, NodeId by);
+    // The keys under `prefix`, lowest create revision first.
+    std::optional<std::vector<ConsensusKey>> children(const std::string& prefix);
+    // Watches `path` for deletion; false (and no watch) if it does not exist.
+    std::optional<bool> watch(const std::string& path, NodeId client, WatchCallback on_delete);
+
+    bool is_leader(NodeId node) const { return members_[leader_].node == node && engine_.is_up(node); }
+
+private:
+    struct Command {
+        enum class Kind { open_session, create, remove, expire_session };
+        Kind kind = Kind::open_session;
+        std::string path;  // create: prefix; remove: path
+        std::int64_t session = 0;
+        NodeId client;     // open_session, create: the client; remove: who asked
+        Duration timeout{};  // open_session
+        std::uint64_t term = 0;  // the leader's term when it appended the entry
+    };
+    struct State {
+        std::int64_t revision = 0;      // last zxid / revision
+        std::int64_t next_session = 1;
+        std::int64_t next_sequence = 0;  // ZooKeeper's parent cversion
+        std::map<std::string, ConsensusKey> keys;
+        std::map<std::int64_t, NodeId> sessions;  // open sessions and their clients
+    };
+    struct Member {
+        NodeId node;
+        std::vector<Command> log;
+        std::size_t committed = 0;  // entries [0, committed) are committed
+        std::size_t applied = 0;
+        State state;
+        std::size_t acked = 0;       // leader's view: how much of its log this member has
+        Instant last_heard_leader;   // follower: monotonic reading at the last leader message
+    };
+    struct Watch {
+        NodeId client;
+        WatchCallback on_delete;
+    };
+
+    Task<std::optional<std::size_t>> replicate(Command command);  // index once committed
+    void send_append(std::size_t follower, std::size_t index);
+    void catch_up(Member& member, std::size_t leader_committed);
+    void commit_up_to(std::size_t index);
+    void apply(Member& member, std::size_t index, bool leader);
+    void delete_key(Member& member, const std::string& path, bool leader, std::string_view why, NodeId by);
+    void report_holder(Member& member, const std::string& prefix, bool leader);
+    void fire_watches(const std::string& path);
+    void arm_session_expiry(std::int64_t session);
+    Task<void> lead(std::uint64_t term);
+    Task<void> follow(std::size_t member);
+    Task<void> stand_for_election(std::size_t member);
+    void rejoin(std::size_t member);
+    std::size_t majority() const { return members_.size() / 2 + 1; }
+    std::string prefix_of(const std::string& path) const;
+    std::int64_t token_for(std::int64_t revision) const;
+
+    Engine& engine_;
+    Network& network_;
+    std::vector<Member> members_;
+    LockSpec spec_;
+    Flavor flavor_;
+    std::size_t leader_ = 0;
+    std::uint64_t term_ = 1;
+    Condition acks_changed_;
+    std::map<std::string, std::vector<Watch>> watches_;
+    std::map<std::int64_t, Instant> session_heard_;     // leader's monotonic reading
+    std::map<std::int64_t, Duration> session_timeout_;
+    std::map<std::string, std::string> holder_of_;      // prefix -> path of the lowest key, as last reported
+    std::map<std::size_t, std::int64_t> opened_;        // log index -> session it opened
+    std::map<std::size_t, ConsensusKey> created_;       // log index -> key it created
+};
+
+}  // namespace locksim

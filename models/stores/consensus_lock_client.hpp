@@ -1,0 +1,55 @@
+#pragma once
+// The lock recipes of ZooKeeper and etcd over a ConsensusEnsemble (MODELS.md):
+//
+// ZooKeeper: create lock/lock- as EPHEMERAL|SEQUENTIAL in the client's session; list the
+//   children; the lowest sequence number holds the lock; otherwise watch the next-lower
+//   node only and, when it goes, list again. Token: the node's czxid.
+// etcd: put prefix/<lease id> bound to the client's lease if absent; the lowest create
+//   revision holds; otherwise wait for the deletion of the key just below. Token: the
+//   key's create revision.
+//
+// With `watch: "holder"` every waiter watches the holder instead, and each release
+// wakes them all to find one winner: the herd effect.
+//
+// The session (etcd: lease) is kept alive by a heartbeat every timeout/3 from the moment
+// it opens, whether or not the lock is held. Only the cluster decides that it expired; the
+// client learns it at its next heartbeat, and until then believes until the last
+// acknowledged heartbeat plus the timeout, by its own monotonic clock.
+#include <optional>
+#include <string>
+
+#include "models/lock_client.hpp"
+#include "models/stores/consensus_ensemble.hpp"
+#include "models/stores/store_deployment.hpp"
+#include "sim/condition.hpp"
+#include "sim/network.hpp"
+
+namespace locksim {
+
+class ConsensusLockClient final : public LockStoreClient {
+public:
+    ConsensusLockClient(Host host, Network& network, ConsensusEnsemble& ensemble, const LockSpec& spec);
+
+    Task<Lease> acquire() override;
+    Task<ExtendResult> extend(const Lease& lease) override;
+    Task<void> release(const Lease& lease) override;
+
+private:
+    bool zookeeper() const { return ensemble_.flavor() == ConsensusEnsemble::Flavor::zookeeper; }
+    Task<std::int64_t> open_session();
+    Task<void> keep_alive(std::int64_t session);
+    Task<std::optional<ConsensusKey>> create_own_key(std::int64_t session);
+    Task<std::vector<ConsensusKey>> list_waiters();
+    Task<bool> watch_deletion(const std::string& path);
+
+    Host host_;
+    Network& network_;
+    ConsensusEnsemble& ensemble_;
+    LockSpec spec_;
+    std::optional<std::int64_t> session_;
+    bool session_expired_ = false;
+    Instant heard_until_;  // monotonic: last acknowledged heartbeat's send time + timeout
+    Condition woken_;      // a watch fired, or the session expired
+};
+
+}  // namespace locksim
