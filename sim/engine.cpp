@@ -1,5 +1,9 @@
 #include "sim/engine.hpp"
 
+#include "sim/duration_text.hpp"
+
+#include <fmt/format.h>
+
 #include <cassert>
 #include <utility>
 
@@ -263,7 +267,7 @@ void Engine::handle(Event event) {
     event.fire();
 }
 
-RunSummary Engine::run(Instant horizon) {
+RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
     RunSummary summary;
     while (!queue_.empty() && !failure_ && !stopped_) {
         if (queue_.top().at > horizon) {
@@ -271,6 +275,10 @@ RunSummary Engine::run(Instant horizon) {
             now_ = horizon;
             break;
         }
+        if (summary.events_handled == event_limit)
+            throw RunawayRun(fmt::format("the run handled {} events by true time {} and was stopped; something "
+                                         "may be retrying without a delay",
+                                         event_limit, format_seconds(now_)));
         Event event = queue_.pop();
         now_ = event.at;
         handle(std::move(event));

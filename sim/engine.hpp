@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,13 @@ namespace locksim {
 struct WaitTicket {
     std::uint32_t slot = 0;
     std::uint32_t generation = 0;
+};
+
+// A run that handled more events than it was allowed: a world that busy-loops (a retry
+// without a delay, say) fails loudly instead of eating the machine.
+class RunawayRun : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
 struct RunSummary {
@@ -91,9 +99,10 @@ public:
     void stop() { stopped_ = true; }
 
     // Handles events in order until none remain, stop() is called, or the next is after
-    // `horizon`.
+    // `horizon`. Throws RunawayRun after `event_limit` events.
     // A process that throws ends the run: the exception propagates from here.
-    RunSummary run(Instant horizon);
+    RunSummary run(Instant horizon, std::uint64_t event_limit = default_event_limit);
+    static constexpr std::uint64_t default_event_limit = 50'000'000;
 
     // Called by a finished root process; see spawn().
     void process_finished(NodeId node, std::uint64_t process_id, std::exception_ptr error);

@@ -47,5 +47,7 @@ constexpr Duration operator""_min(unsigned long long n) { return minutes(static_
 }  // namespace time_literals
 
 constexpr Instant midnight{0};
+// A time no run reaches: where a clock would only read some value after the end of time.
+constexpr Instant never{INT64_MAX};
 
 }  // namespace locksim

@@ -203,8 +203,17 @@ TEST_CASE("a sleep on a slow monotonic clock takes more true time") {
     engine.spawn(server, sleeper(Host(engine, server), 10_s, woke));
     engine.run(at(1_min));
     REQUIRE(woke.size() == 1);
-    CHECK(woke[0] == Instant{11'111'111'111});
+    // Readings round down: 11.111111111s of true time reads 9.9999999999s, so the clock
+    // first reads 10s a nanosecond later.
+    CHECK(woke[0] == Instant{11'111'111'112});
     CHECK(engine.clock(server).monotonic(woke[0]) == at(10_s));
+    CHECK(engine.clock(server).monotonic(woke[0] - 1_ns) < at(10_s));
+}
+
+TEST_CASE("a clock that almost stops never reaches a far reading, and says so instead of looping") {
+    const NodeClock clock(ClockSettings{.drift_ppm = -999'999});
+    CHECK(clock.when_monotonic_reads(at(3_s)) == Instant{3'000'000'000'000'000});
+    CHECK(clock.when_monotonic_reads(at(hours(24 * 200))) == never);
 }
 
 TEST_CASE("a sleep follows the monotonic clock across a wall-clock step") {

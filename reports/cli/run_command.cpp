@@ -77,7 +77,13 @@ int run_command(const RunOptions& options) {
         }
     }
 
-    const ScenarioOutcome outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design);
+    ScenarioOutcome outcome;
+    try {
+        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design);
+    } catch (const RunawayRun& runaway) {
+        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
+        return 2;
+    }
     switch (options.format) {
         case RunFormat::json: fmt::print("{}", render_result_json(outcome)); break;
         case RunFormat::trace: fmt::print("{}", render_trace_json(outcome)); break;

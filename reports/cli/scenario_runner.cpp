@@ -1,5 +1,7 @@
 #include "reports/cli/scenario_runner.hpp"
 
+#include <fmt/format.h>
+
 #include "models/world/world.hpp"
 
 namespace locksim {
@@ -22,7 +24,13 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const
     ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, seed, {}};
     for (const auto& design : scenario.designs) {
         if (only_design && design.name != *only_design) continue;
-        RunResult run = run_world(design.world, seed);
+        RunResult run = [&] {
+            try {
+                return run_world(design.world, seed);
+            } catch (const RunawayRun& runaway) {
+                throw RunawayRun(fmt::format("design \"{}\": {}", design.name, runaway.what()));
+            }
+        }();
         RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
         auto expectations = evaluate(design.expectations, metrics);
         outcome.designs.push_back(DesignOutcome{design.name, figure_lanes(design.world), std::move(run.trace),

@@ -118,7 +118,9 @@ Duration JsonReader::duration() const {
     expect(value_->is_string(), "a duration string such as \"40s\"");
     const auto parsed = parse_duration(value_->get<std::string>());
     if (const auto* error = std::get_if<std::string>(&parsed)) fail(*error);
-    return std::get<Duration>(parsed);
+    const Duration d = std::get<Duration>(parsed);
+    if (d > max_duration) fail(fmt::format("expected at most {}, got \"{}\"", format_duration(max_duration), value_->get<std::string>()));
+    return d;
 }
 
 Duration JsonReader::signed_duration() const {
@@ -128,6 +130,8 @@ Duration JsonReader::signed_duration() const {
     const auto parsed = parse_duration(negative ? std::string_view(text).substr(1) : std::string_view(text));
     if (const auto* error = std::get_if<std::string>(&parsed)) fail(*error);
     const Duration magnitude = std::get<Duration>(parsed);
+    if (magnitude > max_duration)
+        fail(fmt::format("expected at most {} either way, got \"{}\"", format_duration(max_duration), text));
     return negative ? -magnitude : magnitude;
 }
 

@@ -38,6 +38,10 @@ struct JsonSource {
     std::string design_pointer;                       // "/designs/fenced"
 };
 
+// No duration in a scenario may exceed this (a week); it keeps every sum of times far
+// from int64 overflow.
+constexpr Duration max_duration = hours(24 * 7);
+
 class JsonReader {
 public:
     JsonReader(const JsonSource& source, const Json& value, std::string pointer);
@@ -56,8 +60,8 @@ public:
     std::int64_t integer() const;
     std::uint64_t unsigned_integer() const;
     bool boolean() const;
-    Duration duration() const;         // "40s"; never negative
-    Duration signed_duration() const;  // "-5ms" allowed
+    Duration duration() const;         // "40s"; never negative, at most max_duration
+    Duration signed_duration() const;  // "-5ms" allowed; at most max_duration either way
 
     [[noreturn]] void fail(std::string_view message) const;
 

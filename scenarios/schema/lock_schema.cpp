@@ -120,7 +120,8 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
     }
     if (lock.has("first_token")) {
         spec.first_token = lock["first_token"].integer();
-        if (spec.first_token < 1) lock["first_token"].fail("expected a token of 1 or more");
+        if (spec.first_token < 1 || spec.first_token > 1'000'000'000'000'000)
+            lock["first_token"].fail("expected a token from 1 to 10^15");
     }
 }
 
@@ -155,8 +156,9 @@ LockSpec read_lock(const JsonReader& lock) {
         const JsonReader retry = lock["retry"];
         retry.allow_only({"min", "max"});
         spec.retry = RetrySpec{retry["min"].duration(), retry["max"].duration()};
+        if (spec.retry.min_delay < milliseconds(1))
+            retry["min"].fail("expected at least 1ms: retrying without a pause floods the store");
         if (spec.retry.max_delay < spec.retry.min_delay) retry["max"].fail("expected max to be at least min");
-        if (spec.retry.max_delay.ns <= 0) retry["max"].fail("expected a retry delay above 0s");
     }
     spec.request_timeout = lock.has("request_timeout") ? positive(lock["request_timeout"]) : default_request_timeout;
     read_store_options(lock, spec);
