@@ -4,6 +4,7 @@
 
 #include <cassert>
 
+#include "models/idempotency_key.hpp"
 #include "models/sql_text.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/rpc.hpp"
@@ -67,14 +68,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
 
 std::optional<std::string> JobServer::idempotency_key(std::int64_t customer) const {
     if (!protection_.idempotency_key) return std::nullopt;
-    std::string key = *protection_.idempotency_key;
-    auto replace = [&key](std::string_view placeholder, const std::string& value) {
-        for (auto at = key.find(placeholder); at != std::string::npos; at = key.find(placeholder, at + value.size()))
-            key.replace(at, placeholder.size(), value);
-    };
-    replace("{customer}", std::to_string(customer));
-    replace("{period}", job_.period);
-    return key;
+    return expand_idempotency_key(*protection_.idempotency_key, customer, job_.period);
 }
 
 Task<RenewalRow> JobServer::read_renewal(std::int64_t customer) {

@@ -94,6 +94,7 @@ public:
 
     void record(NodeId node, std::string_view kind, std::vector<Field> fields);
     const Trace& trace() const { return trace_; }
+    Trace take_trace() { return std::move(trace_); }
 
     // Ends the run after the event being handled (the world's work is done).
     void stop() { stopped_ = true; }

@@ -1,8 +1,13 @@
 #pragma once
 // Request and reply over the network, awaited like a function call:
 //
-//     std::optional<SetReply> reply = co_await call(network, self, store, "SET ...",
-//         [&] { return Answer<SetReply>{store.set(...), "OK"}; }, 500ms);
+//     auto request = call(network, self, store_node, "SET ...",
+//         [store, key, value] { return Answer<bool>{store->set(key, value), "OK"}; }, 500ms);
+//     std::optional<bool> reply = co_await request;
+//
+// Capture by value: the handler runs later, on the server, perhaps after the caller
+// gave up waiting. (Keep the awaitable in a named variable: GCC 12 mishandles
+// temporaries inside a co_await expression.)
 //
 // The handler runs on the server node when the request arrives there (later, if the
 // server is paused) and its answer travels back as a second message. A handler that

@@ -129,3 +129,26 @@ TEST_CASE("an unterminated string is reported on one short line") {
     CHECK(error.find("missing closing quote") != std::string::npos);
     CHECK(error.size() < 200);
 }
+
+TEST_CASE("a base value that only breaks in one design's world names that design") {
+    const auto error = error_of(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40s" }])",
+                                              R"({ "ok": {}, "renamed": { "servers": ["a", "b"] } })"));
+    CHECK(error.find("/faults/0/pause: unknown node \"server-1\"") != std::string::npos);
+    CHECK(error.ends_with("(in design \"renamed\")"));
+}
+
+TEST_CASE("text with control characters is refused, so nothing can write escapes to a terminal") {
+    const auto error = error_of(scenario_text(R"([])", R"({ "d": {} })",
+                                              R"({ "store": "redis", "key": "lock\u001b[31m", "ttl": "30s" })"));
+    CHECK(error.find("/lock/key: expected text without control characters") != std::string::npos);
+}
+
+TEST_CASE("durations above a week, a zero retry delay and option of another store are refused") {
+    CHECK(error_of(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "9223372036854775807ns" }])"))
+              .find("/faults/0/for: expected at most 168h") != std::string::npos);
+    CHECK(error_of(scenario_text(R"([])", R"({ "d": {} })",
+                                 R"({ "store": "redis", "key": "k", "ttl": "30s", "retry": { "min": "0s", "max": "1ns" } })"))
+              .find("/lock/retry/min: expected at least 1ms") != std::string::npos);
+    CHECK(error_of(scenario_text(R"([])", R"({ "d": {} })", R"({ "store": "redis", "key": "k", "ttl": "30s", "nodes": 5 })"))
+              .find("/lock/nodes: \"nodes\" is an option of redlock only") != std::string::npos);
+}

@@ -21,10 +21,10 @@ Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::s
 
 Task<std::optional<int>> RedisConnection::extend_if_equals(std::string key, std::string value, Duration ttl) const {
     auto request = call(*network_, client_, node_,
-                        fmt::format("PEXPIRE {} {} IF value = {}", key, whole_milliseconds(ttl), value),
+                        fmt::format("SET {} {} IFEQ {} PX {}", key, value, value, whole_milliseconds(ttl)),
                         [server = server_, key, value, ttl] {
                             const int result = server->extend_if_equals(key, value, ttl);
-                            return Answer<int>{result, fmt::format("{}", result)};
+                            return Answer<int>{result, result == 1 ? "OK" : "(nil)"};
                         },
                         timeout_);
     co_return co_await request;

@@ -17,7 +17,8 @@ public:
 
     // SET key value NX PX ttl: true for OK, false for nil.
     Task<std::optional<bool>> set_if_absent(std::string key, std::string value, Duration ttl) const;
-    // Compare-and-extend: 1 if the value matched and the TTL was reset.
+    // Compare-and-extend, SET key value IFEQ value PX ttl (Redis 8.4): 1 if the value
+    // matched and the TTL was reset.
     Task<std::optional<int>> extend_if_equals(std::string key, std::string value, Duration ttl) const;
     // DELEX key IFEQ value, or a plain DEL: 1 if a key was deleted.
     Task<std::optional<int>> release(std::string key, std::string value, bool plain) const;

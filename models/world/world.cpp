@@ -33,7 +33,7 @@ public:
 
     RunResult run() {
         RunSummary summary = engine_.run(Instant{} + spec_.horizon);
-        return RunResult{engine_.trace(), summary};
+        return RunResult{engine_.take_trace(), summary};
     }
 
 private:

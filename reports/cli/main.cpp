@@ -3,13 +3,33 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <exception>
+#include <optional>
+#include <string>
 
 #include "reports/cli/run_command.hpp"
 
 #ifndef LOCKSIM_VERSION
 #define LOCKSIM_VERSION "unknown"
 #endif
+
+namespace {
+
+// Digits only, within 64 bits: "-1" or "1e3" is a mistake, not a seed.
+std::optional<std::uint64_t> parse_seed(const std::string& text) {
+    if (text.empty() || text.size() > 20) return std::nullopt;
+    std::uint64_t value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        const auto digit = static_cast<std::uint64_t>(c - '0');
+        if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace locksim;
@@ -20,14 +40,16 @@ int main(int argc, char** argv) {
                  "locksim"};
     app.set_version_flag("--version", "locksim " LOCKSIM_VERSION);
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments.\n"
+    app.footer("Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"
+               "3 an internal error (a bug: please report it with the file and seed).\n"
                "Example: locksim run scenarios/gc-pause-40s.json");
 
     RunOptions run;
     run.program = argv[0];
     CLI::App* run_app = app.add_subcommand("run", "Run a scenario file and print what went wrong in each design");
     run_app->add_option("FILE", run.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
-    run_app->add_option("--seed", run.seed, "Seed for this run instead of the file's (replays a run exactly)");
+    std::string seed;
+    run_app->add_option("--seed", seed, "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
     run_app->add_option("--design", run.design, "Run only the design with this name");
     std::string format = "text";
     run_app->add_option("--format", format,
@@ -47,6 +69,14 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& error) {
         const int code = app.exit(error);  // prints help, the version, or the error
         return code == 0 ? 0 : 2;
+    }
+    if (!seed.empty() || run_app->count("--seed") > 0) {
+        if (auto parsed = parse_seed(seed)) {
+            run.seed = *parsed;
+        } else {
+            fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", seed);
+            return 2;
+        }
     }
     run.format = format == "json" ? RunFormat::json : format == "trace" ? RunFormat::trace : RunFormat::text;
     run.color = color == "always" ? ColorChoice::always : color == "never" ? ColorChoice::never : ColorChoice::automatic;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <cstdio>
 #include <sstream>
 
@@ -17,6 +19,17 @@
 
 namespace locksim {
 namespace {
+
+// As a POSIX shell reads it back: plain words stay plain, anything else is single-quoted.
+std::string shell_quoted(const std::string& word) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:,+@%").find(c) != std::string_view::npos;
+    });
+    if (plain) return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
 
 std::string wrap(const std::string& text, std::size_t width) {
     std::istringstream words(text);
@@ -51,8 +64,8 @@ std::string render_text(const ScenarioOutcome& outcome, const RunOptions& option
         for (const auto& result : design.expectations)
             if (!result.held)
                 out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) + "\n";
-    out += fmt::format("Replay: {} run {} --seed {}{}\n", options.program, outcome.file, outcome.seed,
-                       options.design ? fmt::format(" --design {}", *options.design) : "");
+    out += fmt::format("Replay: {} run {} --seed {}{}\n", shell_quoted(options.program), shell_quoted(outcome.file),
+                       outcome.seed, options.design ? " --design " + shell_quoted(*options.design) : "");
     return out;
 }
 

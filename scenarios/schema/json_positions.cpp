@@ -4,12 +4,8 @@
 #include <set>
 
 namespace locksim {
-namespace {
 
-using Duplicate = std::optional<std::pair<std::string, TextPosition>>;
-
-// One reference token of a JSON pointer, escaped per RFC 6901.
-std::string escape_token(std::string_view key) {
+std::string escape_pointer_token(std::string_view key) {
     std::string out;
     for (char c : key) {
         if (c == '~') {
@@ -22,6 +18,10 @@ std::string escape_token(std::string_view key) {
     }
     return out;
 }
+
+namespace {
+
+using Duplicate = std::optional<std::pair<std::string, TextPosition>>;
 
 void append_utf8(std::string& out, std::uint32_t cp) {
     if (cp < 0x80) {
@@ -95,7 +95,7 @@ private:
             if (peek() != '"') return;
             TextPosition key_at = here();
             std::string key = string();
-            std::string member = pointer + "/" + escape_token(key);
+            std::string member = pointer + "/" + escape_pointer_token(key);
             if (!seen.insert(key).second && !duplicate_) duplicate_.emplace(member, key_at);
             skip_whitespace();
             if (!consume(':')) return;

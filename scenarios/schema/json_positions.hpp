@@ -55,6 +55,9 @@ private:
 // looked at. That is the last byte of the offending token (the closing quote of an
 // unexpected string, for a missing comma before a key), or text.size() + 1 for an
 // unexpected end of input. The result equals the "line L, column C" in e.what().
+// One reference token of a JSON pointer, escaped per RFC 6901 (~ as ~0, / as ~1).
+std::string escape_pointer_token(std::string_view key);
+
 TextPosition position_at_offset(std::string_view text, std::size_t offset);
 
 }  // namespace locksim

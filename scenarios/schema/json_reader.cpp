@@ -10,16 +10,6 @@
 namespace locksim {
 namespace {
 
-std::string escape_pointer_token(std::string_view key) {
-    std::string token;
-    for (char c : key) {
-        if (c == '~') token += "~0";
-        else if (c == '/') token += "~1";
-        else token += c;
-    }
-    return token;
-}
-
 std::string type_name(const Json& value) {
     if (value.is_string()) return fmt::format("the string {}", value.dump());
     if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
@@ -44,12 +34,17 @@ std::string JsonReader::origin_pointer() const {
 
 void JsonReader::fail(std::string_view message) const {
     const std::string where = origin_pointer();
+    // A value from the base world can be wrong only in one design's merged world (a
+    // design that renames the servers, say): say which.
+    const bool design_context = source_->design_override != nullptr && !source_->design_override->empty() &&
+                                !where.starts_with(source_->design_pointer);
     std::string location = source_->file;
     if (source_->positions != nullptr) {
         if (auto position = source_->positions->find(where))
             location += fmt::format(":{}:{}", position->line, position->column);
     }
-    throw ScenarioError(fmt::format("{}: {}: {}", location, where.empty() ? "/" : where, message));
+    throw ScenarioError(fmt::format("{}: {}: {}{}", location, where.empty() ? "/" : where, message,
+                                    design_context ? fmt::format(" (in design \"{}\")", source_->design_name) : ""));
 }
 
 void JsonReader::expect(bool condition, std::string_view what) const {
@@ -92,7 +87,11 @@ void JsonReader::allow_only(std::initializer_list<std::string_view> allowed) con
 
 std::string JsonReader::string() const {
     expect(value_->is_string(), "a string");
-    return value_->get<std::string>();
+    std::string text = value_->get<std::string>();
+    // Text reaches terminals and reports: no escape sequences, no line breaks.
+    for (unsigned char c : text)
+        if (c < 0x20 || c == 0x7f) fail("expected text without control characters (tabs, line breaks, escapes)");
+    return text;
 }
 
 std::int64_t JsonReader::integer() const {

@@ -36,6 +36,7 @@ struct JsonSource {
     const JsonPositions* positions = nullptr;
     const Json* design_override = nullptr;  // null when reading the base document
     std::string design_pointer;                       // "/designs/fenced"
+    std::string design_name;                          // "fenced"
 };
 
 // No duration in a scenario may exceed this (a week); it keeps every sum of times far

@@ -7,11 +7,14 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <optional>
 #include <set>
 #include <sstream>
 
+#include "models/idempotency_key.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
@@ -73,8 +76,8 @@ private:
             std::string name = item.string();
             if (!is_node_name(name))
                 item.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
-            if (name == billing_node || name == provider_node || is_store_node_name(name))
-                item.fail(fmt::format("\"{}\" is the name of a service node; name servers differently", name));
+            if (name == billing_node || name == provider_node || name == "world" || is_store_node_name(name))
+                item.fail(fmt::format("\"{}\" is reserved for a service node or the world; name servers differently", name));
             if (std::find(servers.begin(), servers.end(), name) != servers.end())
                 item.fail(fmt::format("server \"{}\" is listed twice", name));
             servers.push_back(std::move(name));
@@ -125,10 +128,10 @@ private:
         JobSpec spec;
         spec.name = job["name"].string();
         spec.starts_at = read_time_of_day(job["at"]);
+        std::set<std::int64_t> seen;
         for (const auto& item : job["customers"].elements()) {
             const std::int64_t customer = item.integer();
-            if (std::find(spec.customers.begin(), spec.customers.end(), customer) != spec.customers.end())
-                item.fail(fmt::format("customer {} is listed twice", customer));
+            if (!seen.insert(customer).second) item.fail(fmt::format("customer {} is listed twice", customer));
             spec.customers.push_back(customer);
         }
         if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
@@ -149,14 +152,7 @@ private:
         if (root_.has("idempotency_key")) {
             const JsonReader field = root_["idempotency_key"];
             std::string key = field.string();
-            std::string rest = key;
-            for (std::string_view placeholder : {"{customer}", "{period}"})
-                for (auto at = rest.find(placeholder); at != std::string::npos; at = rest.find(placeholder))
-                    rest.erase(at, placeholder.size());
-            if (rest.find('{') != std::string::npos || rest.find('}') != std::string::npos)
-                field.fail("expected a key template whose only placeholders are {customer} and {period}");
-            if (key.find("{customer}") == std::string::npos)
-                field.fail("expected {customer} in the key: without it every customer would share one key");
+            if (auto problem = check_idempotency_key_template(key)) field.fail(*problem);
             protection.idempotency_key = std::move(key);
         }
         return protection;
@@ -251,7 +247,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         throw ScenarioError(fmt::format("{}:{}:{}: {}: this field appears twice in the same object", file,
                                         duplicate->second.line, duplicate->second.column, duplicate->first));
 
-    const JsonSource base_source{file, &positions, nullptr, ""};
+    const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
     root.allow_only({"name", "description", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
                      "fencing", "idempotency_key", "faults", "designs"});
@@ -276,7 +272,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         Json merged = base_world;
         merged.merge_patch(overrides);
 
-        const JsonSource design_source{file, &positions, &overrides, design.pointer()};
+        const JsonSource design_source{file, &positions, &overrides, design.pointer(), name};
         WorldReader world(JsonReader(design_source, merged, ""));
         Design result{name, world.read(), {}};
         if (design.has("expect")) result.expectations = read_expectations(design["expect"], metrics);
@@ -287,6 +283,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics) {
     std::ifstream in(path, std::ios::binary);
+    if (std::filesystem::is_directory(path))
+        throw ScenarioError(fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
     if (!in) throw ScenarioError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
     std::ostringstream text;
     text << in.rdbuf();
