@@ -80,6 +80,15 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")
                                    : fmt::format("loads {} key{} from disk", keys, keys == 1 ? "" : "s")};
     }
+    if (k == kind::watch_fired)
+        return EventText{fmt::format("{} deleted: wakes {}", event.text("key"), name(event.node_ref("client")))};
+    if (k == kind::session_expired)
+        return EventText{fmt::format("session 0x{:x} expired: no heartbeat within its timeout", event.integer("session")),
+                         EventTone::fault};
+    if (k == kind::consensus_leader)
+        return EventText{fmt::format("takes over as leader (term {}) from {}", event.integer("term"),
+                                     name(event.node_ref("previous"))),
+                         EventTone::fault};
     if (k == kind::store_failover)
         return EventText{fmt::format("promotes {} to primary in place of {} (replication offset {})",
                                      name(event.node_ref("to")), name(event.node_ref("from")), event.integer("offset")),

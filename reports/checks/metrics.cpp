@@ -22,7 +22,8 @@ const FlaggedEvent* RunMetrics::flag_for(std::uint64_t sequence) const {
 const std::vector<std::string>& metric_names() {
     static const std::vector<std::string> names{"double_charges",        "charges",
                                                 "overlapping_holders",   "stale_writes_rejected",
-                                                "stale_writes_accepted", "foreign_releases"};
+                                                "stale_writes_accepted", "foreign_releases",
+                                                "max_wakeups_per_release"};
     return names;
 }
 
@@ -33,6 +34,7 @@ std::int64_t RunMetrics::value(std::string_view metric) const {
     if (metric == "stale_writes_rejected") return stale_writes_rejected;
     if (metric == "stale_writes_accepted") return stale_writes_accepted;
     if (metric == "foreign_releases") return foreign_releases;
+    if (metric == "max_wakeups_per_release") return max_wakeups_per_release;
     // The loader only accepts names from metric_names(); anything else is a bug.
     throw std::logic_error(fmt::format("no metric named \"{}\"", metric));
 }
@@ -43,6 +45,7 @@ RunMetrics check_trace(const Trace& trace, Instant run_end) {
     find_overlapping_holders(trace, run_end, metrics);
     check_fencing(trace, metrics);
     count_foreign_releases(trace, metrics);
+    count_wakeups(trace, metrics);
     std::sort(metrics.flagged.begin(), metrics.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
     return metrics;

@@ -1,0 +1,19 @@
+// The herd effect: how many waiters one deletion woke. Watching the predecessor wakes
+// one; watching the holder wakes every waiter to find a single winner.
+#include <algorithm>
+#include <map>
+
+#include "models/trace_kinds.hpp"
+#include "reports/checks/metrics.hpp"
+
+namespace locksim {
+
+void count_wakeups(const Trace& trace, RunMetrics& metrics) {
+    std::map<std::string, std::int64_t> woken_by_deletion;
+    for (const auto& event : trace.events())
+        if (event.kind == trace_kind::watch_fired) ++woken_by_deletion[event.text("key")];
+    for (const auto& [key, woken] : woken_by_deletion)
+        metrics.max_wakeups_per_release = std::max(metrics.max_wakeups_per_release, woken);
+}
+
+}  // namespace locksim
