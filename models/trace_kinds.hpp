@@ -16,6 +16,7 @@ inline constexpr std::string_view store_failover = "store.failover";  // from, t
 inline constexpr std::string_view watch_fired = "watch.fired";          // key (deleted), client: a waiter woken
 inline constexpr std::string_view session_expired = "session.expired";  // session: the cluster gave up on a client
 inline constexpr std::string_view consensus_leader = "consensus.leader";  // term, previous: a new leader took over
+inline constexpr std::string_view db_session_ended = "db.session_ended";  // session, client, reason: its locks went with it
 inline constexpr std::string_view store_loaded = "store.loaded";    // keys: what a restarted node loaded from disk
 
 // At a holder: what it believes. believed_until is a reading of its own monotonic clock.

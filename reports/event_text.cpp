@@ -8,6 +8,13 @@
 namespace locksim {
 namespace {
 
+// "29.998s left by its clock", or that nothing will end it but the session.
+std::string time_left(const TraceEvent& event) {
+    const Instant until = event.instant("believed_until");
+    if (until == never) return "no expiry: held for the database session";
+    return fmt::format("{} left by its clock", format_duration(until - event.monotonic));
+}
+
 std::string lease_identity(const TraceEvent& event) {
     if (event.has("token")) return fmt::format("token {}", event.integer("token"));
     return fmt::format("value {}", event.text("value"));
@@ -26,22 +33,25 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("skips customer {}: {}", event.integer("customer"), event.text("reason"))};
 
     if (k == kind::belief_acquired)
-        return EventText{fmt::format("holds {} ({}), {} left by its clock", event.text("key"), lease_identity(event),
-                                     format_duration(event.instant("believed_until") - event.monotonic))};
+        return EventText{fmt::format("holds {} ({}), {}", event.text("key"), lease_identity(event), time_left(event))};
     if (k == kind::belief_checked)
-        return EventText{fmt::format("checks its lease: {} left by its clock",
-                                     format_duration(event.instant("believed_until") - event.monotonic))};
+        return EventText{fmt::format("checks its lease: {}", time_left(event))};
     if (k == kind::belief_extended)
-        return EventText{fmt::format("renewed: {} left by its clock",
-                                     format_duration(event.instant("believed_until") - event.monotonic))};
+        return EventText{fmt::format("renewed: {}", time_left(event))};
     if (k == kind::belief_ended) return EventText{fmt::format("stops holding: {}", event.text("reason"))};
 
-    if (k == kind::lock_granted)
-        return EventText{fmt::format("grants {} to {} ({}, ttl {})", event.text("key"), name(event.node_ref("holder")),
-                                     lease_identity(event), format_duration(event.duration("ttl")))};
+    if (k == kind::lock_granted) {
+        const std::string ttl = event.has("ttl") ? fmt::format(", ttl {}", format_duration(event.duration("ttl"))) : "";
+        return EventText{fmt::format("grants {} to {} ({}{})", event.text("key"), name(event.node_ref("holder")),
+                                     lease_identity(event), ttl)};
+    }
     if (k == kind::lock_renewed) return EventText{fmt::format("extends {}'s lease", name(event.node_ref("holder")))};
-    if (k == kind::lock_expired)
+    if (k == kind::lock_expired) {
+        if (!event.has("expires_at"))
+            return EventText{fmt::format("{}'s lock ends with its session ({})", name(event.node_ref("holder")),
+                                         lease_identity(event))};
         return EventText{fmt::format("{}'s lease expires ({})", name(event.node_ref("holder")), lease_identity(event))};
+    }
     if (k == kind::lock_released) {
         const NodeId holder = event.node_ref("holder");
         const NodeId by = event.node_ref("by");
@@ -80,6 +90,10 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")
                                    : fmt::format("loads {} key{} from disk", keys, keys == 1 ? "" : "s")};
     }
+    if (k == kind::db_session_ended)
+        return EventText{fmt::format("ends {}'s session ({}): its locks go with it", name(event.node_ref("client")),
+                                     event.text("reason")),
+                         EventTone::fault};
     if (k == kind::watch_fired)
         return EventText{fmt::format("{} deleted: wakes {}", event.text("key"), name(event.node_ref("client")))};
     if (k == kind::session_expired)

@@ -35,5 +35,6 @@ std::unique_ptr<StoreDeployment> deploy_replicated_redis(const StoreContext& con
 std::unique_ptr<StoreDeployment> deploy_redlock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_etcd(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_database_lock(const StoreContext& context);
 
 }  // namespace locksim

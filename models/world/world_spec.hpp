@@ -21,7 +21,14 @@ enum class StoreKind {
     zookeeper,         // a consensus ensemble; ephemeral sequential nodes; token = czxid
     etcd,              // a consensus cluster; lease-bound keys; token = create revision
     lease_row,         // a database lease row whose counter rises with every grant: a fencing token
+    db_advisory,       // a session-level advisory lock in the billing database
+    db_for_update,     // a row lock, SELECT … FOR UPDATE, held until COMMIT
 };
+
+// Locks the database holds for a session, without a TTL.
+constexpr bool is_database_lock(StoreKind store) {
+    return store == StoreKind::db_advisory || store == StoreKind::db_for_update;
+}
 
 // Whether the lock's store hands out a number that rises with every grant.
 constexpr bool gives_tokens(StoreKind store) {
@@ -82,6 +89,7 @@ struct LockSpec {
     ReplicationSpec replication;   // redis-replicated
     RedlockSpec redlock;           // redlock
     ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
+    std::optional<Duration> idle_timeout;  // db-*: the database ends a session idle this long (ttl = this)
 };
 
 struct JobSpec {

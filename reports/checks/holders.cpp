@@ -1,6 +1,7 @@
 // "Never two holders in true time": each holder's belief is an interval of true time,
 // from belief.acquired to belief.ended (or the end of the run). Any two intervals of
-// different nodes on the same key that intersect are an overlap.
+// different nodes on the same key that intersect are an overlap. A crash ends every belief
+// of the crashed node.
 #include <algorithm>
 #include <map>
 
@@ -29,6 +30,17 @@ std::vector<Belief> belief_intervals(const Trace& trace, Instant run_end) {
             found->second.to = event.at;
             closed.push_back(found->second);
             open.erase(found);
+        } else if (event.kind == trace_kind::node_crashed) {
+            // A process that is gone believes nothing.
+            for (auto it = open.begin(); it != open.end();) {
+                if (it->first.first != event.node.index) {
+                    ++it;
+                    continue;
+                }
+                it->second.to = event.at;
+                closed.push_back(it->second);
+                it = open.erase(it);
+            }
         }
     }
     for (auto& [_, belief] : open) {

@@ -23,7 +23,7 @@ const std::vector<std::string>& metric_names() {
     static const std::vector<std::string> names{"double_charges",        "charges",
                                                 "overlapping_holders",   "stale_writes_rejected",
                                                 "stale_writes_accepted", "foreign_releases",
-                                                "max_wakeups_per_release"};
+                                                "max_wakeups_per_release", "finished_ms"};
     return names;
 }
 
@@ -35,6 +35,7 @@ std::int64_t RunMetrics::value(std::string_view metric) const {
     if (metric == "stale_writes_accepted") return stale_writes_accepted;
     if (metric == "foreign_releases") return foreign_releases;
     if (metric == "max_wakeups_per_release") return max_wakeups_per_release;
+    if (metric == "finished_ms") return finished_ms;
     // The loader only accepts names from metric_names(); anything else is a bug.
     throw std::logic_error(fmt::format("no metric named \"{}\"", metric));
 }
@@ -46,6 +47,7 @@ RunMetrics check_trace(const Trace& trace, Instant run_end) {
     check_fencing(trace, metrics);
     count_foreign_releases(trace, metrics);
     count_wakeups(trace, metrics);
+    find_finish(trace, metrics);
     std::sort(metrics.flagged.begin(), metrics.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
     return metrics;

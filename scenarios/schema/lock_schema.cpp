@@ -20,13 +20,15 @@ struct StoreName {
     std::string_view name;
     StoreKind kind;
 };
-constexpr std::array<StoreName, 6> store_names{{
+constexpr std::array<StoreName, 8> store_names{{
     {"redis", StoreKind::redis},
     {"redis-replicated", StoreKind::redis_replicated},
     {"redlock", StoreKind::redlock},
     {"zookeeper", StoreKind::zookeeper},
     {"etcd", StoreKind::etcd},
     {"lease-row", StoreKind::lease_row},
+    {"db-advisory", StoreKind::db_advisory},
+    {"db-for-update", StoreKind::db_for_update},
 }};
 
 // Options that belong to some stores only; naming one on another store is an error, not
@@ -41,8 +43,11 @@ bool is_replicated(StoreKind k) { return k == StoreKind::redis_replicated; }
 bool is_redlock(StoreKind k) { return k == StoreKind::redlock; }
 bool is_consensus(StoreKind k) { return k == StoreKind::zookeeper || k == StoreKind::etcd; }
 bool is_lease_row(StoreKind k) { return k == StoreKind::lease_row; }
-bool is_polling(StoreKind k) { return !is_consensus(k); }
-constexpr std::array<StoreOption, 12> store_options{{
+bool is_polling(StoreKind k) { return !is_consensus(k) && k != StoreKind::db_for_update; }
+bool has_ttl(StoreKind k) { return !is_database_lock(k); }
+bool is_database(StoreKind k) { return is_database_lock(k); }
+bool releases_by_value(StoreKind k) { return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock || k == StoreKind::lease_row; }
+constexpr std::array<StoreOption, 16> store_options{{
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -54,7 +59,11 @@ constexpr std::array<StoreOption, 12> store_options{{
     {"watch", is_consensus, "zookeeper and etcd"},
     {"election_timeout", is_consensus, "zookeeper and etcd"},
     {"first_token", is_lease_row, "lease-row"},
-    {"retry", is_polling, "redis, redis-replicated, redlock and lease-row (zookeeper and etcd queue waiters instead)"},
+    {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
+    {"ttl", has_ttl, "the lease-based stores; the database holds its locks for the session (see idle_timeout)"},
+    {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle_timeout"},
+    {"idle_timeout", is_database, "db-advisory and db-for-update"},
+    {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
 }};
 
 PersistenceSpec read_persistence(const JsonReader& field) {
@@ -86,10 +95,6 @@ Duration positive(const JsonReader& field) {
 }
 
 void read_store_options(const JsonReader& lock, LockSpec& spec) {
-    for (const auto& option : store_options)
-        if (lock.has(option.field) && !option.applies(spec.store))
-            lock[option.field].fail(fmt::format("\"{}\" is an option of {} only", option.field, option.stores));
-
     if (lock.has("persistence")) spec.persistence = read_persistence(lock["persistence"]);
     if (spec.store == StoreKind::redis_replicated) {
         ReplicationSpec& r = spec.replication;
@@ -130,7 +135,7 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
 LockSpec read_lock(const JsonReader& lock) {
     lock.allow_only({"store", "key", "ttl", "renew", "release", "retry", "request_timeout", "first_token", "persistence",
                      "replicas", "replication_lag", "down_after", "wait", "nodes", "node_timeout", "ensemble", "watch",
-                     "election_timeout"});
+                     "election_timeout", "idle_timeout"});
     LockSpec spec;
     const std::string store = lock["store"].string();
     const auto* found = std::find_if(store_names.begin(), store_names.end(), [&](const StoreName& s) { return s.name == store; });
@@ -142,9 +147,19 @@ LockSpec read_lock(const JsonReader& lock) {
     spec.store = found->kind;
     spec.key = lock["key"].string();
     if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
-    spec.ttl = lock["ttl"].duration();
-    if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
-    spec.renew = lock.has("renew") ? lock["renew"].boolean() : true;
+    for (const auto& option : store_options)
+        if (lock.has(option.field) && !option.applies(spec.store))
+            lock[option.field].fail(fmt::format("\"{}\" is an option of {} only", option.field, option.stores));
+    if (is_database_lock(spec.store)) {
+        // No TTL: with an idle timeout the holder keeps its session busy every timeout/3.
+        if (lock.has("idle_timeout")) spec.idle_timeout = positive(lock["idle_timeout"]);
+        spec.ttl = spec.idle_timeout.value_or(max_duration);
+        spec.renew = spec.idle_timeout.has_value();
+    } else {
+        spec.ttl = lock["ttl"].duration();
+        if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
+        spec.renew = lock.has("renew") ? lock["renew"].boolean() : true;
+    }
     if (lock.has("release")) {
         const std::string release = lock["release"].string();
         if (release == "compare-and-delete") spec.release = ReleaseMode::compare_and_delete;
@@ -184,6 +199,8 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
         case StoreKind::etcd:
             for (int i = 1; i <= lock.consensus.ensemble; ++i) names.push_back(fmt::format("etcd-{}", i));
             break;
+        case StoreKind::db_advisory:
+        case StoreKind::db_for_update: break;  // the lock lives in the billing database
     }
     return names;
 }

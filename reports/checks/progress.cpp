@@ -1,3 +1,5 @@
+// Progress of the job and its waiters.
+//
 // The herd effect: how many waiters one deletion woke. Watching the predecessor wakes
 // one; watching the holder wakes every waiter to find a single winner.
 #include <algorithm>
@@ -14,6 +16,17 @@ void count_wakeups(const Trace& trace, RunMetrics& metrics) {
         if (event.kind == trace_kind::watch_fired) ++woken_by_deletion[event.text("key")];
     for (const auto& [key, woken] : woken_by_deletion)
         metrics.max_wakeups_per_release = std::max(metrics.max_wakeups_per_release, woken);
+}
+
+}  // namespace locksim
+
+namespace locksim {
+
+// How long the job took across all servers: a lock that stays taken after its holder
+// died shows up here as a stall.
+void find_finish(const Trace& trace, RunMetrics& metrics) {
+    for (const auto& event : trace.events())
+        if (event.kind == trace_kind::job_finished) metrics.finished_ms = std::max(metrics.finished_ms, event.at.ns / 1'000'000);
 }
 
 }  // namespace locksim

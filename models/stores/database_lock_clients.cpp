@@ -1,0 +1,181 @@
+// Clients of the database's own locks: an advisory lock polled with
+// pg_try_advisory_lock, and a row lock that waits in the database's lock queue.
+#include <fmt/format.h>
+
+#include "models/stores/database_locks.hpp"
+#include "sim/duration_text.hpp"
+#include "sim/rpc.hpp"
+
+namespace locksim {
+namespace {
+
+// One client's connection: its session, the statements it sends, and what a dead process
+// leaves behind (the kernel closes the socket, and the database ends the session).
+class DatabaseConnection {
+public:
+    DatabaseConnection(Host host, Network& network, NodeId database, DatabaseLocks& locks, const LockSpec& spec)
+        : host_(host), network_(&network), database_(database), locks_(&locks), spec_(spec) {
+        host.engine().on_crash(host.id(), [this] { connection_closed(); });
+    }
+
+    Task<std::int64_t> session() {
+        while (!session_) {
+            auto request = call(*network_, host_, database_, "connect", [locks = locks_, client = host_.id()] {
+                const std::int64_t id = locks->connect(client);
+                return Answer<std::int64_t>{id, fmt::format("session {}", id)};
+            }, spec_.request_timeout);
+            session_ = co_await request;
+        }
+        co_return *session_;
+    }
+
+    // SELECT 1 on the session, so an idle timeout does not end it while the holder works.
+    Task<ExtendResult> keep_alive() {
+        if (!session_) co_return ExtendResult{ExtendResult::Outcome::refused, {}};
+        const Instant sent = host_.monotonic_now();
+        auto request = call(*network_, host_, database_, "SELECT 1", [locks = locks_, session = *session_] {
+            const bool alive = locks->touch(session);
+            return Answer<bool>{alive, alive ? "1" : "FATAL: terminating connection due to idle timeout"};
+        }, spec_.request_timeout);
+        const auto alive = co_await request;
+        if (!alive) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
+        if (!*alive) {
+            session_.reset();
+            co_return ExtendResult{ExtendResult::Outcome::refused, {}};
+        }
+        co_return ExtendResult{ExtendResult::Outcome::extended, valid_from(sent)};
+    }
+
+    // Until when the holder may believe: for ever without an idle timeout.
+    Instant valid_from(Instant sent) const { return spec_.idle_timeout ? sent + *spec_.idle_timeout : never; }
+    void forget_session() { session_.reset(); }
+
+    Host host_;
+    Network* network_;
+    NodeId database_;
+    DatabaseLocks* locks_;
+    LockSpec spec_;
+
+private:
+    void connection_closed() {
+        if (!session_) return;
+        network_->send(host_.id(), database_, "connection closed (process died)",
+                       [locks = locks_, session = *session_] { locks->end_session(session, "connection closed"); });
+        session_.reset();
+    }
+
+    std::optional<std::int64_t> session_;
+};
+
+class AdvisoryLockClient final : public PollingLockClient {
+public:
+    AdvisoryLockClient(Host host, Network& network, NodeId database, DatabaseLocks& locks, const LockSpec& spec)
+        : PollingLockClient(host, spec.retry), connection_(host, network, database, locks, spec) {}
+
+    Task<ExtendResult> extend(const Lease&) override { return connection_.keep_alive(); }
+
+    Task<void> release(const Lease& lease) override {
+        const std::int64_t session = co_await connection_.session();
+        auto request = call(*connection_.network_, host_, connection_.database_,
+                            fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", lease.key),
+                            [locks = connection_.locks_, session, key = lease.key] {
+                                const auto unlocked = locks->advisory_unlock(session, key);
+                                return Answer<std::optional<bool>>{unlocked, unlocked && *unlocked ? "t" : "f"};
+                            },
+                            connection_.spec_.request_timeout);
+        co_await request;
+    }
+
+protected:
+    Task<std::optional<Lease>> try_acquire() override {
+        const std::int64_t session = co_await connection_.session();
+        const Instant sent = host_.monotonic_now();
+        const std::string key = connection_.spec_.key;
+        auto request = call(*connection_.network_, host_, connection_.database_,
+                            fmt::format("SELECT pg_try_advisory_lock(hashtext('{}'))", key),
+                            [locks = connection_.locks_, session, key] {
+                                const auto taken = locks->try_advisory_lock(session, key);
+                                return Answer<std::optional<bool>>{taken, !taken ? "FATAL: no session" : *taken ? "t" : "f"};
+                            },
+                            connection_.spec_.request_timeout);
+        const auto taken = co_await request;
+        if (!taken) co_return std::nullopt;
+        if (!*taken) {
+            connection_.forget_session();  // the database ended it: connect again next time
+            co_return std::nullopt;
+        }
+        if (!**taken) co_return std::nullopt;
+        co_return Lease{key, fmt::format("session {}", session), std::nullopt, connection_.valid_from(sent)};
+    }
+
+private:
+    DatabaseConnection connection_;
+};
+
+Task<Answer<bool>> serve_lock_row(DatabaseLocks* locks, std::int64_t session, std::string row) {
+    const bool locked = co_await locks->lock_row(session, std::move(row));
+    co_return Answer<bool>{locked, locked ? "1 row (locked)" : "FATAL: terminating connection"};
+}
+
+class RowLockClient final : public LockStoreClient {
+public:
+    RowLockClient(Host host, Network& network, NodeId database, DatabaseLocks& locks, const LockSpec& spec)
+        : connection_(host, network, database, locks, spec) {}
+
+    Task<Lease> acquire() override {
+        for (;;) {
+            const std::int64_t session = co_await connection_.session();
+            const Instant sent = connection_.host_.monotonic_now();
+            const std::string row = connection_.spec_.key;
+            // No timeout: the statement waits in the database's lock queue as long as it takes.
+            auto request = call(*connection_.network_, connection_.host_, connection_.database_,
+                                fmt::format("BEGIN; SELECT * FROM jobs WHERE name='{}' FOR UPDATE", row),
+                                [locks = connection_.locks_, session, row] { return serve_lock_row(locks, session, row); });
+            const auto locked = co_await request;
+            if (locked && *locked) co_return Lease{row, fmt::format("session {}", session), std::nullopt, connection_.valid_from(sent)};
+            connection_.forget_session();
+        }
+    }
+
+    Task<ExtendResult> extend(const Lease&) override { return connection_.keep_alive(); }
+
+    Task<void> release(const Lease&) override {
+        const std::int64_t session = co_await connection_.session();
+        auto request = call(*connection_.network_, connection_.host_, connection_.database_, "COMMIT",
+                            [locks = connection_.locks_, session] {
+                                const bool done = locks->commit(session);
+                                return Answer<bool>{done, done ? "COMMIT" : "FATAL: no session"};
+                            },
+                            connection_.spec_.request_timeout);
+        co_await request;
+    }
+
+private:
+    DatabaseConnection connection_;
+};
+
+class DatabaseLockDeployment final : public StoreDeployment {
+public:
+    explicit DatabaseLockDeployment(const StoreContext& context)
+        : context_(context), database_(context.node(context.world.billing_node)),
+          locks_(Host(context.engine, database_), context.world.lock.idle_timeout) {}
+
+    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
+        if (context_.world.lock.store == StoreKind::db_advisory)
+            return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_, context_.world.lock);
+        return std::make_unique<RowLockClient>(server, context_.network, database_, locks_, context_.world.lock);
+    }
+
+private:
+    StoreContext context_;
+    NodeId database_;
+    DatabaseLocks locks_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoreDeployment> deploy_database_lock(const StoreContext& context) {
+    return std::make_unique<DatabaseLockDeployment>(context);
+}
+
+}  // namespace locksim
