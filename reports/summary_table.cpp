@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 namespace locksim {
@@ -36,19 +35,45 @@ std::string expectations_cell(const DesignOutcome& design, const TextStyle& styl
     return style.violation(fmt::format("{} of {} failed", failed, design.expectations.size()));
 }
 
+// Metrics the scenario's expectations name, beyond the three every table shows, in the
+// order of metric_names(): the herd-effect file gets its wake-ups column.
+std::vector<std::string> extra_columns(const ScenarioOutcome& outcome) {
+    static const std::vector<std::string> always{"double_charges", "overlapping_holders", "stale_writes_rejected"};
+    std::vector<std::string> extra;
+    for (const auto& metric : metric_names()) {
+        if (std::find(always.begin(), always.end(), metric) != always.end()) continue;
+        for (const auto& design : outcome.designs)
+            for (const auto& result : design.expectations)
+                if (result.expectation.metric == metric && std::find(extra.begin(), extra.end(), metric) == extra.end())
+                    extra.push_back(metric);
+    }
+    return extra;
+}
+
+std::string header_of(std::string metric) {
+    std::replace(metric.begin(), metric.end(), '_', ' ');
+    return metric;
+}
+
 }  // namespace
 
 std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle& style) {
-    constexpr std::size_t columns = 5;
-    using Row = std::array<std::string, columns>;
+    const auto extra = extra_columns(outcome);
+    using Row = std::vector<std::string>;
     std::vector<Row> rows;
-    rows.push_back({"design", "double charges", "holders overlapped", "stale writes rejected", "expectations"});
+    Row header{"design", "double charges", "holders overlapped", "stale writes rejected"};
+    for (const auto& metric : extra) header.push_back(header_of(metric));
+    header.push_back("expectations");
+    rows.push_back(header);
     for (const auto& design : outcome.designs) {
         const RunMetrics& m = design.metrics;
-        rows.push_back({design.name, double_charge_cell(m, style), overlap_cell(m),
-                        fmt::format("{}", m.stale_writes_rejected), expectations_cell(design, style)});
+        Row row{design.name, double_charge_cell(m, style), overlap_cell(m), fmt::format("{}", m.stale_writes_rejected)};
+        for (const auto& metric : extra) row.push_back(fmt::format("{}", m.value(metric)));
+        row.push_back(expectations_cell(design, style));
+        rows.push_back(std::move(row));
     }
-    std::array<std::size_t, columns> widths{};
+    const std::size_t columns = header.size();
+    std::vector<std::size_t> widths(columns, 0);
     for (const auto& row : rows)
         for (std::size_t c = 0; c < columns; ++c) widths[c] = std::max(widths[c], display_width(row[c]));
 

@@ -23,7 +23,8 @@ const std::vector<std::string>& metric_names() {
     static const std::vector<std::string> names{"double_charges",        "charges",
                                                 "overlapping_holders",   "stale_writes_rejected",
                                                 "stale_writes_accepted", "foreign_releases",
-                                                "max_wakeups_per_release", "finished_ms"};
+                                                "max_wakeups_per_release", "finished_ms",
+                                                "token_grants"};
     return names;
 }
 
@@ -36,6 +37,7 @@ std::int64_t RunMetrics::value(std::string_view metric) const {
     if (metric == "foreign_releases") return foreign_releases;
     if (metric == "max_wakeups_per_release") return max_wakeups_per_release;
     if (metric == "finished_ms") return finished_ms;
+    if (metric == "token_grants") return token_grants;
     // The loader only accepts names from metric_names(); anything else is a bug.
     throw std::logic_error(fmt::format("no metric named \"{}\"", metric));
 }
