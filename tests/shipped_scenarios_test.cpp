@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -106,4 +108,42 @@ TEST_CASE("another seed draws other retry delays but keeps the story") {
     CHECK(render_trace_json(seed_1) != render_trace_json(seed_2));
     CHECK(design(seed_2, "unfenced").metrics.double_charges() == 1);
     CHECK(design(seed_2, "fenced").metrics.double_charges() == 0);
+}
+
+TEST_CASE("every shipped scenario meets every expectation its file states") {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    REQUIRE(files.size() >= 16);
+    for (const auto& file : files) {
+        const auto scenario = load_scenario_file(file.string(), metric_names());
+        const auto outcome = run_scenario(scenario, scenario.seed);
+        for (const auto& design : outcome.designs) {
+            CHECK_FALSE(design.expectations.empty());
+            for (const auto& result : design.expectations) {
+                INFO(scenario.name << " " << design.name << ": " << describe_failure(result));
+                CHECK(result.held);
+            }
+        }
+    }
+}
+
+TEST_CASE("the seed's section 5 table: which stores survive a failover and which give tokens") {
+    const auto scenario = load_scenario_file(scenario_path("stores-compared.json"), metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed);
+    for (const char* store : {"redis", "redis-replicated"}) {
+        INFO(store);
+        CHECK_FALSE(design(outcome, std::string(store) + "/failover").metrics.overlaps.empty());
+        CHECK(design(outcome, store).metrics.token_grants == 0);
+    }
+    CHECK(design(outcome, "redlock/failover").metrics.overlaps.empty());
+    CHECK_FALSE(design(outcome, "redlock/majority-restart").metrics.overlaps.empty());
+    for (const char* store : {"zookeeper", "etcd", "lease-row"}) {
+        INFO(store);
+        CHECK(design(outcome, std::string(store) + "/failover").metrics.overlaps.empty());
+        CHECK(design(outcome, store).metrics.token_grants > 0);
+        CHECK(design(outcome, store).metrics.double_charges() == 1);
+        CHECK(design(outcome, std::string(store) + "+fencing").metrics.double_charges() == 0);
+    }
 }
