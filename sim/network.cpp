@@ -5,15 +5,6 @@
 
 namespace locksim {
 
-Duration DelayModel::draw(RandomStream& random) const {
-    switch (shape) {
-        case Shape::fixed: return low;
-        case Shape::uniform: return random.uniform(low, high);
-        case Shape::exponential: return low + random.exponential(mean);
-    }
-    return low;
-}
-
 void Network::ensure_vertices(std::uint32_t count) {
     while (boost::num_vertices(graph_) < count) boost::add_vertex(graph_);
 }
@@ -52,15 +43,18 @@ MessageId Network::send(NodeId from, NodeId to, std::string label, std::function
     direction.last_delivery = delivery;
 
     const MessageId id = next_message_++;
-    std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label},
-                              {"deliver_at", delivery}};
-    if (in_reply_to) fields.push_back({"reply_to", static_cast<std::int64_t>(*in_reply_to)});
-    engine_.record(from, trace_kind::message_sent, std::move(fields));
+    if (tracing_messages_) {
+        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label},
+                                  {"deliver_at", delivery}};
+        if (in_reply_to) fields.push_back({"reply_to", static_cast<std::int64_t>(*in_reply_to)});
+        engine_.record(from, trace_kind::message_sent, std::move(fields));
+    }
 
     engine_.schedule_at(delivery, to,
                         [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery)] {
-                            engine_.record(to, trace_kind::message_delivered,
-                                           {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}});
+                            if (tracing_messages_)
+                                engine_.record(to, trace_kind::message_delivered,
+                                               {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}});
                             on_delivery();
                         });
     return id;

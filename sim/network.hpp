@@ -10,24 +10,11 @@
 #include <optional>
 #include <string>
 
+#include "sim/distribution.hpp"
 #include "sim/engine.hpp"
 #include "sim/random.hpp"
 
 namespace locksim {
-
-struct DelayModel {
-    enum class Shape { fixed, uniform, exponential };
-    Shape shape = Shape::fixed;
-    Duration low{};   // fixed: the delay; uniform: lower bound; exponential: the minimum added to the draw
-    Duration high{};  // uniform: upper bound (inclusive)
-    Duration mean{};  // exponential: mean of the random part
-
-    static DelayModel fixed(Duration delay) { return {Shape::fixed, delay, delay, {}}; }
-    static DelayModel uniform(Duration low, Duration high) { return {Shape::uniform, low, high, {}}; }
-    static DelayModel exponential(Duration minimum, Duration mean) { return {Shape::exponential, minimum, {}, mean}; }
-
-    Duration draw(RandomStream& random) const;
-};
 
 using MessageId = std::uint64_t;
 
@@ -43,6 +30,10 @@ public:
     // sequence diagram writes on the arrow ("SET lock:renewals 7f3a9c1e NX PX 30000").
     MessageId send(NodeId from, NodeId to, std::string label, std::function<void()> on_delivery,
                    std::optional<MessageId> in_reply_to = std::nullopt);
+
+    // Sweeps leave messages out of the trace: checkers never read them, and they are most
+    // of its size.
+    void set_tracing_messages(bool on) { tracing_messages_ = on; }
 
     // The id the next send() will give its message, so a reply can name its request.
     MessageId next_message_id() const { return next_message_; }
@@ -67,6 +58,7 @@ private:
     Engine& engine_;
     Graph graph_;
     MessageId next_message_ = 1;
+    bool tracing_messages_ = true;
 };
 
 }  // namespace locksim

@@ -74,6 +74,33 @@ Duration RandomStream::exponential(Duration mean) {
     return Duration{static_cast<std::int64_t>(-portable_log(u) * static_cast<double>(mean.ns))};
 }
 
+namespace {
+
+double unit_open_closed(RandomStream& random) {  // (0, 1]
+    return static_cast<double>((random.next_u64() >> 11) + 1) * 0x1.0p-53;
+}
+
+Duration capped(double ns, Duration cap) {
+    if (!(ns < static_cast<double>(cap.ns))) return cap;  // also catches NaN and infinity
+    return Duration{static_cast<std::int64_t>(ns)};
+}
+
+}  // namespace
+
+Duration RandomStream::pareto(Duration minimum, double alpha, Duration cap) {
+    assert(alpha > 0);
+    // Inverse transform: minimum * u^(-1/alpha) = minimum * e^(-ln(u)/alpha).
+    const double u = unit_open_closed(*this);
+    return capped(static_cast<double>(minimum.ns) * portable_exp(-portable_log(u) / alpha), cap);
+}
+
+Duration RandomStream::lognormal(Duration median, double sigma, Duration cap) {
+    assert(sigma >= 0);
+    double normal = -6;
+    for (int i = 0; i < 12; ++i) normal += static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
+    return capped(static_cast<double>(median.ns) * portable_exp(sigma * normal), cap);
+}
+
 bool RandomStream::chance(std::uint64_t numerator, std::uint64_t denominator) {
     assert(denominator > 0 && numerator <= denominator);
     return below(denominator) < numerator;
@@ -112,6 +139,23 @@ double portable_log(double x) {
     }
     constexpr double ln2 = 0x1.62e42fefa39efp-1;
     return exponent * ln2 + 2 * sum;
+}
+
+double portable_exp(double x) {
+    if (x > 700) return std::ldexp(1.0, 1010);  // beyond any duration we cap at
+    if (x < -700) return 0;
+    // x = k ln2 + r with |r| <= ln2/2; e^x = 2^k e^r, and e^r by its Taylor series to r^20
+    // (error below 1e-19 for |r| < 0.35).
+    constexpr double ln2 = 0x1.62e42fefa39efp-1;
+    const double k = std::nearbyint(x / ln2);
+    const double r = x - k * ln2;
+    double term = 1;
+    double sum = 1;
+    for (int n = 1; n <= 20; ++n) {
+        term *= r / n;
+        sum += term;
+    }
+    return std::ldexp(sum, static_cast<int>(k));
 }
 
 }  // namespace locksim

@@ -27,6 +27,15 @@ public:
     // Exponential with the given mean, truncated to whole nanoseconds.
     Duration exponential(Duration mean);
 
+    // Pareto with scale `minimum` and shape `alpha` (> 0): heavy-tailed, P(X > x) =
+    // (minimum/x)^alpha. Capped at `cap` so one draw cannot run past any horizon.
+    Duration pareto(Duration minimum, double alpha, Duration cap);
+
+    // Lognormal whose median is `median` and whose log has standard deviation `sigma`.
+    // The normal draw is the sum of twelve uniforms minus six (Irwin-Hall): exact in
+    // mean and variance, thin-tailed beyond six sigma, and the same on every machine.
+    Duration lognormal(Duration median, double sigma, Duration cap);
+
     // True with probability numerator/denominator: integer ratios, no float probabilities.
     bool chance(std::uint64_t numerator, std::uint64_t denominator);
 
@@ -40,5 +49,8 @@ private:
 // Natural logarithm computed with + - * / only, so it rounds identically everywhere
 // (libm's log is not required to). Defined for x > 0.
 double portable_log(double x);
+
+// e^x with + - * / only, for the same reason.
+double portable_exp(double x);
 
 }  // namespace locksim

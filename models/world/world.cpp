@@ -10,6 +10,7 @@
 #include "models/lock_holder.hpp"
 #include "models/payment_provider.hpp"
 #include "models/stores/store_deployment.hpp"
+#include "models/world/fault_schedule.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 
@@ -20,7 +21,9 @@ namespace {
 // destroys then only release their own frames; no model code runs after run() returns.
 class World {
 public:
-    World(const WorldSpec& spec, std::uint64_t seed) : spec_(spec), engine_(seed), network_(engine_) {
+    World(const WorldSpec& spec, std::uint64_t seed, RunOptions options)
+        : spec_(spec), engine_(seed), network_(engine_) {
+        network_.set_tracing_messages(options.trace_messages);
         add_nodes();
         wire_network();
         store_ = deploy_store(StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
@@ -28,7 +31,7 @@ public:
                                                      spec_.job.period);
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)));
         build_servers();
-        schedule_faults();
+        schedule_faults(seed);
     }
 
     RunResult run() {
@@ -92,10 +95,10 @@ private:
         if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; })) engine_.stop();
     }
 
-    void schedule_faults() {
-        for (const auto& fault : spec_.faults) {
+    void schedule_faults(std::uint64_t seed) {
+        for (const auto& fault : spec_.faults) std::visit([this](const auto& f) { schedule(f); }, fault);
+        for (const auto& fault : draw_fault_schedule(spec_.fault_generators, seed))
             std::visit([this](const auto& f) { schedule(f); }, fault);
-        }
     }
 
     void schedule(const PauseFault& f) {
@@ -125,8 +128,8 @@ private:
 
 }  // namespace
 
-RunResult run_world(const WorldSpec& spec, std::uint64_t seed) {
-    World world(spec, seed);
+RunResult run_world(const WorldSpec& spec, std::uint64_t seed, RunOptions options) {
+    World world(spec, seed, options);
     return world.run();
 }
 

@@ -14,6 +14,10 @@ struct RunResult {
     RunSummary summary;
 };
 
-RunResult run_world(const WorldSpec& spec, std::uint64_t seed);
+struct RunOptions {
+    bool trace_messages = true;  // sweeps turn this off
+};
+
+RunResult run_world(const WorldSpec& spec, std::uint64_t seed, RunOptions options = {});
 
 }  // namespace locksim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/clock.hpp"
+#include "sim/distribution.hpp"
 #include "sim/network.hpp"
 #include "sim/time.hpp"
 
@@ -127,6 +128,22 @@ struct CrashFault {
 
 using Fault = std::variant<PauseFault, ClockStepFault, CrashFault>;
 
+// Faults drawn from the run's seed: each target suffers the fault at random times (a
+// Poisson process with the given mean interval) within a window. The draws depend only
+// on the seed, the generator's position and the node, so every design of a scenario
+// meets the same schedule.
+struct FaultGenerator {
+    enum class Kind { pause, clock_step, crash };
+    Kind kind = Kind::pause;
+    std::vector<std::string> targets;
+    Duration mean_interval{};
+    DurationDistribution amount;  // pause: its length; clock_step: the step; crash: time until restart
+    bool restarts = true;         // crash: whether the node comes back
+    std::string cause = "gc";     // pause: gc, sigstop, swap
+    Instant from;
+    Instant until;
+};
+
 // A link whose delay differs from the network's default.
 struct LinkSpec {
     std::string a;
@@ -146,6 +163,7 @@ struct WorldSpec {
     JobSpec job;
     ProtectionSpec protection;
     std::vector<Fault> faults;
+    std::vector<FaultGenerator> fault_generators;
     Duration horizon;  // the run stops at this true time even if work is pending
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reports/cli/run_command.hpp"
+#include "reports/cli/sweep_command.hpp"
 
 #ifndef LOCKSIM_VERSION
 #define LOCKSIM_VERSION "unknown"
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
                "3 an internal error (a bug: please report it with the file and seed).\n"
                "Example: locksim run scenarios/gc-pause-40s.json");
 
-    RunOptions run;
+    RunCommandOptions run;
     run.program = argv[0];
     CLI::App* run_app = app.add_subcommand("run", "Run a scenario file and print what went wrong in each design");
     run_app->add_option("FILE", run.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
@@ -64,6 +65,31 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "{}", app.help());
         return 2;
     }
+    SweepCommandOptions sweep;
+    sweep.program = argv[0];
+    CLI::App* sweep_app = app.add_subcommand(
+        "sweep", "Run a scenario under many seeds and report how often each design breaks (rates with 95% intervals)");
+    sweep_app->add_option("FILE", sweep.file, "Scenario file (JSON)")->required();
+    sweep_app->add_option("--seeds", sweep.seeds, "How many seeds to run")->required();
+    sweep_app->add_option("--start", sweep.start, "The first seed (default 1)");
+    sweep_app->add_option("--jobs,-j", sweep.jobs, "Worker threads (default: every core); totals do not depend on it");
+    sweep_app->add_option("--format", sweep.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    sweep_app->add_option("--shard", sweep.shard,
+                          "i/n: run only the i-th of n equal blocks of the seeds and write JSON for `locksim merge`");
+    sweep_app->add_option("--color", sweep.color, "auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    sweep_app->footer("Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
+                      "Shards: locksim sweep FILE --seeds 100000 --shard 3/8 > shard-3.json");
+
+    MergeCommandOptions merge;
+    merge.program = argv[0];
+    CLI::App* merge_app = app.add_subcommand("merge", "Combine sweep shards into the totals of one unsharded sweep");
+    merge_app->add_option("FILES", merge.files, "Shard files written by sweep --shard i/n")->required();
+    merge_app->add_option("--format", merge.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    merge_app->add_option("--color", merge.color, "auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    merge_app->footer("Example: locksim merge shard-*.json");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -83,6 +109,8 @@ int main(int argc, char** argv) {
 
     try {
         if (app.got_subcommand(run_app)) return run_command(run);
+        if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
+        if (app.got_subcommand(merge_app)) return merge_command(merge);
     } catch (const std::exception& error) {
         // A model or the engine broke an invariant: a bug, not bad input.
         fmt::print(stderr, "locksim: internal error: {}\n", error.what());

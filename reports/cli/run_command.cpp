@@ -44,7 +44,7 @@ std::string wrap(const std::string& text, std::size_t width) {
     return out + line + (line.empty() ? "" : "\n");
 }
 
-std::string render_text(const ScenarioOutcome& outcome, const RunOptions& options, const TextStyle& style) {
+std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, const TextStyle& style) {
     std::string out = style.heading(fmt::format("{}", outcome.name)) +
                       fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
                                   outcome.designs.size() == 1 ? "" : "s");
@@ -71,7 +71,7 @@ std::string render_text(const ScenarioOutcome& outcome, const RunOptions& option
 
 }  // namespace
 
-int run_command(const RunOptions& options) {
+int run_command(const RunCommandOptions& options) {
     Scenario scenario;
     try {
         scenario = load_scenario_file(options.file, metric_names());

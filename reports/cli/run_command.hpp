@@ -10,7 +10,7 @@ namespace locksim {
 
 enum class RunFormat { text, json, trace };
 
-struct RunOptions {
+struct RunCommandOptions {
     std::string file;
     std::optional<std::uint64_t> seed;  // overrides the file's seed
     std::optional<std::string> design;  // run only this design
@@ -20,6 +20,6 @@ struct RunOptions {
 };
 
 // The process exit code: 0 every expectation held, 1 one failed, 2 unusable input.
-int run_command(const RunOptions& options);
+int run_command(const RunCommandOptions& options);
 
 }  // namespace locksim

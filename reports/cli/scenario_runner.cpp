@@ -20,13 +20,14 @@ std::vector<std::string> figure_lanes(const WorldSpec& world) {
 
 }  // namespace
 
-ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const std::optional<std::string>& only_design) {
+ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const std::optional<std::string>& only_design,
+                             RunOptions options) {
     ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, seed, {}};
     for (const auto& design : scenario.designs) {
         if (only_design && design.name != *only_design) continue;
         RunResult run = [&] {
             try {
-                return run_world(design.world, seed);
+                return run_world(design.world, seed, options);
             } catch (const RunawayRun& runaway) {
                 throw RunawayRun(fmt::format("design \"{}\": {}", design.name, runaway.what()));
             }

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "reports/run_outcome.hpp"
+#include "models/world/world.hpp"
 #include "scenarios/schema/scenario.hpp"
 
 namespace locksim {
 
 // `only_design`: run just that design (the caller has checked it exists).
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
-                             const std::optional<std::string>& only_design = std::nullopt);
+                             const std::optional<std::string>& only_design = std::nullopt, RunOptions options = {});
 
 }  // namespace locksim

@@ -32,4 +32,55 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
     return faults;
 }
 
+std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,
+                                                  const std::vector<std::string>& servers, Duration horizon) {
+    constexpr std::int64_t max_faults_per_target = 10'000;
+    std::vector<FaultGenerator> generators;
+    for (const auto& item : list.elements()) {
+        FaultGenerator generator;
+        std::string kind_field;
+        if (item.has("pause")) {
+            kind_field = "pause";
+            item.allow_only({"pause", "mean_interval", "for", "kind", "from", "until"});
+            generator.kind = FaultGenerator::Kind::pause;
+            generator.amount = read_distribution(item["for"]);
+            if (item.has("kind")) {
+                generator.cause = item["kind"].string();
+                if (generator.cause != "gc" && generator.cause != "sigstop" && generator.cause != "swap")
+                    item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
+            }
+        } else if (item.has("clock_step")) {
+            kind_field = "clock_step";
+            item.allow_only({"clock_step", "mean_interval", "by", "from", "until"});
+            generator.kind = FaultGenerator::Kind::clock_step;
+            generator.amount = read_distribution(item["by"], true);
+        } else if (item.has("crash")) {
+            kind_field = "crash";
+            item.allow_only({"crash", "mean_interval", "restart_after", "from", "until"});
+            generator.kind = FaultGenerator::Kind::crash;
+            generator.restarts = item.has("restart_after");
+            if (generator.restarts) generator.amount = read_distribution(item["restart_after"]);
+        } else {
+            item.fail("expected a generator with \"pause\", \"clock_step\" or \"crash\" listing its targets");
+        }
+        const JsonReader targets = item[kind_field];
+        if (targets.json().is_string() && targets.string() == "servers") {
+            generator.targets = servers;
+        } else {
+            for (const auto& target : targets.elements()) generator.targets.push_back(read_node_ref(target, nodes));
+            if (generator.targets.empty()) targets.fail("expected at least one node, or \"servers\"");
+        }
+        generator.mean_interval = item["mean_interval"].duration();
+        generator.from = Instant{} + (item.has("from") ? item["from"].duration() : Duration{});
+        generator.until = Instant{} + (item.has("until") ? item["until"].duration() : horizon);
+        if (generator.until <= generator.from) item["until"].fail("expected until to be after from");
+        if (generator.mean_interval.ns <= 0 ||
+            (generator.until - generator.from).ns / generator.mean_interval.ns > max_faults_per_target)
+            item["mean_interval"].fail(fmt::format("expected a mean interval that gives at most {} faults per node in "
+                                                   "the window", max_faults_per_target));
+        generators.push_back(std::move(generator));
+    }
+    return generators;
+}
+
 }  // namespace locksim

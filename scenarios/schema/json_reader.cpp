@@ -108,6 +108,11 @@ std::uint64_t JsonReader::unsigned_integer() const {
     return value_->get<std::uint64_t>();
 }
 
+double JsonReader::number() const {
+    expect(value_->is_number(), "a number");
+    return value_->get<double>();
+}
+
 bool JsonReader::boolean() const {
     expect(value_->is_boolean(), "true or false");
     return value_->get<bool>();

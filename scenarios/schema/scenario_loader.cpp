@@ -28,8 +28,8 @@ constexpr std::string_view provider_node = "payment-provider";
 // Defaults for fields a scenario may leave out; README.md lists them.
 constexpr Duration default_horizon = hours(1);
 
-constexpr std::array<std::string_view, 9> world_fields{
-    "horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key", "faults"};
+constexpr std::array<std::string_view, 10> world_fields{
+    "horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key", "faults", "fault_generators"};
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
@@ -66,6 +66,8 @@ public:
         world.job = read_job(root_["job"]);
         world.protection = read_protection(world.lock);
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
+        if (root_.has("fault_generators"))
+            world.fault_generators = read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);
         return world;
     }
 
@@ -250,7 +252,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
     root.allow_only({"name", "description", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
-                     "fencing", "idempotency_key", "faults", "designs"});
+                     "fencing", "idempotency_key", "faults", "fault_generators", "designs"});
 
     Scenario scenario;
     scenario.file = file;
@@ -266,7 +268,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     if (designs.empty()) root["designs"].fail("expected at least one design");
     for (const auto& [name, design] : designs) {
         design.allow_only({"horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key",
-                           "faults", "expect"});
+                           "faults", "fault_generators", "expect"});
         Json overrides = design.json();
         overrides.erase("expect");
         Json merged = base_world;

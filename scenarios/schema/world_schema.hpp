@@ -15,13 +15,21 @@ LockSpec read_lock(const JsonReader& lock);
 // "redis-replica-1", …, "sentinel"; "redis-1" … "redis-5"; "zk-1" …; "etcd-1" ….
 std::vector<std::string> store_node_names(const LockSpec& lock);
 
-// "1ms", {"uniform": ["1ms", "3ms"]} or {"exponential": {"min": "1ms", "mean": "2ms"}}.
-DelayModel read_delay(const JsonReader& delay);
+// A random duration: "1ms", {"uniform": ["1ms", "3ms"]},
+// {"exponential": {"min": "1ms", "mean": "2ms"}} (or {"exponential": "2ms"}),
+// {"pareto": {"min": "1s", "alpha": 1.5, "max": "5m"}} or
+// {"lognormal": {"median": "2s", "sigma": 1, "max": "5m"}}. `signed_values` allows
+// negative fixed and uniform values (a clock stepping back).
+DurationDistribution read_distribution(const JsonReader& field, bool signed_values = false);
 
 // "network": the default delay and the links that differ from it.
 void read_network(const JsonReader& network, const std::vector<std::string>& nodes, WorldSpec& world);
 
 std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::string>& nodes);
+
+// "fault_generators"; `servers` stands for the job servers in a target list.
+std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,
+                                                  const std::vector<std::string>& servers, Duration horizon);
 
 // A node name that must exist; the error lists the nodes there are.
 std::string read_node_ref(const JsonReader& field, const std::vector<std::string>& nodes);

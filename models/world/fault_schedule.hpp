@@ -1,0 +1,14 @@
+#pragma once
+// Turns a scenario's fault generators into the concrete faults of one run.
+#include <cstdint>
+#include <vector>
+
+#include "models/world/world_spec.hpp"
+
+namespace locksim {
+
+// The faults the generators draw for `seed`, in the order they occur (ties: generator,
+// then target order). The same seed gives the same schedule for every design.
+std::vector<Fault> draw_fault_schedule(const std::vector<FaultGenerator>& generators, std::uint64_t seed);
+
+}  // namespace locksim

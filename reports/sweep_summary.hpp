@@ -1,0 +1,71 @@
+#pragma once
+// What a sweep over many seeds found, per design: how many runs broke a safety property,
+// with a confidence interval, and the first seeds that did, so each can be replayed.
+// A summary covers one contiguous block of seeds; shards of one sweep merge into exactly
+// the summary of the whole.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "reports/checks/metrics.hpp"
+
+namespace locksim {
+
+// The smallest failing seeds a summary keeps per design.
+constexpr std::size_t kept_failing_seeds = 10;
+
+struct DesignTally {
+    std::string name;
+    std::uint64_t runs = 0;
+    std::uint64_t runs_with_violation = 0;  // a double charge, a stale write accepted, a foreign release
+    std::uint64_t double_charges = 0;
+    std::vector<std::uint64_t> failing_seeds;  // ascending, at most kept_failing_seeds
+
+    void add(std::uint64_t seed, const RunMetrics& metrics);
+    void merge(const DesignTally& other);
+};
+
+struct SeedBlock {
+    std::uint64_t first = 0;
+    std::uint64_t count = 0;
+};
+
+struct SweepSummary {
+    std::string scenario;
+    std::string file;
+    SeedBlock seeds;          // the whole sweep
+    std::uint32_t shard = 1;  // 1-based index of this part
+    std::uint32_t shards = 1;
+    SeedBlock covered;        // the seeds this summary ran
+    std::vector<DesignTally> designs;
+
+    void merge_tallies(const SweepSummary& other);  // same sweep, other seeds
+};
+
+// Shard i of n (1-based) of `seeds`: a contiguous block; the n blocks partition the seeds.
+SeedBlock shard_block(SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
+
+struct WilsonInterval {
+    double low = 0;
+    double high = 0;
+};
+// The 95 % Wilson score interval of `successes` out of `trials` (trials > 0).
+WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials);
+
+std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour);
+nlohmann::ordered_json sweep_json(const SweepSummary& summary);
+
+// Unusable shard files or sets of shards: the message is one line to print.
+class SweepError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file);
+// Combines the shards of one sweep; refuses a shard twice, a missing shard, or shards of
+// different sweeps.
+SweepSummary merge_shards(std::vector<SweepSummary> shards, const std::vector<std::string>& files);
+
+}  // namespace locksim
