@@ -49,7 +49,9 @@ WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials) {
     const double denominator = 1 + z * z / n;
     const double centre = (p + z * z / (2 * n)) / denominator;
     const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
-    return WilsonInterval{std::max(0.0, centre - half), std::min(1.0, centre + half)};
+    // At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave a speck.
+    return WilsonInterval{successes == 0 ? 0.0 : std::max(0.0, centre - half),
+                          successes == trials ? 1.0 : std::min(1.0, centre + half)};
 }
 
 namespace {
@@ -176,8 +178,9 @@ SweepSummary merge_shards(std::vector<SweepSummary> shards, const std::vector<st
     for (std::uint32_t index = 1; index <= first.shards; ++index)
         if (seen[index].empty()) missing.push_back(fmt::format("{}/{}", index, first.shards));
     if (!missing.empty())
-        throw SweepError(fmt::format("merge: shard{} {} missing; run them with --shard and merge all {} files",
-                                     missing.size() == 1 ? " is" : "s are", fmt::join(missing, ", "), first.shards));
+        throw SweepError(fmt::format("merge: {} {} {} missing; run {} with --shard and merge all {} files",
+                                     missing.size() == 1 ? "shard" : "shards", fmt::join(missing, ", "),
+                                     missing.size() == 1 ? "is" : "are", missing.size() == 1 ? "it" : "them", first.shards));
 
     std::sort(shards.begin(), shards.end(), [](const SweepSummary& a, const SweepSummary& b) { return a.shard < b.shard; });
     SweepSummary merged = shards.front();
