@@ -43,6 +43,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
         co_return Step::next_customer;
     }
 
+    host_.record(trace_kind::job_preparing, {{"customer", customer}});
     co_await host_.sleep(job_.work_per_customer);
 
     std::optional<std::int64_t> token;

@@ -28,6 +28,7 @@ inline constexpr std::string_view belief_ended = "belief.ended";        // key, 
 // The job on a server.
 inline constexpr std::string_view job_started = "job.started";            // job
 inline constexpr std::string_view job_customer_skipped = "job.skipped";   // customer, reason
+inline constexpr std::string_view job_preparing = "job.preparing";        // customer: the invoice is being prepared
 inline constexpr std::string_view job_finished = "job.finished";          // job, outcome
 
 // At the billing database: every statement on the renewals table.

@@ -29,6 +29,22 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
 
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
     if (k == kind::job_finished) return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
+    if (k == kind::job_preparing)
+        return EventText{fmt::format("prepares customer {}'s invoice", event.integer("customer"))};
+    if (k == kind::message_lost)
+        return EventText{fmt::format("a message to {} is lost{}", name(event.node_ref("to")),
+                                     event.flag("cut") ? " (the link is cut)" : ""),
+                         EventTone::fault};
+    if (k == kind::network_partitioned)
+        return EventText{fmt::format("network partition{}: {}; groups now {}", event.flag("one_way") ? " (one way)" : "",
+                                     event.text("cut"), event.text("groups")),
+                         EventTone::fault};
+    if (k == kind::network_healed)
+        return EventText{fmt::format("network healed; groups now {}", event.text("groups")), EventTone::fault};
+    if (k == kind::link_held)
+        return EventText{fmt::format("messages to {} held back {} more until {}", name(event.node_ref("to")),
+                                     format_duration(event.duration("extra")), format_seconds(event.instant("until"))),
+                         EventTone::fault};
     if (k == kind::job_customer_skipped)
         return EventText{fmt::format("skips customer {}: {}", event.integer("customer"), event.text("reason"))};
 

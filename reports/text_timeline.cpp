@@ -56,8 +56,8 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
     std::vector<Line> lines;
     std::optional<RefusalRun> refusals;
     for (const auto& event : trace.events()) {
-        if (!event.node.valid()) continue;
-        const std::size_t lane = lane_of_node[event.node.index];
+        // World events (a partition) are drawn from the first lane.
+        const std::size_t lane = event.node.valid() ? lane_of_node[event.node.index] : 0;
         if (event.kind == trace_kind::lock_refused) {
             const std::string client = trace.node_name(event.node_ref("client"));
             if (!refusals) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -253,6 +254,26 @@ void Engine::record(NodeId node, std::string_view kind, std::vector<Field> field
         event.monotonic = monotonic_now(node);
     }
     trace_.append(std::move(event));
+    if (!triggers_.empty()) fire_triggers(trace_.events().back());
+}
+
+void Engine::on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
+                      std::function<void()> action) {
+    assert(nth >= 1);
+    triggers_.push_back(Trigger{std::move(kind), node, std::move(fields), nth, std::move(action)});
+}
+
+void Engine::fire_triggers(const TraceEvent& event) {
+    for (auto& trigger : triggers_) {
+        if (trigger.remaining == 0 || trigger.kind != event.kind) continue;
+        if (trigger.node.valid() && trigger.node != event.node) continue;
+        const bool matches = std::all_of(trigger.fields.begin(), trigger.fields.end(), [&event](const auto& wanted) {
+            const FieldValue* value = event.find(wanted.first);
+            return value != nullptr && *value == wanted.second;
+        });
+        if (!matches || --trigger.remaining > 0) continue;
+        schedule_at(now_, no_node, std::move(trigger.action));
+    }
 }
 
 void Engine::handle(Event event) {

@@ -93,6 +93,13 @@ public:
     std::uint64_t seed() const { return seed_; }
 
     void record(NodeId node, std::string_view kind, std::vector<Field> fields);
+
+    // Runs `action` as a world event at the instant the `nth` matching trace event is
+    // recorded: same kind, on `node` (no_node: any), with every field in `fields` equal.
+    // Faults placed by events use this; the action runs after the code that recorded
+    // the event has reached its next wait, as a GC can only stop a thread at a safepoint.
+    void on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
+                  std::function<void()> action);
     const Trace& trace() const { return trace_; }
     Trace take_trace() { return std::move(trace_); }
 
@@ -150,8 +157,18 @@ private:
     std::vector<std::uint32_t> free_slots_;
     std::uint64_t next_process_id_ = 0;
     std::uint64_t next_alarm_id_ = 0;
+    struct Trigger {
+        std::string kind;
+        NodeId node;
+        std::vector<std::pair<std::string, FieldValue>> fields;
+        int remaining = 1;
+        std::function<void()> action;
+    };
+    void fire_triggers(const TraceEvent& event);
+
     std::exception_ptr failure_;
     bool stopped_ = false;
+    std::vector<Trigger> triggers_;
 };
 
 }  // namespace locksim

@@ -1,6 +1,10 @@
 #include "sim/network.hpp"
 
+#include <boost/graph/connected_components.hpp>
+#include <boost/graph/filtered_graph.hpp>
+
 #include <cassert>
+#include <functional>
 #include <utility>
 
 namespace locksim {
@@ -9,14 +13,14 @@ void Network::ensure_vertices(std::uint32_t count) {
     while (boost::num_vertices(graph_) < count) boost::add_vertex(graph_);
 }
 
-void Network::connect(NodeId a, NodeId b, DelayModel delay) {
+void Network::connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behaviour) {
     assert(a != b);
     ensure_vertices(std::max(a.index, b.index) + 1);
     assert(!connected(a, b));
     const NodeId low = std::min(a, b);
     const NodeId high = std::max(a, b);
     const auto& names = engine_.trace();
-    Link link{.delay = delay, .low_end = low.index};
+    Link link{.delay = delay, .behaviour = behaviour, .low_end = low.index};
     link.upward.emplace(Direction{
         engine_.random_stream("link/" + names.node_name(low) + "->" + names.node_name(high)), Instant{}});
     link.downward.emplace(Direction{
@@ -30,17 +34,56 @@ bool Network::connected(NodeId a, NodeId b) const {
     return boost::edge(a.index, b.index, graph_).second;
 }
 
+Network::Link& Network::link(NodeId a, NodeId b) {
+    auto [edge, found] = boost::edge(a.index, b.index, graph_);
+    assert(found);  // the world wires every pair that talks
+    return graph_[edge];
+}
+
+Network::Direction& Network::direction(NodeId from, NodeId to) {
+    Link& l = link(from, to);
+    return from.index == l.low_end ? *l.upward : *l.downward;
+}
+
+void Network::cut(NodeId from, NodeId to) { direction(from, to).cut = true; }
+void Network::heal(NodeId from, NodeId to) { direction(from, to).cut = false; }
+
+void Network::hold(NodeId from, NodeId to, Duration extra, Instant until) {
+    Direction& d = direction(from, to);
+    d.held_extra = extra;
+    d.held_until = until;
+}
+
+std::vector<std::vector<NodeId>> Network::reachable_groups() const {
+    // Components over the links that carry messages both ways.
+    const auto open_both_ways = [this](const auto& edge) {
+        const Link& l = graph_[edge];
+        return !l.upward->cut && !l.downward->cut;
+    };
+    const boost::filtered_graph<Graph, std::function<bool(Graph::edge_descriptor)>> open(graph_, open_both_ways);
+    std::vector<std::size_t> component(boost::num_vertices(graph_));
+    const std::size_t count =
+        boost::connected_components(open, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph_)));
+    std::vector<std::vector<NodeId>> groups(count);
+    for (std::size_t v = 0; v < component.size(); ++v) groups[component[v]].push_back(NodeId{static_cast<std::uint32_t>(v)});
+    return groups;
+}
+
 MessageId Network::send(NodeId from, NodeId to, std::string label, std::function<void()> on_delivery,
                         std::optional<MessageId> in_reply_to) {
-    auto [edge, found] = boost::edge(from.index, to.index, graph_);
-    assert(found);  // the world wires every pair that talks
-    Link& link = graph_[edge];
-    Direction& direction = from.index == link.low_end ? *link.upward : *link.downward;
+    Link& l = link(from, to);
+    Direction& way = from.index == l.low_end ? *l.upward : *l.downward;
 
     const Instant now = engine_.now();
-    Instant delivery = now + link.delay.draw(direction.random);
-    if (delivery < direction.last_delivery) delivery = direction.last_delivery;  // in order, like TCP
-    direction.last_delivery = delivery;
+    Instant delivery = now + l.delay.draw(way.random);
+    if (now < way.held_until) delivery += way.held_extra;         // a delay spike holds it back
+    if (!l.behaviour.reorder && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
+    way.last_delivery = std::max(way.last_delivery, delivery);
+    const Odds& loss = l.behaviour.loss;
+    const Odds& duplication = l.behaviour.duplication;
+    const bool lost = way.cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
+    const bool duplicated =
+        !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
 
     const MessageId id = next_message_++;
     if (tracing_messages_) {
@@ -49,14 +92,21 @@ MessageId Network::send(NodeId from, NodeId to, std::string label, std::function
         if (in_reply_to) fields.push_back({"reply_to", static_cast<std::int64_t>(*in_reply_to)});
         engine_.record(from, trace_kind::message_sent, std::move(fields));
     }
-
-    engine_.schedule_at(delivery, to,
-                        [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery)] {
-                            if (tracing_messages_)
-                                engine_.record(to, trace_kind::message_delivered,
-                                               {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}});
-                            on_delivery();
-                        });
+    if (lost) {
+        engine_.record(from, trace_kind::message_lost,
+                       {{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", way.cut}});
+        return id;
+    }
+    auto deliver = [this, id, from, to, label, on_delivery](bool copy) {
+        return [this, id, from, to, label, on_delivery, copy] {
+            if (tracing_messages_ || copy)
+                engine_.record(to, trace_kind::message_delivered,
+                               {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}, {"duplicate", copy}});
+            on_delivery();
+        };
+    };
+    engine_.schedule_at(delivery, to, deliver(false));
+    if (duplicated) engine_.schedule_at(delivery, to, deliver(true));
     return id;
 }
 

@@ -3,12 +3,18 @@
 // which delays it by a fixed or random amount and keeps each direction in order (as a
 // TCP connection does). Delivery is an event on the receiving node, so a paused
 // receiver handles it when it resumes.
+//
+// Faults are what the links do, not branches in the models: a link can lose, duplicate
+// or reorder what it carries, a direction can be cut (a partition) or hold messages
+// back for a while (a delay spike), and the models see only messages that never come,
+// come twice, or come late.
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/distribution.hpp"
 #include "sim/engine.hpp"
@@ -18,13 +24,36 @@ namespace locksim {
 
 using MessageId = std::uint64_t;
 
+// Odds as integers, "1 in 100": no float probabilities anywhere near a run.
+struct Odds {
+    std::uint64_t numerator = 0;
+    std::uint64_t denominator = 1;
+    bool never() const { return numerator == 0; }
+};
+
+// What a link does besides delaying.
+struct LinkBehaviour {
+    Odds loss;              // messages dropped
+    Odds duplication;       // messages delivered twice
+    bool reorder = false;   // drop the in-order guarantee: each message keeps its own delay
+};
+
 class Network {
 public:
     explicit Network(Engine& engine) : engine_(engine) {}
 
     // A link between a and b (both directions) with the given delay.
-    void connect(NodeId a, NodeId b, DelayModel delay);
+    void connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behaviour = {});
     bool connected(NodeId a, NodeId b) const;
+
+    // Faults, applied now. A cut direction loses every message sent on it until healed.
+    void cut(NodeId from, NodeId to);
+    void heal(NodeId from, NodeId to);
+    // Messages sent from `from` to `to` before `until` are held back by `extra` more.
+    void hold(NodeId from, NodeId to, Duration extra, Instant until);
+    // The groups of nodes that can still reach each other over links cut in neither
+    // direction (connected components of the graph without the cut links), for the trace.
+    std::vector<std::vector<NodeId>> reachable_groups() const;
 
     // Sends a message now; `on_delivery` runs on `to` when it arrives. `label` is what a
     // sequence diagram writes on the arrow ("SET lock:renewals 7f3a9c1e NX PX 30000").
@@ -44,9 +73,13 @@ private:
     struct Direction {
         RandomStream random;
         Instant last_delivery;
+        bool cut = false;
+        Duration held_extra{};
+        Instant held_until;
     };
     struct Link {
         DelayModel delay;
+        LinkBehaviour behaviour;
         std::uint32_t low_end = 0;  // node index of the end with the lower index
         std::optional<Direction> upward;    // from low_end to the other end
         std::optional<Direction> downward;  // the other way
@@ -54,6 +87,8 @@ private:
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, Link>;
 
     void ensure_vertices(std::uint32_t count);
+    Direction& direction(NodeId from, NodeId to);
+    Link& link(NodeId a, NodeId b);
 
     Engine& engine_;
     Graph graph_;

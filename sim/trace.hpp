@@ -47,7 +47,11 @@ struct TraceEvent {
 // Kinds the engine itself records.
 namespace trace_kind {
 inline constexpr std::string_view message_sent = "message.sent";          // id, to, label, deliver_at
-inline constexpr std::string_view message_delivered = "message.delivered";  // id, from, label
+inline constexpr std::string_view message_delivered = "message.delivered";  // id, from, label, duplicate
+inline constexpr std::string_view message_lost = "message.lost";            // id, to, cut
+inline constexpr std::string_view network_partitioned = "network.partitioned";  // groups (text), one_way
+inline constexpr std::string_view network_healed = "network.healed";          // groups (text)
+inline constexpr std::string_view link_held = "link.held";                    // to, extra, until
 inline constexpr std::string_view node_paused = "node.paused";            // for, cause
 inline constexpr std::string_view node_resumed = "node.resumed";          // paused_for
 inline constexpr std::string_view clock_stepped = "clock.stepped";        // old_wall, new_wall

@@ -13,12 +13,12 @@ Instant time_of(const Fault& fault) {
 Fault make_fault(const FaultGenerator& generator, const std::string& node, Instant at, RandomStream& random) {
     const Duration amount = generator.amount.draw(random);
     switch (generator.kind) {
-        case FaultGenerator::Kind::pause: return PauseFault{node, at, amount, generator.cause};
-        case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount};
+        case FaultGenerator::Kind::pause: return PauseFault{node, at, amount, generator.cause, std::nullopt};
+        case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount, std::nullopt};
         case FaultGenerator::Kind::crash:
-            return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt};
+            return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt, std::nullopt};
     }
-    return PauseFault{node, at, amount, generator.cause};
+    return PauseFault{node, at, amount, generator.cause, std::nullopt};
 }
 
 }  // namespace

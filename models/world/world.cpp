@@ -1,5 +1,7 @@
 #include "models/world/world.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <memory>
 #include <variant>
@@ -11,6 +13,7 @@
 #include "models/payment_provider.hpp"
 #include "models/stores/store_deployment.hpp"
 #include "models/world/fault_schedule.hpp"
+#include "sim/trace.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 
@@ -61,12 +64,16 @@ private:
         for (std::uint32_t a = 0; a < count; ++a) {
             for (std::uint32_t b = a + 1; b < count; ++b) {
                 DelayModel delay = spec_.link_delay;
+                LinkBehaviour behaviour = spec_.link_behaviour;
                 for (const auto& link : spec_.links) {
                     const NodeId x = node(link.a);
                     const NodeId y = node(link.b);
-                    if ((x.index == a && y.index == b) || (x.index == b && y.index == a)) delay = link.delay;
+                    if ((x.index == a && y.index == b) || (x.index == b && y.index == a)) {
+                        delay = link.delay;
+                        behaviour = link.behaviour;
+                    }
                 }
-                network_.connect(NodeId{a}, NodeId{b}, delay);
+                network_.connect(NodeId{a}, NodeId{b}, delay, behaviour);
             }
         }
     }
@@ -101,17 +108,77 @@ private:
             std::visit([this](const auto& f) { schedule(f); }, fault);
     }
 
+    // A fault strikes at its time, or when its trigger event is recorded.
+    void strike(Instant at, const std::optional<EventTrigger>& when, std::function<void()> apply) {
+        if (!when) {
+            engine_.schedule_at(at, no_node, std::move(apply));
+            return;
+        }
+        auto fields = when->fields;
+        for (auto& [key, value] : fields) {
+            // Trace fields that name a node ("holder", "by") hold a NodeId, not text.
+            const auto* text = std::get_if<std::string>(&value);
+            if (text == nullptr) continue;
+            if (auto id = engine_.trace().find_node(*text); id && key != "key" && key != "period") value = *id;
+        }
+        engine_.on_event(when->kind, when->node.empty() ? no_node : node(when->node), std::move(fields), when->nth,
+                         std::move(apply));
+    }
+
     void schedule(const PauseFault& f) {
-        engine_.schedule_at(f.at, no_node, [this, target = node(f.node), f] { engine_.pause(target, f.length, f.cause); });
+        strike(f.at, f.when, [this, target = node(f.node), f] { engine_.pause(target, f.length, f.cause); });
     }
     void schedule(const ClockStepFault& f) {
-        engine_.schedule_at(f.at, no_node, [this, target = node(f.node), f] { engine_.step_wall_clock(target, f.delta); });
+        strike(f.at, f.when, [this, target = node(f.node), f] { engine_.step_wall_clock(target, f.delta); });
     }
     void schedule(const CrashFault& f) {
-        const NodeId target = node(f.node);
-        engine_.schedule_at(f.at, no_node, [this, target] { engine_.crash(target, "crash"); });
-        if (f.restart_after)
-            engine_.schedule_at(f.at + *f.restart_after, no_node, [this, target] { engine_.restart(target); });
+        strike(f.at, f.when, [this, target = node(f.node), f] {
+            engine_.crash(target, "crash");
+            if (f.restart_after)
+                engine_.schedule_at(engine_.now() + *f.restart_after, no_node, [this, target] { engine_.restart(target); });
+        });
+    }
+    void schedule(const PartitionFault& f) {
+        strike(f.at, f.when, [this, f] {
+            for_each_pair(f, [this](NodeId from, NodeId to) { network_.cut(from, to); });
+            engine_.record(no_node, trace_kind::network_partitioned,
+                           {{"groups", describe_groups()}, {"one_way", f.one_way},
+                            {"cut", fmt::format("{} / {}", fmt::join(f.side_a, ", "), fmt::join(f.side_b, ", "))}});
+            if (!f.heal_after) return;
+            engine_.schedule_at(engine_.now() + *f.heal_after, no_node, [this, f] {
+                for_each_pair(f, [this](NodeId from, NodeId to) { network_.heal(from, to); });
+                engine_.record(no_node, trace_kind::network_healed, {{"groups", describe_groups()}});
+            });
+        });
+    }
+    void schedule(const DelaySpikeFault& f) {
+        strike(f.at, f.when, [this, f] {
+            const NodeId from = node(f.from);
+            const NodeId to = node(f.to);
+            const Instant until = engine_.now() + f.length;
+            network_.hold(from, to, f.extra, until);
+            if (!f.one_way) network_.hold(to, from, f.extra, until);
+            engine_.record(from, trace_kind::link_held, {{"to", to}, {"extra", f.extra}, {"until", until}, {"one_way", f.one_way}});
+        });
+    }
+
+    template <class Action>
+    void for_each_pair(const PartitionFault& f, Action action) {
+        for (const auto& a : f.side_a)
+            for (const auto& b : f.side_b) {
+                action(node(a), node(b));
+                if (!f.one_way) action(node(b), node(a));
+            }
+    }
+
+    std::string describe_groups() const {
+        std::vector<std::string> groups;
+        for (const auto& group : network_.reachable_groups()) {
+            std::vector<std::string> names;
+            for (NodeId id : group) names.push_back(engine_.node_name(id));
+            groups.push_back(fmt::format("{}", fmt::join(names, ", ")));
+        }
+        return fmt::format("{}", fmt::join(groups, " | "));
     }
 
     const WorldSpec& spec_;

@@ -12,6 +12,7 @@
 #include "sim/distribution.hpp"
 #include "sim/network.hpp"
 #include "sim/time.hpp"
+#include "sim/trace.hpp"
 
 namespace locksim {
 
@@ -107,26 +108,61 @@ struct ProtectionSpec {
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
 };
 
+// A fault placed by what happens rather than by a time: the `nth` trace event of `kind`
+// on `node` (any node if empty) whose fields include `fields` ("when server-1 starts
+// preparing customer 42's invoice, pause it").
+struct EventTrigger {
+    std::string kind;
+    std::string node;
+    std::vector<std::pair<std::string, FieldValue>> fields;
+    int nth = 1;
+};
+
 struct PauseFault {
     std::string node;
     Instant at;  // true time
     Duration length;
     std::string cause;  // "gc", "sigstop", "swap"
+    std::optional<EventTrigger> when;  // if set, the fault strikes then and `at` is unused
 };
 
 struct ClockStepFault {
     std::string node;
     Instant at;        // true time
     Duration delta;    // how far the wall clock jumps; negative jumps back
+    std::optional<EventTrigger> when;
 };
 
 struct CrashFault {
     std::string node;
     Instant at;                             // true time
     std::optional<Duration> restart_after;  // none: it stays down
+    std::optional<EventTrigger> when;
 };
 
-using Fault = std::variant<PauseFault, ClockStepFault, CrashFault>;
+// Nodes in `side_a` and `side_b` stop hearing each other (only a→b if one_way).
+struct PartitionFault {
+    std::vector<std::string> side_a;
+    std::vector<std::string> side_b;
+    Instant at;
+    std::optional<Duration> heal_after;  // none: it never heals
+    bool one_way = false;
+    std::optional<EventTrigger> when;
+};
+
+// Messages from `from` to `to` sent within `length` of `at` are held back by `extra`
+// (a request stuck in a queue; a replication stream falling behind). Both ways unless one_way.
+struct DelaySpikeFault {
+    std::string from;
+    std::string to;
+    Instant at;
+    Duration length;
+    Duration extra;
+    bool one_way = false;
+    std::optional<EventTrigger> when;
+};
+
+using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFault, DelaySpikeFault>;
 
 // Faults drawn from the run's seed: each target suffers the fault at random times (a
 // Poisson process with the given mean interval) within a window. The draws depend only
@@ -149,6 +185,7 @@ struct LinkSpec {
     std::string a;
     std::string b;
     DelayModel delay;
+    LinkBehaviour behaviour;
 };
 
 struct WorldSpec {
@@ -158,6 +195,7 @@ struct WorldSpec {
     std::string provider_node;
     std::map<std::string, ClockSettings> clocks;  // nodes not listed keep perfect clocks
     DelayModel link_delay;
+    LinkBehaviour link_behaviour;
     std::vector<LinkSpec> links;
     LockSpec lock;
     JobSpec job;

@@ -1,32 +1,99 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "scenarios/schema/world_schema.hpp"
 
 namespace locksim {
+
+namespace {
+
+// "when": {"event": "job.preparing", "node": "server-1", "customer": 42, "nth": 1}
+std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vector<std::string>& nodes) {
+    if (!item.has("when")) return std::nullopt;
+    if (item.has("at")) item["at"].fail("a fault has \"at\" (a time) or \"when\" (an event), not both");
+    const JsonReader when = item["when"];
+    EventTrigger trigger;
+    for (const auto& [key, value] : when.members()) {
+        if (key == "event") {
+            trigger.kind = value.string();
+            if (trigger.kind.find('.') == std::string::npos)
+                value.fail("expected an event kind such as \"job.preparing\" or \"lock.granted\" (see the trace kinds)");
+        } else if (key == "node") {
+            trigger.node = read_node_ref(value, nodes);
+        } else if (key == "nth") {
+            const std::int64_t nth = value.integer();
+            if (nth < 1 || nth > 1'000'000) value.fail("expected a count from 1");
+            trigger.nth = static_cast<int>(nth);
+        } else if (value.json().is_boolean()) {
+            trigger.fields.emplace_back(key, FieldValue(value.boolean()));
+        } else if (value.json().is_number_integer()) {
+            trigger.fields.emplace_back(key, FieldValue(value.integer()));
+        } else if (value.json().is_string()) {
+            trigger.fields.emplace_back(key, FieldValue(value.string()));  // a node's name matches a node field too
+        } else {
+            value.fail("expected a number, a string or true/false to match the event's field");
+        }
+    }
+    if (trigger.kind.empty()) when.fail("missing required field \"event\"");
+    return trigger;
+}
+
+Instant read_time(const JsonReader& item) {
+    return item.has("when") ? Instant{} : Instant{} + item["at"].duration();
+}
+
+}  // namespace
 
 std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::string>& nodes) {
     std::vector<Fault> faults;
     for (const auto& item : list.elements()) {
         if (item.has("pause")) {
-            item.allow_only({"pause", "at", "for", "kind"});
+            item.allow_only({"pause", "at", "when", "for", "kind"});
             std::string kind = item.has("kind") ? item["kind"].string() : "gc";
             if (kind != "gc" && kind != "sigstop" && kind != "swap")
                 item["kind"].fail(fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
             const Duration length = item["for"].duration();
             if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
             faults.push_back(
-                PauseFault{read_node_ref(item["pause"], nodes), Instant{} + item["at"].duration(), length, std::move(kind)});
+                PauseFault{read_node_ref(item["pause"], nodes), read_time(item), length, std::move(kind), read_trigger(item, nodes)});
         } else if (item.has("clock_step")) {
-            item.allow_only({"clock_step", "at", "by"});
-            faults.push_back(ClockStepFault{read_node_ref(item["clock_step"], nodes), Instant{} + item["at"].duration(),
-                                            item["by"].signed_duration()});
+            item.allow_only({"clock_step", "at", "when", "by"});
+            faults.push_back(ClockStepFault{read_node_ref(item["clock_step"], nodes), read_time(item),
+                                            item["by"].signed_duration(), read_trigger(item, nodes)});
         } else if (item.has("crash")) {
-            item.allow_only({"crash", "at", "restart_after"});
-            CrashFault crash{read_node_ref(item["crash"], nodes), Instant{} + item["at"].duration(), std::nullopt};
+            item.allow_only({"crash", "at", "when", "restart_after"});
+            CrashFault crash{read_node_ref(item["crash"], nodes), read_time(item), std::nullopt, read_trigger(item, nodes)};
             if (item.has("restart_after")) crash.restart_after = item["restart_after"].duration();
             faults.push_back(std::move(crash));
+        } else if (item.has("partition")) {
+            item.allow_only({"partition", "at", "when", "heal_after", "one_way"});
+            const auto sides = item["partition"].elements();
+            if (sides.size() != 2) item["partition"].fail("expected two lists of nodes: [[side a], [side b]]");
+            PartitionFault partition;
+            for (const auto& name : sides[0].elements()) partition.side_a.push_back(read_node_ref(name, nodes));
+            for (const auto& name : sides[1].elements()) partition.side_b.push_back(read_node_ref(name, nodes));
+            if (partition.side_a.empty() || partition.side_b.empty())
+                item["partition"].fail("expected at least one node on each side");
+            for (const auto& a : partition.side_a)
+                if (std::find(partition.side_b.begin(), partition.side_b.end(), a) != partition.side_b.end())
+                    item["partition"].fail(fmt::format("node {} is on both sides", a));
+            partition.at = read_time(item);
+            partition.when = read_trigger(item, nodes);
+            if (item.has("heal_after")) partition.heal_after = item["heal_after"].duration();
+            partition.one_way = item.has("one_way") && item["one_way"].boolean();
+            faults.push_back(std::move(partition));
+        } else if (item.has("delay_spike")) {
+            item.allow_only({"delay_spike", "at", "when", "for", "extra", "one_way"});
+            const auto ends = item["delay_spike"].elements();
+            if (ends.size() != 2) item["delay_spike"].fail("expected [from, to]");
+            DelaySpikeFault spike{read_node_ref(ends[0], nodes), read_node_ref(ends[1], nodes), read_time(item),
+                                  item["for"].duration(), item["extra"].duration(),
+                                  item.has("one_way") && item["one_way"].boolean(), read_trigger(item, nodes)};
+            if (spike.from == spike.to) ends[1].fail("expected two different nodes");
+            faults.push_back(std::move(spike));
         } else {
-            item.fail("expected a fault with \"pause\", \"clock_step\" or \"crash\" naming its node");
+            item.fail("expected a fault with \"pause\", \"clock_step\", \"crash\", \"partition\" or \"delay_spike\"");
         }
     }
     return faults;

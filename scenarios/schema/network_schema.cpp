@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "scenarios/schema/world_schema.hpp"
 
@@ -60,15 +61,40 @@ DurationDistribution read_distribution(const JsonReader& field, bool signed_valu
     return DurationDistribution::lognormal(median, sigma, cap);
 }
 
+namespace {
+
+// "1/100": integer odds of something happening to a message.
+Odds read_odds(const JsonReader& field) {
+    const std::string text = field.string();
+    unsigned long long numerator = 0, denominator = 0;
+    char slash = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%llu %c %llu %c", &numerator, &slash, &denominator, &extra) != 3 || slash != '/' ||
+        denominator == 0 || numerator > denominator || denominator > 1'000'000'000)
+        field.fail(fmt::format("expected odds such as \"1/100\" (at most 1/1), got \"{}\"", text));
+    return Odds{numerator, denominator};
+}
+
+LinkBehaviour read_behaviour(const JsonReader& spec, LinkBehaviour behaviour) {
+    if (spec.has("loss")) behaviour.loss = read_odds(spec["loss"]);
+    if (spec.has("duplicate")) behaviour.duplication = read_odds(spec["duplicate"]);
+    if (spec.has("reorder")) behaviour.reorder = spec["reorder"].boolean();
+    return behaviour;
+}
+
+}  // namespace
+
 void read_network(const JsonReader& network, const std::vector<std::string>& nodes, WorldSpec& world) {
-    network.allow_only({"delay", "links"});
+    network.allow_only({"delay", "links", "loss", "duplicate", "reorder"});
     world.link_delay = read_distribution(network["delay"]);
+    world.link_behaviour = read_behaviour(network, {});
     if (!network.has("links")) return;
     for (const auto& link : network["links"].elements()) {
-        link.allow_only({"between", "delay"});
+        link.allow_only({"between", "delay", "loss", "duplicate", "reorder"});
         const auto ends = link["between"].elements();
         if (ends.size() != 2) link["between"].fail("expected two node names");
-        LinkSpec spec{read_node_ref(ends[0], nodes), read_node_ref(ends[1], nodes), read_distribution(link["delay"])};
+        LinkSpec spec{read_node_ref(ends[0], nodes), read_node_ref(ends[1], nodes),
+                      link.has("delay") ? read_distribution(link["delay"]) : world.link_delay,
+                      read_behaviour(link, world.link_behaviour)};
         if (spec.a == spec.b) ends[1].fail("expected two different nodes");
         for (const auto& earlier : world.links)
             if ((earlier.a == spec.a && earlier.b == spec.b) || (earlier.a == spec.b && earlier.b == spec.a))
