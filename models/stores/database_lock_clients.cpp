@@ -125,14 +125,17 @@ public:
     Task<Lease> acquire() override {
         for (;;) {
             const std::int64_t session = co_await connection_.session();
-            const Instant sent = connection_.host_.monotonic_now();
             const std::string row = connection_.spec_.key;
             // No timeout: the statement waits in the database's lock queue as long as it takes.
             auto request = call(*connection_.network_, connection_.host_, connection_.database_,
                                 fmt::format("BEGIN; SELECT * FROM jobs WHERE name='{}' FOR UPDATE", row),
                                 [locks = connection_.locks_, session, row] { return serve_lock_row(locks, session, row); });
             const auto locked = co_await request;
-            if (locked && *locked) co_return Lease{row, fmt::format("session {}", session), std::nullopt, connection_.valid_from(sent)};
+            // The statement waited in the queue for as long as it took; the session's idle
+            // clock starts again when it returns.
+            const Instant answered = connection_.host_.monotonic_now();
+            if (locked && *locked)
+                co_return Lease{row, fmt::format("session {}", session), std::nullopt, connection_.valid_from(answered)};
             connection_.forget_session();
         }
     }

@@ -6,7 +6,15 @@
 
 namespace locksim {
 
-DatabaseLocks::DatabaseLocks(Host host, std::optional<Duration> idle_timeout) : host_(host), idle_timeout_(idle_timeout) {}
+DatabaseLocks::DatabaseLocks(Host host, std::optional<Duration> idle_timeout) : host_(host), idle_timeout_(idle_timeout) {
+    // Sessions and their locks live in the server's memory: a crash ends them all (the
+    // clients learn it at their next statement).
+    host_.engine().on_crash(host_.id(), [this] {
+        sessions_.clear();
+        advisory_.clear();
+        rows_.clear();
+    });
+}
 
 std::int64_t DatabaseLocks::connect(NodeId client) {
     const std::int64_t id = next_session_++;
@@ -30,6 +38,7 @@ void DatabaseLocks::arm_idle_check(std::int64_t session) {
     host_.engine().schedule_after(host_.id(), wait.ns > 0 ? wait : Duration{}, [this, session] {
         auto still = sessions_.find(session);
         if (still == sessions_.end()) return;
+        if (still->second.waiting) still->second.last_activity = host_.monotonic_now();  // busy, not idle
         if (host_.monotonic_now() - still->second.last_activity < *idle_timeout_) {
             arm_idle_check(session);
             return;
@@ -73,7 +82,9 @@ Task<bool> DatabaseLocks::lock_row(std::int64_t session, std::string row) {
             co_return true;
         }
         if (held->second.session == session) co_return true;
+        sessions_.at(session).waiting = true;
         co_await row_released_.wait(host_);  // blocked in the lock queue; no timeout
+        if (auto still = sessions_.find(session); still != sessions_.end()) still->second.waiting = false;
     }
 }
 

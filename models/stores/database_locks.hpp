@@ -42,6 +42,7 @@ private:
     struct Session {
         NodeId client;
         Instant last_activity;  // this host's monotonic clock
+        bool waiting = false;   // a statement waits for a lock: the session is busy, not idle
     };
     struct Held {
         std::int64_t session = 0;
