@@ -339,3 +339,61 @@ TEST_CASE("with WAIT 1 a client whose primary crashed before replicating holds n
     CHECK(granted.back()->node == world.node("redis-2"));
     CHECK(granted.back()->text("value") == acquired.lease->value);
 }
+
+TEST_CASE("a primary paused through a failover comes back as a replica of the new primary") {
+    // 1. redis-1 is paused from 2s to 12s; the sentinel promotes redis-2 at about 5s.
+    // 2. redis-1 answers again from 12s on, and Sentinel makes it a replica of redis-2.
+    // 3. At 15s server-1 sets the lock on redis-2 and waits for one replica: redis-1
+    //    applies the write after the lag and acknowledges it, so WAIT 1 returns 1.
+    ReplicatedWorld world(replication(100_ms, 3_s, 1, 1_s));
+    world.on_world(2_s, [&] { world.engine.pause(world.node("redis-1"), 10_s, "gc"); });
+    Acquired acquired;
+    world.host("server-1").spawn(acquire_after(world.host("server-1"), *world.client_1, 15_s, acquired));
+    world.run(30_s);
+
+    const auto failover = events_of(world.engine, trace_kind::store_failover);
+    REQUIRE(failover.size() == 1);
+    CHECK(failover[0]->node_ref("to") == world.node("redis-2"));
+    CHECK(failover[0]->at < at(12_s));
+
+    REQUIRE(acquired.lease);
+    const std::string stream = fmt::format("replicate SET {} {}", key, acquired.lease->value);
+    const auto delivered = world.messages(trace_kind::message_delivered, stream);
+    REQUIRE(delivered.size() == 1);
+    CHECK(delivered[0]->node == world.node("redis-1"));
+    std::vector<const TraceEvent*> acks;
+    for (const auto* event : events_of(world.engine, trace_kind::message_sent))
+        if (event->node == world.node("redis-1") && event->text("label").rfind("REPLCONF ACK", 0) == 0) acks.push_back(event);
+    REQUIRE(acks.size() == 1);
+    CHECK(acks[0]->at == delivered[0]->at);
+    CHECK(acquired.got_at == at(15_s + 1_ms + 100_ms + 3_ms));
+}
+
+TEST_CASE("after a failover the remaining replicas follow the new primary with its data") {
+    // 1. server-1 sets the lock on redis-1 at 1s (60s TTL). redis-3 gets it after the lag;
+    //    the stream to redis-2 is stuck on a 100s link.
+    // 2. redis-1 crashes at 2s; the sentinel promotes redis-3, the replica with the key.
+    //    Sentinel points redis-2 at redis-3, which sends it what it lacks.
+    // 3. redis-3 crashes at 20s; redis-2 is promoted. It has the key, so server-2 gets the
+    //    lock only when the key expires at 61.001s.
+    ReplicatedWorld world(replication(100_ms, 3_s), 2, 60_s, Links{{{"redis-1", "redis-2"}, 100_s}});
+    world.crash_at(2_s, "redis-1");
+    world.crash_at(20_s, "redis-3");
+    Acquired first;
+    Acquired second;
+    world.host("server-1").spawn(acquire_after(world.host("server-1"), *world.client_1, 1_s, first));
+    world.host("server-2").spawn(acquire_after(world.host("server-2"), *world.client_2, 25_s, second));
+    world.run(90_s);
+    REQUIRE(first.lease);
+
+    const auto failover = events_of(world.engine, trace_kind::store_failover);
+    REQUIRE(failover.size() == 2);
+    CHECK(failover[0]->node_ref("to") == world.node("redis-3"));
+    CHECK(failover[1]->node_ref("to") == world.node("redis-2"));
+    REQUIRE(second.lease);
+    CHECK(second.got_at > at(61_s + 1_ms));
+    const auto expired = events_of(world.engine, trace_kind::lock_expired);
+    REQUIRE_FALSE(expired.empty());
+    CHECK(expired[0]->node == world.node("redis-2"));
+    CHECK(expired[0]->text("value") == first.lease->value);
+}

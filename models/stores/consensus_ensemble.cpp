@@ -62,7 +62,18 @@ void ConsensusEnsemble::send_append(std::size_t f, std::size_t index) {
                       if (term != term_ || from != leader_) return;  // from a deposed leader
                       follower.last_heard_leader = engine_.monotonic_now(follower.node);
                       if (follower.log.size() == index - 1) follower.log.push_back(members_[from].log[index - 1]);
+                      if (follower.log.size() < index) {
+                          // A gap: earlier entries never arrived. Ask for everything from the first missing one.
+                          const std::size_t missing = follower.log.size() + 1;
+                          network_.send(follower.node, members_[from].node, fmt::format("missing from #{}", missing),
+                                        [this, f, from, missing, term] {
+                                            if (term != term_ || from != leader_) return;
+                                            for (std::size_t k = missing; k <= members_[from].log.size(); ++k) send_append(f, k);
+                                        });
+                          return;
+                      }
                       catch_up(follower, members_[from].committed);
+                      // Acknowledge only what it holds: the leader counts this towards a majority.
                       network_.send(follower.node, members_[from].node, fmt::format("ack #{}", index), [this, f, index, term] {
                           if (term != term_) return;
                           members_[f].acked = std::max(members_[f].acked, index);

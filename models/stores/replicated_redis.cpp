@@ -163,6 +163,14 @@ private:
         sentinel.record(trace_kind::store_failover, {{"from", members_[old_primary].node},
                                                      {"to", members_[primary_].node},
                                                      {"offset", *answers[primary_]}});
+        // Every other member follows the new primary: a replica resynchronises, and an old
+        // primary that was only paused learns it when it runs again (a crashed one on restart).
+        for (std::size_t r = 0; r < members_.size(); ++r) {
+            if (r == primary_) continue;
+            context_.network.send(sentinel_, members_[r].node,
+                                  fmt::format("REPLICAOF {}", context_.engine.node_name(members_[primary_].node)),
+                                  [this, r] { rejoin(r); });
+        }
     }
 
     Task<std::optional<std::int64_t>> ask_offset(const Host& sentinel, std::size_t r) {
