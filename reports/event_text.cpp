@@ -12,7 +12,7 @@ namespace {
 std::string time_left(const TraceEvent& event) {
     const Instant until = event.instant("believed_until");
     if (until == never) return "no expiry: held for the database session";
-    return fmt::format("{} left by its clock", format_duration(until - event.monotonic));
+    return fmt::format("{} left by its clock", format_duration_rounded(until - event.monotonic));
 }
 
 std::string lease_identity(const TraceEvent& event) {
@@ -43,7 +43,7 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("network healed; groups now {}", event.text("groups")), EventTone::fault};
     if (k == kind::link_held)
         return EventText{fmt::format("messages to {} held back {} more until {}", name(event.node_ref("to")),
-                                     format_duration(event.duration("extra")), format_seconds(event.instant("until"))),
+                                     format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
                          EventTone::fault};
     if (k == kind::job_customer_skipped)
         return EventText{fmt::format("skips customer {}: {}", event.integer("customer"), event.text("reason"))};
@@ -57,7 +57,7 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     if (k == kind::belief_ended) return EventText{fmt::format("stops holding: {}", event.text("reason"))};
 
     if (k == kind::lock_granted) {
-        const std::string ttl = event.has("ttl") ? fmt::format(", ttl {}", format_duration(event.duration("ttl"))) : "";
+        const std::string ttl = event.has("ttl") ? fmt::format(", ttl {}", format_duration_rounded(event.duration("ttl"))) : "";
         return EventText{fmt::format("grants {} to {} ({}{})", event.text("key"), name(event.node_ref("holder")),
                                      lease_identity(event), ttl)};
     }
@@ -93,14 +93,14 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                          EventTone::protection};
 
     if (k == kind::node_paused)
-        return EventText{fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration(event.duration("for"))),
+        return EventText{fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration_rounded(event.duration("for"))),
                          EventTone::fault};
     if (k == kind::node_resumed) return EventText{fmt::format("resumes after {}, unaware that time passed",
-                                                                format_duration(event.duration("paused_for"))),
+                                                                format_duration_rounded(event.duration("paused_for"))),
                                                     EventTone::fault};
     if (k == kind::node_crashed) return EventText{"crashes: its processes and memory are gone", EventTone::fault};
     if (k == kind::node_restarted)
-        return EventText{fmt::format("restarts after {} down", format_duration(event.duration("down_for"))), EventTone::fault};
+        return EventText{fmt::format("restarts after {} down", format_duration_rounded(event.duration("down_for"))), EventTone::fault};
     if (k == kind::store_loaded) {
         const auto keys = event.integer("keys");
         return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")

@@ -56,7 +56,12 @@ WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials) {
 
 namespace {
 
-std::string percent(double fraction) { return fmt::format("{:.2f}%", 100 * fraction); }
+// Two decimals, or enough to show a small bound that is not zero: 0.0038%.
+std::string percent(double fraction) {
+    const double value = 100 * fraction;
+    if (value == 0 || value >= 0.1) return fmt::format("{:.2f}%", value);
+    return fmt::format("{:.2g}%", value);
+}
 
 }  // namespace
 

@@ -104,6 +104,17 @@ std::string format_duration(Duration d) {
     return "0s";  // unreachable: d.ns >= 1 matched the last scale
 }
 
+std::string format_duration_rounded(Duration d) {
+    const auto round_to = [](Duration value, std::int64_t unit) {
+        const std::int64_t half = unit / 2;
+        return Duration{(value.ns >= 0 ? value.ns + half : value.ns - half) / unit * unit};
+    };
+    const std::int64_t magnitude = d.ns < 0 ? -d.ns : d.ns;
+    if (magnitude >= seconds(1).ns) return format_duration(round_to(d, milliseconds(1).ns));
+    if (magnitude >= milliseconds(1).ns) return format_duration(round_to(d, microseconds(1).ns));
+    return format_duration(d);
+}
+
 std::string format_seconds(Instant t) {
     const std::int64_t millis = t.ns / 1'000'000;
     const char* sign = millis < 0 ? "-" : "";

@@ -23,6 +23,10 @@ DurationParse parse_duration(std::string_view text);
 // 35s, 1.5s, 250ms, 5m, 1h, 0s. parse_duration(format_duration(d)) == d for every d >= 0.
 std::string format_duration(Duration d);
 
+// For people rather than files: seconds to the millisecond, milliseconds to the
+// microsecond ("9.167s", "801.189ms"), then exact as format_duration.
+std::string format_duration_rounded(Duration d);
+
 // A point in time as seconds with millisecond precision, "40.000s": the column format
 // of timelines, where equal widths matter more than exactness.
 std::string format_seconds(Instant t);

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "models/trace_kinds.hpp"
 #include "reports/cli/scenario_runner.hpp"
+#include "reports/event_text.hpp"
 #include "reports/result_json.hpp"
 #include "reports/summary_table.hpp"
 #include "reports/text_style.hpp"
@@ -44,12 +46,33 @@ std::string wrap(const std::string& text, std::size_t width) {
     return out + line + (line.empty() ? "" : "\n");
 }
 
+// The faults that struck the first design, from its trace: fixed in the file or drawn
+// from the seed, they are the same for every design unless a design changes them.
+std::string fault_list(const DesignOutcome& design, const TextStyle& style) {
+    std::vector<std::string> faults;
+    for (const auto& event : design.trace.events()) {
+        const std::string_view k = event.kind;
+        if (k != trace_kind::node_paused && k != trace_kind::clock_stepped && k != trace_kind::node_crashed &&
+            k != trace_kind::network_partitioned && k != trace_kind::link_held)
+            continue;
+        const auto text = describe_event(event, design.trace);
+        if (text) faults.push_back(fmt::format("{} {}: {}", format_seconds(event.at), design.trace.node_name(event.node), text->text));
+    }
+    if (faults.empty()) return "";
+    constexpr std::size_t shown = 8;
+    std::string out = style.heading("Faults") + fmt::format(" ({} in this run):\n", faults.size());
+    for (std::size_t i = 0; i < std::min(shown, faults.size()); ++i) out += "  " + faults[i] + "\n";
+    if (faults.size() > shown) out += fmt::format("  … and {} more (--format trace has them all)\n", faults.size() - shown);
+    return out + "\n";
+}
+
 std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, const TextStyle& style) {
     std::string out = style.heading(fmt::format("{}", outcome.name)) +
                       fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
                                   outcome.designs.size() == 1 ? "" : "s");
     out += wrap(outcome.description, 88) + "\n";
     out += render_summary_table(outcome, style) + "\n";
+    out += fault_list(outcome.designs.front(), style);
 
     const DesignOutcome& first = outcome.designs.front();
     out += style.heading(fmt::format("Timeline of \"{}\"", first.name)) +
