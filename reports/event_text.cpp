@@ -123,6 +123,10 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("promotes {} to primary in place of {} (replication offset {})",
                                      name(event.node_ref("to")), name(event.node_ref("from")), event.integer("offset")),
                          EventTone::fault};
+    if (k == kind::clock_slewing)
+        return EventText{fmt::format("NTP slews its wall clock by {} over {}", format_duration_rounded(event.duration("by")),
+                                     format_duration_rounded(event.duration("over"))),
+                         EventTone::fault};
     if (k == kind::clock_stepped)
         return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
                                      format_time_of_day(event.instant("new_wall"))),

@@ -211,8 +211,31 @@ void Engine::resume_node(NodeId node, Instant expected_end) {
 void Engine::step_wall_clock(NodeId node, Duration delta) {
     auto& target = state(node);
     const Instant before = target.clock.wall(now_);
-    target.clock.step_wall(delta);
+    move_wall_clock(node, delta);
     record(node, trace_kind::clock_stepped, {{"old_wall", before}, {"new_wall", target.clock.wall(now_)}});
+}
+
+void Engine::slew_wall_clock(NodeId node, Duration correction) {
+    // NTP slews at most 500 ppm: 0.5 ms of correction per second, here in 50 us steps
+    // every 100 ms of true time, too small for anything to notice one of them.
+    constexpr Duration step = microseconds(50);
+    constexpr Duration every = milliseconds(100);
+    const bool forward = correction.ns >= 0;
+    const Duration total = forward ? correction : -correction;
+    const std::int64_t steps = total.ns / step.ns;
+    const Duration last = Duration{total.ns % step.ns};
+    record(node, trace_kind::clock_slewing,
+           {{"by", correction}, {"over", every * (steps + (last.ns > 0 ? 1 : 0))}});
+    for (std::int64_t i = 1; i <= steps + (last.ns > 0 ? 1 : 0); ++i) {
+        const Duration amount = i <= steps ? step : last;
+        schedule_at(now_ + every * i, no_node,
+                    [this, node, delta = forward ? amount : -amount] { move_wall_clock(node, delta); });
+    }
+}
+
+void Engine::move_wall_clock(NodeId node, Duration delta) {
+    auto& target = state(node);
+    target.clock.step_wall(delta);
     // Alarms set for a wall-clock reading now fall due at another true time.
     std::vector<std::uint64_t> ids;
     for (const auto& [id, alarm] : target.wall_alarms) ids.push_back(id);

@@ -71,6 +71,9 @@ public:
     // Faults, applied at the current time.
     void pause(NodeId node, Duration length, std::string cause);
     void step_wall_clock(NodeId node, Duration delta);
+    // Corrects the wall clock by `correction` gradually, as NTP slews an offset under
+    // 128 ms: at 500 ppm, without a visible step.
+    void slew_wall_clock(NodeId node, Duration correction);
     // Ends every process on the node and drops what was due for it; messages to it are
     // lost until it restarts. Call from a world event, never from the node's own code.
     void crash(NodeId node, std::string cause);
@@ -147,6 +150,7 @@ private:
     void handle(Event event);
     void resume_node(NodeId node, Instant expected_end);
     void arm_wall_alarm(NodeId node, std::uint64_t alarm_id);
+    void move_wall_clock(NodeId node, Duration delta);
 
     std::uint64_t seed_;
     Instant now_;

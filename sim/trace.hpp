@@ -55,6 +55,7 @@ inline constexpr std::string_view link_held = "link.held";                    //
 inline constexpr std::string_view node_paused = "node.paused";            // for, cause
 inline constexpr std::string_view node_resumed = "node.resumed";          // paused_for
 inline constexpr std::string_view clock_stepped = "clock.stepped";        // old_wall, new_wall
+inline constexpr std::string_view clock_slewing = "clock.slewing";        // by, over: a gradual correction begins
 inline constexpr std::string_view node_crashed = "node.crashed";          // cause
 inline constexpr std::string_view node_restarted = "node.restarted";      // down_for
 }  // namespace trace_kind

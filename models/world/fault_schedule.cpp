@@ -14,7 +14,7 @@ Fault make_fault(const FaultGenerator& generator, const std::string& node, Insta
     const Duration amount = generator.amount.draw(random);
     switch (generator.kind) {
         case FaultGenerator::Kind::pause: return PauseFault{node, at, amount, generator.cause, std::nullopt};
-        case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount, std::nullopt};
+        case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount, std::nullopt, false};
         case FaultGenerator::Kind::crash:
             return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt, std::nullopt};
     }

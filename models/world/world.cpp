@@ -129,7 +129,12 @@ private:
         strike(f.at, f.when, [this, target = node(f.node), f] { engine_.pause(target, f.length, f.cause); });
     }
     void schedule(const ClockStepFault& f) {
-        strike(f.at, f.when, [this, target = node(f.node), f] { engine_.step_wall_clock(target, f.delta); });
+        strike(f.at, f.when, [this, target = node(f.node), f] {
+            if (f.slew)
+                engine_.slew_wall_clock(target, f.delta);
+            else
+                engine_.step_wall_clock(target, f.delta);
+        });
     }
     void schedule(const CrashFault& f) {
         strike(f.at, f.when, [this, target = node(f.node), f] {

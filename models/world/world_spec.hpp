@@ -131,6 +131,7 @@ struct ClockStepFault {
     Instant at;        // true time
     Duration delta;    // how far the wall clock jumps; negative jumps back
     std::optional<EventTrigger> when;
+    bool slew = false;  // corrected gradually at 500 ppm instead of in one step (NTP under 128 ms)
 };
 
 struct CrashFault {

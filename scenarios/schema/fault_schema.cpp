@@ -60,7 +60,14 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
         } else if (item.has("clock_step")) {
             item.allow_only({"clock_step", "at", "when", "by"});
             faults.push_back(ClockStepFault{read_node_ref(item["clock_step"], nodes), read_time(item),
-                                            item["by"].signed_duration(), read_trigger(item, nodes)});
+                                            item["by"].signed_duration(), read_trigger(item, nodes), false});
+        } else if (item.has("clock_slew")) {
+            item.allow_only({"clock_slew", "at", "when", "by"});
+            const Duration by = item["by"].signed_duration();
+            if (by > milliseconds(128) || by < -milliseconds(128))
+                item["by"].fail("NTP slews offsets under 128ms; a larger one it steps (use clock_step)");
+            faults.push_back(ClockStepFault{read_node_ref(item["clock_slew"], nodes), read_time(item), by,
+                                            read_trigger(item, nodes), true});
         } else if (item.has("crash")) {
             item.allow_only({"crash", "at", "when", "restart_after"});
             CrashFault crash{read_node_ref(item["crash"], nodes), read_time(item), std::nullopt, read_trigger(item, nodes)};
@@ -93,7 +100,8 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
             if (spike.from == spike.to) ends[1].fail("expected two different nodes");
             faults.push_back(std::move(spike));
         } else {
-            item.fail("expected a fault with \"pause\", \"clock_step\", \"crash\", \"partition\" or \"delay_spike\"");
+            item.fail("expected a fault with \"pause\", \"clock_step\", \"clock_slew\", \"crash\", \"partition\" or "
+                      "\"delay_spike\"");
         }
     }
     return faults;
