@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
         }
     }
     run.format = format == "json" ? RunFormat::json : format == "trace" ? RunFormat::trace : RunFormat::text;
-    run.color = color == "always" ? ColorChoice::always : color == "never" ? ColorChoice::never : ColorChoice::automatic;
+    run.color = color_choice(color);
 
     try {
         if (app.got_subcommand(run_app)) return run_command(run);

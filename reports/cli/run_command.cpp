@@ -96,13 +96,9 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
 }  // namespace
 
 int run_command(const RunCommandOptions& options) {
-    Scenario scenario;
-    try {
-        scenario = load_scenario_file(options.file, metric_names());
-    } catch (const ScenarioError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return 2;
-    }
+    const auto loaded = load_scenario_or_report(options.file);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
     if (options.design) {
         const auto& designs = scenario.designs;
         if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == *options.design; })) {

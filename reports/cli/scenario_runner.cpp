@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include "models/world/world.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
 namespace {
@@ -19,6 +22,15 @@ std::vector<std::string> figure_lanes(const WorldSpec& world) {
 }
 
 }  // namespace
+
+std::optional<Scenario> load_scenario_or_report(const std::string& file) {
+    try {
+        return load_scenario_file(file, metric_names());
+    } catch (const ScenarioError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return std::nullopt;
+    }
+}
 
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const std::optional<std::string>& only_design,
                              RunOptions options) {

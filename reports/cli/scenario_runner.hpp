@@ -10,6 +10,9 @@
 
 namespace locksim {
 
+// The scenario in `file`, or nullopt after printing the one-line error to stderr.
+std::optional<Scenario> load_scenario_or_report(const std::string& file);
+
 // `only_design`: run just that design (the caller has checked it exists).
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
                              const std::optional<std::string>& only_design = std::nullopt, RunOptions options = {});

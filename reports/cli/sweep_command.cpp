@@ -11,16 +11,13 @@
 #include <thread>
 
 #include "reports/checks/metrics.hpp"
+#include "reports/cli/scenario_runner.hpp"
 #include "reports/cli/sweep_runner.hpp"
 #include "reports/cli/terminal.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
 namespace {
-
-ColorChoice colour_choice(const std::string& color) {
-    return color == "always" ? ColorChoice::always : color == "never" ? ColorChoice::never : ColorChoice::automatic;
-}
 
 // A bar on the terminal, redrawn in place: nothing when output goes to a file or a pipe,
 // or under CI. The wall clock here measures this process for the rate and the ETA only.
@@ -69,19 +66,15 @@ void print(const SweepSummary& summary, const std::string& format, const std::st
     if (format == "json")
         fmt::print("{}\n", sweep_json(summary).dump(2));
     else
-        fmt::print("{}", render_sweep_text(summary, program, use_colour(colour_choice(color))));
+        fmt::print("{}", render_sweep_text(summary, program, use_colour(color_choice(color))));
 }
 
 }  // namespace
 
 int sweep_command(const SweepCommandOptions& options) {
-    Scenario scenario;
-    try {
-        scenario = load_scenario_file(options.file, metric_names());
-    } catch (const ScenarioError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return 2;
-    }
+    const auto loaded = load_scenario_or_report(options.file);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
     if (options.seeds == 0) {
         fmt::print(stderr, "--seeds: expected at least 1 seed\n");
         return 2;

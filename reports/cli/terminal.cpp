@@ -16,4 +16,10 @@ bool use_colour(ColorChoice choice) {
     return isatty(STDOUT_FILENO) != 0;
 }
 
+ColorChoice color_choice(const std::string& text) {
+    if (text == "always") return ColorChoice::always;
+    if (text == "never") return ColorChoice::never;
+    return ColorChoice::automatic;
+}
+
 }  // namespace locksim
