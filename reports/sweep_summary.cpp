@@ -56,6 +56,10 @@ WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials) {
 
 namespace {
 
+// The text shows this many failing seeds per design, each with its replay command; the
+// JSON keeps kept_failing_seeds.
+constexpr std::size_t replayed_seeds = 5;
+
 // Two decimals, or enough to show a small bound that is not zero: 0.0038%.
 std::string percent(double fraction) {
     const double value = 100 * fraction;
@@ -81,7 +85,9 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
                                percent(ci.low), percent(ci.high));
         }
         std::vector<std::string> seeds;
-        for (auto s : d.failing_seeds) seeds.push_back(fmt::format("{}", s));
+        for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i)
+            seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
+        if (d.failing_seeds.size() > replayed_seeds) seeds.push_back("…");
         rows.push_back({d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation),
                         fmt::format("{}", d.double_charges), rate, seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
     }
@@ -98,10 +104,12 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
     }
     bool any = false;
     for (const auto& d : summary.designs) {
-        if (d.failing_seeds.empty()) continue;
-        if (!any) out += "\nReplay a failing seed:\n";
-        any = true;
-        out += fmt::format("  {} run {} --seed {} --design {}\n", program, summary.file, d.failing_seeds.front(), d.name);
+        for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i) {
+            if (!any) out += "\nReplay a failing seed:\n";
+            any = true;
+            out += fmt::format("  {} run {} --seed {} --design {}\n", shell_quoted(program), shell_quoted(summary.file),
+                               d.failing_seeds[i], shell_quoted(d.name));
+        }
     }
     return out;
 }

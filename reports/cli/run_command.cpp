@@ -22,17 +22,6 @@
 namespace locksim {
 namespace {
 
-// As a POSIX shell reads it back: plain words stay plain, anything else is single-quoted.
-std::string shell_quoted(const std::string& word) {
-    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:,+@%").find(c) != std::string_view::npos;
-    });
-    if (plain) return word;
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 std::string wrap(const std::string& text, std::size_t width) {
     std::istringstream words(text);
     std::string line, out, word;
