@@ -140,3 +140,40 @@ TEST_CASE("a missing file, an unknown design and an unknown option each exit 2")
     CHECK(locksim("run scenarios/gc-pause-40s.json --format yaml").exit_code == 2);
     CHECK(locksim("").exit_code == 2);
 }
+
+TEST_CASE("check runs a folder: passing, failing and broken files give their lines, counts, exit code and JUnit") {
+    const auto folder = std::filesystem::temp_directory_path() / ("locksim_check_" + std::to_string(getpid()));
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder / "nested");
+    const std::string flagship = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
+    std::ofstream(folder / "a-passing.json") << flagship;
+    // The fenced design with fencing switched off: its expectations no longer hold.
+    std::string unfenced = flagship;
+    unfenced.replace(unfenced.find("\"fencing\": true"), 15, "\"fencing\": false");
+    std::ofstream(folder / "nested" / "b-failing.json") << unfenced;
+
+    const auto failing = locksim("check " + folder.string() + " --junit " + (folder / "report.xml").string());
+    CHECK(failing.exit_code == 1);
+    CHECK(failing.out.find("PASS gc-pause-40s unfenced") != std::string::npos);
+    CHECK(failing.out.find("FAIL gc-pause-40s fenced: double_charges expected 0, got 1") != std::string::npos);
+    CHECK(failing.out.find("\n5 passed, 1 failed\n") != std::string::npos);
+    const std::string junit = slurp((folder / "report.xml").string());
+    CHECK(junit.starts_with("<?xml"));
+    std::size_t testcases = 0, failures = 0;
+    for (auto at = junit.find("<testcase"); at != std::string::npos; at = junit.find("<testcase", at + 1)) ++testcases;
+    for (auto at = junit.find("<failure"); at != std::string::npos; at = junit.find("<failure", at + 1)) ++failures;
+    CHECK(testcases == 6);
+    CHECK(failures == 1);
+    CHECK(junit.find("<testsuites name=\"locksim check\" tests=\"6\" failures=\"1\" errors=\"0\">") != std::string::npos);
+
+    std::ofstream(folder / "c-broken.json") << "{ \"name\": ";
+    const auto broken = locksim("check " + folder.string());
+    CHECK(broken.exit_code == 2);
+    CHECK(broken.out.find("ERROR " + (folder / "c-broken.json").string()) != std::string::npos);
+    CHECK(broken.out.find("\n5 passed, 2 failed\n") != std::string::npos);
+
+    const auto passing = locksim("check " + (folder / "a-passing.json").string() + " --seed 7");
+    CHECK(passing.exit_code == 0);
+    CHECK(passing.out.ends_with("3 passed, 0 failed\n"));
+    std::filesystem::remove_all(folder);
+}

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "reports/cli/check_command.hpp"
 #include "reports/cli/run_command.hpp"
 #include "reports/cli/sweep_command.hpp"
 
@@ -90,6 +91,19 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     merge_app->footer("Example: locksim merge shard-*.json");
 
+    CheckCommandOptions check;
+    std::string check_seed;
+    CLI::App* check_app = app.add_subcommand(
+        "check", "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
+    check_app->add_option("PATH", check.paths, "Scenario files or directories")->required();
+    check_app->add_option("--seed", check_seed, "Run every file under this seed instead of its own");
+    check_app->add_option("--junit", check.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
+    check_app->add_option("--color", check.color, "auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    check_app->footer("Prints PASS or FAIL per scenario and design, then \"N passed, N failed\".\n"
+                      "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
+                      "Example: locksim check scenarios/ --junit locksim.xml");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -111,6 +125,17 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(run_app)) return run_command(run);
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
         if (app.got_subcommand(merge_app)) return merge_command(merge);
+        if (app.got_subcommand(check_app)) {
+            if (check_app->count("--seed") > 0) {
+                const auto parsed = parse_seed(check_seed);
+                if (!parsed) {
+                    fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", check_seed);
+                    return 2;
+                }
+                check.seed = *parsed;
+            }
+            return check_command(check);
+        }
     } catch (const std::exception& error) {
         // A model or the engine broke an invariant: a bug, not bad input.
         fmt::print(stderr, "locksim: internal error: {}\n", error.what());

@@ -1,0 +1,20 @@
+#pragma once
+// `locksim check PATH…`: every scenario's expectations, for CI.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace locksim {
+
+struct CheckCommandOptions {
+    std::vector<std::string> paths;
+    std::optional<std::uint64_t> seed;  // overrides every file's seed
+    std::optional<std::string> junit;   // where to write JUnit XML
+    std::string color = "auto";
+};
+
+// 0 every expectation held, 1 one failed, 2 a file could not be used.
+int check_command(const CheckCommandOptions& options);
+
+}  // namespace locksim

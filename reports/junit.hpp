@@ -1,0 +1,26 @@
+#pragma once
+// JUnit XML for CI test reporters (GitLab, Jenkins, GitHub): one testsuite per scenario,
+// one testcase per design, the failure message as `locksim check` prints it.
+#include <string>
+#include <vector>
+
+namespace locksim {
+
+struct CheckedDesign {
+    std::string name;
+    std::vector<std::string> failures;  // "double_charges expected 0, got 1"
+};
+
+struct CheckedScenario {
+    std::string file;
+    std::string name;                   // empty when the file could not be used
+    std::string error;                  // why the file could not be used
+    std::vector<CheckedDesign> designs;
+};
+
+std::string render_junit(const std::vector<CheckedScenario>& scenarios);
+
+// Text safe inside XML attributes and elements.
+std::string xml_escaped(const std::string& text);
+
+}  // namespace locksim
