@@ -2,6 +2,12 @@
 // What the models write into the trace. Checkers and reports read these kinds and
 // fields and nothing else of the models.
 #include <string_view>
+#include <vector>
+
+namespace locksim {
+// Every kind a run can record, the engine's and the models': what a fault's "when" may name.
+const std::vector<std::string_view>& all_trace_kinds();
+}  // namespace locksim
 
 namespace locksim::trace_kind {
 

@@ -179,6 +179,7 @@ void Engine::process_finished(NodeId node, std::uint64_t process_id, std::except
 void Engine::pause(NodeId node, Duration length, std::string cause) {
     assert(length.ns >= 0);
     auto& target = state(node);
+    if (!target.up) return;  // nothing runs on a crashed node to be paused
     const Instant end = now_ + length;
     if (target.paused && target.paused_until >= end) return;  // already frozen for longer
     if (!target.paused) target.paused_since = now_;

@@ -45,20 +45,23 @@ Network::Direction& Network::direction(NodeId from, NodeId to) {
     return from.index == l.low_end ? *l.upward : *l.downward;
 }
 
-void Network::cut(NodeId from, NodeId to) { direction(from, to).cut = true; }
-void Network::heal(NodeId from, NodeId to) { direction(from, to).cut = false; }
+void Network::cut(NodeId from, NodeId to) { ++direction(from, to).cuts; }
+
+void Network::heal(NodeId from, NodeId to) {
+    Direction& d = direction(from, to);
+    assert(d.cuts > 0);
+    --d.cuts;
+}
 
 void Network::hold(NodeId from, NodeId to, Duration extra, Instant until) {
-    Direction& d = direction(from, to);
-    d.held_extra = extra;
-    d.held_until = until;
+    direction(from, to).holds.push_back(Hold{extra, until});
 }
 
 std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     // Components over the links that carry messages both ways.
     const auto open_both_ways = [this](const auto& edge) {
         const Link& l = graph_[edge];
-        return !l.upward->cut && !l.downward->cut;
+        return l.upward->cuts == 0 && l.downward->cuts == 0;
     };
     const boost::filtered_graph<Graph, std::function<bool(Graph::edge_descriptor)>> open(graph_, open_both_ways);
     std::vector<std::size_t> component(boost::num_vertices(graph_));
@@ -76,12 +79,16 @@ MessageId Network::send(NodeId from, NodeId to, std::string label, std::function
 
     const Instant now = engine_.now();
     Instant delivery = now + l.delay.draw(way.random);
-    if (now < way.held_until) delivery += way.held_extra;         // a delay spike holds it back
+    std::erase_if(way.holds, [now](const Hold& h) { return h.until <= now; });
+    Duration held{};
+    for (const auto& h : way.holds) held = std::max(held, h.extra);
+    delivery += held;  // a delay spike holds it back
     if (!l.behaviour.reorder && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
-    way.last_delivery = std::max(way.last_delivery, delivery);
     const Odds& loss = l.behaviour.loss;
     const Odds& duplication = l.behaviour.duplication;
-    const bool lost = way.cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
+    const bool cut = way.cuts > 0;
+    const bool lost = cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
+    if (!lost) way.last_delivery = std::max(way.last_delivery, delivery);  // a lost message holds nothing back
     const bool duplicated =
         !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
 
@@ -94,7 +101,7 @@ MessageId Network::send(NodeId from, NodeId to, std::string label, std::function
     }
     if (lost) {
         engine_.record(from, trace_kind::message_lost,
-                       {{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", way.cut}});
+                       {{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}});
         return id;
     }
     auto deliver = [this, id, from, to, label, on_delivery](bool copy) {

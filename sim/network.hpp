@@ -70,12 +70,15 @@ public:
     Engine& engine() const { return engine_; }
 
 private:
+    struct Hold {
+        Duration extra;
+        Instant until;
+    };
     struct Direction {
         RandomStream random;
         Instant last_delivery;
-        bool cut = false;
-        Duration held_extra{};
-        Instant held_until;
+        int cuts = 0;              // partitions in force: overlapping ones heal one at a time
+        std::vector<Hold> holds;   // delay spikes in force; the longest extra applies
     };
     struct Link {
         DelayModel delay;

@@ -145,10 +145,13 @@ double portable_exp(double x) {
     if (x > 700) return std::ldexp(1.0, 1010);  // beyond any duration we cap at
     if (x < -700) return 0;
     // x = k ln2 + r with |r| <= ln2/2; e^x = 2^k e^r, and e^r by its Taylor series to r^20
-    // (error below 1e-19 for |r| < 0.35).
+    // (error below 1e-19 for |r| < 0.35). ln2 is split (Cody and Waite) so that k * ln2_hi
+    // is exact and r keeps its accuracy for large |x|.
     constexpr double ln2 = 0x1.62e42fefa39efp-1;
+    constexpr double ln2_hi = 0x1.62e42fee00000p-1;
+    constexpr double ln2_lo = 0x1.a39ef35793c76p-33;
     const double k = std::nearbyint(x / ln2);
-    const double r = x - k * ln2;
+    const double r = (x - k * ln2_hi) - k * ln2_lo;
     double term = 1;
     double sum = 1;
     for (int n = 1; n <= 20; ++n) {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "models/trace_kinds.hpp"
 #include "scenarios/schema/world_schema.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 
@@ -17,8 +19,9 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
     for (const auto& [key, value] : when.members()) {
         if (key == "event") {
             trigger.kind = value.string();
-            if (trigger.kind.find('.') == std::string::npos)
-                value.fail("expected an event kind such as \"job.preparing\" or \"lock.granted\" (see the trace kinds)");
+            const auto& kinds = all_trace_kinds();
+            if (std::find(kinds.begin(), kinds.end(), trigger.kind) == kinds.end())
+                value.fail(fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(kinds, ", ")));
         } else if (key == "node") {
             trigger.node = read_node_ref(value, nodes);
         } else if (key == "nth") {
@@ -148,7 +151,10 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
         generator.mean_interval = item["mean_interval"].duration();
         generator.from = Instant{} + (item.has("from") ? item["from"].duration() : Duration{});
         generator.until = Instant{} + (item.has("until") ? item["until"].duration() : horizon);
-        if (generator.until <= generator.from) item["until"].fail("expected until to be after from");
+        if (generator.until <= generator.from)
+            (item.has("until") ? item["until"] : item["from"])
+                .fail(fmt::format("the window from {} to {} is empty; the run ends at its horizon",
+                                  format_seconds(generator.from), format_seconds(generator.until)));
         if (generator.mean_interval.ns <= 0 ||
             (generator.until - generator.from).ns / generator.mean_interval.ns > max_faults_per_target)
             item["mean_interval"].fail(fmt::format("expected a mean interval that gives at most {} faults per node in "

@@ -1,0 +1,49 @@
+#include "models/trace_kinds.hpp"
+
+#include <array>
+
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+const std::vector<std::string_view>& all_trace_kinds() {
+    static const std::vector<std::string_view> kinds{
+        trace_kind::lock_granted,
+        trace_kind::lock_refused,
+        trace_kind::lock_renewed,
+        trace_kind::lock_released,
+        trace_kind::lock_expired,
+        trace_kind::store_failover,
+        trace_kind::watch_fired,
+        trace_kind::session_expired,
+        trace_kind::consensus_leader,
+        trace_kind::db_session_ended,
+        trace_kind::store_loaded,
+        trace_kind::belief_acquired,
+        trace_kind::belief_checked,
+        trace_kind::belief_extended,
+        trace_kind::belief_ended,
+        trace_kind::job_started,
+        trace_kind::job_customer_skipped,
+        trace_kind::job_preparing,
+        trace_kind::job_finished,
+        trace_kind::db_read,
+        trace_kind::db_write,
+        trace_kind::provider_charged,
+        trace_kind::provider_replayed,
+        trace_kind::message_sent,
+        trace_kind::message_delivered,
+        trace_kind::message_lost,
+        trace_kind::network_partitioned,
+        trace_kind::network_healed,
+        trace_kind::link_held,
+        trace_kind::node_paused,
+        trace_kind::node_resumed,
+        trace_kind::clock_stepped,
+        trace_kind::clock_slewing,
+        trace_kind::node_crashed,
+        trace_kind::node_restarted};
+    return kinds;
+}
+
+}  // namespace locksim

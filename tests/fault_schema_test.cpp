@@ -1,0 +1,124 @@
+// scenarios/schema/fault_schema.cpp and network_schema.cpp: a fault, a generator or a
+// link that cannot be run is refused with one line naming its JSON pointer.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "reports/checks/metrics.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+using namespace locksim::time_literals;
+
+namespace {
+
+// A valid scenario but for the parts under test. The nodes are server-1, server-2,
+// lock-store, payment-provider and billing-db.
+std::string scenario_text(const std::string& faults, const std::string& network = R"({ "delay": "1ms" })",
+                          const std::string& generators = "[]") {
+    return R"({
+  "name": "test",
+  "description": "a test world",
+  "seed": 7,
+  "horizon": "1h",
+  "servers": ["server-1", "server-2"],
+  "network": )" + network + R"(,
+  "lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s" },
+  "job": { "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" },
+  "faults": )" + faults + R"(,
+  "fault_generators": )" + generators + R"(,
+  "designs": { "d": {} }
+})";
+}
+
+std::string error_of(const std::string& text) {
+    try {
+        parse_scenario(text, "test.json", metric_names());
+    } catch (const ScenarioError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// The message has `expected` after the file's name and position, and is one line.
+bool says(const std::string& error, const std::string& expected) {
+    return error.starts_with("test.json:") && error.find(expected) != std::string::npos &&
+           error.find('\n') == std::string::npos;
+}
+
+std::string with_generator(const std::string& generator) { return scenario_text("[]", R"({ "delay": "1ms" })", "[" + generator + "]"); }
+
+}  // namespace
+
+TEST_CASE("the faults and generators used below are valid as they stand") {
+    CHECK(error_of(scenario_text(R"([
+      { "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "60s" },
+      { "delay_spike": ["server-1", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" },
+      { "pause": "server-1", "for": "10s", "when": { "event": "job.preparing", "customer": 42 } }
+    ])", R"({ "delay": "1ms", "loss": "1/100", "duplicate": "0/1" })",
+                                 R"([{ "pause": "servers", "mean_interval": "360ms", "for": { "pareto": { "min": "1ms", "alpha": 1, "max": "1s" } } },
+                                     { "pause": "servers", "mean_interval": "1m", "for": { "lognormal": { "median": "1s", "sigma": 1, "max": "1s" } } }])")) ==
+          "no error");
+}
+
+TEST_CASE("a partition with a node on both sides is refused") {
+    const auto error = error_of(scenario_text(R"([{ "partition": [["server-1", "server-2"], ["lock-store", "server-1"]], "at": "5s" }])"));
+    CHECK(says(error, "/faults/0/partition: node server-1 is on both sides"));
+}
+
+TEST_CASE("a partition naming an unknown node names the place in the list") {
+    const auto error = error_of(scenario_text(R"([{ "partition": [["server-1"], ["lock-store", "redis-9"]], "at": "5s" }])"));
+    CHECK(says(error, "/faults/0/partition/1/1: unknown node \"redis-9\"; the nodes are server-1, server-2, lock-store"));
+}
+
+TEST_CASE("a delay spike from a node to itself is refused") {
+    const auto error = error_of(scenario_text(R"([{ "delay_spike": ["lock-store", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" }])"));
+    CHECK(says(error, "/faults/0/delay_spike/1: expected two different nodes"));
+}
+
+TEST_CASE("odds above certainty or not a fraction at all are refused") {
+    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "loss": "2/1" })")),
+               "/network/loss: expected odds such as \"1/100\" (at most 1/1), got \"2/1\""));
+    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "duplicate": "abc" })")),
+               "/network/duplicate: expected odds such as \"1/100\" (at most 1/1), got \"abc\""));
+    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "links": [{ "between": ["server-1", "lock-store"], "loss": "1/0" }] })")),
+               "/network/links/0/loss: expected odds such as \"1/100\""));
+    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "loss": "1/2 of them" })")),
+               "/network/loss: expected odds such as \"1/100\""));
+}
+
+TEST_CASE("a fault with both a time and an event is refused at its time") {
+    const auto error = error_of(scenario_text(
+        R"([{ "pause": "server-1", "at": "6s", "for": "40s", "when": { "event": "job.preparing", "customer": 42 } }])"));
+    CHECK(says(error, "/faults/0/at: a fault has \"at\" (a time) or \"when\" (an event), not both"));
+}
+
+TEST_CASE("a generator that would draw more than 10000 faults per node is refused") {
+    // The horizon is 1h: one every 360ms is 10000 exactly, one every 359ms is 10027.
+    CHECK(error_of(with_generator(R"({ "pause": "servers", "mean_interval": "360ms", "for": "1s" })")) == "no error");
+    const auto error = error_of(with_generator(R"({ "pause": "servers", "mean_interval": "359ms", "for": "1s" })"));
+    CHECK(says(error, "/fault_generators/0/mean_interval: expected a mean interval that gives at most 10000 faults per "
+                      "node in the window"));
+    CHECK(says(error_of(with_generator(R"({ "crash": ["lock-store"], "mean_interval": "0s" })")),
+               "/fault_generators/0/mean_interval: expected a mean interval that gives at most 10000"));
+}
+
+TEST_CASE("a pareto alpha of 0 is refused") {
+    const auto error = error_of(with_generator(
+        R"({ "pause": "servers", "mean_interval": "1m", "for": { "pareto": { "min": "500ms", "alpha": 0, "max": "2m" } } })"));
+    CHECK(says(error, "/fault_generators/0/for/pareto/alpha: expected a number above 0 and at most 10"));
+}
+
+TEST_CASE("a lognormal whose max is below its median is refused") {
+    const auto error = error_of(with_generator(
+        R"({ "pause": "servers", "mean_interval": "1m", "for": { "lognormal": { "median": "2s", "sigma": 1, "max": "1s" } } })"));
+    CHECK(says(error, "/fault_generators/0/for/lognormal/max: expected max to be at least the median"));
+}
+
+TEST_CASE("a generator whose window starts at the horizon says so rather than asking for a field that is optional") {
+    // "until" defaults to the horizon, so leaving it out is allowed; what is wrong here is "from".
+    const auto error = error_of(with_generator(R"({ "pause": "servers", "mean_interval": "1m", "for": "1s", "from": "1h" })"));
+    CHECK(error != "no error");
+    CHECK(error.find("missing required field") == std::string::npos);
+    CHECK(error.find("/fault_generators/0") != std::string::npos);
+}

@@ -1,0 +1,477 @@
+// sim/network.hpp under faults: links that lose, duplicate or reorder what they carry,
+// directions cut (a partition) or held back (a delay spike), as the receiving node and
+// the trace see them; last, partitions as a scenario's faults place them.
+#include <catch2/catch.hpp>
+
+#include "tests/support.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reports/checks/metrics.hpp"
+#include "reports/cli/scenario_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+#include "sim/host.hpp"
+#include "sim/network.hpp"
+#include "sim/rpc.hpp"
+
+using namespace locksim;
+using namespace locksim::time_literals;
+
+namespace {
+
+// A client, a store and one link between them: where most tests here start.
+struct TwoNodes {
+    explicit TwoNodes(DelayModel delay, LinkBehaviour behaviour = {}) {
+        network.connect(client, store, delay, behaviour);
+    }
+    Engine engine{1};
+    Network network{engine};
+    NodeId client = engine.add_node("server-1");
+    NodeId store = engine.add_node("redis");
+};
+
+// Sends `count` numbered messages from `from` to `to`, one a second from 1s: far enough
+// apart that ordering never holds one back. `arrived` collects their numbers on arrival.
+void send_one_a_second(Engine& engine, Network& network, NodeId from, NodeId to, int count, std::vector<int>& arrived) {
+    for (int i = 0; i < count; ++i) {
+        engine.schedule_at(at(1_s + 1_s * i), from, [&network, &arrived, from, to, i] {
+            network.send(from, to, "PING", [&arrived, i] { arrived.push_back(i); });
+        });
+    }
+}
+
+// Sends one message from `from` to `to` at `when` and notes the true time it arrives.
+void send_at(Engine& engine, Network& network, Instant when, NodeId from, NodeId to, std::vector<Instant>& arrivals) {
+    engine.schedule_at(when, from, [&engine, &network, &arrivals, from, to] {
+        network.send(from, to, "PING", [&engine, &arrivals] { arrivals.push_back(engine.now()); });
+    });
+}
+
+std::set<std::set<std::uint32_t>> groups_of(const Network& network) {
+    std::set<std::set<std::uint32_t>> groups;
+    for (const auto& group : network.reachable_groups()) {
+        std::set<std::uint32_t> members;
+        for (NodeId id : group) members.insert(id.index);
+        groups.insert(members);
+    }
+    return groups;
+}
+
+// What a calling process saw of one call and of the sleep after it: a second, stray
+// resumption would add a reply or cut the sleep short.
+struct CallOutcome {
+    std::vector<std::optional<int>> replies;
+    Instant returned_at{-1};
+    Instant slept_until{-1};
+};
+
+Task<void> call_then_sleep(Host host, Network& network, NodeId server, int& handled, CallOutcome& outcome) {
+    int* handled_count = &handled;
+    auto request = call(network, host, server, "GET balance", [handled_count] {
+        ++*handled_count;
+        return Answer<int>{7, "7"};
+    });
+    outcome.replies.push_back(co_await request);
+    outcome.returned_at = host.engine().now();
+    auto nap = host.sleep(10_s);
+    co_await nap;
+    outcome.slept_until = host.engine().now();
+}
+
+// Runs a small scenario (two servers charging customers 41 to 44 under a Redis lock with
+// a 30s TTL) with `faults`, and hands back its one design's trace.
+Trace run_with_faults(const std::string& faults) {
+    const Scenario scenario = parse_scenario(R"({
+  "name": "network faults",
+  "description": "network faults applied by the world",
+  "seed": 7,
+  "horizon": "10m",
+  "servers": ["server-1", "server-2"],
+  "network": { "delay": "1ms" },
+  "lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s", "retry": { "min": "1s", "max": "2s" } },
+  "job": { "name": "renewals", "at": "00:00", "customers": [41, 42, 43, 44], "period": "2026-10", "work_per_customer": "20s" },
+  "faults": )" + faults + R"(,
+  "designs": { "only": {} }
+})",
+                                             "network-faults.json", metric_names());
+    ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+    REQUIRE(outcome.designs.size() == 1);
+    return std::move(outcome.designs[0].trace);
+}
+
+// The messages `from` sent to `to` in [begin, end), and of those, the ones lost to a cut.
+struct Crossings {
+    int sent = 0;
+    int lost_to_cut = 0;
+};
+Crossings crossings(const Trace& trace, const std::string& from, const std::string& to, Instant begin, Instant end) {
+    const NodeId source = *trace.find_node(from);
+    const NodeId target = *trace.find_node(to);
+    Crossings result;
+    for (const auto& event : trace.events()) {
+        const bool message = event.kind == trace_kind::message_sent || event.kind == trace_kind::message_lost;
+        if (!message || event.node != source || event.at < begin || event.at >= end || event.node_ref("to") != target)
+            continue;
+        if (event.kind == trace_kind::message_sent) {
+            ++result.sent;
+        } else if (event.kind == trace_kind::message_lost && event.flag("cut")) {
+            ++result.lost_to_cut;
+        }
+    }
+    return result;
+}
+
+}  // namespace
+
+// --- loss -------------------------------------------------------------------------
+
+TEST_CASE("a link that loses one message in two loses about half of many, each traced as message.lost") {
+    TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.loss = Odds{1, 2}});
+    constexpr int sent = 10'000;
+    std::vector<int> arrived;
+    send_one_a_second(world.engine, world.network, world.client, world.store, sent, arrived);
+    world.engine.run(at(1_s * (sent + 10)));
+
+    const auto lost = events_of(world.engine, trace_kind::message_lost);
+    // The standard deviation of the lost fraction is 0.5%; allow four of them.
+    CHECK(static_cast<double>(lost.size()) / sent == Approx(0.5).margin(0.02));
+    CHECK(arrived.size() + lost.size() == static_cast<std::size_t>(sent));
+
+    // Every message is either lost or delivered, never both: the lost ids are exactly
+    // those that never arrived.
+    std::set<std::int64_t> lost_ids;
+    for (const auto* event : lost) {
+        REQUIRE(event->node == world.client);
+        REQUIRE(event->node_ref("to") == world.store);
+        REQUIRE_FALSE(event->flag("cut"));
+        lost_ids.insert(event->integer("id"));
+    }
+    std::set<std::int64_t> delivered_ids;
+    for (const auto* event : events_of(world.engine, trace_kind::message_delivered)) delivered_ids.insert(event->integer("id"));
+    CHECK(delivered_ids.size() == arrived.size());
+    for (std::int64_t id : lost_ids) REQUIRE_FALSE(delivered_ids.contains(id));
+}
+
+TEST_CASE("a link with no loss, or loss 0 in any number, loses nothing") {
+    for (const LinkBehaviour behaviour : {LinkBehaviour{}, LinkBehaviour{.loss = Odds{0, 2}}}) {
+        TwoNodes world(DelayModel::uniform(1_ms, 5_ms), behaviour);
+        std::vector<int> arrived;
+        send_one_a_second(world.engine, world.network, world.client, world.store, 1000, arrived);
+        world.engine.run(at(1_s * 1010));
+        CHECK(arrived.size() == 1000);
+        CHECK(events_of(world.engine, trace_kind::message_lost).empty());
+    }
+}
+
+TEST_CASE("a link that loses everything delivers nothing and traces every loss") {
+    TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.loss = Odds{1, 1}});
+    std::vector<int> arrived;
+    send_one_a_second(world.engine, world.network, world.client, world.store, 100, arrived);
+    world.engine.run(at(1_s * 110));
+    CHECK(arrived.empty());
+    CHECK(events_of(world.engine, trace_kind::message_lost).size() == 100);
+    CHECK(events_of(world.engine, trace_kind::message_delivered).empty());
+}
+
+// --- duplication ------------------------------------------------------------------
+
+TEST_CASE("a duplicated message is handled twice at the same instant, the copy traced as duplicate") {
+    TwoNodes world(DelayModel::fixed(5_ms), LinkBehaviour{.duplication = Odds{1, 1}});
+    std::vector<Instant> arrivals;
+    send_at(world.engine, world.network, at(1_s), world.client, world.store, arrivals);
+    world.engine.run(at(1_min));
+
+    CHECK(arrivals == std::vector<Instant>{at(1_s + 5_ms), at(1_s + 5_ms)});
+    const auto sent = events_of(world.engine, trace_kind::message_sent);
+    REQUIRE(sent.size() == 1);
+    const auto delivered = events_of(world.engine, trace_kind::message_delivered);
+    REQUIRE(delivered.size() == 2);
+    CHECK(delivered[0]->integer("id") == sent[0]->integer("id"));
+    CHECK(delivered[1]->integer("id") == sent[0]->integer("id"));
+    CHECK_FALSE(delivered[0]->flag("duplicate"));
+    CHECK(delivered[1]->flag("duplicate"));
+    CHECK(delivered[1]->node == world.store);
+    CHECK(delivered[1]->node_ref("from") == world.client);
+}
+
+TEST_CASE("a link that duplicates one message in four duplicates about a quarter of many") {
+    TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.duplication = Odds{1, 4}});
+    constexpr int sent = 10'000;
+    std::vector<int> arrived;
+    send_one_a_second(world.engine, world.network, world.client, world.store, sent, arrived);
+    world.engine.run(at(1_s * (sent + 10)));
+    const auto duplicates = static_cast<double>(arrived.size() - sent);
+    // The standard deviation of the duplicated fraction is 0.43%; allow four and a bit.
+    CHECK(duplicates / sent == Approx(0.25).margin(0.02));
+    CHECK(events_of(world.engine, trace_kind::message_lost).empty());
+}
+
+TEST_CASE("a call over a duplicating link returns once although the request and every reply come twice") {
+    TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.duplication = Odds{1, 1}});
+    int handled = 0;
+    CallOutcome outcome;
+    world.engine.spawn(world.client, call_then_sleep(Host(world.engine, world.client), world.network, world.store,
+                                                     handled, outcome));
+    world.engine.run(at(1_min));
+
+    // The server sees the request twice and answers both; each answer comes twice.
+    CHECK(handled == 2);
+    int replies_delivered = 0;
+    for (const auto* event : events_of(world.engine, trace_kind::message_delivered))
+        if (event->node == world.client) ++replies_delivered;
+    CHECK(replies_delivered == 4);
+    // The caller is resumed by the first reply only: one value, and a sleep that ran its
+    // full 10s (a second resumption would have ended it at once).
+    CHECK(outcome.replies == std::vector<std::optional<int>>{7});
+    CHECK(outcome.returned_at == at(2_ms));
+    CHECK(outcome.slept_until == at(10_s + 2_ms));
+}
+
+// --- reordering -------------------------------------------------------------------
+
+TEST_CASE("a reordering link lets a later message that drew a shorter delay arrive first") {
+    // The same fifty sends at the same instant over the same draws, with and without
+    // reordering: the draws are the link direction's own stream, replayed here.
+    const auto fifty_at_once = [](bool reorder, std::vector<int>& order, std::vector<Instant>& arrivals) {
+        TwoNodes world(DelayModel::uniform(1_ms, 100_ms), LinkBehaviour{.reorder = reorder});
+        world.engine.schedule_at(at(1_s), world.client, [&world, &order, &arrivals] {
+            for (int i = 0; i < 50; ++i)
+                world.network.send(world.client, world.store, "message", [&world, &order, &arrivals, i] {
+                    order.push_back(i);
+                    arrivals.push_back(world.engine.now());
+                });
+        });
+        world.engine.run(at(1_min));
+    };
+    RandomStream draws(1, "link/server-1->redis");
+    std::vector<Instant> own_delivery;
+    for (int i = 0; i < 50; ++i) own_delivery.push_back(at(1_s) + draws.uniform(1_ms, 100_ms));
+
+    SECTION("with reorder each message arrives after its own drawn delay") {
+        std::vector<int> order;
+        std::vector<Instant> arrivals;
+        fifty_at_once(true, order, arrivals);
+        REQUIRE(order.size() == 50);
+        for (std::size_t k = 0; k < order.size(); ++k)
+            REQUIRE(arrivals[k] == own_delivery[static_cast<std::size_t>(order[k])]);
+        // Some later message overtook an earlier one.
+        CHECK_FALSE(std::is_sorted(order.begin(), order.end()));
+    }
+    SECTION("by default they arrive in the order sent, a short draw waiting behind a long one") {
+        std::vector<int> order;
+        std::vector<Instant> arrivals;
+        fifty_at_once(false, order, arrivals);
+        REQUIRE(order.size() == 50);
+        std::vector<int> sent_order(50);
+        for (int i = 0; i < 50; ++i) sent_order[static_cast<std::size_t>(i)] = i;
+        CHECK(order == sent_order);
+        Instant latest{};
+        for (std::size_t i = 0; i < 50; ++i) {
+            latest = std::max(latest, own_delivery[i]);
+            REQUIRE(arrivals[i] == latest);
+        }
+    }
+}
+
+// --- cuts (partitions) ------------------------------------------------------------
+
+TEST_CASE("a cut direction loses what is sent on it while the other direction still delivers") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    std::vector<Instant> at_store;
+    std::vector<Instant> at_client;
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, at_store);
+    send_at(world.engine, world.network, at(2_s), world.store, world.client, at_client);
+    world.engine.run(at(1_min));
+
+    CHECK(at_store.empty());
+    CHECK(at_client == std::vector<Instant>{at(2_s + 1_ms)});
+    const auto lost = events_of(world.engine, trace_kind::message_lost);
+    REQUIRE(lost.size() == 1);
+    CHECK(lost[0]->at == at(2_s));
+    CHECK(lost[0]->node == world.client);
+    CHECK(lost[0]->node_ref("to") == world.store);
+    CHECK(lost[0]->flag("cut"));
+}
+
+TEST_CASE("healing a cut direction delivers what is sent after the heal") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    world.engine.schedule_at(at(3_s), no_node, [&world] { world.network.heal(world.client, world.store); });
+    std::vector<Instant> at_store;
+    for (Duration t : {500_ms, 2_s, 4_s}) send_at(world.engine, world.network, at(t), world.client, world.store, at_store);
+    world.engine.run(at(1_min));
+
+    CHECK(at_store == std::vector<Instant>{at(500_ms + 1_ms), at(4_s + 1_ms)});
+    const auto lost = events_of(world.engine, trace_kind::message_lost);
+    REQUIRE(lost.size() == 1);
+    CHECK(lost[0]->at == at(2_s));
+}
+
+TEST_CASE("a message lost on a cut direction does not hold back what is sent after the heal") {
+    // 1. A hold makes the message sent at 1s due at 11s...
+    // 2. ...but the direction is cut, so it is lost and never arrives.
+    // 3. After the heal (and the hold's end), a message sent at 3s has nothing real to
+    //    wait behind: it arrives after its own 1ms.
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.engine.schedule_at(midnight, no_node, [&world] {
+        world.network.hold(world.client, world.store, 10_s, at(2_s));
+        world.network.cut(world.client, world.store);
+    });
+    world.engine.schedule_at(at(1_s + 500_ms), no_node, [&world] { world.network.heal(world.client, world.store); });
+    std::vector<Instant> at_store;
+    send_at(world.engine, world.network, at(1_s), world.client, world.store, at_store);
+    send_at(world.engine, world.network, at(3_s), world.client, world.store, at_store);
+    world.engine.run(at(1_min));
+    REQUIRE(events_of(world.engine, trace_kind::message_lost).size() == 1);
+    CHECK(at_store == std::vector<Instant>{at(3_s + 1_ms)});
+}
+
+TEST_CASE("cutting both ways between two sets splits the reachable groups, and healing joins them again") {
+    Engine engine(1);
+    Network network(engine);
+    const NodeId server_1 = engine.add_node("server-1");
+    const NodeId server_2 = engine.add_node("server-2");
+    const NodeId store = engine.add_node("redis");
+    const NodeId billing = engine.add_node("billing-db");
+    const std::vector<NodeId> nodes{server_1, server_2, store, billing};
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+        for (std::size_t b = a + 1; b < nodes.size(); ++b) network.connect(nodes[a], nodes[b], DelayModel::fixed(1_ms));
+    using Groups = std::set<std::set<std::uint32_t>>;
+    CHECK(groups_of(network) == Groups{{0, 1, 2, 3}});
+
+    const auto across = [&](auto action) {
+        for (NodeId a : {server_1, server_2})
+            for (NodeId b : {store, billing}) {
+                action(a, b);
+                action(b, a);
+            }
+    };
+    across([&](NodeId from, NodeId to) { network.cut(from, to); });
+    CHECK(groups_of(network) == Groups{{0, 1}, {2, 3}});
+
+    across([&](NodeId from, NodeId to) { network.heal(from, to); });
+    CHECK(groups_of(network) == Groups{{0, 1, 2, 3}});
+}
+
+TEST_CASE("the reachable groups count a link cut one way as cut, but go around it over open links") {
+    using Groups = std::set<std::set<std::uint32_t>>;
+    SECTION("two nodes whose only link is cut one way are two groups") {
+        Engine engine(1);
+        Network network(engine);
+        const NodeId a = engine.add_node("server-1");
+        const NodeId b = engine.add_node("redis");
+        network.connect(a, b, DelayModel::fixed(1_ms));
+        network.cut(a, b);
+        CHECK(groups_of(network) == Groups{{0}, {1}});
+    }
+    SECTION("with a third node linked to both, the two still reach each other through it") {
+        Engine engine(1);
+        Network network(engine);
+        const NodeId a = engine.add_node("server-1");
+        const NodeId b = engine.add_node("redis");
+        const NodeId c = engine.add_node("billing-db");
+        network.connect(a, b, DelayModel::fixed(1_ms));
+        network.connect(a, c, DelayModel::fixed(1_ms));
+        network.connect(c, b, DelayModel::fixed(1_ms));
+        network.cut(a, b);
+        CHECK(groups_of(network) == Groups{{0, 1, 2}});
+    }
+}
+
+// --- holds (delay spikes) ---------------------------------------------------------
+
+TEST_CASE("a held direction delays only what is sent before the hold ends, and only that way") {
+    TwoNodes world(DelayModel::fixed(10_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
+    std::vector<Instant> at_store;
+    std::vector<Instant> at_client;
+    send_at(world.engine, world.network, at(500_ms), world.client, world.store, at_store);  // before the hold
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, at_store);     // during it
+    send_at(world.engine, world.network, at(2_s), world.store, world.client, at_client);     // the other way
+    send_at(world.engine, world.network, at(8_s), world.client, world.store, at_store);     // after it
+    world.engine.run(at(1_min));
+
+    CHECK(at_store == std::vector<Instant>{at(510_ms), at(2_s + 10_ms + 5_s), at(8_s + 10_ms)});
+    CHECK(at_client == std::vector<Instant>{at(2_s + 10_ms)});
+    // The trace says when the held message will arrive, and nothing is lost.
+    const auto sent = events_of(world.engine, trace_kind::message_sent);
+    REQUIRE(sent.size() == 4);
+    CHECK(sent[1]->instant("deliver_at") == at(7_s + 10_ms));
+    CHECK(events_of(world.engine, trace_kind::message_lost).empty());
+}
+
+TEST_CASE("a short hold that starts during a longer one does not end the longer one") {
+    // Two delay spikes on one direction: 5s extra until 10s, then 1s extra until 3s.
+    // A message sent at 5s is inside the first spike only and is held by its 5s.
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(10_s)); });
+    world.engine.schedule_at(at(2_s), no_node, [&world] { world.network.hold(world.client, world.store, 1_s, at(3_s)); });
+    std::vector<Instant> at_store;
+    send_at(world.engine, world.network, at(5_s), world.client, world.store, at_store);
+    world.engine.run(at(1_min));
+    CHECK(at_store == std::vector<Instant>{at(10_s + 1_ms)});
+}
+
+TEST_CASE("a message sent at the instant a hold ends is not held") {
+    TwoNodes world(DelayModel::fixed(10_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
+    std::vector<Instant> at_store;
+    send_at(world.engine, world.network, at(3_s), world.client, world.store, at_store);
+    world.engine.run(at(1_min));
+    CHECK(at_store == std::vector<Instant>{at(3_s + 10_ms)});
+}
+
+TEST_CASE("a message sent after a hold ends still queues behind a held one, as on one connection") {
+    TwoNodes world(DelayModel::fixed(10_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
+    std::vector<Instant> at_store;
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, at_store);
+    send_at(world.engine, world.network, at(4_s), world.client, world.store, at_store);
+    world.engine.run(at(1_min));
+    CHECK(at_store == std::vector<Instant>{at(7_s + 10_ms), at(7_s + 10_ms)});
+}
+
+// --- partitions as a scenario places them -----------------------------------------
+
+TEST_CASE("a scenario's partition loses what crosses it until it heals, and the trace tells when") {
+    const Trace trace = run_with_faults(R"([{ "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "30s" }])");
+    const auto during = crossings(trace, "server-1", "lock-store", at(5_s), at(35_s));
+    REQUIRE(during.sent > 0);
+    CHECK(during.lost_to_cut == during.sent);
+    CHECK(crossings(trace, "lock-store", "server-1", at(5_s), at(35_s)).lost_to_cut ==
+          crossings(trace, "lock-store", "server-1", at(5_s), at(35_s)).sent);
+    CHECK(crossings(trace, "server-1", "lock-store", at(35_s), at(10_min)).lost_to_cut == 0);
+    CHECK(crossings(trace, "server-1", "billing-db", midnight, at(10_min)).lost_to_cut == 0);
+
+    std::vector<const TraceEvent*> partitioned;
+    std::vector<const TraceEvent*> healed;
+    for (const auto& event : trace.events()) {
+        if (event.kind == trace_kind::network_partitioned) partitioned.push_back(&event);
+        if (event.kind == trace_kind::network_healed) healed.push_back(&event);
+    }
+    REQUIRE(partitioned.size() == 1);
+    CHECK(partitioned[0]->at == at(5_s));
+    CHECK(partitioned[0]->text("cut") == "server-1 / lock-store");
+    CHECK_FALSE(partitioned[0]->flag("one_way"));
+    REQUIRE(healed.size() == 1);
+    CHECK(healed[0]->at == at(35_s));
+}
+
+TEST_CASE("two overlapping partitions of the same nodes keep them apart until the later one heals") {
+    // 1. At 5s a partition cuts server-1 from the lock store, to heal at 15s.
+    // 2. At 10s a second partition cuts the same pair, to heal at 70s.
+    // 3. At 15s the first heals; the second is still in force until 70s.
+    const Trace trace = run_with_faults(R"([
+      { "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "10s" },
+      { "partition": [["server-1"], ["lock-store"]], "at": "10s", "heal_after": "60s" }
+    ])");
+    const auto between_heals = crossings(trace, "server-1", "lock-store", at(15_s), at(70_s));
+    REQUIRE(between_heals.sent > 0);
+    CHECK(between_heals.lost_to_cut == between_heals.sent);
+}
