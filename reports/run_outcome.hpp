@@ -33,6 +33,7 @@ struct ScenarioOutcome {
     std::string file;
     std::string name;
     std::string description;
+    std::string lesson;
     std::uint64_t seed = 0;
     std::vector<DesignOutcome> designs;
 

@@ -177,3 +177,14 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     CHECK(passing.out.ends_with("3 passed, 0 failed\n"));
     std::filesystem::remove_all(folder);
 }
+
+TEST_CASE("list shows every shipped scenario with its section and lesson, in the seed's order") {
+    const auto ran = locksim("list");
+    CHECK(ran.exit_code == 0);
+    CHECK(ran.out.starts_with("section  name"));
+    CHECK(ran.out.find("3-4      gc-pause-40s") != std::string::npos);
+    CHECK(ran.out.find("A 40 s GC pause outlives a 30 s lease") != std::string::npos);
+    CHECK(ran.out.find("2        plain-delete") < ran.out.find("3-4      gc-pause-40s"));
+    CHECK(ran.out.find("scenarios; run one with: ") != std::string::npos);
+    CHECK(locksim("list no-such-folder").exit_code == 2);
+}

@@ -147,3 +147,14 @@ TEST_CASE("the seed's section 5 table: which stores survive a failover and which
         CHECK(design(outcome, std::string(store) + "+fencing").metrics.double_charges() == 0);
     }
 }
+
+TEST_CASE("every shipped scenario names the seed section it tells and its one-line lesson") {
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios")) {
+        if (entry.path().extension() != ".json") continue;
+        const auto scenario = load_scenario_file(entry.path().string(), metric_names());
+        INFO(entry.path().filename().string());
+        CHECK_FALSE(scenario.section.empty());
+        CHECK_FALSE(scenario.lesson.empty());
+        CHECK(scenario.lesson.size() <= 120);
+    }
+}

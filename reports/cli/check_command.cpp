@@ -15,29 +15,6 @@
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
-namespace {
-
-// Files as given, and every *.json below a directory, each group in sorted order.
-std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing) {
-    std::vector<std::string> files;
-    for (const auto& path : paths) {
-        std::error_code error;
-        if (std::filesystem::is_directory(path, error)) {
-            std::vector<std::string> found;
-            for (const auto& entry : std::filesystem::recursive_directory_iterator(path, error))
-                if (entry.is_regular_file() && entry.path().extension() == ".json") found.push_back(entry.path().string());
-            std::sort(found.begin(), found.end());
-            files.insert(files.end(), found.begin(), found.end());
-        } else if (std::filesystem::exists(path, error)) {
-            files.push_back(path);
-        } else {
-            missing.push_back(path);
-        }
-    }
-    return files;
-}
-
-}  // namespace
 
 int check_command(const CheckCommandOptions& options) {
     const TextStyle style(use_colour(color_choice(options.color)));

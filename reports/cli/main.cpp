@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reports/cli/check_command.hpp"
+#include "reports/cli/list_command.hpp"
 #include "reports/cli/run_command.hpp"
 #include "reports/cli/sweep_command.hpp"
 
@@ -91,6 +92,11 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     merge_app->footer("Example: locksim merge shard-*.json");
 
+    std::vector<std::string> list_paths{"scenarios"};
+    CLI::App* list_app = app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");
+    list_app->add_option("PATH", list_paths, "Scenario files or directories (default: scenarios)");
+    list_app->footer("Example: locksim list");
+
     CheckCommandOptions check;
     std::string check_seed;
     CLI::App* check_app = app.add_subcommand(
@@ -125,6 +131,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(run_app)) return run_command(run);
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
         if (app.got_subcommand(merge_app)) return merge_command(merge);
+        if (app.got_subcommand(list_app)) return list_command(list_paths);
         if (app.got_subcommand(check_app)) {
             if (check_app->count("--seed") > 0) {
                 const auto parsed = parse_seed(check_seed);

@@ -60,7 +60,9 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
     std::string out = style.heading(fmt::format("{}", outcome.name)) +
                       fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
                                   outcome.designs.size() == 1 ? "" : "s");
-    out += wrap(outcome.description, 88) + "\n";
+    out += wrap(outcome.description, 88);
+    if (!outcome.lesson.empty()) out += style.heading("Lesson: ") + outcome.lesson + "\n";
+    out += "\n";
     out += render_summary_table(outcome, style) + "\n";
     out += fault_list(outcome.designs.front(), style);
 

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -23,6 +25,25 @@ std::vector<std::string> figure_lanes(const WorldSpec& world) {
 
 }  // namespace
 
+std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing) {
+    std::vector<std::string> files;
+    for (const auto& path : paths) {
+        std::error_code error;
+        if (std::filesystem::is_directory(path, error)) {
+            std::vector<std::string> found;
+            for (const auto& entry : std::filesystem::recursive_directory_iterator(path, error))
+                if (entry.is_regular_file() && entry.path().extension() == ".json") found.push_back(entry.path().string());
+            std::sort(found.begin(), found.end());
+            files.insert(files.end(), found.begin(), found.end());
+        } else if (std::filesystem::exists(path, error)) {
+            files.push_back(path);
+        } else {
+            missing.push_back(path);
+        }
+    }
+    return files;
+}
+
 std::optional<Scenario> load_scenario_or_report(const std::string& file) {
     try {
         return load_scenario_file(file, metric_names());
@@ -34,7 +55,7 @@ std::optional<Scenario> load_scenario_or_report(const std::string& file) {
 
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const std::optional<std::string>& only_design,
                              RunOptions options) {
-    ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, seed, {}};
+    ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, scenario.lesson, seed, {}};
     for (const auto& design : scenario.designs) {
         if (only_design && design.name != *only_design) continue;
         RunResult run = [&] {

@@ -3,12 +3,17 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reports/run_outcome.hpp"
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario.hpp"
 
 namespace locksim {
+
+// The files named, and every *.json below a directory named, each directory's in sorted
+// order; paths that do not exist go to `missing`.
+std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing);
 
 // The scenario in `file`, or nullopt after printing the one-line error to stderr.
 std::optional<Scenario> load_scenario_or_report(const std::string& file);

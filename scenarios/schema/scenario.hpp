@@ -26,6 +26,8 @@ struct Scenario {
     std::string file;  // as given on the command line
     std::string name;
     std::string description;
+    std::string lesson;   // one line: what a learner should take away
+    std::string section;  // the seed's section it tells, "3" or "3-4"; empty if none
     std::uint64_t seed = 0;
     std::vector<Design> designs;  // in file order
 };

@@ -251,13 +251,21 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
-    root.allow_only({"name", "description", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
+    root.allow_only({"name", "description", "lesson", "section", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
                      "fencing", "idempotency_key", "faults", "fault_generators", "designs"});
 
     Scenario scenario;
     scenario.file = file;
     scenario.name = root["name"].string();
     scenario.description = root["description"].string();
+    if (root.has("section")) scenario.section = root["section"].string();
+    if (root.has("lesson")) scenario.lesson = root["lesson"].string();
+    const auto section_ok = [](const std::string& text) {
+        const auto digit = [](char c) { return c >= '1' && c <= '6'; };
+        return (text.size() == 1 && digit(text[0])) || (text.size() == 3 && digit(text[0]) && text[1] == '-' && digit(text[2]) && text[0] < text[2]);
+    };
+    if (root.has("section") && !section_ok(scenario.section))
+        root["section"].fail(fmt::format("expected the seed's section it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"", scenario.section));
     scenario.seed = root["seed"].unsigned_integer();
 
     Json base_world = Json::object();
