@@ -58,6 +58,13 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
         }
     }
 
+    // Checking once more narrows the window; a pause can still land between this line and
+    // the charge, and the holder cannot tell.
+    if (job_.recheck_before_charge && !lock_.still_believes(held)) co_return Step::stop;
+    // Building the charge request is a moment of its own: a safepoint where a pause placed
+    // after the check can land before anything leaves the server.
+    co_await host_.sleep(Duration{});
+
     co_await charge(customer);
 
     if (co_await record_charged(customer, token) == 0 && token) {

@@ -9,8 +9,11 @@ namespace {
 std::int64_t whole_milliseconds(Duration d) { return d.ns / 1'000'000; }
 }  // namespace
 
-Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::string value, Duration ttl) const {
-    auto request = call(*network_, client_, node_, fmt::format("SET {} {} NX PX {}", key, value, whole_milliseconds(ttl)),
+Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::string value,
+                                                         std::optional<Duration> ttl) const {
+    const std::string label = ttl ? fmt::format("SET {} {} NX PX {}", key, value, whole_milliseconds(*ttl))
+                                  : fmt::format("SET {} {} NX", key, value);
+    auto request = call(*network_, client_, node_, label,
                         [server = server_, key, value, ttl, client = client_.id()] {
                             const bool ok = server->set_if_absent(key, value, ttl, client);
                             return Answer<bool>{ok, ok ? "OK" : "(nil)"};

@@ -15,8 +15,8 @@ public:
     RedisConnection(Network& network, Host client, NodeId node, RedisServer& server, Duration timeout)
         : network_(&network), client_(client), node_(node), server_(&server), timeout_(timeout) {}
 
-    // SET key value NX PX ttl: true for OK, false for nil.
-    Task<std::optional<bool>> set_if_absent(std::string key, std::string value, Duration ttl) const;
+    // SET key value NX PX ttl (NX alone without a ttl): true for OK, false for nil.
+    Task<std::optional<bool>> set_if_absent(std::string key, std::string value, std::optional<Duration> ttl) const;
     // Compare-and-extend, SET key value IFEQ value PX ttl (Redis 8.4): 1 if the value
     // matched and the TTL was reset.
     Task<std::optional<int>> extend_if_equals(std::string key, std::string value, Duration ttl) const;

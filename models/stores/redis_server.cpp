@@ -78,6 +78,7 @@ void RedisServer::expire_if_due(const std::string& key) {
 void RedisServer::arm_expiry(const std::string& key) {
     if (replica_) return;
     const Entry& entry = keys_.at(key);
+    if (entry.stored.expires_at == never) return;  // set without a TTL
     const std::uint64_t version = entry.version;
     host_.engine().schedule_at_wall(host_.id(), entry.stored.expires_at, [this, key, version] {
         auto found = keys_.find(key);
@@ -87,17 +88,22 @@ void RedisServer::arm_expiry(const std::string& key) {
     });
 }
 
-bool RedisServer::set_if_absent(const std::string& key, const std::string& value, Duration ttl, NodeId client) {
+bool RedisServer::set_if_absent(const std::string& key, const std::string& value, std::optional<Duration> ttl,
+                                NodeId client) {
     expire_if_due(key);
     if (keys_.contains(key)) {
         host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
         return false;
     }
-    const Instant expires_at = host_.wall_now() + ttl;
+    const Instant expires_at = ttl ? host_.wall_now() + *ttl : never;
     keys_[key] = Entry{StoredKey{value, client, expires_at}, next_version_++};
     changed(key);
-    host_.record(trace_kind::lock_granted,
-                 {{"key", key}, {"value", value}, {"holder", client}, {"ttl", ttl}, {"expires_at", expires_at}});
+    std::vector<Field> fields{{"key", key}, {"value", value}, {"holder", client}};
+    if (ttl) {
+        fields.push_back({"ttl", *ttl});
+        fields.push_back({"expires_at", expires_at});
+    }
+    host_.record(trace_kind::lock_granted, std::move(fields));
     arm_expiry(key);
     return true;
 }

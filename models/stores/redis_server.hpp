@@ -29,8 +29,9 @@ class RedisServer {
 public:
     RedisServer(Host host, const PersistenceSpec& persistence);
 
-    // SET key value NX PX ttl: true ("OK") if the key was free and is now ours.
-    bool set_if_absent(const std::string& key, const std::string& value, Duration ttl, NodeId client);
+    // SET key value NX PX ttl: true ("OK") if the key was free and is now ours. Without a
+    // ttl (SET NX alone) the key never expires.
+    bool set_if_absent(const std::string& key, const std::string& value, std::optional<Duration> ttl, NodeId client);
     // The compare-and-delete script / DELEX IFEQ: 1 if deleted, 0 if the value differs.
     int delete_if_equals(const std::string& key, const std::string& value, NodeId client);
     // Plain DEL: 1 if a key was deleted, whoever's it was.

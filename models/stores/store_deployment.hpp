@@ -36,5 +36,6 @@ std::unique_ptr<StoreDeployment> deploy_redlock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_etcd(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_database_lock(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_in_memory(const StoreContext& context);
 
 }  // namespace locksim

@@ -23,6 +23,7 @@ enum class StoreKind {
     zookeeper,         // a consensus ensemble; ephemeral sequential nodes; token = czxid
     etcd,              // a consensus cluster; lease-bound keys; token = create revision
     lease_row,         // a database lease row whose counter rises with every grant: a fencing token
+    in_memory,         // a lock in each server's own memory: it stops nothing on the other servers (seed §1)
     db_advisory,       // a session-level advisory lock in the billing database
     db_for_update,     // a row lock, SELECT … FOR UPDATE, held until COMMIT
 };
@@ -92,6 +93,7 @@ struct LockSpec {
     RedlockSpec redlock;           // redlock
     ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
     std::optional<Duration> idle_timeout;  // db-*: the database ends a session idle this long (ttl = this)
+    bool expires = true;                   // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
 };
 
 struct JobSpec {
@@ -100,6 +102,7 @@ struct JobSpec {
     std::vector<std::int64_t> customers;
     std::string period;
     Duration work_per_customer;  // preparing one invoice, between the lease check and the charge
+    bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
 };
 
 // How the job protects the resources it writes to.

@@ -20,7 +20,8 @@ struct StoreName {
     std::string_view name;
     StoreKind kind;
 };
-constexpr std::array<StoreName, 8> store_names{{
+constexpr std::array<StoreName, 9> store_names{{
+    {"in-memory", StoreKind::in_memory},
     {"redis", StoreKind::redis},
     {"redis-replicated", StoreKind::redis_replicated},
     {"redlock", StoreKind::redlock},
@@ -43,8 +44,8 @@ bool is_replicated(StoreKind k) { return k == StoreKind::redis_replicated; }
 bool is_redlock(StoreKind k) { return k == StoreKind::redlock; }
 bool is_consensus(StoreKind k) { return k == StoreKind::zookeeper || k == StoreKind::etcd; }
 bool is_lease_row(StoreKind k) { return k == StoreKind::lease_row; }
-bool is_polling(StoreKind k) { return !is_consensus(k) && k != StoreKind::db_for_update; }
-bool has_ttl(StoreKind k) { return !is_database_lock(k); }
+bool is_polling(StoreKind k) { return !is_consensus(k) && k != StoreKind::db_for_update && k != StoreKind::in_memory; }
+bool has_ttl(StoreKind k) { return !is_database_lock(k) && k != StoreKind::in_memory; }
 bool is_database(StoreKind k) { return is_database_lock(k); }
 bool releases_by_value(StoreKind k) { return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock || k == StoreKind::lease_row; }
 constexpr std::array<StoreOption, 16> store_options{{
@@ -150,7 +151,14 @@ LockSpec read_lock(const JsonReader& lock) {
     for (const auto& option : store_options)
         if (lock.has(option.field) && !option.applies(spec.store))
             lock[option.field].fail(fmt::format("\"{}\" is an option of {} only", option.field, option.stores));
-    if (is_database_lock(spec.store)) {
+    if (spec.store == StoreKind::in_memory) {
+        spec.ttl = max_duration;  // held until released: nothing else could take it anyway
+        spec.renew = false;
+    } else if (spec.store == StoreKind::redis && lock["ttl"].json() == "none") {
+        spec.expires = false;  // SET NX without PX: a lock, not a lease
+        spec.ttl = max_duration;
+        spec.renew = false;
+    } else if (is_database_lock(spec.store)) {
         // No TTL: with an idle timeout the holder keeps its session busy every timeout/3.
         if (lock.has("idle_timeout")) spec.idle_timeout = positive(lock["idle_timeout"]);
         spec.ttl = spec.idle_timeout.value_or(max_duration);
@@ -185,6 +193,7 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
     switch (lock.store) {
         case StoreKind::redis:
         case StoreKind::lease_row: names.push_back("lock-store"); break;
+        case StoreKind::in_memory: break;  // inside each server
         case StoreKind::redis_replicated:
             names.push_back("redis-primary");
             for (int i = 1; i <= lock.replication.replicas; ++i) names.push_back(fmt::format("redis-replica-{}", i));

@@ -126,7 +126,7 @@ private:
     }
 
     static JobSpec read_job(const JsonReader& job) {
-        job.allow_only({"name", "at", "customers", "period", "work_per_customer"});
+        job.allow_only({"name", "at", "customers", "period", "work_per_customer", "recheck_before_charge"});
         JobSpec spec;
         spec.name = job["name"].string();
         spec.starts_at = read_time_of_day(job["at"]);
@@ -139,6 +139,7 @@ private:
         if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
         spec.period = job["period"].string();
         spec.work_per_customer = job["work_per_customer"].duration();
+        if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
         return spec;
     }
 

@@ -1,0 +1,47 @@
+// A lock in each server's own memory (seed §1): on one server it would keep two threads
+// apart; here each server has its own, so all three take "the" lock at once.
+#include "models/stores/store_deployment.hpp"
+#include "models/trace_kinds.hpp"
+
+namespace locksim {
+namespace {
+
+class InMemoryLock final : public LockStoreClient {
+public:
+    InMemoryLock(Host host, std::string key) : host_(host), key_(std::move(key)) {}
+
+    Task<Lease> acquire() override {
+        // One job per server, so the local mutex is always free: nothing to wait for.
+        host_.record(trace_kind::lock_granted, {{"key", key_}, {"value", std::string("in memory")}, {"holder", host_.id()}});
+        co_return Lease{key_, "in memory", std::nullopt, never};
+    }
+    Task<ExtendResult> extend(const Lease&) override { co_return ExtendResult{ExtendResult::Outcome::extended, never}; }
+    Task<void> release(const Lease&) override {
+        host_.record(trace_kind::lock_released, {{"key", key_}, {"value", std::string("in memory")}, {"holder", host_.id()},
+                                                 {"by", host_.id()}, {"plain", false}});
+        co_return;
+    }
+
+private:
+    Host host_;
+    std::string key_;
+};
+
+class InMemoryDeployment final : public StoreDeployment {
+public:
+    explicit InMemoryDeployment(const StoreContext& context) : key_(context.world.lock.key) {}
+    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
+        return std::make_unique<InMemoryLock>(server, key_);
+    }
+
+private:
+    std::string key_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoreDeployment> deploy_in_memory(const StoreContext& context) {
+    return std::make_unique<InMemoryDeployment>(context);
+}
+
+}  // namespace locksim
