@@ -20,14 +20,25 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     host_.record(trace_kind::job_started, {{"job", job_.name}});
     auto held = co_await lock_.acquire();
     std::string outcome = "done";
+    bool failed = false;
     for (const auto customer : job_.customers) {
+        if (customer == job_.error_at_customer && host_.name() == job_.error_on_server) {
+            // An exception in the job's code (a bad record, a bug): the loop ends here.
+            outcome = fmt::format("failed: an error while handling customer {}", customer);
+            failed = true;
+            break;
+        }
         if (co_await renew_subscription(customer, *held) == Step::stop) {
             outcome = "stopped: the lock is no longer ours";
             break;
         }
     }
-    // The finally path: whatever happened above, the lock is released.
-    co_await lock_.release(held);
+    // The finally path: whatever happened above, the lock is released — unless the code
+    // releases only on success, and an error skipped it: then the lock waits for its TTL.
+    if (!failed || job_.release_in_finally)
+        co_await lock_.release(held);
+    else
+        lock_.learned_lost(*held, "abandoned: an error skipped the release");  // renewal stops with the job
     host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", outcome}});
     finished();
 }

@@ -9,11 +9,30 @@ namespace locksim {
 LockHolder::LockHolder(Host host, LockStoreClient& store, const LockSpec& spec)
     : host_(host), store_(store), spec_(spec) {}
 
+// The holder's deadline on the clock it times leases with. Store clients report it on the
+// monotonic clock; a holder that measures durations on the wall clock (seed §6: don't)
+// carries the same time left over to its wall clock, which a step then moves.
+Instant LockHolder::on_lease_clock(Instant monotonic_deadline) const {
+    if (!spec_.wall_clock_durations || monotonic_deadline == never) return monotonic_deadline;
+    return host_.wall_now() + (monotonic_deadline - host_.monotonic_now());
+}
+
+Instant LockHolder::lease_clock_now() const {
+    return spec_.wall_clock_durations ? host_.wall_now() : host_.monotonic_now();
+}
+
+std::vector<Field> LockHolder::deadline_fields(const HeldLease& held) const {
+    std::vector<Field> fields{{"key", held.lease.key}, {"believed_until", held.lease.valid_until}};
+    if (spec_.wall_clock_durations) fields.push_back({"clock", std::string("wall")});
+    return fields;
+}
+
 Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
     Lease lease = co_await store_.acquire();
+    lease.valid_until = on_lease_clock(lease.valid_until);
     auto held = std::make_shared<HeldLease>(HeldLease{std::move(lease), true});
-    std::vector<Field> fields{
-        {"key", held->lease.key}, {"value", held->lease.value}, {"believed_until", held->lease.valid_until}};
+    std::vector<Field> fields = deadline_fields(*held);
+    fields.push_back({"value", held->lease.value});
     if (held->lease.token) fields.push_back({"token", *held->lease.token});
     host_.record(trace_kind::belief_acquired, std::move(fields));
     if (spec_.renew) host_.spawn(renew_while_believed(held));
@@ -22,8 +41,8 @@ Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
 
 bool LockHolder::still_believes(HeldLease& held) {
     if (!held.believed) return false;
-    if (host_.monotonic_now() < held.lease.valid_until) {
-        host_.record(trace_kind::belief_checked, {{"key", held.lease.key}, {"believed_until", held.lease.valid_until}});
+    if (lease_clock_now() < held.lease.valid_until) {
+        host_.record(trace_kind::belief_checked, deadline_fields(held));
         return true;
     }
     end_belief(held, "lease ran out by own clock");
@@ -52,9 +71,8 @@ Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
                     end_belief(*held, "lease ran out by own clock");
                     co_return;
                 }
-                held->lease.valid_until = result.valid_until;
-                host_.record(trace_kind::belief_extended,
-                             {{"key", held->lease.key}, {"believed_until", result.valid_until}});
+                held->lease.valid_until = on_lease_clock(result.valid_until);
+                host_.record(trace_kind::belief_extended, deadline_fields(*held));
                 break;
             case ExtendResult::Outcome::refused:
                 end_belief(*held, "renewal refused: the value is no longer ours");

@@ -17,7 +17,7 @@ namespace locksim {
 
 // Shared between the job and its renewal loop; `believed` turns false exactly once.
 struct HeldLease {
-    Lease lease;
+    Lease lease;  // valid_until on the clock the holder times leases with
     bool believed = true;
 };
 
@@ -40,6 +40,9 @@ public:
     Task<void> release(std::shared_ptr<HeldLease> held);
 
 private:
+    Instant on_lease_clock(Instant monotonic_deadline) const;
+    Instant lease_clock_now() const;
+    std::vector<Field> deadline_fields(const HeldLease& held) const;
     Task<void> renew_while_believed(std::shared_ptr<HeldLease> held);
     void end_belief(HeldLease& held, std::string_view reason);
 

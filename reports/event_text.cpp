@@ -11,7 +11,8 @@ namespace {
 // "29.998s left by its clock", or that nothing will end it but the session.
 std::string time_left(const TraceEvent& event) {
     const Instant until = event.instant("believed_until");
-    if (until == never) return "no expiry: held for the database session";
+    if (until == never) return "no expiry: held until released";
+    if (event.has("clock")) return fmt::format("{} left by its wall clock", format_duration_rounded(until - event.wall));
     return fmt::format("{} left by its clock", format_duration_rounded(until - event.monotonic));
 }
 

@@ -94,6 +94,7 @@ struct LockSpec {
     ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
     std::optional<Duration> idle_timeout;  // db-*: the database ends a session idle this long (ttl = this)
     bool expires = true;                   // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
+    bool wall_clock_durations = false;     // the holder times its lease on the wall clock, not the monotonic one
 };
 
 struct JobSpec {
@@ -103,6 +104,9 @@ struct JobSpec {
     std::string period;
     Duration work_per_customer;  // preparing one invoice, between the lease check and the charge
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
+    std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
+    std::string error_on_server;                    // …on this server
+    bool release_in_finally = true;                 // false: an error skips the release; the lock stays until it expires
 };
 
 // How the job protects the resources it writes to.

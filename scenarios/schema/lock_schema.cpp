@@ -136,7 +136,7 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
 LockSpec read_lock(const JsonReader& lock) {
     lock.allow_only({"store", "key", "ttl", "renew", "release", "retry", "request_timeout", "first_token", "persistence",
                      "replicas", "replication_lag", "down_after", "wait", "nodes", "node_timeout", "ensemble", "watch",
-                     "election_timeout", "idle_timeout"});
+                     "election_timeout", "idle_timeout", "durations"});
     LockSpec spec;
     const std::string store = lock["store"].string();
     const auto* found = std::find_if(store_names.begin(), store_names.end(), [&](const StoreName& s) { return s.name == store; });
@@ -184,6 +184,12 @@ LockSpec read_lock(const JsonReader& lock) {
         if (spec.retry.max_delay < spec.retry.min_delay) retry["max"].fail("expected max to be at least min");
     }
     spec.request_timeout = lock.has("request_timeout") ? positive(lock["request_timeout"]) : default_request_timeout;
+    if (lock.has("durations")) {
+        const std::string clock = lock["durations"].string();
+        if (clock != "monotonic" && clock != "wall")
+            lock["durations"].fail(fmt::format("expected \"monotonic\" or \"wall\", got \"{}\"", clock));
+        spec.wall_clock_durations = clock == "wall";
+    }
     read_store_options(lock, spec);
     return spec;
 }

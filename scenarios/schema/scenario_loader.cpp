@@ -63,7 +63,7 @@ public:
 
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
         read_network(root_["network"], nodes_, world);
-        world.job = read_job(root_["job"]);
+        world.job = read_job(root_["job"], world.servers);
         world.protection = read_protection(world.lock);
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
         if (root_.has("fault_generators"))
@@ -125,8 +125,9 @@ private:
         return Instant{} + hours(hour) + minutes(minute) + seconds(second);
     }
 
-    static JobSpec read_job(const JsonReader& job) {
-        job.allow_only({"name", "at", "customers", "period", "work_per_customer", "recheck_before_charge"});
+    static JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers) {
+        job.allow_only({"name", "at", "customers", "period", "work_per_customer", "recheck_before_charge", "error",
+                        "release_in_finally"});
         JobSpec spec;
         spec.name = job["name"].string();
         spec.starts_at = read_time_of_day(job["at"]);
@@ -140,6 +141,17 @@ private:
         spec.period = job["period"].string();
         spec.work_per_customer = job["work_per_customer"].duration();
         if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
+        if (job.has("error")) {
+            const JsonReader error = job["error"];
+            error.allow_only({"server", "customer"});
+            spec.error_on_server = error["server"].string();
+            if (std::find(servers.begin(), servers.end(), spec.error_on_server) == servers.end())
+                error["server"].fail(fmt::format("expected one of the servers: {}", fmt::join(servers, ", ")));
+            spec.error_at_customer = error["customer"].integer();
+            if (std::find(spec.customers.begin(), spec.customers.end(), *spec.error_at_customer) == spec.customers.end())
+                error["customer"].fail("expected one of the job's customers");
+        }
+        if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
         return spec;
     }
 
