@@ -264,9 +264,11 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
-    root.allow_only({"name", "description", "lesson", "section", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
+    root.allow_only({"$schema", "name", "description", "lesson", "section", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
                      "fencing", "idempotency_key", "faults", "fault_generators", "designs"});
 
+    // "$schema" names the JSON Schema editors check the file against; it changes nothing here.
+    if (root.has("$schema")) root["$schema"].string();
     Scenario scenario;
     scenario.file = file;
     scenario.name = root["name"].string();
