@@ -24,7 +24,7 @@ const std::vector<std::string>& metric_names() {
                                                 "overlapping_holders",   "stale_writes_rejected",
                                                 "stale_writes_accepted", "foreign_releases",
                                                 "max_wakeups_per_release", "finished_ms",
-                                                "token_grants"};
+                                                "token_grants", "peak_retries_per_ms"};
     return names;
 }
 
@@ -38,6 +38,7 @@ std::int64_t RunMetrics::value(std::string_view metric) const {
     if (metric == "max_wakeups_per_release") return max_wakeups_per_release;
     if (metric == "finished_ms") return finished_ms;
     if (metric == "token_grants") return token_grants;
+    if (metric == "peak_retries_per_ms") return peak_retries_per_ms;
     // The loader only accepts names from metric_names(); anything else is a bug.
     throw std::logic_error(fmt::format("no metric named \"{}\"", metric));
 }
@@ -50,6 +51,7 @@ RunMetrics check_trace(const Trace& trace, Instant run_end) {
     count_foreign_releases(trace, metrics);
     count_wakeups(trace, metrics);
     find_finish(trace, metrics);
+    find_retry_storms(trace, metrics);
     std::sort(metrics.flagged.begin(), metrics.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
     return metrics;

@@ -4,6 +4,7 @@
 // one; watching the holder wakes every waiter to find a single winner.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "models/trace_kinds.hpp"
 #include "reports/checks/metrics.hpp"
@@ -27,6 +28,24 @@ namespace locksim {
 void find_finish(const Trace& trace, RunMetrics& metrics) {
     for (const auto& event : trace.events())
         if (event.kind == trace_kind::job_finished) metrics.finished_ms = std::max(metrics.finished_ms, event.at.ns / 1'000'000);
+}
+
+}  // namespace locksim
+
+namespace locksim {
+
+// Waiting servers that retry in step hit the store together: without jitter every
+// waiter's retry lands in the same millisecond, round after round. A client's first
+// refused attempt is not a retry (everyone starting at midnight is no storm).
+void find_retry_storms(const Trace& trace, RunMetrics& metrics) {
+    std::map<std::int64_t, std::int64_t> retries_per_ms;
+    std::set<std::uint32_t> refused_before;
+    for (const auto& event : trace.events()) {
+        if (event.kind != trace_kind::lock_refused) continue;
+        if (refused_before.insert(event.node_ref("client").index).second) continue;
+        const std::int64_t in_ms = ++retries_per_ms[event.at.ns / 1'000'000];
+        metrics.peak_retries_per_ms = std::max(metrics.peak_retries_per_ms, in_ms);
+    }
 }
 
 }  // namespace locksim
