@@ -113,7 +113,7 @@ TEST_CASE("another seed draws other retry delays but keeps the story") {
 TEST_CASE("every shipped scenario meets every expectation its file states") {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"))
-        if (entry.path().extension() == ".json") files.push_back(entry.path());
+        if (is_scenario_file(entry.path())) files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() >= 16);
     for (const auto& file : files) {
@@ -150,7 +150,7 @@ TEST_CASE("the seed's section 5 table: which stores survive a failover and which
 
 TEST_CASE("every shipped scenario names the seed section it tells and its one-line lesson") {
     for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios")) {
-        if (entry.path().extension() != ".json") continue;
+        if (!is_scenario_file(entry.path())) continue;
         const auto scenario = load_scenario_file(entry.path().string(), metric_names());
         INFO(entry.path().filename().string());
         CHECK_FALSE(scenario.section.empty());

@@ -25,6 +25,11 @@ std::vector<std::string> figure_lanes(const WorldSpec& world) {
 
 }  // namespace
 
+bool is_scenario_file(const std::filesystem::path& path) {
+    const std::string name = path.filename().string();
+    return path.extension() == ".json" && !name.ends_with(".schema.json");  // the JSON Schema is no scenario
+}
+
 std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing) {
     std::vector<std::string> files;
     for (const auto& path : paths) {
@@ -32,7 +37,7 @@ std::vector<std::string> scenario_files(const std::vector<std::string>& paths, s
         if (std::filesystem::is_directory(path, error)) {
             std::vector<std::string> found;
             for (const auto& entry : std::filesystem::recursive_directory_iterator(path, error))
-                if (entry.is_regular_file() && entry.path().extension() == ".json") found.push_back(entry.path().string());
+                if (entry.is_regular_file() && is_scenario_file(entry.path())) found.push_back(entry.path().string());
             std::sort(found.begin(), found.end());
             files.insert(files.end(), found.begin(), found.end());
         } else if (std::filesystem::exists(path, error)) {

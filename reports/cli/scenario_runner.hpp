@@ -1,6 +1,7 @@
 #pragma once
 // Runs every design of a scenario under one seed and checks what each run shows.
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,9 @@
 #include "scenarios/schema/scenario.hpp"
 
 namespace locksim {
+
+// A scenario file: *.json, but not the format's *.schema.json.
+bool is_scenario_file(const std::filesystem::path& path);
 
 // The files named, and every *.json below a directory named, each directory's in sorted
 // order; paths that do not exist go to `missing`.
