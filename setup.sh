@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(g++ cmake make libboost-graph-dev catch2 libfmt-dev nlohmann-json3-dev libcli11-dev)
+packages=(g++ cmake make libboost-graph-dev catch2 libfmt-dev nlohmann-json3-dev libcli11-dev python3-jsonschema)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

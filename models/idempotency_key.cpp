@@ -17,9 +17,20 @@ std::string replace_all(std::string text, std::string_view placeholder, const st
 }  // namespace
 
 std::optional<std::string> check_idempotency_key_template(const std::string& key_template) {
-    const std::string rest = replace_all(replace_all(key_template, customer_placeholder, ""), period_placeholder, "");
-    if (rest.find('{') != std::string::npos || rest.find('}') != std::string::npos)
-        return "expected a key template whose only placeholders are {customer} and {period}";
+    // One pass: every brace must open a whole placeholder ("{per{customer}iod}" does not).
+    const std::string_view text = key_template;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        if (text[at] == '{') {
+            const std::string_view rest = text.substr(at);
+            const std::size_t length = rest.starts_with(customer_placeholder) ? customer_placeholder.size()
+                                       : rest.starts_with(period_placeholder) ? period_placeholder.size()
+                                                                              : 0;
+            if (length == 0) return "expected a key template whose only placeholders are {customer} and {period}";
+            at += length - 1;
+        } else if (text[at] == '}') {
+            return "expected a key template whose only placeholders are {customer} and {period}";
+        }
+    }
     if (key_template.find(customer_placeholder) == std::string::npos)
         return "expected {customer} in the key: without it every customer would share one key";
     return std::nullopt;

@@ -155,6 +155,7 @@ LockSpec read_lock(const JsonReader& lock) {
         spec.ttl = max_duration;  // held until released: nothing else could take it anyway
         spec.renew = false;
     } else if (spec.store == StoreKind::redis && lock["ttl"].json() == "none") {
+        if (lock.has("renew")) lock["renew"].boolean();  // checked, though a lock that never expires needs no renewal
         spec.expires = false;  // SET NX without PX: a lock, not a lease
         spec.ttl = max_duration;
         spec.renew = false;
