@@ -9,6 +9,7 @@
 
 #include "sim/duration_text.hpp"
 #include "sim/engine.hpp"
+#include "sim/host.hpp"
 
 namespace Catch {
 template <>
@@ -23,6 +24,12 @@ struct StringMaker<locksim::Instant> {
 
 namespace locksim {
 inline Instant at(Duration since_midnight) { return midnight + since_midnight; }
+
+// A process that sleeps `length` on its node and notes the true time it woke.
+inline Task<void> sleeper(Host host, Duration length, std::vector<Instant>& woke) {
+    co_await host.sleep(length);
+    woke.push_back(host.engine().now());
+}
 
 inline std::vector<const TraceEvent*> events_of(const Engine& engine, std::string_view kind) {
     std::vector<const TraceEvent*> found;
