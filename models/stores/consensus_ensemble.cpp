@@ -24,8 +24,6 @@ ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vect
 
 std::string ConsensusEnsemble::prefix_of(const std::string& path) const { return path.substr(0, path.rfind('/')); }
 
-std::int64_t ConsensusEnsemble::token_for(std::int64_t revision) const { return revision; }
-
 // ---- replication -----------------------------------------------------------------------
 
 Task<std::optional<std::size_t>> ConsensusEnsemble::replicate(Command command) {
@@ -116,11 +114,11 @@ void ConsensusEnsemble::apply(Member& member, std::size_t index, bool leader) {
             const std::string path = flavor_ == Flavor::zookeeper
                                          ? fmt::format("{}/lock-{:010}", command.path, state.next_sequence++)
                                          : fmt::format("{}/{:x}", command.path, 0x694d000 + command.session);
-            ConsensusKey key{path, token_for(revision), command.session, command.client};
+            ConsensusKey key{path, revision, command.session, command.client};
             state.keys[path] = key;
             if (leader) {
                 created_[index] = key;
-                report_holder(member, command.path, true);
+                report_holder(member, command.path);
             }
             break;
         }
@@ -159,12 +157,11 @@ void ConsensusEnsemble::delete_key(Member& member, const std::string& path, bool
         holder_of_[prefix].clear();
     }
     fire_watches(path);
-    report_holder(member, prefix, true);
+    report_holder(member, prefix);
 }
 
 // The store's view of who holds the lock: the lowest key under the prefix.
-void ConsensusEnsemble::report_holder(Member& member, const std::string& prefix, bool leader) {
-    if (!leader) return;
+void ConsensusEnsemble::report_holder(Member& member, const std::string& prefix) {
     const ConsensusKey* lowest = nullptr;
     for (const auto& [path, key] : member.state.keys)
         if (prefix_of(path) == prefix && (!lowest || key.create_revision < lowest->create_revision)) lowest = &key;

@@ -111,7 +111,7 @@ private:
     void commit_up_to(std::size_t index);
     void apply(Member& member, std::size_t index, bool leader);
     void delete_key(Member& member, const std::string& path, bool leader, std::string_view why, NodeId by);
-    void report_holder(Member& member, const std::string& prefix, bool leader);
+    void report_holder(Member& member, const std::string& prefix);  // on the leader
     void fire_watches(const std::string& path);
     void arm_session_expiry(std::int64_t session);
     Task<void> lead(std::uint64_t term);
@@ -120,7 +120,6 @@ private:
     void rejoin(std::size_t member);
     std::size_t majority() const { return members_.size() / 2 + 1; }
     std::string prefix_of(const std::string& path) const;
-    std::int64_t token_for(std::int64_t revision) const;
 
     Engine& engine_;
     Network& network_;

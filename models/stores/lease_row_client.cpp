@@ -66,31 +66,8 @@ Task<void> LeaseRowLockClient::release(const Lease& lease) {
     co_await request;
 }
 
-}  // namespace locksim
-
-namespace locksim {
-namespace {
-
-class LeaseRowDeployment final : public StoreDeployment {
-public:
-    explicit LeaseRowDeployment(const StoreContext& context)
-        : context_(context), store_node_(context.node(context.world.store_nodes.at(0))),
-          store_(Host(context.engine, store_node_), context.world.lock.first_token) {}
-
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        return std::make_unique<LeaseRowLockClient>(server, context_.network, store_node_, store_, context_.world.lock);
-    }
-
-private:
-    StoreContext context_;
-    NodeId store_node_;
-    LeaseRowStore store_;
-};
-
-}  // namespace
-
 std::unique_ptr<StoreDeployment> deploy_lease_row(const StoreContext& context) {
-    return std::make_unique<LeaseRowDeployment>(context);
+    return std::make_unique<SingleNodeDeployment<LeaseRowStore, LeaseRowLockClient>>(context, context.world.lock.first_token);
 }
 
 }  // namespace locksim

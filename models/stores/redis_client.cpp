@@ -30,31 +30,8 @@ Task<void> RedisLockClient::release(const Lease& lease) {
     co_await connection_.release(lease.key, lease.value, spec_.release == ReleaseMode::plain_delete);
 }
 
-}  // namespace locksim
-
-namespace locksim {
-namespace {
-
-class RedisDeployment final : public StoreDeployment {
-public:
-    explicit RedisDeployment(const StoreContext& context)
-        : context_(context), store_node_(context.node(context.world.store_nodes.at(0))),
-          server_(Host(context.engine, store_node_), context.world.lock.persistence) {}
-
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        return std::make_unique<RedisLockClient>(server, context_.network, store_node_, server_, context_.world.lock);
-    }
-
-private:
-    StoreContext context_;
-    NodeId store_node_;
-    RedisServer server_;
-};
-
-}  // namespace
-
 std::unique_ptr<StoreDeployment> deploy_redis(const StoreContext& context) {
-    return std::make_unique<RedisDeployment>(context);
+    return std::make_unique<SingleNodeDeployment<RedisServer, RedisLockClient>>(context, context.world.lock.persistence);
 }
 
 }  // namespace locksim

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "models/lock_client.hpp"
 #include "models/world/world_spec.hpp"
@@ -27,6 +28,26 @@ struct StoreContext {
 };
 
 std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context);
+
+// A store on one node (one Redis, a lease row): its server object there, and a client
+// of type Client(host, network, node, server, lock spec) for each job server.
+template <class Server, class Client>
+class SingleNodeDeployment final : public StoreDeployment {
+public:
+    template <class... ServerArguments>
+    explicit SingleNodeDeployment(const StoreContext& context, ServerArguments&&... arguments)
+        : context_(context), node_(context.node(context.world.store_nodes.at(0))),
+          server_(Host(context.engine, node_), std::forward<ServerArguments>(arguments)...) {}
+
+    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
+        return std::make_unique<Client>(server, context_.network, node_, server_, context_.world.lock);
+    }
+
+private:
+    StoreContext context_;
+    NodeId node_;
+    Server server_;
+};
 
 // One per store kind, each beside its store.
 std::unique_ptr<StoreDeployment> deploy_redis(const StoreContext& context);
