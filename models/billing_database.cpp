@@ -34,32 +34,52 @@ RenewalRow BillingDatabase::read(std::int64_t customer, const std::string& perio
 }
 
 void BillingDatabase::record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
-                                   std::optional<std::int64_t> token, int rows) {
+                                   std::optional<std::int64_t> token, int rows, NodeId client) {
     std::vector<Field> fields{{"customer", customer},
                               {"period", period},
                               {"status", std::string(to_string(status))},
-                              {"rows", static_cast<std::int64_t>(rows)}};
+                              {"rows", static_cast<std::int64_t>(rows)},
+                              {"client", client}};
     if (token) fields.push_back({"token", *token});
     host_.record(trace_kind::db_write, std::move(fields));
 }
 
-int BillingDatabase::claim(std::int64_t customer, const std::string& period, std::int64_t token) {
+int BillingDatabase::claim(std::int64_t customer, const std::string& period, std::int64_t token, NodeId client) {
     RenewalRow* target = row(customer, period);
     const bool changes = target != nullptr && target->fence < token;
     if (changes) *target = RenewalRow{RenewalStatus::claimed, token};
-    record_write(customer, period, RenewalStatus::claimed, token, changes ? 1 : 0);
+    record_write(customer, period, RenewalStatus::claimed, token, changes ? 1 : 0, client);
     return changes ? 1 : 0;
 }
 
+int BillingDatabase::insert_claim(std::int64_t customer, const std::string& period, NodeId client) {
+    RenewalRow* target = row(customer, period);
+    const bool inserted = target != nullptr && target->status == RenewalStatus::due;
+    if (inserted) target->status = RenewalStatus::claimed;
+    record_write(customer, period, RenewalStatus::claimed, std::nullopt, inserted ? 1 : 0, client);
+    return inserted ? 1 : 0;
+}
+
+bool BillingDatabase::index_built_for(const std::string& period) {
+    const bool built = index_builds_.contains(period);
+    host_.record(trace_kind::index_checked, {{"period", period}, {"built", built}});
+    return built;
+}
+
+void BillingDatabase::record_index_build(const std::string& period, Duration processor_time, NodeId client) {
+    index_builds_.insert(period);
+    host_.record(trace_kind::index_built, {{"period", period}, {"cpu", processor_time}, {"client", client}});
+}
+
 int BillingDatabase::record_charged(std::int64_t customer, const std::string& period,
-                                    std::optional<std::int64_t> token) {
+                                    std::optional<std::int64_t> token, NodeId client) {
     RenewalRow* target = row(customer, period);
     const bool changes = target != nullptr && (!token || target->fence <= *token);
     if (changes) {
         target->status = RenewalStatus::charged;
         if (token) target->fence = *token;
     }
-    record_write(customer, period, RenewalStatus::charged, token, changes ? 1 : 0);
+    record_write(customer, period, RenewalStatus::charged, token, changes ? 1 : 0, client);
     return changes ? 1 : 0;
 }
 

@@ -5,9 +5,14 @@
 //
 //   UPDATE renewals SET status='claimed', fence=33
 //    WHERE customer=42 AND period='2026-10' AND fence < 33
+//
+// A renewal still due stands for a row not inserted yet: with a unique key on (customer,
+// period), the first INSERT wins and every later one fails (seed §6: let the database decide).
+// The same database remembers for which hour the search index was last built.
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,17 +36,24 @@ public:
 
     RenewalRow read(std::int64_t customer, const std::string& period);
     // status='claimed', fence=token WHERE ... AND fence < token
-    int claim(std::int64_t customer, const std::string& period, std::int64_t token);
+    int claim(std::int64_t customer, const std::string& period, std::int64_t token, NodeId client);
+    // INSERT ... status='claimed': 1 row for the first writer, 0 (a unique violation) after
+    int insert_claim(std::int64_t customer, const std::string& period, NodeId client);
     // status='charged' WHERE ...; with a token also fence=token ... AND fence <= token
-    int record_charged(std::int64_t customer, const std::string& period, std::optional<std::int64_t> token);
+    int record_charged(std::int64_t customer, const std::string& period, std::optional<std::int64_t> token,
+                       NodeId client);
+
+    bool index_built_for(const std::string& period);
+    void record_index_build(const std::string& period, Duration processor_time, NodeId client);
 
 private:
     RenewalRow* row(std::int64_t customer, const std::string& period);
     void record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
-                      std::optional<std::int64_t> token, int rows);
+                      std::optional<std::int64_t> token, int rows, NodeId client);
 
     Host host_;
     std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;
+    std::set<std::string> index_builds_;  // periods the index has been built for
 };
 
 }  // namespace locksim

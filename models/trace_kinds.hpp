@@ -33,13 +33,17 @@ inline constexpr std::string_view belief_ended = "belief.ended";        // key, 
 
 // The job on a server.
 inline constexpr std::string_view job_started = "job.started";            // job
+inline constexpr std::string_view job_campaigning = "job.campaigning";    // job: standing for leader (lock scope leadership)
+inline constexpr std::string_view job_rebuilding = "job.rebuilding";      // period: an index build begins
 inline constexpr std::string_view job_customer_skipped = "job.skipped";   // customer, reason
 inline constexpr std::string_view job_preparing = "job.preparing";        // customer: the invoice is being prepared
 inline constexpr std::string_view job_finished = "job.finished";          // job, outcome
 
 // At the billing database: every statement on the renewals table.
 inline constexpr std::string_view db_read = "db.read";    // customer, period, status, fence
-inline constexpr std::string_view db_write = "db.write";  // customer, period, status, token?, rows
+inline constexpr std::string_view db_write = "db.write";  // customer, period, status, token?, rows, client
+inline constexpr std::string_view index_checked = "index.checked";  // period, built: was the index built for it?
+inline constexpr std::string_view index_built = "index.built";      // period, cpu (duration), client: a build finished
 
 // At the payment provider.
 inline constexpr std::string_view provider_charged = "provider.charged";    // customer, period, key?, charge

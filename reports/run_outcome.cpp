@@ -36,8 +36,8 @@ std::string describe_failure(const ExpectationResult& result) {
         case Expectation::Comparison::at_least: how = "at least "; break;
         case Expectation::Comparison::at_most: how = "at most "; break;
     }
-    return fmt::format("{} expected {}{}, got {}", result.expectation.metric, how, result.expectation.value,
-                       result.actual);
+    return fmt::format("{} expected {}{}{}, got {}", result.expectation.metric, how, result.expectation.value,
+                       result.expectation.implied ? " (a correctness lock)" : "", result.actual);
 }
 
 }  // namespace locksim

@@ -80,9 +80,9 @@ TEST_CASE("a claim with a newer token is accepted and one with an older token is
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 34)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
         [&] { rows.push_back(world.database.read(42, period)); },
     });
     CHECK(rows_changed == std::vector<int>{1, 1, 0});
@@ -106,8 +106,8 @@ TEST_CASE("a claim with the token that already wrote the row is rejected") {
     BillingWorld world;
     std::vector<int> rows_changed;
     world.in_turn(world.database_node, {
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
     });
     CHECK(rows_changed == std::vector<int>{1, 0});
 }
@@ -116,7 +116,7 @@ TEST_CASE("a claim on one customer leaves the others alone") {
     BillingWorld world;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34); },
+        [&] { world.database.claim(42, period, 34, world.server_1); },
         [&] { rows.push_back(world.database.read(41, period)); },
         [&] { rows.push_back(world.database.read(43, period)); },
     });
@@ -131,9 +131,9 @@ TEST_CASE("a statement about a customer or period without a row changes nothing"
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { rows_changed.push_back(world.database.claim(99, period, 33)); },
-        [&] { rows_changed.push_back(world.database.claim(42, "2026-11", 33)); },
-        [&] { rows_changed.push_back(world.database.record_charged(99, period, std::nullopt)); },
+        [&] { rows_changed.push_back(world.database.claim(99, period, 33, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.claim(42, "2026-11", 33, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.record_charged(99, period, std::nullopt, world.server_1)); },
         [&] { rows.push_back(world.database.read(99, period)); },
     });
     CHECK(rows_changed == std::vector<int>{0, 0, 0});
@@ -147,8 +147,8 @@ TEST_CASE("record_charged with a token writes when no newer token has written th
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, 34)); },
+        [&] { world.database.claim(42, period, 34, world.server_1); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, 34, world.server_1)); },
         [&] { rows.push_back(world.database.read(42, period)); },
     });
     CHECK(rows_changed == std::vector<int>{1});
@@ -168,9 +168,9 @@ TEST_CASE("record_charged with a newer token raises the fence") {
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 33); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, 35)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 34)); },
+        [&] { world.database.claim(42, period, 33, world.server_1); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, 35, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
         [&] { rows.push_back(world.database.read(42, period)); },
     });
     CHECK(rows_changed == std::vector<int>{1, 0});
@@ -184,8 +184,8 @@ TEST_CASE("record_charged with an older token is rejected") {
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, 33)); },
+        [&] { world.database.claim(42, period, 34, world.server_1); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, 33, world.server_1)); },
         [&] { rows.push_back(world.database.read(42, period)); },
     });
     CHECK(rows_changed == std::vector<int>{0});
@@ -199,9 +199,9 @@ TEST_CASE("record_charged without a token always writes and leaves the fence alo
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt)); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt)); },
+        [&] { world.database.claim(42, period, 34, world.server_1); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
+        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
         [&] { rows.push_back(world.database.read(42, period)); },
     });
     CHECK(rows_changed == std::vector<int>{1, 1});

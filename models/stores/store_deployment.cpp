@@ -13,6 +13,7 @@ std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context) {
         case StoreKind::in_memory: return deploy_in_memory(context);
         case StoreKind::db_advisory:
         case StoreKind::db_for_update: return deploy_database_lock(context);
+        case StoreKind::none: break;  // the world deploys nothing
     }
     return nullptr;
 }

@@ -29,7 +29,9 @@ public:
         network_.set_tracing_messages(options.trace_messages);
         add_nodes();
         wire_network();
-        store_ = deploy_store(StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
+        if (spec_.lock.store != StoreKind::none)
+            store_ = deploy_store(
+                StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
         billing_ = std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers,
                                                      spec_.job.period);
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)));
@@ -83,11 +85,14 @@ private:
                                      provider_.get()};
         for (const auto& name : spec_.servers) {
             const Host host(engine_, node(name));
-            auto& client = clients_.emplace_back(store_->client_for(host));
-            auto& holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock));
-            auto& server = servers_.emplace_back(
-                std::make_unique<JobServer>(host, network_, *holder, resources, spec_.job, spec_.protection));
-            const std::size_t index = servers_.size() - 1;
+            LockHolder* holder = nullptr;
+            if (store_) {
+                auto& client = clients_.emplace_back(store_->client_for(host));
+                holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock)).get();
+            }
+            const std::size_t index = servers_.size();
+            auto& server = servers_.emplace_back(std::make_unique<JobServer>(
+                host, network_, holder, resources, ServerPlace{index, spec_.servers.size()}, spec_.job, spec_.protection));
             host.spawn(server->run_nightly_job([this, index] { job_ended(index); }));
             // A crashed server's job is over too; what it left behind is the story.
             engine_.on_crash(host.id(), [this, index] { job_ended(index); });

@@ -26,6 +26,7 @@ enum class StoreKind {
     in_memory,         // a lock in each server's own memory: it stops nothing on the other servers (seed §1)
     db_advisory,       // a session-level advisory lock in the billing database
     db_for_update,     // a row lock, SELECT … FOR UPDATE, held until COMMIT
+    none,              // no lock at all: the design relies on something else (seed §6)
 };
 
 // Locks the database holds for a session, without a TTL.
@@ -97,7 +98,25 @@ struct LockSpec {
     bool wall_clock_durations = false;     // the holder times its lease on the wall clock, not the monotonic one
 };
 
+enum class JobKind {
+    renewals,       // charge each customer's renewal: a double run charges twice (correctness)
+    index_rebuild,  // rebuild the search index: a double run wastes processor time (efficiency)
+};
+
+// Which customers a server's job handles.
+enum class Assignment {
+    all,   // every server runs the whole job; the lock decides who
+    hash,  // each customer belongs to one server, by hash (seed §6: give each key one owner)
+};
+
+// What a server holds the lock for.
+enum class LockScope {
+    each_run,    // take it when the job starts, release it when the job ends
+    leadership,  // campaign from the start of the run and keep it: only the leader's scheduler runs jobs (seed §6)
+};
+
 struct JobSpec {
+    JobKind kind = JobKind::renewals;
     std::string name;
     Instant starts_at;  // a wall-clock reading: each server's scheduler fires at it
     std::vector<std::int64_t> customers;
@@ -107,12 +126,16 @@ struct JobSpec {
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
     bool release_in_finally = true;                 // false: an error skips the release; the lock stays until it expires
+    Duration rebuild_work{};                        // index_rebuild: processor time one build takes
+    Assignment assignment = Assignment::all;
+    LockScope lock_scope = LockScope::each_run;
 };
 
 // How the job protects the resources it writes to.
 struct ProtectionSpec {
     bool fencing = false;  // claim the billing row with the lock's token before charging
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
+    bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win (seed §6)
 };
 
 // A fault placed by what happens rather than by a time: the `nth` trace event of `kind`

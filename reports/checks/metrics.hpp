@@ -45,6 +45,12 @@ struct RunMetrics {
     std::int64_t peak_retries_per_ms = 0;      // most refused retries (not first attempts) within one millisecond
     std::int64_t max_wakeups_per_release = 0;  // most waiters one deletion woke (the herd effect)
     std::int64_t finished_ms = 0;              // true time, in ms, at which the last job ended (0: none did)
+    std::int64_t double_applies = 0;           // renewal rows set to charged by a second server
+    Duration duplicate_work{};                 // processor time spent on index builds beyond the first per period
+    Duration longest_stall{};                  // longest time from a holder's crash to the next grant
+    Duration longest_wait{};                   // longest time a job waited for the lock
+    std::int64_t lock_refusals = 0;            // acquire attempts the store refused
+    std::int64_t job_runs = 0;                 // jobs that started (a leader's scheduler runs one)
     std::vector<FlaggedEvent> flagged;         // by trace sequence
 
     const FlaggedEvent* flag_for(std::uint64_t sequence) const;
@@ -57,6 +63,9 @@ struct RunMetrics {
 // The names expectations may use, in the order the JSON output lists them.
 const std::vector<std::string>& metric_names();
 
+// One sentence on what a metric counts, for --help, the schema and reports.
+std::string_view metric_meaning(std::string_view metric);
+
 // `run_end`: true time the run stopped; a belief still held then counts until it.
 RunMetrics check_trace(const Trace& trace, Instant run_end);
 
@@ -68,5 +77,8 @@ void count_foreign_releases(const Trace& trace, RunMetrics& metrics);
 void count_wakeups(const Trace& trace, RunMetrics& metrics);
 void find_finish(const Trace& trace, RunMetrics& metrics);
 void find_retry_storms(const Trace& trace, RunMetrics& metrics);
+void count_double_applies(const Trace& trace, RunMetrics& metrics);
+void measure_duplicate_work(const Trace& trace, RunMetrics& metrics);
+void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics);
 
 }  // namespace locksim

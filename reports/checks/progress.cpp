@@ -4,6 +4,7 @@
 // one; watching the holder wakes every waiter to find a single winner.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "models/trace_kinds.hpp"
@@ -46,6 +47,43 @@ void find_retry_storms(const Trace& trace, RunMetrics& metrics) {
         const std::int64_t in_ms = ++retries_per_ms[event.at.ns / 1'000'000];
         metrics.peak_retries_per_ms = std::max(metrics.peak_retries_per_ms, in_ms);
     }
+}
+
+}  // namespace locksim
+
+namespace locksim {
+
+// Liveness, the other side of the TTL trade (seed §2): how long the work stood still
+// after a holder crashed, how long jobs waited for the lock, how often the store said no,
+// and how many schedulers ran the job at all.
+void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics) {
+    std::set<std::uint32_t> believing;
+    std::map<std::uint32_t, Instant> waiting_since;  // job started, lock not yet held
+    std::optional<Instant> stalled_since;            // a holder crashed, nobody has been granted since
+    for (const auto& event : trace.events()) {
+        const std::uint32_t node = event.node.index;
+        if (event.kind == trace_kind::job_started) {
+            ++metrics.job_runs;
+            if (!believing.contains(node)) waiting_since[node] = event.at;
+        } else if (event.kind == trace_kind::belief_acquired) {
+            believing.insert(node);
+            if (auto waited = waiting_since.find(node); waited != waiting_since.end()) {
+                metrics.longest_wait = std::max(metrics.longest_wait, event.at - waited->second);
+                waiting_since.erase(waited);
+            }
+            if (stalled_since) metrics.longest_stall = std::max(metrics.longest_stall, event.at - *stalled_since);
+            stalled_since.reset();
+        } else if (event.kind == trace_kind::belief_ended) {
+            believing.erase(node);
+        } else if (event.kind == trace_kind::node_crashed) {
+            if (believing.erase(node) > 0 && !stalled_since) stalled_since = event.at;
+            waiting_since.erase(node);
+        } else if (event.kind == trace_kind::lock_refused) {
+            ++metrics.lock_refusals;
+        }
+    }
+    for (const auto& [_, since] : waiting_since) metrics.longest_wait = std::max(metrics.longest_wait, run_end - since);
+    if (stalled_since) metrics.longest_stall = std::max(metrics.longest_stall, run_end - *stalled_since);
 }
 
 }  // namespace locksim

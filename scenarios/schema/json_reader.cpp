@@ -77,6 +77,10 @@ std::vector<std::pair<std::string, JsonReader>> JsonReader::members() const {
 }
 
 void JsonReader::allow_only(std::initializer_list<std::string_view> allowed) const {
+    allow_only(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+void JsonReader::allow_only(std::span<const std::string_view> allowed) const {
     expect(value_->is_object(), "an object");
     for (auto it = value_->begin(); it != value_->end(); ++it) {
         if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;

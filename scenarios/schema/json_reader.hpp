@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,6 +57,7 @@ public:
     std::vector<std::pair<std::string, JsonReader>> members() const;  // an object's, in file order
     // Fails on the first member not in `allowed`, listing what is.
     void allow_only(std::initializer_list<std::string_view> allowed) const;
+    void allow_only(std::span<const std::string_view> allowed) const;
 
     std::string string() const;
     std::int64_t integer() const;

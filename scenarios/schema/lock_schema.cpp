@@ -20,7 +20,8 @@ struct StoreName {
     std::string_view name;
     StoreKind kind;
 };
-constexpr std::array<StoreName, 9> store_names{{
+constexpr std::array<StoreName, 10> store_names{{
+    {"none", StoreKind::none},
     {"in-memory", StoreKind::in_memory},
     {"redis", StoreKind::redis},
     {"redis-replicated", StoreKind::redis_replicated},
@@ -44,8 +45,10 @@ bool is_replicated(StoreKind k) { return k == StoreKind::redis_replicated; }
 bool is_redlock(StoreKind k) { return k == StoreKind::redlock; }
 bool is_consensus(StoreKind k) { return k == StoreKind::zookeeper || k == StoreKind::etcd; }
 bool is_lease_row(StoreKind k) { return k == StoreKind::lease_row; }
-bool is_polling(StoreKind k) { return !is_consensus(k) && k != StoreKind::db_for_update && k != StoreKind::in_memory; }
-bool has_ttl(StoreKind k) { return !is_database_lock(k) && k != StoreKind::in_memory; }
+bool is_polling(StoreKind k) {
+    return !is_consensus(k) && k != StoreKind::db_for_update && k != StoreKind::in_memory && k != StoreKind::none;
+}
+bool has_ttl(StoreKind k) { return !is_database_lock(k) && k != StoreKind::in_memory && k != StoreKind::none; }
 bool is_database(StoreKind k) { return is_database_lock(k); }
 bool releases_by_value(StoreKind k) { return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock || k == StoreKind::lease_row; }
 constexpr std::array<StoreOption, 16> store_options{{
@@ -146,6 +149,15 @@ LockSpec read_lock(const JsonReader& lock) {
         lock["store"].fail(fmt::format("unknown lock store \"{}\"; expected one of: {}", store, fmt::join(names, ", ")));
     }
     spec.store = found->kind;
+    if (spec.store == StoreKind::none) {
+        // No lock: nothing else to say about it, and a stray option would be silently
+        // meaningless, so it is refused (a design that drops the base world's lock sets
+        // "key": null and so on, as when switching between stores).
+        lock.allow_only({"store"});
+        spec.ttl = max_duration;
+        spec.renew = false;
+        return spec;
+    }
     spec.key = lock["key"].string();
     if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
     for (const auto& option : store_options)
@@ -201,6 +213,7 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
         case StoreKind::redis:
         case StoreKind::lease_row: names.push_back("lock-store"); break;
         case StoreKind::in_memory: break;  // inside each server
+        case StoreKind::none: break;
         case StoreKind::redis_replicated:
             names.push_back("redis-primary");
             for (int i = 1; i <= lock.replication.replicas; ++i) names.push_back(fmt::format("redis-replica-{}", i));

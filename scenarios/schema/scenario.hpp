@@ -14,11 +14,18 @@ struct Expectation {
     std::string metric;
     Comparison comparison = Comparison::equals;
     std::int64_t value = 0;
+    bool implied = false;  // not written in the file: a correctness lock must never let these happen
 };
+
+// What a design's lock is for (seed §1). A correctness lock implies expectations of zero
+// double charges and zero stale writes accepted, unless the file states its own; an
+// efficiency lock's double runs are a cost to report, not a failure.
+enum class LockPurpose { correctness, efficiency };
 
 struct Design {
     std::string name;
     WorldSpec world;  // the base world with this design's overrides applied
+    LockPurpose purpose = LockPurpose::correctness;
     std::vector<Expectation> expectations;
 };
 

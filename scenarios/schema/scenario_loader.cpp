@@ -28,8 +28,9 @@ constexpr std::string_view provider_node = "payment-provider";
 // Defaults for fields a scenario may leave out; README.md lists them.
 constexpr Duration default_horizon = hours(1);
 
-constexpr std::array<std::string_view, 10> world_fields{
-    "horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key", "faults", "fault_generators"};
+constexpr std::array<std::string_view, 12> world_fields{"horizon",         "servers",      "clocks",  "network",
+                                                       "lock",            "job",          "fencing", "unique_claim",
+                                                       "idempotency_key", "faults",       "fault_generators", "purpose"};
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
@@ -64,7 +65,10 @@ public:
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
         read_network(root_["network"], nodes_, world);
         world.job = read_job(root_["job"], world.servers);
-        world.protection = read_protection(world.lock);
+        world.protection = read_protection(world.lock, world.job);
+        if (world.job.lock_scope == LockScope::leadership &&
+            (world.lock.store == StoreKind::none || world.lock.store == StoreKind::in_memory))
+            root_["job"]["lock_for"].fail("a leader is elected through a shared lock store; this design has none");
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
         if (root_.has("fault_generators"))
             world.fault_generators = read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);
@@ -106,57 +110,13 @@ private:
         return result;
     }
 
-    static Instant read_time_of_day(const JsonReader& field) {
-        const std::string text = field.string();
-        const auto two_digits = [&text](std::size_t at, int limit) {
-            if (at + 2 > text.size() || !std::isdigit(static_cast<unsigned char>(text[at])) ||
-                !std::isdigit(static_cast<unsigned char>(text[at + 1])))
-                return -1;
-            const int value = (text[at] - '0') * 10 + (text[at + 1] - '0');
-            return value <= limit ? value : -1;
-        };
-        const bool has_seconds = text.size() == 8;
-        const int hour = two_digits(0, 23);
-        const int minute = two_digits(3, 59);
-        const int second = has_seconds ? two_digits(6, 59) : 0;
-        const bool shape_ok = (text.size() == 5 || has_seconds) && text[2] == ':' && (!has_seconds || text[5] == ':');
-        if (!shape_ok || hour < 0 || minute < 0 || second < 0)
-            field.fail(fmt::format("expected a time of day \"HH:MM\" or \"HH:MM:SS\", got \"{}\"", text));
-        return Instant{} + hours(hour) + minutes(minute) + seconds(second);
-    }
-
-    static JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers) {
-        job.allow_only({"name", "at", "customers", "period", "work_per_customer", "recheck_before_charge", "error",
-                        "release_in_finally"});
-        JobSpec spec;
-        spec.name = job["name"].string();
-        spec.starts_at = read_time_of_day(job["at"]);
-        std::set<std::int64_t> seen;
-        for (const auto& item : job["customers"].elements()) {
-            const std::int64_t customer = item.integer();
-            if (!seen.insert(customer).second) item.fail(fmt::format("customer {} is listed twice", customer));
-            spec.customers.push_back(customer);
-        }
-        if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
-        spec.period = job["period"].string();
-        spec.work_per_customer = job["work_per_customer"].duration();
-        if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
-        if (job.has("error")) {
-            const JsonReader error = job["error"];
-            error.allow_only({"server", "customer"});
-            spec.error_on_server = error["server"].string();
-            if (std::find(servers.begin(), servers.end(), spec.error_on_server) == servers.end())
-                error["server"].fail(fmt::format("expected one of the servers: {}", fmt::join(servers, ", ")));
-            spec.error_at_customer = error["customer"].integer();
-            if (std::find(spec.customers.begin(), spec.customers.end(), *spec.error_at_customer) == spec.customers.end())
-                error["customer"].fail("expected one of the job's customers");
-        }
-        if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
-        return spec;
-    }
-
-    ProtectionSpec read_protection(const LockSpec& lock) const {
+    ProtectionSpec read_protection(const LockSpec& lock, const JobSpec& job) const {
         ProtectionSpec protection;
+        if (root_.has("unique_claim")) {
+            protection.unique_claim = root_["unique_claim"].boolean();
+            if (protection.unique_claim && job.kind != JobKind::renewals)
+                root_["unique_claim"].fail("a unique claim inserts renewal rows; the job must be the renewals job");
+        }
         if (root_.has("fencing")) {
             protection.fencing = root_["fencing"].boolean();
             if (protection.fencing && !gives_tokens(lock.store))
@@ -195,6 +155,27 @@ std::vector<Expectation> read_expectations(const JsonReader& expect, const std::
         expectations.push_back(std::move(expectation));
     }
     return expectations;
+}
+
+LockPurpose read_purpose(const JsonReader& world) {
+    if (!world.has("purpose")) return LockPurpose::correctness;
+    const std::string purpose = world["purpose"].string();
+    if (purpose == "correctness") return LockPurpose::correctness;
+    if (purpose == "efficiency") return LockPurpose::efficiency;
+    world["purpose"].fail(fmt::format("unknown purpose \"{}\"; expected \"correctness\" (a double run is an incident) "
+                                      "or \"efficiency\" (a double run wastes work)",
+                                      purpose));
+}
+
+// A correctness lock may never let money move twice or a stale write through; a design
+// that demonstrates the failure says so with its own expectation of that metric.
+void add_correctness_expectations(std::vector<Expectation>& expectations, const std::vector<std::string>& metrics) {
+    for (std::string_view metric : {"double_charges", "stale_writes_accepted"}) {
+        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) continue;
+        const bool stated = std::any_of(expectations.begin(), expectations.end(),
+                                        [&](const Expectation& e) { return e.metric == metric; });
+        if (!stated) expectations.push_back(Expectation{std::string(metric), Expectation::Comparison::equals, 0, true});
+    }
 }
 
 // nlohmann reports how many bytes it had read, so the last byte of the offending token
@@ -264,8 +245,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
-    root.allow_only({"$schema", "name", "description", "lesson", "section", "seed", "horizon", "servers", "clocks", "network", "lock", "job",
-                     "fencing", "idempotency_key", "faults", "fault_generators", "designs"});
+    std::vector<std::string_view> top_level_fields{"$schema", "name", "description", "lesson", "section", "seed", "designs"};
+    top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
+    root.allow_only(top_level_fields);
 
     // "$schema" names the JSON Schema editors check the file against; it changes nothing here.
     if (root.has("$schema")) root["$schema"].string();
@@ -290,17 +272,20 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
     for (const auto& [name, design] : designs) {
-        design.allow_only({"horizon", "servers", "clocks", "network", "lock", "job", "fencing", "idempotency_key",
-                           "faults", "fault_generators", "expect"});
+        std::vector<std::string_view> design_fields(world_fields.begin(), world_fields.end());
+        design_fields.push_back("expect");
+        design.allow_only(design_fields);
         Json overrides = design.json();
         overrides.erase("expect");
         Json merged = base_world;
         merged.merge_patch(overrides);
 
         const JsonSource design_source{file, &positions, &overrides, design.pointer(), name};
-        WorldReader world(JsonReader(design_source, merged, ""));
-        Design result{name, world.read(), {}};
+        const JsonReader merged_reader(design_source, merged, "");
+        WorldReader world(merged_reader);
+        Design result{name, world.read(), read_purpose(merged_reader), {}};
         if (design.has("expect")) result.expectations = read_expectations(design["expect"], metrics);
+        if (result.purpose == LockPurpose::correctness) add_correctness_expectations(result.expectations, metrics);
         scenario.designs.push_back(std::move(result));
     }
     return scenario;

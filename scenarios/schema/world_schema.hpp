@@ -11,6 +11,10 @@ namespace locksim {
 // "lock": the store, its key and TTL, the client's habits, and the store's own options.
 LockSpec read_lock(const JsonReader& lock);
 
+// "job": the renewals job (customers, period, work per customer) or the index rebuild
+// (period, work); when it starts; how servers share it and what they hold the lock for.
+JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers);
+
 // The store's nodes, named after its kind: "lock-store"; "redis-primary",
 // "redis-replica-1", …, "sentinel"; "redis-1" … "redis-5"; "zk-1" …; "etcd-1" ….
 std::vector<std::string> store_node_names(const LockSpec& lock);

@@ -1,0 +1,97 @@
+// "job": what every server's scheduler runs, and how it shares the work.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "scenarios/schema/world_schema.hpp"
+
+namespace locksim {
+namespace {
+
+Instant read_time_of_day(const JsonReader& field) {
+    const std::string text = field.string();
+    const auto two_digits = [&text](std::size_t at, int limit) {
+        if (at + 2 > text.size() || !std::isdigit(static_cast<unsigned char>(text[at])) ||
+            !std::isdigit(static_cast<unsigned char>(text[at + 1])))
+            return -1;
+        const int value = (text[at] - '0') * 10 + (text[at + 1] - '0');
+        return value <= limit ? value : -1;
+    };
+    const bool has_seconds = text.size() == 8;
+    const int hour = two_digits(0, 23);
+    const int minute = two_digits(3, 59);
+    const int second = has_seconds ? two_digits(6, 59) : 0;
+    const bool shape_ok = (text.size() == 5 || has_seconds) && text[2] == ':' && (!has_seconds || text[5] == ':');
+    if (!shape_ok || hour < 0 || minute < 0 || second < 0)
+        field.fail(fmt::format("expected a time of day \"HH:MM\" or \"HH:MM:SS\", got \"{}\"", text));
+    return Instant{} + hours(hour) + minutes(minute) + seconds(second);
+}
+
+// One of a few words, each standing for a value.
+template <class Value>
+Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::string_view, Value>> choices) {
+    const std::string text = field.string();
+    std::vector<std::string> quoted;
+    for (const auto& [word, value] : choices) {
+        if (text == word) return value;
+        quoted.push_back(fmt::format("\"{}\"", word));
+    }
+    field.fail(fmt::format("unknown value \"{}\"; expected {}", text, fmt::join(quoted, " or ")));
+}
+
+void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
+    job.allow_only({"kind", "name", "at", "customers", "period", "work_per_customer", "recheck_before_charge", "error",
+                    "release_in_finally", "assign", "lock_for"});
+    std::set<std::int64_t> seen;
+    for (const auto& item : job["customers"].elements()) {
+        const std::int64_t customer = item.integer();
+        if (!seen.insert(customer).second) item.fail(fmt::format("customer {} is listed twice", customer));
+        spec.customers.push_back(customer);
+    }
+    if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
+    spec.work_per_customer = job["work_per_customer"].duration();
+    if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
+    if (job.has("error")) {
+        const JsonReader error = job["error"];
+        error.allow_only({"server", "customer"});
+        spec.error_on_server = error["server"].string();
+        if (std::find(servers.begin(), servers.end(), spec.error_on_server) == servers.end())
+            error["server"].fail(fmt::format("expected one of the servers: {}", fmt::join(servers, ", ")));
+        spec.error_at_customer = error["customer"].integer();
+        if (std::find(spec.customers.begin(), spec.customers.end(), *spec.error_at_customer) == spec.customers.end())
+            error["customer"].fail("expected one of the job's customers");
+    }
+    if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
+    if (job.has("assign"))
+        spec.assignment = read_choice<Assignment>(job["assign"], {{"all", Assignment::all}, {"hash", Assignment::hash}});
+}
+
+void read_index_rebuild(const JsonReader& job, JobSpec& spec) {
+    job.allow_only({"kind", "name", "at", "period", "work", "lock_for"});
+    spec.rebuild_work = job["work"].duration();
+    if (spec.rebuild_work.ns <= 0) job["work"].fail("expected the processor time of one build, above 0s");
+}
+
+}  // namespace
+
+JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers) {
+    JobSpec spec;
+    if (job.has("kind"))
+        spec.kind = read_choice<JobKind>(job["kind"],
+                                         {{"renewals", JobKind::renewals}, {"index-rebuild", JobKind::index_rebuild}});
+    if (spec.kind == JobKind::renewals)
+        read_renewals(job, servers, spec);
+    else
+        read_index_rebuild(job, spec);
+    spec.name = job["name"].string();
+    spec.starts_at = read_time_of_day(job["at"]);
+    spec.period = job["period"].string();
+    if (job.has("lock_for"))
+        spec.lock_scope = read_choice<LockScope>(
+            job["lock_for"], {{"each-run", LockScope::each_run}, {"leadership", LockScope::leadership}});
+    return spec;
+}
+
+}  // namespace locksim
