@@ -8,7 +8,6 @@
 #include "models/sql_text.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
-#include "sim/random.hpp"
 #include "sim/rpc.hpp"
 
 namespace locksim {
@@ -77,11 +76,12 @@ void JobServer::lost(HeldLease* held, std::string_view reason) {
 }
 
 // With hash assignment each customer has one owner among the servers, whatever happens
-// to the others; the customer's id seeds the hash, so every machine agrees.
+// to the others: the id modulo the number of servers (the simplest hash, and an even
+// spread for consecutive ids), so every server agrees without asking anyone.
 bool JobServer::owns(std::int64_t customer) const {
     if (job_.assignment == Assignment::all) return true;
-    RandomStream hash(static_cast<std::uint64_t>(customer), "shard");
-    return hash.below(place_.count) == place_.index;
+    const auto count = static_cast<std::int64_t>(place_.count);
+    return static_cast<std::size_t>(((customer % count) + count) % count) == place_.index;
 }
 
 Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
@@ -148,9 +148,10 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
 // index exists, and build it if not. Nothing is fenced: a second build only costs time.
 Task<JobServer::Ending> JobServer::rebuild_index(HeldLease* held) {
     if (!may_act(held)) co_return Ending{"stopped: the lock is no longer ours", false};
-    if (co_await index_built()) co_return Ending{"skipped: the index is already built", false};
+    const bool built = co_await index_built();
+    if (built) co_return Ending{"skipped: the index is already built", false};
     host_.record(trace_kind::job_rebuilding, {{"period", job_.period}});
-    co_await host_.sleep(job_.rebuild_work);
+    co_await host_.compute(job_.rebuild_work);
     co_await record_index_build();
     co_return Ending{"done", false};
 }

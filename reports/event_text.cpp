@@ -29,6 +29,14 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     auto name = [&trace](NodeId id) { return trace.node_name(id); };
 
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
+    if (k == kind::job_campaigning) return EventText{fmt::format("stands for leader, to run {}", event.text("job"))};
+    if (k == kind::job_rebuilding) return EventText{fmt::format("starts building the index for {}", event.text("period"))};
+    if (k == kind::index_checked)
+        return EventText{event.flag("built") ? fmt::format("index for {} already built", event.text("period"))
+                                                : fmt::format("no index for {} yet", event.text("period"))};
+    if (k == kind::index_built)
+        return EventText{fmt::format("index for {} built by {} ({} of processor time)", event.text("period"),
+                                     name(event.node_ref("client")), format_duration_rounded(event.duration("cpu")))};
     if (k == kind::job_finished) return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
     if (k == kind::job_preparing)
         return EventText{fmt::format("prepares customer {}'s invoice", event.integer("customer"))};
@@ -80,6 +88,13 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         const auto customer = event.integer("customer");
         const bool changed = event.integer("rows") > 0;
         const std::string token = event.has("token") ? fmt::format(" with token {}", event.integer("token")) : "";
+        // A claim without a token is an INSERT into a table with a unique key.
+        const bool insert = event.text("status") == "claimed" && !event.has("token");
+        if (insert && !changed)
+            return EventText{fmt::format("refuses a second renewal row for customer {} from {} (duplicate key)", customer,
+                                         name(event.node_ref("client"))),
+                             EventTone::protection};
+        if (insert) return EventText{fmt::format("inserts customer {}'s renewal for {}", customer, name(event.node_ref("client")))};
         if (!changed)
             return EventText{fmt::format("refuses to mark customer {} {}{} (0 rows)", customer, event.text("status"), token),
                              EventTone::protection};

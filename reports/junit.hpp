@@ -9,6 +9,7 @@ namespace locksim {
 struct CheckedDesign {
     std::string name;
     std::vector<std::string> failures;  // "double_charges expected 0, got 1"
+    std::string cost;                   // an efficiency lock's: "35s of duplicated work"
 };
 
 struct CheckedScenario {

@@ -34,6 +34,7 @@ Json design_json(const DesignOutcome& design) {
                                 {"actual", e.actual},
                                 {"held", e.held}});
     return Json{{"name", design.name},
+                {"purpose", to_string(design.purpose)},
                 {"metrics", metrics},
                 {"details",
                  {{"double_charged", double_charged},

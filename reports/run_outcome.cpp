@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sim/duration_text.hpp"
+
 namespace locksim {
 
 bool DesignOutcome::held() const {
@@ -27,6 +29,15 @@ std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectat
         results.push_back(ExpectationResult{expectation, actual, held});
     }
     return results;
+}
+
+const char* to_string(LockPurpose purpose) {
+    return purpose == LockPurpose::efficiency ? "efficiency" : "correctness";
+}
+
+std::string efficiency_cost(const DesignOutcome& design) {
+    if (design.purpose != LockPurpose::efficiency || design.metrics.duplicate_work.ns == 0) return "";
+    return fmt::format("{} of duplicated work", format_duration_rounded(design.metrics.duplicate_work));
 }
 
 std::string describe_failure(const ExpectationResult& result) {

@@ -20,6 +20,7 @@ struct ExpectationResult {
 
 struct DesignOutcome {
     std::string name;
+    LockPurpose purpose = LockPurpose::correctness;
     std::vector<std::string> lanes;  // node names in the order a sequence figure draws them
     Trace trace;
     RunSummary summary;
@@ -41,6 +42,12 @@ struct ScenarioOutcome {
 };
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics);
+
+const char* to_string(LockPurpose purpose);
+
+// What an efficiency lock's failures cost in this run ("35s of duplicated work"); empty
+// if nothing was wasted or the lock is for correctness.
+std::string efficiency_cost(const DesignOutcome& design);
 
 // "double_charges expected 0, got 1" / "charges expected at least 3, got 2".
 std::string describe_failure(const ExpectationResult& result);

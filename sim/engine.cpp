@@ -190,10 +190,16 @@ void Engine::pause(NodeId node, Duration length, std::string cause) {
     schedule_at(end, no_node, [this, node, end] { resume_node(node, end); });
 }
 
+Duration Engine::time_paused(NodeId node) const {
+    const auto& target = state(node);
+    return target.paused_before + (target.paused ? now_ - target.paused_since : Duration{});
+}
+
 void Engine::resume_node(NodeId node, Instant expected_end) {
     auto& target = state(node);
     if (!target.paused || target.paused_until != expected_end) return;  // the pause was extended
     target.paused = false;
+    target.paused_before += now_ - target.paused_since;
     auto deferred = std::move(target.deferred);
     target.deferred.clear();
     record(node, trace_kind::node_resumed, {{"paused_for", now_ - target.paused_since}});

@@ -85,6 +85,9 @@ public:
     void on_restart(NodeId node, std::function<void()> hook);
 
     bool is_paused(NodeId node) const;
+    // Time the node has spent paused so far, this one included: a process's CPU clock
+    // does not advance for its own code while it is frozen.
+    Duration time_paused(NodeId node) const;
     bool is_up(NodeId node) const;
 
     WaitTicket park(NodeId node, std::coroutine_handle<> waiter);
@@ -128,6 +131,7 @@ private:
         Instant crashed_at;
         Instant paused_since;
         Instant paused_until;
+        Duration paused_before{};     // the sum of the node's pauses that have ended
         std::vector<Event> deferred;  // fell due during the pause, in order
         std::map<std::uint64_t, std::coroutine_handle<>> processes;
         struct WallAlarm {

@@ -1,12 +1,14 @@
 #pragma once
 // A node as the code running on it sees it: its own clocks, sleeping, spawning
-// background processes, randomness and the trace. Nothing here reads true time.
+// background processes, randomness and the trace. Nothing here reads true time, except
+// compute(), which counts running time the way the OS accounts a process's CPU time.
 #include <coroutine>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/engine.hpp"
+#include "sim/task.hpp"
 
 namespace locksim {
 
@@ -51,6 +53,18 @@ public:
             void await_resume() const noexcept {}
         };
         return SleepUntilWall{engine_, id_, reading};
+    }
+
+    // `co_await host.compute(35s)`: processor work. Unlike sleep, a pause stops it: it
+    // ends once the node has run for `length`, pauses not counted.
+    Task<void> compute(Duration length) const {
+        Duration left = length;
+        while (left.ns > 0) {
+            const Instant start = engine_->now();
+            const Duration paused_before = engine_->time_paused(id_);
+            co_await sleep(left);
+            left -= (engine_->now() - start) - (engine_->time_paused(id_) - paused_before);
+        }
     }
 
     void spawn(Task<void> process) const { engine_->spawn(id_, std::move(process)); }

@@ -106,7 +106,7 @@ enum class JobKind {
 // Which customers a server's job handles.
 enum class Assignment {
     all,   // every server runs the whole job; the lock decides who
-    hash,  // each customer belongs to one server, by hash (seed §6: give each key one owner)
+    hash,  // each customer belongs to one server: id modulo the server count (seed §6: give each key one owner)
 };
 
 // What a server holds the lock for.

@@ -32,7 +32,7 @@ int check_command(const CheckCommandOptions& options) {
             const ScenarioOutcome outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
                                                          RunOptions{.trace_messages = false});
             for (const auto& design : outcome.designs) {
-                CheckedDesign result{design.name, {}};
+                CheckedDesign result{design.name, {}, efficiency_cost(design)};
                 for (const auto& expectation : design.expectations)
                     if (!expectation.held) result.failures.push_back(describe_failure(expectation));
                 checked.designs.push_back(std::move(result));
@@ -55,7 +55,8 @@ int check_command(const CheckCommandOptions& options) {
         for (const auto& design : scenario.designs) {
             if (design.failures.empty()) {
                 ++passed;
-                fmt::print("{} {} {}\n", style.good("PASS"), scenario.name, design.name);
+                const std::string cost = design.cost.empty() ? "" : fmt::format(" (efficiency lock: {})", design.cost);
+                fmt::print("{} {} {}{}\n", style.good("PASS"), scenario.name, design.name, cost);
                 continue;
             }
             ++failed;

@@ -72,8 +72,9 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const
         }();
         RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
         auto expectations = evaluate(design.expectations, metrics);
-        outcome.designs.push_back(DesignOutcome{design.name, figure_lanes(design.world), std::move(run.trace),
-                                                run.summary, std::move(metrics), std::move(expectations)});
+        outcome.designs.push_back(DesignOutcome{design.name, design.purpose, figure_lanes(design.world),
+                                                std::move(run.trace), run.summary, std::move(metrics),
+                                                std::move(expectations)});
     }
     return outcome;
 }
