@@ -32,6 +32,7 @@ Json design_json(const DesignOutcome& design) {
         expectations.push_back({{"metric", e.expectation.metric},
                                 {"expected", expected_value(e.expectation)},
                                 {"actual", e.actual},
+                                {"implied", e.expectation.implied},
                                 {"held", e.held}});
     return Json{{"name", design.name},
                 {"purpose", to_string(design.purpose)},

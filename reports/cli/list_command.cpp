@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "reports/checks/metrics.hpp"
 #include "reports/cli/scenario_runner.hpp"
@@ -23,7 +24,7 @@ std::string first_sentence(const std::string& text) {
 
 }  // namespace
 
-int list_command(const std::vector<std::string>& paths) {
+int list_command(const std::vector<std::string>& paths, const std::string& format) {
     std::vector<std::string> missing;
     const auto files = scenario_files(paths, missing);
     struct Entry {
@@ -31,6 +32,8 @@ int list_command(const std::vector<std::string>& paths) {
         std::string file;
         std::string name;
         std::string story;
+        std::string description;
+        std::vector<std::string> designs;
     };
     std::vector<Entry> entries;
     int unusable = 0;
@@ -41,8 +44,11 @@ int list_command(const std::vector<std::string>& paths) {
     for (const auto& file : files) {
         try {
             const Scenario scenario = load_scenario_file(file, metric_names());
-            entries.push_back(Entry{scenario.section.empty() ? "-" : scenario.section, file, scenario.name,
-                                    scenario.lesson.empty() ? first_sentence(scenario.description) : scenario.lesson});
+            Entry entry{scenario.section.empty() ? "-" : scenario.section, file, scenario.name,
+                        scenario.lesson.empty() ? first_sentence(scenario.description) : scenario.lesson,
+                        scenario.description, {}};
+            for (const auto& design : scenario.designs) entry.designs.push_back(design.name);
+            entries.push_back(std::move(entry));
         } catch (const ScenarioError& error) {
             fmt::print(stderr, "{}\n", error.what());
             ++unusable;
@@ -51,6 +57,18 @@ int list_command(const std::vector<std::string>& paths) {
     // In the order the seed tells its story: by section, then by name.
     std::stable_sort(entries.begin(), entries.end(),
                      [](const Entry& a, const Entry& b) { return std::tie(a.section, a.name) < std::tie(b.section, b.name); });
+    if (format == "json") {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& e : entries)
+            list.push_back({{"file", e.file},
+                            {"name", e.name},
+                            {"section", e.section == "-" ? "" : e.section},
+                            {"lesson", e.story},
+                            {"description", e.description},
+                            {"designs", e.designs}});
+        fmt::print("{}\n", list.dump(2));
+        return unusable > 0 ? 2 : 0;
+    }
     std::size_t name_width = 4;
     for (const auto& e : entries) name_width = std::max(name_width, e.name.size());
     fmt::print("{:<7}  {:<{}}  {}\n", "section", "name", name_width, "lesson");

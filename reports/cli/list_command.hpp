@@ -6,6 +6,7 @@
 namespace locksim {
 
 // 0, or 2 if a path or file could not be used (the others are still listed).
-int list_command(const std::vector<std::string>& paths);
+// `format`: "text" (a table for people) or "json" (an array, for scripts).
+int list_command(const std::vector<std::string>& paths, const std::string& format);
 
 }  // namespace locksim

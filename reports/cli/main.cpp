@@ -94,8 +94,11 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> list_paths{"scenarios"};
     CLI::App* list_app = app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");
+    std::string list_format = "text";
     list_app->add_option("PATH", list_paths, "Scenario files or directories (default: scenarios)");
-    list_app->footer("Example: locksim list");
+    list_app->add_option("--format", list_format, "text (default) or json (file, name, section, lesson, description, designs)")
+        ->check(CLI::IsMember({"text", "json"}));
+    list_app->footer("Example: locksim list\n         locksim list scenarios --format json");
 
     CheckCommandOptions check;
     std::string check_seed;
@@ -131,7 +134,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(run_app)) return run_command(run);
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
         if (app.got_subcommand(merge_app)) return merge_command(merge);
-        if (app.got_subcommand(list_app)) return list_command(list_paths);
+        if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
         if (app.got_subcommand(check_app)) {
             if (check_app->count("--seed") > 0) {
                 const auto parsed = parse_seed(check_seed);
