@@ -110,6 +110,14 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     host_.record(trace_kind::job_preparing, {{"customer", customer}});
     co_await host_.sleep(job_.work_per_customer);
 
+    // The row's INSERT comes first: the unique key decides who may go on at all.
+    if (protection_.unique_claim && co_await insert_renewal(customer) == 0) {
+        // The unique key said another server inserted this renewal first: it is theirs.
+        host_.record(trace_kind::job_customer_skipped,
+                     {{"customer", customer}, {"reason", std::string("another server inserted the renewal first")}});
+        co_return Step::next_customer;
+    }
+
     std::optional<std::int64_t> token;
     if (protection_.fencing) {
         assert(held != nullptr && held->lease.token.has_value());  // the loader refuses fencing without tokens
@@ -121,13 +129,6 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
             co_return Step::stop;
         }
     }
-    if (protection_.unique_claim && co_await insert_renewal(customer) == 0) {
-        // The unique key said another server inserted this renewal first: it is theirs.
-        host_.record(trace_kind::job_customer_skipped,
-                     {{"customer", customer}, {"reason", std::string("another server inserted the renewal first")}});
-        co_return Step::next_customer;
-    }
-
     // Checking once more narrows the window; a pause can still land between this line and
     // the charge, and the holder cannot tell.
     if (job_.recheck_before_charge && !may_act(held)) co_return Step::stop;

@@ -35,8 +35,8 @@ std::string expectations_cell(const DesignOutcome& design, const TextStyle& styl
     return style.violation(fmt::format("{} of {} failed", failed, design.expectations.size()));
 }
 
-// Metrics the scenario's expectations name, beyond the three every table shows, in the
-// order of metric_names(): the herd-effect file gets its wake-ups column.
+}  // namespace
+
 std::vector<std::string> extra_columns(const ScenarioOutcome& outcome) {
     static const std::vector<std::string> always{"double_charges", "overlapping_holders", "stale_writes_rejected"};
     std::vector<std::string> extra;
@@ -54,8 +54,6 @@ std::string header_of(std::string metric) {
     std::replace(metric.begin(), metric.end(), '_', ' ');
     return metric;
 }
-
-}  // namespace
 
 std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle& style) {
     const auto extra = extra_columns(outcome);

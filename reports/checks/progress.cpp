@@ -75,6 +75,8 @@ void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics) {
             stalled_since.reset();
         } else if (event.kind == trace_kind::belief_ended) {
             believing.erase(node);
+        } else if (event.kind == trace_kind::job_finished) {
+            waiting_since.erase(node);  // a job that never needed the lock (there is none) did not wait for it
         } else if (event.kind == trace_kind::node_crashed) {
             if (believing.erase(node) > 0 && !stalled_since) stalled_since = event.at;
             waiting_since.erase(node);

@@ -10,6 +10,7 @@
 
 #include "reports/cli/check_command.hpp"
 #include "reports/cli/list_command.hpp"
+#include "reports/cli/report_command.hpp"
 #include "reports/cli/run_command.hpp"
 #include "reports/cli/sweep_command.hpp"
 
@@ -30,6 +31,15 @@ std::optional<std::uint64_t> parse_seed(const std::string& text) {
         value = value * 10 + digit;
     }
     return value;
+}
+
+// The --seed of a subcommand, if given: false after printing the error.
+bool read_seed(const CLI::App* command, const std::string& text, std::optional<std::uint64_t>& seed) {
+    if (command->count("--seed") == 0) return true;
+    seed = parse_seed(text);
+    if (seed) return true;
+    fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", text);
+    return false;
 }
 
 }  // namespace
@@ -56,12 +66,17 @@ int main(int argc, char** argv) {
     run_app->add_option("--design", run.design, "Run only the design with this name");
     std::string format = "text";
     run_app->add_option("--format", format,
-                        "text: table and timeline (default); json: metrics and expectations; trace: every event")
-        ->check(CLI::IsMember({"text", "json", "trace"}));
+                        "text: table and timeline (default); json: metrics and expectations; trace: every event;\n"
+                        "mermaid: a sequenceDiagram per design, as Markdown; perfetto: Chrome trace JSON for ui.perfetto.dev")
+        ->check(CLI::IsMember({"text", "json", "trace", "mermaid", "perfetto"}));
+    run_app->add_option("--report", run.report_directory,
+                        "Also write the scenario's HTML report (one self-contained page) into this directory");
     std::string color = "auto";
     run_app->add_option("--color", color, "auto (default): on a terminal unless NO_COLOR is set; always; never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
-    run_app->footer("Example: locksim run scenarios/gc-pause-40s.json --seed 7 --format json");
+    run_app->footer("Examples: locksim run scenarios/gc-pause-40s.json --report report\n"
+                    "          locksim run scenarios/gc-pause-40s.json --seed 7 --format json\n"
+                    "          locksim run scenarios/gc-pause-40s.json --design fenced --format mermaid > figure.md");
 
     if (argc == 1) {
         fmt::print(stderr, "{}", app.help());
@@ -113,21 +128,31 @@ int main(int argc, char** argv) {
                       "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
                       "Example: locksim check scenarios/ --junit locksim.xml");
 
+    ReportCommandOptions report;
+    report.program = argv[0];
+    std::string report_seed;
+    CLI::App* report_app = app.add_subcommand(
+        "report", "Write an HTML report per scenario and a course index that orders them as the seed tells its story");
+    report_app->add_option("PATH", report.paths, "Scenario files or directories")->required();
+    report_app->add_option("--out", report.out, "Directory to write the pages into (default: site)");
+    report_app->add_option("--seed", report_seed, "Run every file under this seed instead of its own");
+    report_app->footer("Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
+                       "Example: locksim report scenarios/ --out site && open site/index.html");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         const int code = app.exit(error);  // prints help, the version, or the error
         return code == 0 ? 0 : 2;
     }
-    if (!seed.empty() || run_app->count("--seed") > 0) {
-        if (auto parsed = parse_seed(seed)) {
-            run.seed = *parsed;
-        } else {
-            fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", seed);
-            return 2;
-        }
-    }
-    run.format = format == "json" ? RunFormat::json : format == "trace" ? RunFormat::trace : RunFormat::text;
+    if (!read_seed(run_app, seed, run.seed) || !read_seed(check_app, check_seed, check.seed) ||
+        !read_seed(report_app, report_seed, report.seed))
+        return 2;
+    run.format = format == "json"       ? RunFormat::json
+                 : format == "trace"    ? RunFormat::trace
+                 : format == "mermaid"  ? RunFormat::mermaid
+                 : format == "perfetto" ? RunFormat::perfetto
+                                        : RunFormat::text;
     run.color = color_choice(color);
 
     try {
@@ -135,17 +160,8 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
         if (app.got_subcommand(merge_app)) return merge_command(merge);
         if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
-        if (app.got_subcommand(check_app)) {
-            if (check_app->count("--seed") > 0) {
-                const auto parsed = parse_seed(check_seed);
-                if (!parsed) {
-                    fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", check_seed);
-                    return 2;
-                }
-                check.seed = *parsed;
-            }
-            return check_command(check);
-        }
+        if (app.got_subcommand(report_app)) return report_command(report);
+        if (app.got_subcommand(check_app)) return check_command(check);
     } catch (const std::exception& error) {
         // A model or the engine broke an invariant: a bug, not bad input.
         fmt::print(stderr, "locksim: internal error: {}\n", error.what());

@@ -9,7 +9,10 @@
 #include <sstream>
 
 #include "models/trace_kinds.hpp"
+#include "reports/cli/report_command.hpp"
 #include "reports/cli/scenario_runner.hpp"
+#include "reports/mermaid.hpp"
+#include "reports/perfetto.hpp"
 #include "reports/event_text.hpp"
 #include "reports/result_json.hpp"
 #include "reports/summary_table.hpp"
@@ -79,8 +82,7 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
         for (const auto& result : design.expectations)
             if (!result.held)
                 out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) + "\n";
-    out += fmt::format("Replay: {} run {} --seed {}{}\n", shell_quoted(options.program), shell_quoted(outcome.file),
-                       outcome.seed, options.design ? " --design " + shell_quoted(*options.design) : "");
+    out += fmt::format("Replay: {}\n", replay_command(options.program, outcome.file, outcome.seed, options.design));
     return out;
 }
 
@@ -111,11 +113,22 @@ int run_command(const RunCommandOptions& options) {
     switch (options.format) {
         case RunFormat::json: fmt::print("{}", render_result_json(outcome)); break;
         case RunFormat::trace: fmt::print("{}", render_trace_json(outcome)); break;
+        case RunFormat::mermaid: fmt::print("{}", render_mermaid(outcome)); break;
+        case RunFormat::perfetto: fmt::print("{}", render_perfetto(outcome)); break;
         case RunFormat::text: {
             const TextStyle style(use_colour(options.color));
             fmt::print("{}", render_text(outcome, options, style));
             break;
         }
+    }
+    if (options.report_directory) {
+        const auto written = write_scenario_report(
+            outcome, scenario, *options.report_directory,
+            replay_command(options.program, options.file, outcome.seed, options.design));
+        if (!written) return 2;
+        // Where the report went is for the person at the terminal: on stderr, so that
+        // stdout stays one clean document in the json, trace and other formats.
+        fmt::print(stderr, "HTML report: {} (open it in a browser)\n", *written);
     }
     return outcome.held() ? 0 : 1;
 }

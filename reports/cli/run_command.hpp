@@ -8,7 +8,7 @@
 
 namespace locksim {
 
-enum class RunFormat { text, json, trace };
+enum class RunFormat { text, json, trace, mermaid, perfetto };
 
 struct RunCommandOptions {
     std::string file;
@@ -17,6 +17,7 @@ struct RunCommandOptions {
     RunFormat format = RunFormat::text;
     ColorChoice color = ColorChoice::automatic;
     std::string program = "locksim";  // how the user invoked us, for the replay line
+    std::optional<std::string> report_directory;  // also write the HTML report there
 };
 
 // The process exit code: 0 every expectation held, 1 one failed, 2 unusable input.

@@ -24,7 +24,7 @@ namespace {
 class ProgressBar {
 public:
     explicit ProgressBar(std::uint64_t total)
-        : total_(total), shown_(isatty(STDERR_FILENO) && isatty(STDOUT_FILENO) && std::getenv("CI") == nullptr),
+        : total_(total), shown_(show_progress()),
           started_(std::chrono::steady_clock::now()) {}
 
     void update(std::uint64_t done) {

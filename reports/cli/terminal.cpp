@@ -16,6 +16,10 @@ bool use_colour(ColorChoice choice) {
     return isatty(STDOUT_FILENO) != 0;
 }
 
+bool show_progress() {
+    return isatty(STDERR_FILENO) != 0 && isatty(STDOUT_FILENO) != 0 && std::getenv("CI") == nullptr;
+}
+
 ColorChoice color_choice(const std::string& text) {
     if (text == "always") return ColorChoice::always;
     if (text == "never") return ColorChoice::never;

@@ -11,6 +11,9 @@ enum class ColorChoice { automatic, always, never };
 // or TERM is "dumb".
 bool use_colour(ColorChoice choice);
 
+// Whether a progress line belongs on stderr: it is a terminal, and not a CI log.
+bool show_progress();
+
 // "auto", "always" or "never" (the CLI has already checked it is one of them).
 ColorChoice color_choice(const std::string& text);
 

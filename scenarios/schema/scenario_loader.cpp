@@ -69,6 +69,12 @@ public:
         if (world.job.lock_scope == LockScope::leadership &&
             (world.lock.store == StoreKind::none || world.lock.store == StoreKind::in_memory))
             root_["job"]["lock_for"].fail("a leader is elected through a shared lock store; this design has none");
+        if (world.job.lock_scope == LockScope::leadership && world.job.starts_at == Instant{})
+            root_["job"]["at"].fail("with \"lock_for\": \"leadership\" the servers stand for leader at midnight; start "
+                                    "the job later (\"00:01\") so that one has been elected by then");
+        if (world.job.lock_scope == LockScope::leadership && world.job.assignment == Assignment::hash)
+            root_["job"]["assign"].fail("only the leader runs the job, so it cannot be split by hash among the servers; "
+                                        "use one or the other");
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
         if (root_.has("fault_generators"))
             world.fault_generators = read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);

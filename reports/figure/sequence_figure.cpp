@@ -1,0 +1,309 @@
+#include "reports/figure/sequence_figure.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "models/trace_kinds.hpp"
+#include "reports/figure/violation_story.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+namespace kind = trace_kind;
+
+struct Delivery {
+    Instant at;
+    bool lost = false;
+};
+
+// What the arrows and bars need to know ahead of the event they start at.
+struct Lookahead {
+    std::map<std::int64_t, Delivery> delivery;  // message id → first delivery or loss
+    std::set<std::int64_t> refused_requests;    // lock requests the store refused
+};
+
+Lookahead look_ahead(const Trace& trace) {
+    Lookahead ahead;
+    std::map<std::uint32_t, std::int64_t> last_delivered;  // per node: the message its handler runs for
+    for (const auto& event : trace.events()) {
+        if (event.kind == kind::message_delivered) {
+            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, false});
+            last_delivered[event.node.index] = event.integer("id");
+        } else if (event.kind == kind::message_lost) {
+            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, true});
+        } else if (event.kind == kind::lock_refused) {
+            if (auto found = last_delivered.find(event.node.index); found != last_delivered.end())
+                ahead.refused_requests.insert(found->second);
+        }
+    }
+    return ahead;
+}
+
+// The customers whose money or rows a flagged violation is about.
+std::set<std::int64_t> customers_in_violations(const DesignOutcome& design) {
+    std::set<std::int64_t> customers;
+    for (const auto& event : design.trace.events())
+        if (const auto* flag = design.metrics.flag_for(event.sequence); flag && flag->violation && event.has("customer"))
+            customers.insert(event.integer("customer"));
+    return customers;
+}
+
+bool mentions_customer(const std::string& label, const std::set<std::int64_t>& customers) {
+    for (auto customer : customers)
+        if (label.find(fmt::format("customer {}", customer)) != std::string::npos ||
+            label.find(fmt::format("customer={}", customer)) != std::string::npos)
+            return true;
+    return false;
+}
+
+// The lock's life and every fault belong to any violation's story; so does anything about
+// the customers it hurt.
+bool tells_the_story(const TraceEvent& event, EventTone tone, const std::set<std::int64_t>& customers) {
+    static const std::set<std::string_view> story_kinds{
+        kind::lock_granted,  kind::lock_expired,     kind::lock_released,    kind::belief_acquired,
+        kind::belief_ended,  kind::store_failover,   kind::session_expired,  kind::consensus_leader,
+        kind::job_rebuilding, kind::index_built,     kind::db_session_ended, kind::store_loaded};
+    if (tone != EventTone::normal || story_kinds.contains(event.kind)) return true;
+    return event.has("customer") && customers.contains(event.integer("customer"));
+}
+
+class FigureBuilder {
+public:
+    FigureBuilder(const DesignOutcome& design, std::size_t max_steps)
+        : design_(design), trace_(design.trace), max_steps_(max_steps), ahead_(look_ahead(design.trace)) {
+        figure_.lanes = design.lanes;
+        figure_.end = design.summary.ended_at;
+        lane_of_node_.assign(trace_.node_names().size(), 0);
+        for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
+            if (auto node = trace_.find_node(design.lanes[lane])) lane_of_node_[node->index] = lane;
+        for (const auto& flag : design.metrics.flagged) figure_.has_violation = figure_.has_violation || flag.violation;
+        figure_.is_server.assign(design.lanes.size(), false);
+        for (const auto& event : trace_.events())
+            if (event.kind == kind::job_started || event.kind == kind::job_campaigning || event.kind == kind::job_finished)
+                figure_.is_server[lane(event.node)] = true;
+        customers_ = customers_in_violations(design);
+    }
+
+    SequenceFigure build() {
+        for (const auto& event : trace_.events()) {
+            if (event.kind == kind::message_sent) ++figure_.messages;
+            track_spans(event);
+            if (figure_.steps.size() >= max_steps_) {
+                if (shown(event)) ++figure_.left_out;
+                continue;
+            }
+            add_step(event);
+        }
+        if (figure_.left_out > 0 && !figure_.steps.empty()) figure_.end = figure_.steps.back().at;
+        close_open_spans();
+        annotate_retry_runs();
+        explain_violations(figure_);
+        return std::move(figure_);
+    }
+
+private:
+    std::size_t lane(NodeId node) const { return node.valid() ? lane_of_node_[node.index] : 0; }
+
+    // Messages become arrows; the store's refusals and the database's reads are told by
+    // the arrows' labels; the rest reads as a sentence.
+    bool shown(const TraceEvent& event) const {
+        if (event.kind == kind::message_sent) return true;
+        if (event.kind == kind::message_delivered || event.kind == kind::message_lost) return false;
+        if (event.kind == kind::lock_refused || event.kind == kind::db_read) return false;
+        return describe_event(event, trace_).has_value();
+    }
+
+    void add_step(const TraceEvent& event) {
+        FigureStep step;
+        step.sequence = event.sequence;
+        step.at = event.at;
+        step.lane = lane(event.node);
+        if (event.node.valid()) {
+            step.wall = event.wall;
+            step.monotonic = event.monotonic;
+        }
+        if (event.kind == kind::message_sent) {
+            const std::int64_t id = event.integer("id");
+            step.text = event.text("label");
+            step.to_lane = lane(event.node_ref("to"));
+            const auto delivery = ahead_.delivery.find(id);
+            step.arrives = delivery != ahead_.delivery.end() ? delivery->second.at : figure_.end;
+            step.lost = delivery != ahead_.delivery.end() && delivery->second.lost;
+            step.reply = event.has("reply_to");
+            const bool refused = ahead_.refused_requests.contains(id) ||
+                                 (event.has("reply_to") && ahead_.refused_requests.contains(event.integer("reply_to")));
+            if (refused) {
+                const bool reply = event.has("reply_to");
+                retry_candidates_.push_back(RetryCandidate{figure_.steps.size(), reply ? *step.to_lane : step.lane, reply});
+            }
+            step.related = !figure_.has_violation || mentions_customer(step.text, customers_) ||
+                           (event.has("reply_to") && related_requests_.contains(event.integer("reply_to")));
+            if (step.related && !event.has("reply_to")) related_requests_.insert(id);
+        } else {
+            auto text = describe_event(event, trace_);
+            if (!text) return;
+            step.text = std::move(text->text);
+            step.tone = text->tone;
+            step.related = !figure_.has_violation || tells_the_story(event, step.tone, customers_);
+        }
+        if (const FlaggedEvent* flag = design_.metrics.flag_for(event.sequence)) {
+            step.tone = flag->violation ? EventTone::violation : EventTone::protection;
+            step.explanation = flag->explanation;
+            step.related = true;
+        }
+        step.number = static_cast<int>(figure_.steps.size()) + 1;
+        figure_.steps.push_back(std::move(step));
+    }
+
+    // A refused attempt is worth a label the first time a client meets it; the retries
+    // that follow (until it holds the lock) are drawn thin, and the first says how many.
+    void annotate_retry_runs() {
+        std::map<std::pair<std::size_t, bool>, std::size_t> run_head;  // (client, reply?) → first step
+        std::map<std::size_t, int> more;
+        for (const auto& candidate : retry_candidates_) {
+            const auto key = std::make_pair(candidate.client, candidate.reply);
+            auto head = run_head.find(key);
+            FigureStep& step = figure_.steps[candidate.step];
+            if (head == run_head.end() || acquired_between(candidate.client, figure_.steps[head->second].at, step.at)) {
+                run_head[key] = candidate.step;
+                continue;
+            }
+            step.retry = true;
+            FigureStep& first = figure_.steps[head->second];
+            first.note = fmt::format("{} more until {}", ++more[head->second], format_seconds(step.at));
+        }
+    }
+
+    bool acquired_between(std::size_t client, Instant from, Instant to) const {
+        auto found = acquired_at_.find(client);
+        if (found == acquired_at_.end()) return false;
+        return std::any_of(found->second.begin(), found->second.end(), [&](Instant at) { return at > from && at <= to; });
+    }
+
+    void track_spans(const TraceEvent& event) {
+        const std::size_t here = lane(event.node);
+        if (event.kind == kind::belief_acquired) {
+            acquired_at_[here].push_back(event.at);
+            const std::string who = trace_.node_name(event.node);
+            std::string label = event.has("token") ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
+                                                   : fmt::format("lease as {} believed it", who);
+            open_beliefs_[{here, event.text("key")}] = FigureSpan{FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label)};
+        } else if (event.kind == kind::belief_ended) {
+            close({here, event.text("key")}, open_beliefs_, event.at);
+        } else if (event.kind == kind::lock_granted) {
+            const std::size_t holder = lane(event.node_ref("holder"));
+            std::string label = fmt::format("{}'s lock as {} saw it{}", trace_.node_name(event.node_ref("holder")),
+                                            trace_.node_name(event.node),
+                                            event.has("token") ? fmt::format(" (token {})", event.integer("token")) : "");
+            open_grants_[{here, grant_identity(event)}] = FigureSpan{FigureSpan::Kind::granted, here, event.at, event.at, false, holder, std::move(label)};
+        } else if (event.kind == kind::lock_expired || event.kind == kind::lock_released) {
+            close({here, grant_identity(event)}, open_grants_, event.at);
+        } else if (event.kind == kind::db_session_ended) {
+            close_all_for_holder(here, lane(event.node_ref("client")), event.at);
+        } else if (event.kind == kind::node_paused) {
+            open_pauses_[here] = FigureSpan{FigureSpan::Kind::paused, here, event.at, event.at, false, here,
+                                            fmt::format("{} pause", event.text("cause"))};
+        } else if (event.kind == kind::node_resumed) {
+            close(here, open_pauses_, event.at);
+        } else if (event.kind == kind::node_crashed) {
+            close_node(here, event.at);
+            open_downs_[here] = FigureSpan{FigureSpan::Kind::down, here, event.at, event.at, false, here, "down"};
+        } else if (event.kind == kind::node_restarted) {
+            close(here, open_downs_, event.at);
+        }
+    }
+
+    static std::string grant_identity(const TraceEvent& event) {
+        const std::string holder = fmt::format("{}", event.node_ref("holder").index);
+        if (event.has("value")) return holder + "/" + event.text("value");
+        if (event.has("token")) return holder + "#" + fmt::format("{}", event.integer("token"));
+        return holder;
+    }
+
+    template <class Key>
+    void close(const Key& key, std::map<Key, FigureSpan>& open, Instant at) {
+        auto found = open.find(key);
+        if (found == open.end()) return;
+        found->second.to = at;
+        figure_.spans.push_back(std::move(found->second));
+        open.erase(found);
+    }
+
+    // A crash ends what the node believed and what it granted; its pause is moot.
+    void close_node(std::size_t node_lane, Instant at) {
+        for (auto* open : {&open_beliefs_, &open_grants_}) {
+            for (auto it = open->begin(); it != open->end();) {
+                if (it->first.first != node_lane) {
+                    ++it;
+                    continue;
+                }
+                it->second.to = at;
+                figure_.spans.push_back(std::move(it->second));
+                it = open->erase(it);
+            }
+        }
+        close(node_lane, open_pauses_, at);
+    }
+
+    void close_all_for_holder(std::size_t store_lane, std::size_t holder, Instant at) {
+        for (auto it = open_grants_.begin(); it != open_grants_.end();) {
+            if (it->first.first != store_lane || it->second.holder != holder) {
+                ++it;
+                continue;
+            }
+            it->second.to = at;
+            figure_.spans.push_back(std::move(it->second));
+            it = open_grants_.erase(it);
+        }
+    }
+
+    void close_open_spans() {
+        auto finish = [this](auto& open) {
+            for (auto& [_, span] : open) {
+                span.to = figure_.end;
+                span.open = true;
+                figure_.spans.push_back(std::move(span));
+            }
+            open.clear();
+        };
+        finish(open_beliefs_);
+        finish(open_grants_);
+        finish(open_pauses_);
+        finish(open_downs_);
+        std::stable_sort(figure_.spans.begin(), figure_.spans.end(),
+                         [](const FigureSpan& a, const FigureSpan& b) { return a.from < b.from; });
+    }
+
+    const DesignOutcome& design_;
+    const Trace& trace_;
+    std::size_t max_steps_;
+    Lookahead ahead_;
+    SequenceFigure figure_;
+    std::vector<std::size_t> lane_of_node_;
+    std::set<std::int64_t> customers_;
+    std::set<std::int64_t> related_requests_;
+    struct RetryCandidate {
+        std::size_t step = 0;
+        std::size_t client = 0;  // the lane of the client that was refused
+        bool reply = false;      // the store's "no" rather than the client's request
+    };
+    std::vector<RetryCandidate> retry_candidates_;
+    std::map<std::size_t, std::vector<Instant>> acquired_at_;
+    std::map<std::pair<std::size_t, std::string>, FigureSpan> open_beliefs_;
+    std::map<std::pair<std::size_t, std::string>, FigureSpan> open_grants_;
+    std::map<std::size_t, FigureSpan> open_pauses_;
+    std::map<std::size_t, FigureSpan> open_downs_;
+};
+
+}  // namespace
+
+SequenceFigure build_sequence_figure(const DesignOutcome& design, std::size_t max_steps) {
+    return FigureBuilder(design, max_steps).build();
+}
+
+}  // namespace locksim

@@ -1,0 +1,71 @@
+#pragma once
+// One design's run as the seed draws it: a lane per node, numbered steps in time order,
+// message arrows from send to delivery, and the bars behind them (each lease as its
+// holder believed it and as the store saw it, pauses, downtime). Every picture of a run
+// (SVG, Mermaid, Perfetto, the event table) is drawn from this, so an event carries the
+// same number everywhere: e17 is the HTML anchor, the Mermaid label and a Perfetto arg.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reports/event_text.hpp"
+#include "reports/run_outcome.hpp"
+
+namespace locksim {
+
+struct FigureStep {
+    int number = 0;              // e<number>
+    std::uint64_t sequence = 0;  // the trace event
+    Instant at;                  // true time
+    std::size_t lane = 0;
+    std::string text;            // what happened, in words; for a message, its label
+    EventTone tone = EventTone::normal;
+    std::string explanation;     // the checker's sentence, if it flagged the event
+    bool related = true;         // part of a violation's story; the rest fades
+    std::optional<Instant> wall;       // the node's clock readings (none for world events)
+    std::optional<Instant> monotonic;
+
+    // A message: drawn from (lane, at) to (to_lane, arrives).
+    std::optional<std::size_t> to_lane;
+    Instant arrives;
+    bool lost = false;
+    bool reply = false;          // an answer to an earlier request
+    bool retry = false;          // a refused attempt after the first: drawn thin, without a label
+    std::string note;            // on a client's first refusal: how many more followed, until when
+
+    bool is_message() const { return to_lane.has_value(); }
+};
+
+struct FigureSpan {
+    enum class Kind {
+        believed,  // on the holder's lane: from belief.acquired to belief.ended (or its crash)
+        granted,   // on the store's lane: from lock.granted to expiry or release, for one holder
+        paused,    // node.paused to node.resumed
+        down,      // node.crashed to node.restarted
+    };
+    Kind kind = Kind::believed;
+    std::size_t lane = 0;
+    Instant from;
+    Instant to;
+    bool open = false;       // still going when the run stopped
+    std::size_t holder = 0;  // granted, believed: the holder's lane (its colour)
+    std::string label;       // "believed by server-1 (token 33)"
+};
+
+struct SequenceFigure {
+    std::vector<std::string> lanes;
+    std::vector<bool> is_server;    // per lane: a job server (it ran or stood for the job)
+    std::vector<FigureStep> steps;  // in trace order
+    std::vector<FigureSpan> spans;
+    Instant end;                    // when the run stopped
+    std::size_t messages = 0;       // messages the trace holds (drawn or left out)
+    std::size_t left_out = 0;       // steps beyond the cap, not drawn
+    bool has_violation = false;
+};
+
+// `max_steps` caps very long runs: the figure then ends early and says how much it left out.
+SequenceFigure build_sequence_figure(const DesignOutcome& design, std::size_t max_steps = 2500);
+
+}  // namespace locksim

@@ -1,0 +1,35 @@
+#pragma once
+// The HTML report of one scenario: a single self-contained page (inline CSS and SVG, no
+// script, nothing fetched) that tells the scenario's story from its run — what it shows,
+// the designs side by side, and for each design a sequence figure and its event table.
+#include <string>
+#include <vector>
+
+#include "reports/run_outcome.hpp"
+
+namespace locksim {
+
+struct ReportPage {
+    std::string section;         // the seed section the scenario tells ("3-4"), may be empty
+    std::string replay_command;  // "locksim run scenarios/gc-pause-40s.json --seed 1"
+    std::string index_link;      // href of the course index, or empty
+};
+
+std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage& page);
+
+// One line of the course index: a scenario with its lesson and its page.
+struct CourseEntry {
+    std::string section;
+    std::string name;
+    std::string lesson;
+    std::string href;  // the report page, relative to the index
+    bool held = true;  // every expectation of every design held
+};
+
+// index.html: the scenarios in the order the seed tells its story, chapter by chapter.
+std::string render_course_index(const std::vector<CourseEntry>& entries);
+
+// The seed's chapter a section number belongs to: '3' → "The catch".
+std::string chapter_title(char section);
+
+}  // namespace locksim

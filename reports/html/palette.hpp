@@ -1,0 +1,21 @@
+#pragma once
+// Colours of the HTML and SVG reports: the Okabe–Ito palette, which stays distinct for
+// the common forms of colour blindness. Each server keeps its colour in every view; the
+// store and service nodes are grey; vermillion with ✗ marks a violation and bluish green
+// with ✓ a protection that worked, so neither depends on colour alone.
+#include <string>
+#include <string_view>
+
+namespace locksim::palette {
+
+inline constexpr std::string_view violation = "#D55E00";
+inline constexpr std::string_view protection = "#009E73";
+inline constexpr std::string_view fault = "#6B4C9A";
+inline constexpr std::string_view service = "#5F6B73";
+inline constexpr std::string_view ink = "#1F2328";
+inline constexpr std::string_view faint = "#8C959F";
+
+// The colour of the node drawn in `lane`; `is_server` from the lane's node.
+std::string_view node_colour(std::size_t server_rank, bool is_server);
+
+}  // namespace locksim::palette

@@ -1,0 +1,19 @@
+#pragma once
+// A design's run as a Mermaid sequenceDiagram, to paste into Markdown on GitHub or
+// GitLab: a participant per node, an arrow per message (dashed for replies, a cross when
+// lost), the holder's belief as an activation bar, notes for local steps. Each line
+// carries the step's number (e17), the same as in the HTML report.
+#include <string>
+
+#include "reports/run_outcome.hpp"
+
+namespace locksim {
+
+// Markdown: a heading and a fenced ```mermaid block per design.
+std::string render_mermaid(const ScenarioOutcome& outcome);
+
+// Text made safe inside a Mermaid message or note: ';' and '#' and angle brackets as
+// entity codes, and the keyword "end" defused.
+std::string mermaid_text(std::string_view text);
+
+}  // namespace locksim
