@@ -2,11 +2,18 @@
 # Installs what locksim needs from Debian's packages (only what is missing), then
 # configures and builds into build/. Safe to run again: it skips what is done.
 #   ./setup.sh            # build
+#   ./setup.sh --tests    # also what the test suite needs: python3-jsonschema, and
+#                         # chromium for the test that opens an HTML report in a browser
 # With CI set in the environment, compiler warnings are errors.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(g++ cmake make libboost-graph-dev catch2 libfmt-dev nlohmann-json3-dev libcli11-dev python3-jsonschema)
+packages=(g++ cmake make libboost-graph-dev catch2 libfmt-dev nlohmann-json3-dev libcli11-dev)
+case "${1:-}" in
+  --tests) packages+=(python3-jsonschema chromium) ;;
+  "") ;;
+  *) echo "setup: unknown option \"$1\"; use ./setup.sh, or ./setup.sh --tests" >&2; exit 2 ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -37,7 +37,7 @@ std::string design_diagram(const DesignOutcome& design, const std::string& scena
         if (step.is_message()) {
             const std::string arrow = step.lost ? (step.reply ? "--x" : "-x") : (step.reply ? "-->>" : "->>");
             std::string text = step.text;
-            if (!step.note.empty()) text += fmt::format(" (refused; {})", step.note);
+            if (!step.note.empty()) text += fmt::format(" (refused, {})", step.note);
             out += fmt::format("    {}{}{}: {} {}\n", participant(step.lane), arrow, participant(*step.to_lane), head,
                                mermaid_text(text));
         } else {

@@ -18,6 +18,19 @@ constexpr double lane_width = 150;
 constexpr double header = 44;
 constexpr double caption_width = 420;
 constexpr std::size_t label_limit = 48;  // longer labels are cut; the full text is in <title>
+constexpr std::size_t text_limit = 60;
+constexpr std::size_t caption_limit = 90;
+// Wide enough for most sans-serif fonts at the sizes the stylesheet sets: text is placed
+// by estimate, so nothing depends on the fonts a reader has.
+constexpr double text_em = 6.8;
+constexpr double caption_em = 7.2;
+
+// Where a step's own sentence ends, so a caption beside it starts clear of it.
+double text_end(const FigureStep& step, double x) {
+    if (step.is_message()) return x;
+    const std::size_t shown = std::min(step.text.size(), text_limit) + 2;
+    return x + 9 + text_em * static_cast<double>(shown);
+}
 
 double lane_x(std::size_t lane) { return gutter + lane_width * (static_cast<double>(lane) + 0.5); }
 
@@ -34,7 +47,10 @@ public:
     }
 
     std::string render() {
-        const double width = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + caption_width;
+        double width = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + caption_width;
+        for (const auto& step : figure_.steps)
+            if (!step.explanation.empty())
+                width = std::max(width, caption_x(step) + caption_em * static_cast<double>(std::min(step.explanation.size(), caption_limit) + 6));
         const double height = axis_.bottom() + 30;
         out_ += fmt::format(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"figure\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
@@ -142,8 +158,12 @@ private:
         }
     }
 
+    double caption_x(const FigureStep& step) const {
+        const double column = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + 14;
+        return std::max(column, text_end(step, lane_x(step.lane)) + 16);
+    }
+
     void steps() {
-        const double caption_x = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + 14;
         for (std::size_t i = 0; i < figure_.steps.size(); ++i) {
             const FigureStep& step = figure_.steps[i];
             const double y = axis_.step_y(i);
@@ -163,7 +183,7 @@ private:
             else
                 mark(step, y);
             out_ += "</a></g>\n";
-            if (!step.explanation.empty()) caption(step, y, caption_x);
+            if (!step.explanation.empty()) caption(step, y, caption_x(step));
         }
     }
 
@@ -206,14 +226,14 @@ private:
         out_ += fmt::format("<title>e{} · {} · {}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>",
                             step.number, escaped(figure_.lanes[step.lane]), escaped(step.text), x, y, r, colour);
         out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"text tone-{}\">{}{}</text>", x + 9, y + 4,
-                            tone_name(step.tone), symbol, escaped(shortened(step.text, 60)));
+                            tone_name(step.tone), symbol, escaped(shortened(step.text, text_limit)));
     }
 
     void caption(const FigureStep& step, double y, double x) {
         out_ += fmt::format("<g class=\"caption tone-{0}\"><a href=\"#{1}-e{2}\"><text x=\"{3:.1f}\" y=\"{4:.1f}\">"
                             "<tspan class=\"caption-number\">e{2}</tspan> {5}</text></a></g>\n",
                             tone_name(step.tone), escaped(anchor_), step.number, x, y + 4,
-                            escaped(shortened(step.explanation, 70)));
+                            escaped(shortened(step.explanation, caption_limit)));
     }
 
     static std::string_view tone_name(EventTone tone) {
@@ -241,23 +261,23 @@ std::string render_svg_figure(const SequenceFigure& figure, const std::string& a
 
 std::string render_svg_legend() {
     std::string out =
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"760\" height=\"86\" viewBox=\"0 0 760 86\" "
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"820\" height=\"86\" viewBox=\"0 0 820 86\" "
         "role=\"img\" aria-label=\"Legend\">\n";
     out += fmt::format(
         "<line x1=\"10\" y1=\"14\" x2=\"80\" y2=\"22\" stroke=\"#0072B2\" stroke-width=\"1.3\"/>"
-        "<text x=\"90\" y=\"22\">a message, from send to delivery (slope = delay)</text>"
+        "<text x=\"90\" y=\"22\">a message, from send to delivery (slope: delay)</text>"
         "<line x1=\"10\" y1=\"40\" x2=\"80\" y2=\"44\" stroke=\"#0072B2\" stroke-width=\"1.3\"/>"
         "<path d=\"M76,40 L84,48 M84,40 L76,48\" stroke=\"{0}\" stroke-width=\"2\"/>"
         "<text x=\"90\" y=\"46\">a message lost</text>"
         "<rect x=\"40\" y=\"56\" width=\"7\" height=\"24\" fill=\"#0072B2\" opacity=\"0.85\"/>"
         "<text x=\"90\" y=\"72\">the lease as its holder believed it</text>"
-        "<rect x=\"380\" y=\"6\" width=\"7\" height=\"24\" fill=\"#0072B2\" opacity=\"0.85\"/>"
-        "<rect x=\"380\" y=\"6\" width=\"7\" height=\"24\" fill=\"url(#legend-hatch)\"/>"
-        "<text x=\"396\" y=\"22\">the lock as the store saw it (on the store's lane)</text>"
-        "<rect x=\"364\" y=\"34\" width=\"40\" height=\"18\" fill=\"{2}\" opacity=\"0.22\"/>"
-        "<text x=\"412\" y=\"47\">a pause, or a node down</text>"
-        "<circle cx=\"384\" cy=\"68\" r=\"6\" fill=\"{0}\"/><text x=\"396\" y=\"72\" fill=\"{0}\">✗ a violation</text>"
-        "<circle cx=\"510\" cy=\"68\" r=\"3.5\" fill=\"{1}\"/><text x=\"520\" y=\"72\" fill=\"{1}\">✓ a protection that worked</text>"
+        "<rect x=\"440\" y=\"6\" width=\"7\" height=\"24\" fill=\"#0072B2\" opacity=\"0.85\"/>"
+        "<rect x=\"440\" y=\"6\" width=\"7\" height=\"24\" fill=\"url(#legend-hatch)\"/>"
+        "<text x=\"470\" y=\"22\">the lock as the store saw it (on the store's lane)</text>"
+        "<rect x=\"424\" y=\"34\" width=\"40\" height=\"18\" fill=\"{2}\" opacity=\"0.22\"/>"
+        "<text x=\"470\" y=\"47\">a pause, or a node down</text>"
+        "<circle cx=\"444\" cy=\"68\" r=\"6\" fill=\"{0}\"/><text x=\"470\" y=\"72\" fill=\"{0}\">✗ a violation</text>"
+        "<circle cx=\"580\" cy=\"68\" r=\"3.5\" fill=\"{1}\"/><text x=\"592\" y=\"72\" fill=\"{1}\">✓ a protection that worked</text>"
         "<defs><pattern id=\"legend-hatch\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
         "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" opacity=\"0.55\"/></pattern></defs>\n",
         palette::violation, palette::protection, palette::fault);
