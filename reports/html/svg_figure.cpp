@@ -29,7 +29,8 @@ constexpr double caption_em = 7.2;
 double text_end(const FigureStep& step, double x) {
     if (step.is_message()) return x;
     const std::size_t shown = std::min(step.text.size(), text_limit) + 2;
-    return x + 9 + text_em * static_cast<double>(shown);
+    const double em = step.tone == EventTone::normal ? text_em : text_em * 1.12;  // bold is wider
+    return x + 9 + em * static_cast<double>(shown);
 }
 
 double lane_x(std::size_t lane) { return gutter + lane_width * (static_cast<double>(lane) + 0.5); }
