@@ -96,6 +96,7 @@ void Engine::crash(NodeId node, std::string cause) {
     target.crashed_at = now_;
     ++target.incarnation;  // everything already scheduled for it is now stale
     target.paused = false;
+    for (const auto& event : target.deferred) drop(event);
     target.deferred.clear();
     target.wall_alarms.clear();
     for (std::uint32_t index = 0; index < slots_.size(); ++index) {
@@ -119,17 +120,37 @@ void Engine::restart(NodeId node) {
     for (auto& hook : target.restart_hooks) hook();
 }
 
+std::uint32_t Engine::store_callback(std::function<void()> fire) {
+    if (free_callbacks_.empty()) {
+        callbacks_.push_back(std::move(fire));
+        return static_cast<std::uint32_t>(callbacks_.size() - 1);
+    }
+    const std::uint32_t index = free_callbacks_.back();
+    free_callbacks_.pop_back();
+    callbacks_[index] = std::move(fire);
+    return index;
+}
+
 void Engine::schedule_at(Instant at, NodeId node, std::function<void()> fire) {
     assert(at >= now_);
     const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
-    queue_.push(Event{.at = at, .node = node, .incarnation = incarnation, .fire = std::move(fire)});
+    queue_.push(Event{.at = at, .callback = store_callback(std::move(fire)), .node = node, .incarnation = incarnation});
 }
 
-void Engine::schedule_after(NodeId node, Duration delay, std::function<void()> fire) {
+Instant Engine::when_monotonic_advanced(NodeId node, Duration delay) const {
     assert(delay.ns >= 0);
     const NodeClock& clock = state(node).clock;
     const Instant due = clock.when_monotonic_reads(clock.monotonic(now_) + delay);
-    schedule_at(due < now_ ? now_ : due, node, std::move(fire));
+    return due < now_ ? now_ : due;
+}
+
+void Engine::schedule_after(NodeId node, Duration delay, std::function<void()> fire) {
+    schedule_at(when_monotonic_advanced(node, delay), node, std::move(fire));
+}
+
+void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {
+    const Instant due = when_monotonic_advanced(node, delay);
+    queue_.push(Event{.at = due, .resume = waiter.address(), .node = node, .incarnation = state(node).incarnation});
 }
 
 void Engine::schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire) {
@@ -309,13 +330,36 @@ void Engine::fire_triggers(const TraceEvent& event) {
 void Engine::handle(Event event) {
     if (event.node.valid()) {
         auto& target = state(event.node);
-        if (event.incarnation != target.incarnation || !target.up) return;  // lost in a crash
+        if (event.incarnation != target.incarnation || !target.up) {  // lost in a crash
+            drop(event);
+            return;
+        }
         if (target.paused) {
-            target.deferred.push_back(std::move(event));
+            target.deferred.push_back(event);
             return;
         }
     }
-    event.fire();
+    fire(event);
+}
+
+void Engine::fire(const Event& event) {
+    if (event.resume != nullptr) {
+        std::coroutine_handle<>::from_address(event.resume).resume();
+        return;
+    }
+    // Moved out first: the callback may schedule events, which may reuse its slot.
+    std::function<void()> callback = std::move(callbacks_[event.callback]);
+    callbacks_[event.callback] = nullptr;
+    free_callbacks_.push_back(event.callback);
+    callback();
+}
+
+// An event that will never run gives its callback slot back; a coroutine it would have
+// resumed belongs to a crashed process, whose frames the crash destroyed.
+void Engine::drop(const Event& event) {
+    if (event.resume != nullptr) return;
+    callbacks_[event.callback] = nullptr;
+    free_callbacks_.push_back(event.callback);
 }
 
 RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
@@ -332,7 +376,10 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
                                          event_limit, format_seconds(now_)));
         Event event = queue_.pop();
         now_ = event.at;
-        handle(std::move(event));
+        // The next event's coroutine frame is most likely far away in memory (P processes,
+        // one frame each): start fetching it while this one runs.
+        if (!queue_.empty()) __builtin_prefetch(queue_.top().resume);
+        handle(event);
         ++summary.events_handled;
     }
     summary.ended_at = now_;

@@ -62,6 +62,9 @@ public:
     void schedule_at(Instant at, NodeId node, std::function<void()> fire);
     // Runs `fire` when the node's monotonic clock has advanced by `delay` from now.
     void schedule_after(NodeId node, Duration delay, std::function<void()> fire);
+    // Resumes `waiter` when the node's monotonic clock has advanced by `delay`: a sleep.
+    // The hot path of every simulation, so it stores nothing but the frame's address.
+    void resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter);
     // Runs `fire` when the node's wall clock reads `deadline`, following clock steps.
     void schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire);
 
@@ -151,7 +154,11 @@ private:
 
     NodeState& state(NodeId node);
     const NodeState& state(NodeId node) const;
+    Instant when_monotonic_advanced(NodeId node, Duration delay) const;
+    std::uint32_t store_callback(std::function<void()> fire);
     void handle(Event event);
+    void fire(const Event& event);
+    void drop(const Event& event);
     void resume_node(NodeId node, Instant expected_end);
     void arm_wall_alarm(NodeId node, std::uint64_t alarm_id);
     void move_wall_clock(NodeId node, Duration delta);
@@ -159,6 +166,10 @@ private:
     std::uint64_t seed_;
     Instant now_;
     EventQueue queue_;
+    // Callbacks of pending events, by index; freed slots are reused. Index 0 is unused so
+    // that an event's zero callback means "none".
+    std::vector<std::function<void()>> callbacks_ = std::vector<std::function<void()>>(1);
+    std::vector<std::uint32_t> free_callbacks_;
     std::vector<NodeState> nodes_;
     Trace trace_;
     std::vector<Slot> slots_;

@@ -1,9 +1,13 @@
 #pragma once
 // The pending events of a run, totally ordered by (time, insertion sequence): two
 // events due at the same instant always fire in the order they were scheduled.
+//
+// An event is a small trivially copyable record: what it does is either "resume this
+// coroutine" (a process waking from a sleep, the common case, which allocates nothing)
+// or "call callback n" from a table the engine keeps. The queue is an implicit 4-ary
+// heap: fewer levels than a binary heap and each node's children share a cache line.
 #include <cstdint>
-#include <functional>
-#include <queue>
+#include <type_traits>
 #include <vector>
 
 #include "sim/node_id.hpp"
@@ -14,36 +18,59 @@ namespace locksim {
 struct Event {
     Instant at;
     std::uint64_t sequence = 0;
+    void* resume = nullptr;         // a coroutine frame to resume, or null and then
+    std::uint32_t callback = 0;     // an index into the engine's callbacks
     NodeId node;                    // the node it runs on, or no_node for the world
     std::uint32_t incarnation = 0;  // the node's incarnation when scheduled; a crash makes it stale
-    std::function<void()> fire;
 };
+static_assert(std::is_trivially_copyable_v<Event>);
 
 class EventQueue {
 public:
     void push(Event event) {
         event.sequence = next_sequence_++;
-        heap_.push(std::move(event));
+        std::size_t hole = heap_.size();
+        heap_.push_back(event);
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / arity;
+            if (!earlier(event, heap_[parent])) break;
+            heap_[hole] = heap_[parent];
+            hole = parent;
+        }
+        heap_[hole] = event;
     }
     bool empty() const { return heap_.empty(); }
-    const Event& top() const { return heap_.top(); }
+    const Event& top() const { return heap_.front(); }
     Event pop() {
-        // priority_queue::top is const; moving out before pop is safe because pop only
-        // needs the element's ordering keys, which the move leaves intact.
-        Event event = std::move(const_cast<Event&>(heap_.top()));
-        heap_.pop();
-        return event;
+        const Event first = heap_.front();
+        const Event last = heap_.back();
+        heap_.pop_back();
+        const std::size_t size = heap_.size();
+        if (size == 0) return first;
+        std::size_t hole = 0;
+        for (;;) {
+            const std::size_t child = hole * arity + 1;
+            if (child >= size) break;
+            const std::size_t end = child + arity < size ? child + arity : size;
+            std::size_t best = child;
+            for (std::size_t other = child + 1; other < end; ++other)
+                if (earlier(heap_[other], heap_[best])) best = other;
+            if (!earlier(heap_[best], last)) break;
+            heap_[hole] = heap_[best];
+            hole = best;
+        }
+        heap_[hole] = last;
+        return first;
     }
     std::size_t size() const { return heap_.size(); }
+    void reserve(std::size_t events) { heap_.reserve(events); }
 
 private:
-    struct Later {
-        bool operator()(const Event& a, const Event& b) const {
-            if (a.at != b.at) return a.at > b.at;
-            return a.sequence > b.sequence;
-        }
-    };
-    std::priority_queue<Event, std::vector<Event>, Later> heap_;
+    static constexpr std::size_t arity = 4;
+    static bool earlier(const Event& a, const Event& b) {
+        return a.at < b.at || (a.at == b.at && a.sequence < b.sequence);
+    }
+    std::vector<Event> heap_;
     std::uint64_t next_sequence_ = 0;
 };
 

@@ -31,9 +31,7 @@ public:
             NodeId node;
             Duration length;
             bool await_ready() const noexcept { return false; }
-            void await_suspend(std::coroutine_handle<> waiter) const {
-                engine->schedule_after(node, length, [waiter] { waiter.resume(); });
-            }
+            void await_suspend(std::coroutine_handle<> waiter) const { engine->resume_after(node, length, waiter); }
             void await_resume() const noexcept {}
         };
         return Sleep{engine_, id_, length};

@@ -1,6 +1,8 @@
 // sim/event_queue.hpp: pending events ordered by (time, insertion sequence).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,14 +14,20 @@ using namespace locksim::time_literals;
 
 namespace {
 
-// Pops every event, firing each, and returns the names they pushed in firing order.
-std::vector<std::string> drain(EventQueue& queue, std::vector<std::string>& fired) {
-    while (!queue.empty()) queue.pop().fire();
-    return fired;
-}
+// Events carry a callback index; here it indexes a list of names, so the order in which
+// events come out reads as the names.
+struct Names {
+    std::vector<std::string> list{""};  // index 0 means "no callback"
+    std::uint32_t add(std::string name) {
+        list.push_back(std::move(name));
+        return static_cast<std::uint32_t>(list.size() - 1);
+    }
+};
 
-Event named_event(Instant at, std::vector<std::string>& fired, std::string name) {
-    return Event{.at = at, .fire = [&fired, name] { fired.push_back(name); }};
+// Pops every event and returns the names of their callbacks in popping order.
+std::vector<std::string> drain(EventQueue& queue, const Names& names, std::vector<std::string>& fired) {
+    while (!queue.empty()) fired.push_back(names.list[queue.pop().callback]);
+    return fired;
 }
 
 }  // namespace
@@ -27,59 +35,82 @@ Event named_event(Instant at, std::vector<std::string>& fired, std::string name)
 TEST_CASE("events at the same time come out in insertion order") {
     EventQueue queue;
     std::vector<std::string> fired;
+    Names names;
     for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h"})
-        queue.push(named_event(midnight + 5_s, fired, name));
-    CHECK(drain(queue, fired) == std::vector<std::string>{"a", "b", "c", "d", "e", "f", "g", "h"});
+        queue.push(Event{.at = midnight + 5_s, .callback = names.add(name)});
+    CHECK(drain(queue, names, fired) == std::vector<std::string>{"a", "b", "c", "d", "e", "f", "g", "h"});
 }
 
 TEST_CASE("earlier times come out first whatever the insertion order") {
     EventQueue queue;
     std::vector<std::string> fired;
-    queue.push(named_event(midnight + 3_s, fired, "3s"));
-    queue.push(named_event(midnight + 1_s, fired, "1s"));
-    queue.push(named_event(midnight + 2_s, fired, "2s"));
-    queue.push(named_event(midnight + 1_ns, fired, "1ns"));
-    CHECK(drain(queue, fired) == std::vector<std::string>{"1ns", "1s", "2s", "3s"});
+    Names names;
+    queue.push(Event{.at = midnight + 3_s, .callback = names.add("3s")});
+    queue.push(Event{.at = midnight + 1_s, .callback = names.add("1s")});
+    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s")});
+    queue.push(Event{.at = midnight + 1_ns, .callback = names.add("1ns")});
+    CHECK(drain(queue, names, fired) == std::vector<std::string>{"1ns", "1s", "2s", "3s"});
 }
 
 TEST_CASE("events are ordered by time first and insertion order second") {
     EventQueue queue;
     std::vector<std::string> fired;
-    queue.push(named_event(midnight + 2_s, fired, "2s first"));
-    queue.push(named_event(midnight + 1_s, fired, "1s first"));
-    queue.push(named_event(midnight + 2_s, fired, "2s second"));
-    queue.push(named_event(midnight + 1_s, fired, "1s second"));
-    queue.push(named_event(midnight + 2_s, fired, "2s third"));
-    CHECK(drain(queue, fired) ==
+    Names names;
+    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s first")});
+    queue.push(Event{.at = midnight + 1_s, .callback = names.add("1s first")});
+    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s second")});
+    queue.push(Event{.at = midnight + 1_s, .callback = names.add("1s second")});
+    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s third")});
+    CHECK(drain(queue, names, fired) ==
           std::vector<std::string>{"1s first", "1s second", "2s first", "2s second", "2s third"});
 }
 
 TEST_CASE("push numbers events in insertion order whatever sequence they carried") {
     EventQueue queue;
     std::vector<std::string> fired;
-    Event late = named_event(midnight + 1_s, fired, "pushed first");
+    Names names;
+    Event late = Event{.at = midnight + 1_s, .callback = names.add("pushed first")};
     late.sequence = 1000;
-    Event early = named_event(midnight + 1_s, fired, "pushed second");
+    Event early = Event{.at = midnight + 1_s, .callback = names.add("pushed second")};
     early.sequence = 0;
     queue.push(std::move(late));
     queue.push(std::move(early));
     CHECK(queue.top().sequence == 0);
-    CHECK(drain(queue, fired) == std::vector<std::string>{"pushed first", "pushed second"});
+    CHECK(drain(queue, names, fired) == std::vector<std::string>{"pushed first", "pushed second"});
 }
 
 TEST_CASE("the queue reports its size and the next event without removing it") {
     EventQueue queue;
     std::vector<std::string> fired;
+    Names names;
     CHECK(queue.empty());
-    queue.push(named_event(midnight + 2_s, fired, "later"));
-    queue.push(named_event(midnight + 1_s, fired, "sooner"));
+    queue.push(Event{.at = midnight + 2_s, .callback = names.add("later")});
+    queue.push(Event{.at = midnight + 1_s, .callback = names.add("sooner")});
     CHECK(queue.size() == 2);
     CHECK(queue.top().at == midnight + 1_s);
     CHECK(queue.size() == 2);
     Event next = queue.pop();
     CHECK(next.at == midnight + 1_s);
-    next.fire();
-    CHECK(fired == std::vector<std::string>{"sooner"});
+    CHECK(names.list[next.callback] == "sooner");
     CHECK(queue.size() == 1);
     CHECK_FALSE(queue.empty());
+}
+
+TEST_CASE("a thousand events pushed in scrambled order come out sorted by time, ties in push order") {
+    EventQueue queue;
+    std::vector<std::pair<std::int64_t, std::uint32_t>> pushed;
+    std::uint64_t state = 12345;
+    for (std::uint32_t i = 1; i <= 1000; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const std::int64_t at = static_cast<std::int64_t>((state >> 33) % 50);  // many ties
+        queue.push(Event{.at = Instant{at}, .callback = i});
+        pushed.emplace_back(at, i);
+    }
+    std::stable_sort(pushed.begin(), pushed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [at, index] : pushed) {
+        const Event next = queue.pop();
+        REQUIRE(next.at.ns == at);
+        REQUIRE(next.callback == index);
+    }
+    CHECK(queue.empty());
 }
