@@ -7,6 +7,8 @@
 namespace locksim {
 // Every kind a run can record, the engine's and the models': what a fault's "when" may name.
 const std::vector<std::string_view>& all_trace_kinds();
+// The fields events of `kind` may carry (empty for an unknown kind): what a "when" may match.
+const std::vector<std::string_view>& trace_field_names(std::string_view kind);
 }  // namespace locksim
 
 namespace locksim::trace_kind {

@@ -4,7 +4,9 @@
 
 #include "tests/support.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -268,4 +270,22 @@ TEST_CASE("a trigger's nth counts the scenario's matching events") {
     CHECK(stepped.node == server_1);
     CHECK(stepped.at == preparing[2]->at);
     CHECK(stepped.instant("new_wall") - stepped.instant("old_wall") == -5_s);
+}
+
+TEST_CASE("every field a shipped scenario's run records is one a fault trigger may name") {
+    // trace_field_names() is what the loader checks a "when" against: a field the models
+    // record but the table lacks would make a valid trigger be refused.
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios")) {
+        if (entry.path().extension() != ".json" || entry.path().filename() == "scenario.schema.json") continue;
+        const Scenario scenario = load_scenario_file(entry.path().string(), metric_names());
+        const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+        for (const auto& design : outcome.designs)
+            for (const auto& event : design.trace.events()) {
+                const auto& allowed = trace_field_names(event.kind);
+                for (const auto& field : event.fields) {
+                    INFO(entry.path().filename().string() << ": " << event.kind << " has field " << field.key);
+                    CHECK(std::find(allowed.begin(), allowed.end(), field.key) != allowed.end());
+                }
+            }
+    }
 }

@@ -16,12 +16,23 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
     if (item.has("at")) item["at"].fail("a fault has \"at\" (a time) or \"when\" (an event), not both");
     const JsonReader when = item["when"];
     EventTrigger trigger;
+    // The kind first: it decides which other members name fields of its events.
+    {
+        const JsonReader value = when["event"];
+        trigger.kind = value.string();
+        const auto& kinds = all_trace_kinds();
+        if (std::find(kinds.begin(), kinds.end(), trigger.kind) == kinds.end())
+            value.fail(fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(kinds, ", ")));
+    }
     for (const auto& [key, value] : when.members()) {
+        if (key != "event" && key != "node" && key != "nth") {
+            const auto& fields = trace_field_names(trigger.kind);
+            if (std::find(fields.begin(), fields.end(), key) == fields.end())
+                value.fail(fmt::format("\"{}\" events have no field \"{}\"; expected \"node\", \"nth\" or one of: {}",
+                                       trigger.kind, key, fmt::join(fields, ", ")));
+        }
         if (key == "event") {
-            trigger.kind = value.string();
-            const auto& kinds = all_trace_kinds();
-            if (std::find(kinds.begin(), kinds.end(), trigger.kind) == kinds.end())
-                value.fail(fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(kinds, ", ")));
+            continue;
         } else if (key == "node") {
             trigger.node = read_node_ref(value, nodes);
         } else if (key == "nth") {
@@ -38,7 +49,6 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
             value.fail("expected a number, a string or true/false to match the event's field");
         }
     }
-    if (trigger.kind.empty()) when.fail("missing required field \"event\"");
     return trigger;
 }
 

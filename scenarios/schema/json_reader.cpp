@@ -10,8 +10,30 @@
 namespace locksim {
 namespace {
 
+// A value quoted in a message is cut in the middle past `limit` bytes: the message stays
+// one readable line however long the value.
+std::string clipped(std::string text, std::size_t limit = 120) {
+    if (text.size() <= limit) return text;
+    std::size_t head = limit * 2 / 3, tail = text.size() - limit / 3;
+    while (head > 0 && (static_cast<unsigned char>(text[head]) & 0xC0) == 0x80) --head;  // whole UTF-8 characters
+    while (tail < text.size() && (static_cast<unsigned char>(text[tail]) & 0xC0) == 0x80) ++tail;
+    return text.substr(0, head) + fmt::format("…({} bytes)…", tail - head) + text.substr(tail);
+}
+
+// Control characters written as \xNN: an error line is one line, and it does not
+// recolour the user's terminal.
+std::string printable(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
+        else out += c;
+    }
+    return out;
+}
+
 std::string type_name(const Json& value) {
-    if (value.is_string()) return fmt::format("the string {}", value.dump());
+    if (value.is_string()) return fmt::format("the string {}", clipped(value.dump()));
     if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
     if (value.is_number()) return fmt::format("the number {}", value.dump());
     if (value.is_null()) return "null";
@@ -43,8 +65,9 @@ void JsonReader::fail(std::string_view message) const {
         if (auto position = source_->positions->find(where))
             location += fmt::format(":{}:{}", position->line, position->column);
     }
-    throw ScenarioError(fmt::format("{}: {}: {}{}", location, where.empty() ? "/" : where, message,
-                                    design_context ? fmt::format(" (in design \"{}\")", source_->design_name) : ""));
+    throw ScenarioError(fmt::format("{}: {}: {}{}", location, where.empty() ? "/" : clipped(printable(where)),
+                                    clipped(printable(message), 3000),
+                                    design_context ? fmt::format(" (in design \"{}\")", clipped(printable(source_->design_name))) : ""));
 }
 
 void JsonReader::expect(bool condition, std::string_view what) const {

@@ -8,11 +8,12 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
-#include <set>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "models/idempotency_key.hpp"
 #include "scenarios/schema/world_schema.hpp"
@@ -155,8 +156,11 @@ std::vector<Expectation> read_expectations(const JsonReader& expect, const std::
             if (at_least == value.has("at_most")) value.fail("expected exactly one of \"at_least\" or \"at_most\"");
             expectation.comparison = at_least ? Expectation::Comparison::at_least : Expectation::Comparison::at_most;
             expectation.value = value[at_least ? "at_least" : "at_most"].integer();
+            if (expectation.value < 0)
+                value[at_least ? "at_least" : "at_most"].fail("expected a count of 0 or more: no metric is negative");
         } else {
             expectation.value = value.integer();
+            if (expectation.value < 0) value.fail("expected a count of 0 or more: no metric is negative");
         }
         expectations.push_back(std::move(expectation));
     }
@@ -198,11 +202,27 @@ std::size_t offending_token_start(std::string_view text, std::size_t bytes_read)
     return at;
 }
 
-// Scenario files are a few levels deep; refusing absurd nesting up front keeps every
-// later recursive walk of the document safe.
-std::optional<TextPosition> too_deeply_nested(std::string_view text) {
-    constexpr int max_depth = 64;
-    int depth = 0;
+// A scenario is a few kilobytes, a few levels deep, with objects of a few dozen fields.
+// Refusing what is far beyond that before parsing keeps every later walk of the document
+// fast and safe (the JSON library's ordered objects take quadratic time in their size).
+constexpr std::size_t max_file_bytes = 1 << 20;
+constexpr int max_depth = 64;
+constexpr std::size_t max_object_members = 1'000;
+constexpr std::size_t max_array_items = 100'000;
+
+struct ShapeProblem {
+    TextPosition at;
+    std::string message;
+};
+
+std::optional<ShapeProblem> shape_problem(std::string_view text) {
+    if (text.starts_with("\xEF\xBB\xBF"))
+        return ShapeProblem{{1, 1}, "/: the file starts with a byte order mark; save it as UTF-8 without one"};
+    struct Open {
+        bool object;
+        std::size_t items;
+    };
+    std::vector<Open> open;
     bool in_string = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -212,23 +232,65 @@ std::optional<TextPosition> too_deeply_nested(std::string_view text) {
         } else if (c == '"') {
             in_string = true;
         } else if (c == '{' || c == '[') {
-            if (++depth > max_depth) return position_at_offset(text, i);
+            open.push_back(Open{c == '{', 1});
+            if (open.size() > max_depth)
+                return ShapeProblem{position_at_offset(text, i), "/: nested more than 64 levels deep; a scenario needs a handful"};
         } else if (c == '}' || c == ']') {
-            --depth;
+            if (!open.empty()) open.pop_back();
+        } else if (c == ',' && !open.empty()) {
+            const Open& here = open.back();
+            if (++open.back().items > (here.object ? max_object_members : max_array_items))
+                return ShapeProblem{position_at_offset(text, i),
+                                    here.object ? fmt::format("/: an object with more than {} fields", max_object_members)
+                                                : fmt::format("/: an array with more than {} items", max_array_items)};
         }
     }
     return std::nullopt;
 }
 
+// Where the first number too large for a double is (nlohmann says only that one was).
+TextPosition first_overflowing_number(std::string_view text) {
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            continue;
+        }
+        if (c != '-' && (c < '0' || c > '9')) continue;
+        std::size_t end = i;
+        while (end < text.size() && std::strchr("+-0123456789.eE", text[end]) != nullptr && text[end] != '\0') ++end;
+        const std::string token(text.substr(i, end - i));
+        errno = 0;
+        const double value = std::strtod(token.c_str(), nullptr);
+        if (errno == ERANGE && (value > 1 || value < -1)) return position_at_offset(text, i);
+        i = end - 1;
+    }
+    return TextPosition{1, 1};
+}
+
 }  // namespace
 
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
-    if (auto deep = too_deeply_nested(text))
-        throw ScenarioError(fmt::format("{}:{}:{}: /: nested more than 64 levels deep; a scenario needs a handful",
-                                        file, deep->line, deep->column));
+    if (text.size() > max_file_bytes)
+        throw ScenarioError(fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
+                                        "most {} (1 MiB)",
+                                        file, text.size(), max_file_bytes));
+    if (auto problem = shape_problem(text))
+        throw ScenarioError(fmt::format("{}:{}:{}: {}", file, problem->at.line, problem->at.column, problem->message));
     Json document;
     try {
         document = Json::parse(text);
+    } catch (const Json::out_of_range&) {
+        const TextPosition at = first_overflowing_number(text);
+        throw ScenarioError(fmt::format("{}:{}:{}: a number too large to represent (beyond about 1.8e308); scenario "
+                                        "numbers are counts, seeds and factors of modest size",
+                                        file, at.line, at.column));
     } catch (const Json::parse_error& error) {
         const TextPosition at = position_at_offset(text, offending_token_start(text, error.byte));
         std::string reason = error.what();
@@ -278,6 +340,11 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
     for (const auto& [name, design] : designs) {
+        const bool printable = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
+            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        });
+        if (!printable)
+            design.fail("expected a design name of printable text (it is shown in tables and used with --design)");
         std::vector<std::string_view> design_fields(world_fields.begin(), world_fields.end());
         design_fields.push_back("expect");
         design.allow_only(design_fields);
@@ -302,6 +369,12 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
     if (std::filesystem::is_directory(path))
         throw ScenarioError(fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
     if (!in) throw ScenarioError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
+    std::error_code size_error;
+    const auto bytes = std::filesystem::file_size(path, size_error);
+    if (!size_error && bytes > max_file_bytes)
+        throw ScenarioError(fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
+                                        "most {} (1 MiB)",
+                                        path, bytes, max_file_bytes));
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", path));
