@@ -15,6 +15,11 @@ constexpr std::size_t text_budget = 45'000;
 
 bool is_word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
+bool is_end_word(std::string_view word) {
+    const auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+    return lower(word[0]) == 'e' && lower(word[1]) == 'n' && lower(word[2]) == 'd';
+}
+
 std::string participant(std::size_t lane) { return fmt::format("n{}", lane); }
 
 std::string design_diagram(const DesignOutcome& design, const std::string& scenario) {
@@ -71,10 +76,9 @@ std::string mermaid_text(std::string_view text) {
         else if (c == '<') out += "#lt;";
         else if (c == '>') out += "#gt;";
         else if (c == '\n' || c == '\r') out += ' ';
-        else if ((c == 'e' || c == 'E') && text.substr(i, 3).size() == 3 &&
-                 (text.substr(i, 3) == "end" || text.substr(i, 3) == "End" || text.substr(i, 3) == "END") &&
+        else if ((c == 'e' || c == 'E') && i + 3 <= text.size() && is_end_word(text.substr(i, 3)) &&
                  (i == 0 || !is_word_char(text[i - 1])) && (i + 3 == text.size() || !is_word_char(text[i + 3]))) {
-            // A bare "end" closes a Mermaid block: write its first letter as an entity.
+            // A bare "end", in any case, closes a Mermaid block: write its first letter as an entity.
             out += c == 'e' ? "#101;" : "#69;";
         } else {
             out += c;

@@ -134,7 +134,8 @@ std::uint32_t Engine::store_callback(std::function<void()> fire) {
 void Engine::schedule_at(Instant at, NodeId node, std::function<void()> fire) {
     assert(at >= now_);
     const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
-    queue_.push(Event{.at = at, .callback = store_callback(std::move(fire)), .node = node, .incarnation = incarnation});
+    queue_.push(Event{.at = at, .action = EventAction::call(store_callback(std::move(fire))), .node = node,
+                      .incarnation = incarnation});
 }
 
 Instant Engine::when_monotonic_advanced(NodeId node, Duration delay) const {
@@ -150,7 +151,8 @@ void Engine::schedule_after(NodeId node, Duration delay, std::function<void()> f
 
 void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {
     const Instant due = when_monotonic_advanced(node, delay);
-    queue_.push(Event{.at = due, .resume = waiter.address(), .node = node, .incarnation = state(node).incarnation});
+    queue_.push(Event{.at = due, .action = EventAction::resume(waiter.address()), .node = node,
+                      .incarnation = state(node).incarnation});
 }
 
 void Engine::schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire) {
@@ -343,23 +345,24 @@ void Engine::handle(Event event) {
 }
 
 void Engine::fire(const Event& event) {
-    if (event.resume != nullptr) {
-        std::coroutine_handle<>::from_address(event.resume).resume();
+    if (event.action.is_resume()) {
+        std::coroutine_handle<>::from_address(event.action.frame()).resume();
         return;
     }
     // Moved out first: the callback may schedule events, which may reuse its slot.
-    std::function<void()> callback = std::move(callbacks_[event.callback]);
-    callbacks_[event.callback] = nullptr;
-    free_callbacks_.push_back(event.callback);
+    const std::uint32_t index = event.action.callback();
+    std::function<void()> callback = std::move(callbacks_[index]);
+    callbacks_[index] = nullptr;
+    free_callbacks_.push_back(index);
     callback();
 }
 
 // An event that will never run gives its callback slot back; a coroutine it would have
 // resumed belongs to a crashed process, whose frames the crash destroyed.
 void Engine::drop(const Event& event) {
-    if (event.resume != nullptr) return;
-    callbacks_[event.callback] = nullptr;
-    free_callbacks_.push_back(event.callback);
+    if (event.action.is_resume()) return;
+    callbacks_[event.action.callback()] = nullptr;
+    free_callbacks_.push_back(event.action.callback());
 }
 
 RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
@@ -378,7 +381,7 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
         now_ = event.at;
         // The next event's coroutine frame is most likely far away in memory (P processes,
         // one frame each): start fetching it while this one runs.
-        if (!queue_.empty()) __builtin_prefetch(queue_.top().resume);
+        if (!queue_.empty() && queue_.top().action.is_resume()) __builtin_prefetch(queue_.top().action.frame());
         handle(event);
         ++summary.events_handled;
     }

@@ -15,15 +15,31 @@
 
 namespace locksim {
 
+// What an event does, in one word: a coroutine frame's address (frames are aligned, so
+// its low bit is 0), or a callback index shifted left with the low bit set.
+class EventAction {
+public:
+    static EventAction resume(void* frame) { return EventAction(reinterpret_cast<std::uintptr_t>(frame)); }
+    static EventAction call(std::uint32_t callback) { return EventAction((std::uintptr_t{callback} << 1) | 1); }
+
+    bool is_resume() const { return (word_ & 1) == 0; }
+    void* frame() const { return reinterpret_cast<void*>(word_); }
+    std::uint32_t callback() const { return static_cast<std::uint32_t>(word_ >> 1); }
+
+private:
+    explicit EventAction(std::uintptr_t word) : word_(word) {}
+    std::uintptr_t word_ = 0;
+};
+
 struct Event {
     Instant at;
     std::uint64_t sequence = 0;
-    void* resume = nullptr;         // a coroutine frame to resume, or null and then
-    std::uint32_t callback = 0;     // an index into the engine's callbacks
+    EventAction action = EventAction::call(0);
     NodeId node;                    // the node it runs on, or no_node for the world
     std::uint32_t incarnation = 0;  // the node's incarnation when scheduled; a crash makes it stale
 };
 static_assert(std::is_trivially_copyable_v<Event>);
+static_assert(sizeof(Event) == 32, "two events to a cache line");
 
 class EventQueue {
 public:

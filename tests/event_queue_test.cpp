@@ -26,7 +26,7 @@ struct Names {
 
 // Pops every event and returns the names of their callbacks in popping order.
 std::vector<std::string> drain(EventQueue& queue, const Names& names, std::vector<std::string>& fired) {
-    while (!queue.empty()) fired.push_back(names.list[queue.pop().callback]);
+    while (!queue.empty()) fired.push_back(names.list[queue.pop().action.callback()]);
     return fired;
 }
 
@@ -37,7 +37,7 @@ TEST_CASE("events at the same time come out in insertion order") {
     std::vector<std::string> fired;
     Names names;
     for (const char* name : {"a", "b", "c", "d", "e", "f", "g", "h"})
-        queue.push(Event{.at = midnight + 5_s, .callback = names.add(name)});
+        queue.push(Event{.at = midnight + 5_s, .action = EventAction::call(names.add(name))});
     CHECK(drain(queue, names, fired) == std::vector<std::string>{"a", "b", "c", "d", "e", "f", "g", "h"});
 }
 
@@ -45,10 +45,10 @@ TEST_CASE("earlier times come out first whatever the insertion order") {
     EventQueue queue;
     std::vector<std::string> fired;
     Names names;
-    queue.push(Event{.at = midnight + 3_s, .callback = names.add("3s")});
-    queue.push(Event{.at = midnight + 1_s, .callback = names.add("1s")});
-    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s")});
-    queue.push(Event{.at = midnight + 1_ns, .callback = names.add("1ns")});
+    queue.push(Event{.at = midnight + 3_s, .action = EventAction::call(names.add("3s"))});
+    queue.push(Event{.at = midnight + 1_s, .action = EventAction::call(names.add("1s"))});
+    queue.push(Event{.at = midnight + 2_s, .action = EventAction::call(names.add("2s"))});
+    queue.push(Event{.at = midnight + 1_ns, .action = EventAction::call(names.add("1ns"))});
     CHECK(drain(queue, names, fired) == std::vector<std::string>{"1ns", "1s", "2s", "3s"});
 }
 
@@ -56,11 +56,11 @@ TEST_CASE("events are ordered by time first and insertion order second") {
     EventQueue queue;
     std::vector<std::string> fired;
     Names names;
-    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s first")});
-    queue.push(Event{.at = midnight + 1_s, .callback = names.add("1s first")});
-    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s second")});
-    queue.push(Event{.at = midnight + 1_s, .callback = names.add("1s second")});
-    queue.push(Event{.at = midnight + 2_s, .callback = names.add("2s third")});
+    queue.push(Event{.at = midnight + 2_s, .action = EventAction::call(names.add("2s first"))});
+    queue.push(Event{.at = midnight + 1_s, .action = EventAction::call(names.add("1s first"))});
+    queue.push(Event{.at = midnight + 2_s, .action = EventAction::call(names.add("2s second"))});
+    queue.push(Event{.at = midnight + 1_s, .action = EventAction::call(names.add("1s second"))});
+    queue.push(Event{.at = midnight + 2_s, .action = EventAction::call(names.add("2s third"))});
     CHECK(drain(queue, names, fired) ==
           std::vector<std::string>{"1s first", "1s second", "2s first", "2s second", "2s third"});
 }
@@ -69,9 +69,9 @@ TEST_CASE("push numbers events in insertion order whatever sequence they carried
     EventQueue queue;
     std::vector<std::string> fired;
     Names names;
-    Event late = Event{.at = midnight + 1_s, .callback = names.add("pushed first")};
+    Event late = Event{.at = midnight + 1_s, .action = EventAction::call(names.add("pushed first"))};
     late.sequence = 1000;
-    Event early = Event{.at = midnight + 1_s, .callback = names.add("pushed second")};
+    Event early = Event{.at = midnight + 1_s, .action = EventAction::call(names.add("pushed second"))};
     early.sequence = 0;
     queue.push(std::move(late));
     queue.push(std::move(early));
@@ -84,14 +84,14 @@ TEST_CASE("the queue reports its size and the next event without removing it") {
     std::vector<std::string> fired;
     Names names;
     CHECK(queue.empty());
-    queue.push(Event{.at = midnight + 2_s, .callback = names.add("later")});
-    queue.push(Event{.at = midnight + 1_s, .callback = names.add("sooner")});
+    queue.push(Event{.at = midnight + 2_s, .action = EventAction::call(names.add("later"))});
+    queue.push(Event{.at = midnight + 1_s, .action = EventAction::call(names.add("sooner"))});
     CHECK(queue.size() == 2);
     CHECK(queue.top().at == midnight + 1_s);
     CHECK(queue.size() == 2);
     Event next = queue.pop();
     CHECK(next.at == midnight + 1_s);
-    CHECK(names.list[next.callback] == "sooner");
+    CHECK(names.list[next.action.callback()] == "sooner");
     CHECK(queue.size() == 1);
     CHECK_FALSE(queue.empty());
 }
@@ -103,14 +103,14 @@ TEST_CASE("a thousand events pushed in scrambled order come out sorted by time, 
     for (std::uint32_t i = 1; i <= 1000; ++i) {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         const std::int64_t at = static_cast<std::int64_t>((state >> 33) % 50);  // many ties
-        queue.push(Event{.at = Instant{at}, .callback = i});
+        queue.push(Event{.at = Instant{at}, .action = EventAction::call(i)});
         pushed.emplace_back(at, i);
     }
     std::stable_sort(pushed.begin(), pushed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [at, index] : pushed) {
         const Event next = queue.pop();
         REQUIRE(next.at.ns == at);
-        REQUIRE(next.callback == index);
+        REQUIRE(next.action.callback() == index);
     }
     CHECK(queue.empty());
 }

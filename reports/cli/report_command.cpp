@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <tuple>
 
 #include "reports/cli/scenario_runner.hpp"
@@ -44,11 +45,23 @@ std::string replay_command(const std::string& program, const std::string& file, 
                        design ? " --design " + shell_quoted(*design) : "");
 }
 
+// The page's file name: the scenario's name as a slug, never "index" (the course index's)
+// and never one already written in this run (two names can slug alike).
+std::string page_name(const std::string& scenario, std::set<std::string>& taken) {
+    taken.insert("index");
+    const std::string base = slug(scenario);
+    std::string name = base;
+    for (int n = 2; taken.contains(name); ++n) name = fmt::format("{}-{}", base, n);
+    taken.insert(name);
+    return name + ".html";
+}
+
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
                                                  const std::string& directory, const std::string& replay,
-                                                 const std::string& index_link) {
+                                                 const std::string& index_link, std::set<std::string>* taken) {
     if (!make_directory(directory)) return std::nullopt;
-    const std::filesystem::path path = std::filesystem::path(directory) / (slug(outcome.name) + ".html");
+    std::set<std::string> only_this;
+    const std::filesystem::path path = std::filesystem::path(directory) / page_name(outcome.name, taken ? *taken : only_this);
     const std::string page = render_html_report(outcome, ReportPage{scenario.section, replay, index_link});
     if (!write_file(path, page)) return std::nullopt;
     return path.string();
@@ -62,6 +75,7 @@ int report_command(const ReportCommandOptions& options) {
     const bool progress = show_progress();
 
     std::vector<CourseEntry> entries;
+    std::set<std::string> taken;
     int unusable = static_cast<int>(missing.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::string& file = files[i];
@@ -81,7 +95,7 @@ int report_command(const ReportCommandOptions& options) {
             continue;
         }
         const auto written = write_scenario_report(outcome, *scenario, options.out,
-                                                   replay_command(options.program, file, seed), "index.html");
+                                                   replay_command(options.program, file, seed), "index.html", &taken);
         if (!written) return 2;
         entries.push_back(CourseEntry{scenario->section, scenario->name, scenario->lesson,
                                       std::filesystem::path(*written).filename().string(), outcome.held()});

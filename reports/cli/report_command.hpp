@@ -3,6 +3,7 @@
 // `locksim report PATH… --out DIR` writes a page per scenario and the course index.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,11 @@
 namespace locksim {
 
 // Writes DIR/<scenario>.html and returns its path; nullopt after printing why it could not.
+// `taken`: page names already written by this run, which this one must not reuse.
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
                                                  const std::string& directory, const std::string& replay_command,
-                                                 const std::string& index_link = "");
+                                                 const std::string& index_link = "",
+                                                 std::set<std::string>* taken = nullptr);
 
 // "locksim run scenarios/gc-pause-40s.json --seed 1", quoted for a shell.
 std::string replay_command(const std::string& program, const std::string& file, std::uint64_t seed,

@@ -92,11 +92,12 @@ public:
     SequenceFigure build() {
         for (const auto& event : trace_.events()) {
             if (event.kind == kind::message_sent) ++figure_.messages;
-            track_spans(event);
+            // Past the cap nothing more is drawn: no step, and no bar that starts later.
             if (figure_.steps.size() >= max_steps_) {
                 if (shown(event)) ++figure_.left_out;
                 continue;
             }
+            track_spans(event);
             add_step(event);
         }
         if (figure_.left_out > 0 && !figure_.steps.empty()) figure_.end = figure_.steps.back().at;
@@ -265,7 +266,7 @@ private:
     void close_open_spans() {
         auto finish = [this](auto& open) {
             for (auto& [_, span] : open) {
-                span.to = figure_.end;
+                span.to = std::max(figure_.end, span.from);
                 span.open = true;
                 figure_.spans.push_back(std::move(span));
             }

@@ -17,6 +17,12 @@ struct ReportPage {
 
 std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage& page);
 
+// The anchor of design `index` on its page, "d2-fenced": numbered, so that designs whose
+// names slug alike ("by hash", "by/hash") keep apart, and no id built from one anchor
+// ("d2-fenced-e17") equals another's. Its figure steps are "<anchor>-fig-e<n>", its
+// table rows "<anchor>-e<n>".
+std::string design_anchor(const ScenarioOutcome& outcome, std::size_t index);
+
 // One line of the course index: a scenario with its lesson and its page.
 struct CourseEntry {
     std::string section;

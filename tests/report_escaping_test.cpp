@@ -1,0 +1,337 @@
+// A scenario file is text from anyone: every free-text field of a hostile one reaches the
+// HTML page, the SVG figures, the course index and the Mermaid diagrams only as text,
+// never as markup or diagram syntax.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reports/checks/metrics.hpp"
+#include "reports/cli/scenario_runner.hpp"
+#include "reports/figure/sequence_figure.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/html/markup.hpp"
+#include "reports/html/svg_figure.hpp"
+#include "reports/mermaid.hpp"
+#include "reports/perfetto.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+
+namespace {
+
+// Quotes, an apostrophe, an ampersand and a script element.
+const std::string payload = R"(<script>alert("x&y")</script>)";
+const std::string payload_escaped = "&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt;";
+const std::string hostile_file = R"(scenarios/<script>alert("x&y")</script>'s.json)";
+
+nlohmann::json hostile_document() {
+    using nlohmann::json;
+    json document = {
+        {"name", payload + " it's"},
+        {"description", "description " + payload + " & 'more' \"quoted\""},
+        {"lesson", "lesson " + payload + " it's"},
+        {"section", "3-4"},
+        {"seed", 1},
+        {"horizon", "5m"},
+        {"servers", {"server-1", "server-2"}},
+        {"network", {{"delay", "1ms"}}},
+        {"lock",
+         {{"store", "redis"}, {"key", "lock " + payload + " 'k' end; END #1"}, {"ttl", "30s"}, {"retry", {{"min", "1s"}, {"max", "2s"}}}}},
+        {"job",
+         {{"name", "job " + payload + " 'j' end"},
+          {"at", "00:00"},
+          {"customers", {41, 42}},
+          {"period", payload + " 'p' #2; end"},
+          {"work_per_customer", "4s"}}},
+        {"faults", {{{"pause", "server-1"}, {"at", "6s"}, {"for", "40s"}, {"kind", "gc"}}}},
+        {"designs",
+         {{"unfenced " + payload + " 'a'", json::object()},
+          {"fenced " + payload, {{"lock", {{"store", "lease-row"}}}, {"fencing", true}}},
+          {"idempotent " + payload, {{"idempotency_key", payload + " 'i' end;{customer}#{period}"}}}}},
+    };
+    return document;
+}
+
+ScenarioOutcome hostile_outcome() {
+    const Scenario scenario = parse_scenario(hostile_document().dump(), hostile_file, metric_names());
+    return run_scenario(scenario, scenario.seed);
+}
+
+ReportPage hostile_page() { return ReportPage{"3-4", "locksim run '" + payload + "' --seed 1", payload + "'.html"}; }
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+    std::size_t count = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+    return count;
+}
+
+std::vector<std::string> all_matches(const std::string& text, const std::regex& pattern, int group = 1) {
+    std::vector<std::string> found;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern); it != std::sregex_iterator(); ++it)
+        found.push_back((*it)[group].str());
+    return found;
+}
+
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
+    return text;
+}
+
+// Every '<' opens (or closes) an element the reports write themselves, and every '&'
+// starts one of the entities escaped() writes: nothing from the scenario became markup.
+void check_only_own_markup(const std::string& markup) {
+    static const std::set<std::string> own{"a",     "article", "body",    "circle", "code", "defs",   "details", "div",
+                                           "em",    "footer",  "g",       "h1",     "h2",   "head",   "header",  "html",
+                                           "li",    "line",    "marker",  "meta",   "ol",   "p",      "path",    "pattern",
+                                           "rect",  "section", "span",    "strong", "style", "summary", "svg",   "table",
+                                           "td",    "text",    "th",      "title",  "tr",   "tspan",  "ul",      "!doctype"};
+    std::set<std::string> strangers;
+    for (std::size_t at = markup.find('<'); at != std::string::npos; at = markup.find('<', at + 1)) {
+        std::size_t from = at + 1;
+        if (from < markup.size() && markup[from] == '/') ++from;
+        std::size_t to = from;
+        while (to < markup.size() && (std::isalnum(static_cast<unsigned char>(markup[to])) || markup[to] == '!')) ++to;
+        const std::string name = markup.substr(from, to - from);
+        const bool ends_name = to < markup.size() && (markup[to] == ' ' || markup[to] == '>' || markup[to] == '/' || markup[to] == '\n');
+        if (!own.contains(name) || !ends_name) strangers.insert(markup.substr(at, 20));
+    }
+    CHECK(strangers.empty());
+    std::set<std::string> loose_ampersands;
+    const std::regex entity("^&(amp|lt|gt|quot|#39);");
+    for (std::size_t at = markup.find('&'); at != std::string::npos; at = markup.find('&', at + 1)) {
+        const std::string rest = markup.substr(at, 8);
+        if (!std::regex_search(rest, entity)) loose_ampersands.insert(rest);
+    }
+    CHECK(loose_ampersands.empty());
+}
+
+void check_no_raw_payload(const std::string& markup) {
+    CHECK(lowercase(markup).find("<script") == std::string::npos);
+    CHECK(markup.find("</script") == std::string::npos);
+    CHECK(markup.find("\"x&y\"") == std::string::npos);
+    CHECK(markup.find("x&y") == std::string::npos);
+    CHECK(markup.find("alert(\"") == std::string::npos);
+}
+
+void check_fragments_are_slugs(const std::string& markup) {
+    const std::regex clean("[a-z0-9-]+");
+    const auto ids = all_matches(markup, std::regex(" id=\"([^\"]*)\""));
+    CHECK_FALSE(ids.empty());
+    for (const auto& id : ids) {
+        INFO(id);
+        CHECK(std::regex_match(id, clean));
+    }
+    for (const auto& fragment : all_matches(markup, std::regex("href=\"#([^\"]*)\""))) {
+        INFO(fragment);
+        CHECK(std::regex_match(fragment, clean));
+    }
+    for (const auto& fragment : all_matches(markup, std::regex("url\\(#([^)]*)\\)"))) {
+        INFO(fragment);
+        CHECK(std::regex_match(fragment, clean));
+    }
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("escaped, slug and shortened make text safe for markup and anchors") {
+    CHECK(escaped(payload + " it's") == payload_escaped + " it&#39;s");
+    CHECK(escaped("a & b < c > d \" e ' f") == "a &amp; b &lt; c &gt; d &quot; e &#39; f");
+    CHECK(escaped("&amp;") == "&amp;amp;");
+    CHECK(slug("unfenced " + payload + " 'a'") == "unfenced-script-alert-x-y-script-a");
+    CHECK(slug("redis/failover") == "redis-failover");
+    CHECK(slug("Fenced Design") == "fenced-design");
+    CHECK(slug("<>&\"'") == "design");
+    CHECK(slug("--a--b--") == "a-b");
+    CHECK(shortened("abcdef", 3) == "abc…");
+    CHECK(shortened("abc", 3) == "abc");
+    CHECK(shortened("ééééé", 2) == "éé…");  // cut between characters, not inside one
+}
+
+TEST_CASE("a hostile scenario's free text reaches the HTML page only escaped") {
+    const ScenarioOutcome outcome = hostile_outcome();
+    REQUIRE(outcome.designs.size() == 3);
+    const std::string page = render_html_report(outcome, hostile_page());
+
+    check_no_raw_payload(page);
+    check_only_own_markup(page);
+    check_fragments_are_slugs(page);
+
+    // Each field is there, escaped.
+    CHECK(page.find("<h1>" + payload_escaped + " it&#39;s</h1>") != std::string::npos);
+    CHECK(page.find("<title>" + payload_escaped + " it&#39;s · locksim</title>") != std::string::npos);
+    CHECK(page.find("<p class=\"lesson\">lesson " + payload_escaped + " it&#39;s</p>") != std::string::npos);
+    CHECK(page.find("description " + payload_escaped + " &amp; &#39;more&#39; &quot;quoted&quot;") != std::string::npos);
+    CHECK(page.find("<h2>unfenced " + payload_escaped + " &#39;a&#39;</h2>") != std::string::npos);
+    CHECK(page.find("<h2>fenced " + payload_escaped + "</h2>") != std::string::npos);
+    CHECK(page.find("<h2>idempotent " + payload_escaped + "</h2>") != std::string::npos);
+    CHECK(page.find("lock " + payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);       // the lock key
+    CHECK(page.find("job " + payload_escaped + " &#39;j&#39; end") != std::string::npos);                 // the job name
+    CHECK(page.find(payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);                      // the period
+    CHECK(page.find(payload_escaped + " &#39;i&#39; end;42#") != std::string::npos);                      // the idempotency key
+    CHECK(page.find("<code>locksim run &#39;" + payload_escaped + "&#39; --seed 1</code>") != std::string::npos);
+    CHECK(page.find("<a href=\"" + payload_escaped + "&#39;.html\">") != std::string::npos);             // the index link
+    CHECK(page.find("<code>scenarios/" + payload_escaped + "&#39;s.json</code>") != std::string::npos);  // the file
+    // The anchors are the designs' numbers and slugs (this document's keys are sorted: fenced, idempotent, unfenced).
+    CHECK(page.find("<article class=\"design\" id=\"d3-unfenced-script-alert-x-y-script-a\"") != std::string::npos);
+    CHECK(page.find("<a href=\"#d1-fenced-script-alert-x-y-script\">fenced " + payload_escaped + "</a>") != std::string::npos);
+    CHECK(page.find("id=\"d2-idempotent-script-alert-x-y-script-e1\"") != std::string::npos);
+    // The story still reads: the unfenced design charged customer 42 twice.
+    CHECK(page.find("customer 42 charged a second time for " + payload_escaped) != std::string::npos);
+}
+
+TEST_CASE("a hostile scenario's SVG figures hold its text only escaped") {
+    const ScenarioOutcome outcome = hostile_outcome();
+    for (const auto& design : outcome.designs) {
+        INFO(slug(design.name));
+        const SequenceFigure figure = build_sequence_figure(design);
+        const std::string svg = render_svg_figure(figure, slug(design.name));
+        check_no_raw_payload(svg);
+        check_only_own_markup(svg);
+        check_fragments_are_slugs(svg);
+        // The lock key is in the arrows' labels, whole in their titles.
+        CHECK(svg.find("lock " + payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);
+        // A step's text cut short for its label is escaped after the cut, so no entity is split.
+        CHECK(svg.find("&l…") == std::string::npos);
+        CHECK(svg.find("&a…") == std::string::npos);
+        CHECK(svg.find("&q…") == std::string::npos);
+    }
+    // An anchor that is not a slug is escaped too.
+    const std::string svg = render_svg_figure(build_sequence_figure(outcome.designs[0]), payload);
+    check_no_raw_payload(svg);
+    check_only_own_markup(svg);
+}
+
+TEST_CASE("a hostile course index holds its entries' text only escaped") {
+    const std::vector<CourseEntry> entries{
+        {"3-4", payload + " it's", "lesson " + payload + " it's", payload + "'.html", false},
+        {"", "plain", "a lesson & more", "plain.html", true},
+    };
+    const std::string index = render_course_index(entries);
+    check_no_raw_payload(index);
+    check_only_own_markup(index);
+    CHECK(count_of(index, "<strong>" + payload_escaped + " it&#39;s</strong>") == 2);  // chapters 3 and 4
+    CHECK(count_of(index, "href=\"" + payload_escaped + "&#39;.html\"") == 2);
+    CHECK(index.find("lesson " + payload_escaped + " it&#39;s") != std::string::npos);
+    CHECK(index.find("a lesson &amp; more") != std::string::npos);
+    CHECK(index.find("<span class=\"chapter\">§3-4</span>") != std::string::npos);
+}
+
+TEST_CASE("every id on a page is unique, even when design names slug alike") {
+    nlohmann::json document = hostile_document();
+    document["designs"] = {{"by hash", {{"job", {{"assign", "hash"}}}}},
+                           {"by/hash", {{"job", {{"assign", "hash"}}}}},
+                           {"<by-hash>", nlohmann::json::object()}};
+    document["lock"] = {{"store", "none"}};
+    const Scenario scenario = parse_scenario(document.dump(), "alike.json", metric_names());
+    const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+    const std::string page = render_html_report(outcome, ReportPage{"6", "locksim run alike.json", ""});
+    check_only_own_markup(page);
+    std::map<std::string, int> ids;
+    for (const auto& id : all_matches(page, std::regex(" id=\"([^\"]*)\""))) ++ids[id];
+    std::vector<std::string> repeated;
+    for (const auto& [id, n] : ids)
+        if (n > 1) repeated.push_back(id);
+    INFO(repeated.size() << " ids appear more than once, the first: " << (repeated.empty() ? "" : repeated.front()));
+    CHECK(repeated.empty());
+    // Each design's heading links to its own article.
+    std::set<std::string> targets;
+    for (const auto& target : all_matches(page, std::regex("<th><a href=\"#([^\"]*)\">"))) targets.insert(target);
+    CHECK(targets.size() == 3);
+}
+
+TEST_CASE("mermaid_text turns separators and angle brackets into entity codes and defuses a bare end") {
+    CHECK(mermaid_text("a;b#c <d> end the END, endless") == "a#59;b#35;c #lt;d#gt; #101;nd the #69;ND, endless");
+    CHECK(mermaid_text("End") == "#69;nd");
+    CHECK(mermaid_text("end") == "#101;nd");
+    CHECK(mermaid_text("ends weekend end_ end-") == "ends weekend end_ #101;nd-");
+    CHECK(mermaid_text("plain text, (42)") == "plain text, (42)");
+    CHECK(mermaid_text("#59;") == "#35;59#59;");  // an entity in the input stays text
+}
+
+TEST_CASE("a hostile scenario's Mermaid diagrams carry its text only as entity codes") {
+    const ScenarioOutcome outcome = hostile_outcome();
+    const std::string markdown = render_mermaid(outcome);
+    const auto lines = lines_of(markdown);
+    const std::regex entity("#([0-9]+|lt|gt);");
+    const std::regex bare_end("(^|[^A-Za-z0-9_])(end|End|END)($|[^A-Za-z0-9_])");
+    bool inside = false;
+    std::size_t blocks = 0, text_lines = 0;
+    for (const auto& line : lines) {
+        if (line == "```mermaid") {
+            inside = true;
+            ++blocks;
+            continue;
+        }
+        if (line == "```") {
+            inside = false;
+            continue;
+        }
+        if (!inside) continue;
+        INFO(line);
+        // Nothing inside a diagram is a bare "end", which would close a block.
+        std::string trimmed = line;
+        trimmed.erase(0, trimmed.find_first_not_of(' '));
+        CHECK(lowercase(trimmed) != "end");
+        const auto colon = line.find(": ");
+        if (line.starts_with("%%") || colon == std::string::npos) continue;
+        ++text_lines;
+        const std::string text = std::regex_replace(line.substr(colon + 2), entity, "");
+        CHECK(text.find(';') == std::string::npos);
+        CHECK(text.find('#') == std::string::npos);
+        CHECK(text.find('<') == std::string::npos);
+        CHECK(text.find('>') == std::string::npos);
+        CHECK_FALSE(std::regex_search(text, bare_end));
+    }
+    CHECK(blocks == 3);
+    CHECK(text_lines > 50);
+    // The payload is there, coded.
+    CHECK(markdown.find("#lt;script#gt;alert(\"x&y\")#lt;/script#gt;") != std::string::npos);
+    CHECK(markdown.find("#lt;script#gt;alert(\"x&y\")#lt;/script#gt; 'k' #101;nd#59; #69;ND #35;1") != std::string::npos);
+}
+
+TEST_CASE("a hostile scenario's Perfetto trace is valid JSON holding its text verbatim") {
+    const ScenarioOutcome outcome = hostile_outcome();
+    const auto document = nlohmann::json::parse(render_perfetto(outcome));
+    CHECK(document["otherData"]["scenario"] == payload + " it's");
+    std::set<std::string> designs;
+    for (const auto& event : document["traceEvents"])
+        if (event.contains("args") && event["args"].contains("design")) designs.insert(event["args"]["design"].get<std::string>());
+    CHECK(designs == std::set<std::string>{"unfenced " + payload + " 'a'", "fenced " + payload, "idempotent " + payload});
+}
+
+TEST_CASE("the loader refuses a server name that could carry markup") {
+    nlohmann::json document = hostile_document();
+    document["servers"] = {"server-1", "<script>"};
+    try {
+        parse_scenario(document.dump(2), "hostile.json", metric_names());
+        FAIL("the loader accepted a server named <script>");
+    } catch (const ScenarioError& error) {
+        const std::string message = error.what();
+        CHECK(message.starts_with("hostile.json:"));
+        CHECK(message.find("/servers/1") != std::string::npos);
+        CHECK(message.find("expected a node name of lowercase letters, digits, '-' or '_', got \"<script>\"") !=
+              std::string::npos);
+        CHECK(message.find('\n') == std::string::npos);
+    }
+    document["servers"] = {"Server-1"};
+    CHECK_THROWS_AS(parse_scenario(document.dump(), "hostile.json", metric_names()), ScenarioError);
+    document["servers"] = {"server 1"};
+    CHECK_THROWS_AS(parse_scenario(document.dump(), "hostile.json", metric_names()), ScenarioError);
+    document["servers"] = {"server-1", "server-2"};
+    CHECK_NOTHROW(parse_scenario(document.dump(), "hostile.json", metric_names()));
+}

@@ -1,0 +1,722 @@
+// The pictures of a run (the HTML page with its SVG figures, Mermaid, Perfetto) and the
+// course index, checked against the trace they are drawn from: a lane per node, an arrow
+// per message, numbers without gaps, violations marked exactly where the checkers found
+// them, self-contained and byte-for-byte repeatable pages.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reports/checks/metrics.hpp"
+#include "reports/cli/scenario_runner.hpp"
+#include "reports/figure/sequence_figure.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/html/markup.hpp"
+#include "reports/html/svg_figure.hpp"
+#include "reports/mermaid.hpp"
+#include "reports/perfetto.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+#include "support.hpp"
+
+using namespace locksim;
+using namespace std::string_literals;
+
+namespace {
+
+std::string scenario_path(const std::string& name) { return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name; }
+
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+struct Ran {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs the locksim binary with `arguments` (a shell fragment) from the source directory.
+Ran run_binary(const std::string& arguments) {
+    const auto err_path = std::filesystem::temp_directory_path() /
+                          ("locksim_report_views_stderr_" + std::to_string(getpid()) + ".txt");
+    const std::string command = "cd '"s + LOCKSIM_SOURCE_DIR + "' && env NO_COLOR= '" + LOCKSIM_BINARY + "' " +
+                                arguments + " 2>'" + err_path.string() + "'";
+    Ran ran;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) ran.out.append(buffer, n);
+    const int status = pclose(pipe);
+    ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    ran.err = slurp(err_path);
+    std::filesystem::remove(err_path);
+    return ran;
+}
+
+// A fresh, empty directory of this test process's own.
+std::filesystem::path fresh_directory(const std::string& name) {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("locksim_report_views_" + std::to_string(getpid()) + "_" + name);
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+    return path;
+}
+
+std::size_t count_of(const std::string& text, const std::string& needle) {
+    std::size_t count = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+    return count;
+}
+
+std::vector<std::string> all_matches(const std::string& text, const std::regex& pattern, int group = 1) {
+    std::vector<std::string> found;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern); it != std::sregex_iterator(); ++it)
+        found.push_back((*it)[group].str());
+    return found;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+struct Loaded {
+    Scenario scenario;
+    ScenarioOutcome outcome;
+};
+
+Loaded run_file(const std::string& name) {
+    Scenario scenario = load_scenario_file(scenario_path(name), metric_names());
+    ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+    return {std::move(scenario), std::move(outcome)};
+}
+
+const DesignOutcome& design(const ScenarioOutcome& outcome, const std::string& name) {
+    for (const auto& d : outcome.designs)
+        if (d.name == name) return d;
+    FAIL("no design " << name);
+    throw;
+}
+
+std::string page_of(const Loaded& ran) {
+    return render_html_report(ran.outcome, ReportPage{ran.scenario.section,
+                                                      "locksim run scenarios/" + ran.outcome.name + ".json --seed 1",
+                                                      "index.html"});
+}
+
+// One design's part of the page: its <article>.
+std::string article_of(const std::string& page, const std::string& design_name) {
+    const std::string opening = "data-design=\"" + design_name + "\">";
+    const auto from = page.find(opening);
+    REQUIRE(from != std::string::npos);
+    const auto to = page.find("</article>", from);
+    REQUIRE(to != std::string::npos);
+    return page.substr(from, to - from);
+}
+
+bool flagged_a_violation(const DesignOutcome& d) {
+    return std::any_of(d.metrics.flagged.begin(), d.metrics.flagged.end(), [](const FlaggedEvent& f) { return f.violation; });
+}
+
+std::size_t messages_sent(const DesignOutcome& d) {
+    return static_cast<std::size_t>(std::count_if(d.trace.events().begin(), d.trace.events().end(),
+                                                  [](const TraceEvent& e) { return e.kind == trace_kind::message_sent; }));
+}
+
+const std::vector<std::string> structure_scenarios{"gc-pause-40s.json", "zookeeper-gc-pause.json", "partition.json",
+                                                   "hash-sharding.json"};
+
+std::vector<std::string> shipped_scenarios() {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"))
+        if (is_scenario_file(entry.path())) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("SVG figures draw one lane per node of the trace, named as the design's lanes") {
+    for (const auto& file : structure_scenarios) {
+        const auto ran = run_file(file);
+        for (const auto& d : ran.outcome.designs) {
+            INFO(file << " · " << d.name);
+            const std::string svg = render_svg_figure(build_sequence_figure(d), slug(d.name));
+            const auto lanes = all_matches(svg, std::regex("<g class=\"lane\" data-node=\"([^\"]*)\">"));
+            CHECK(lanes.size() == d.trace.node_names().size());
+            CHECK(lanes == d.lanes);
+            CHECK(count_of(svg, "<g class=\"lane\"") == d.trace.node_names().size());
+            auto sorted_lanes = lanes;
+            auto sorted_nodes = d.trace.node_names();
+            std::sort(sorted_lanes.begin(), sorted_lanes.end());
+            std::sort(sorted_nodes.begin(), sorted_nodes.end());
+            CHECK(sorted_lanes == sorted_nodes);
+        }
+    }
+}
+
+TEST_CASE("SVG figures draw an arrow for every message the trace sent") {
+    for (const auto& file : structure_scenarios) {
+        const auto ran = run_file(file);
+        for (const auto& d : ran.outcome.designs) {
+            INFO(file << " · " << d.name);
+            const SequenceFigure figure = build_sequence_figure(d);
+            REQUIRE(figure.left_out == 0);
+            const std::string svg = render_svg_figure(figure, slug(d.name));
+            const std::size_t sent = messages_sent(d);
+            CHECK(sent > 0);
+            CHECK(count_of(svg, "<g class=\"step message") == sent);
+            CHECK(figure.messages == sent);
+            // The rest of the steps are events, drawn as marks.
+            CHECK(count_of(svg, "<g class=\"step event") == figure.steps.size() - sent);
+        }
+    }
+}
+
+TEST_CASE("the violation mark is drawn exactly when a checker flagged a violation") {
+    const std::regex marked("<g class=\"step [^\"]*\\bviolation\\b[^\"]*\"");
+    for (const auto& file : structure_scenarios) {
+        const auto ran = run_file(file);
+        for (const auto& d : ran.outcome.designs) {
+            INFO(file << " · " << d.name);
+            const std::string svg = render_svg_figure(build_sequence_figure(d), slug(d.name));
+            const bool flagged = flagged_a_violation(d);
+            CHECK(std::regex_search(svg, marked) == flagged);
+            CHECK((svg.find("<g class=\"caption tone-violation\">") != std::string::npos) == flagged);
+            // One mark per violation the checkers flagged.
+            const auto violations = std::count_if(d.metrics.flagged.begin(), d.metrics.flagged.end(),
+                                                  [](const FlaggedEvent& f) { return f.violation; });
+            CHECK(all_matches(svg, marked, 0).size() == static_cast<std::size_t>(violations));
+        }
+    }
+
+    const auto ran = run_file("gc-pause-40s.json");
+    const auto svg_of = [&](const std::string& name) {
+        return render_svg_figure(build_sequence_figure(design(ran.outcome, name)), name);
+    };
+    CHECK(std::regex_search(svg_of("unfenced"), marked));
+    CHECK_FALSE(std::regex_search(svg_of("fenced"), marked));
+    // The idempotency key stops the second charge. The database row is still set to
+    // charged by a second server, which double_applies counts without flagging (the same
+    // status written again): no step of the idempotent design is marked a violation.
+    const SequenceFigure idempotent = build_sequence_figure(design(ran.outcome, "idempotent"));
+    CHECK(std::none_of(idempotent.steps.begin(), idempotent.steps.end(),
+                       [](const FigureStep& step) { return step.tone == EventTone::violation; }));
+    CHECK(design(ran.outcome, "idempotent").metrics.double_applies == 1);
+    CHECK(design(ran.outcome, "idempotent").metrics.double_charges() == 0);
+}
+
+TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure and once in the table") {
+    for (const auto& file : structure_scenarios) {
+        const auto ran = run_file(file);
+        const std::string page = page_of(ran);
+        for (std::size_t index = 0; index < ran.outcome.designs.size(); ++index) {
+            const DesignOutcome& d = ran.outcome.designs[index];
+            INFO(file << " · " << d.name);
+            const std::string anchor = design_anchor(ran.outcome, index);
+            const SequenceFigure figure = build_sequence_figure(d);
+            const std::string svg = render_svg_figure(figure, anchor);
+            REQUIRE_FALSE(figure.steps.empty());
+            for (std::size_t i = 0; i < figure.steps.size(); ++i) CHECK(figure.steps[i].number == static_cast<int>(i) + 1);
+            for (const auto& step : figure.steps) {
+                const std::string n = std::to_string(step.number);
+                CHECK(count_of(svg, "id=\"" + anchor + "-fig-e" + n + "\"") == 1);
+                CHECK(count_of(page, "id=\"" + anchor + "-fig-e" + n + "\"") == 1);
+                CHECK(count_of(page, "id=\"" + anchor + "-e" + n + "\"") == 1);
+            }
+            // And no other step ids: as many as there are steps.
+            const auto figure_ids = all_matches(svg, std::regex("id=\"" + anchor + "-fig-e([0-9]+)\""));
+            CHECK(figure_ids.size() == figure.steps.size());
+            const auto row_ids = all_matches(page, std::regex("<tr id=\"" + anchor + "-e([0-9]+)\""));
+            CHECK(row_ids.size() == figure.steps.size());
+            // The figure is the one on the page.
+            CHECK(page.find(svg) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("gc-pause-40s fenced page shows the refused stale write with both tokens and a protection caption") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const std::string fenced = article_of(page_of(ran), "fenced");
+    CHECK(fenced.find("token 33") != std::string::npos);
+    CHECK(fenced.find("token 34") != std::string::npos);
+    CHECK(fenced.find("<ul class=\"protections\">") != std::string::npos);
+    CHECK(fenced.find("stale write refused: token 33 came after token 34 had written customer 42") != std::string::npos);
+    CHECK(count_of(fenced, "<g class=\"caption tone-protection\">") == 1);
+    CHECK(fenced.find("<g class=\"caption tone-violation\">") == std::string::npos);
+    CHECK(fenced.find("<ul class=\"violations\">") == std::string::npos);
+    // The lease bars carry the token the holder was given.
+    CHECK(fenced.find("lease as server-1 believed it (token 33)") != std::string::npos);
+    CHECK(fenced.find("lease as server-2 believed it (token 34)") != std::string::npos);
+}
+
+TEST_CASE("gc-pause-40s unfenced page tells the second charge of customer 42 and why it happened") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const std::string unfenced = article_of(page_of(ran), "unfenced");
+    const auto list = unfenced.find("<ul class=\"violations\">");
+    REQUIRE(list != std::string::npos);
+    const std::string violations = unfenced.substr(list, unfenced.find("</ul>", list) - list);
+    CHECK(violations.find("customer 42 charged a second time for 2026-10: server-1 sent it at 46.000s, 15.999s after its "
+                          "lease had ended at the store (30.001s), having been frozen by a gc pause of 40s that it could "
+                          "not notice") != std::string::npos);
+    CHECK(count_of(unfenced, "<g class=\"caption tone-violation\">") == 1);  // the second charge
+}
+
+TEST_CASE("gc-pause-40s figure: server-1 paused from 6s for 40s, its lease believed from 0.002s") {
+    const auto ran = run_file("gc-pause-40s.json");
+    for (const auto& d : ran.outcome.designs) {
+        INFO(d.name);
+        const SequenceFigure figure = build_sequence_figure(d);
+        const auto lane = static_cast<std::size_t>(std::find(figure.lanes.begin(), figure.lanes.end(), "server-1") -
+                                                   figure.lanes.begin());
+        REQUIRE(lane < figure.lanes.size());
+
+        std::vector<const FigureSpan*> pauses, beliefs;
+        for (const auto& span : figure.spans) {
+            if (span.kind == FigureSpan::Kind::paused) pauses.push_back(&span);
+            if (span.kind == FigureSpan::Kind::believed && span.lane == lane) beliefs.push_back(&span);
+        }
+        REQUIRE(pauses.size() == 1);
+        CHECK(pauses[0]->lane == lane);
+        CHECK(pauses[0]->from == at(seconds(6)));
+        CHECK(pauses[0]->to == at(seconds(46)));
+        CHECK(pauses[0]->to - pauses[0]->from == seconds(40));
+        CHECK_FALSE(pauses[0]->open);
+        CHECK(pauses[0]->label == "gc pause");
+
+        REQUIRE_FALSE(beliefs.empty());
+        CHECK(beliefs[0]->from > at(milliseconds(1)));
+        CHECK(beliefs[0]->from < at(milliseconds(3)));
+        const auto acquired = std::find_if(d.trace.events().begin(), d.trace.events().end(), [&](const TraceEvent& e) {
+            return e.kind == "belief.acquired" && d.trace.node_name(e.node) == "server-1";
+        });
+        REQUIRE(acquired != d.trace.events().end());
+        CHECK(beliefs[0]->from == acquired->at);
+        CHECK(beliefs[0]->label.starts_with("lease as server-1 believed it"));
+
+        // The SVG draws each span once, of its kind.
+        const std::string svg = render_svg_figure(figure, slug(d.name));
+        const auto spans_of = [&](FigureSpan::Kind kind) {
+            return static_cast<std::size_t>(std::count_if(figure.spans.begin(), figure.spans.end(),
+                                                          [&](const FigureSpan& s) { return s.kind == kind; }));
+        };
+        CHECK(count_of(svg, "<g class=\"believed\">") == spans_of(FigureSpan::Kind::believed));
+        CHECK(count_of(svg, "<g class=\"granted\">") == spans_of(FigureSpan::Kind::granted));
+        CHECK(count_of(svg, "<g class=\"pause\">") == 1);
+        CHECK(count_of(svg, "<g class=\"down\">") == 0);
+        CHECK(svg.find("<g class=\"pause\"><title>gc pause: 6.000s to 46.000s</title>") != std::string::npos);
+    }
+}
+
+// build_sequence_figure(design, max_steps) ends a long run's figure at its last drawn step;
+// the bars must end there too, not start after it or run backwards.
+TEST_CASE("a figure cut short at its step cap keeps every span within its end") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const DesignOutcome& unfenced = design(ran.outcome, "unfenced");
+    const SequenceFigure whole = build_sequence_figure(unfenced);
+    REQUIRE(whole.left_out == 0);
+    const SequenceFigure cut = build_sequence_figure(unfenced, 20);
+    REQUIRE(cut.steps.size() == 20);
+    CHECK(cut.left_out == whole.steps.size() - 20);
+    CHECK(cut.end == cut.steps.back().at);
+    CHECK(cut.end < at(seconds(6)));  // before server-1's pause
+    for (const auto& span : cut.spans) {
+        INFO(span.label << ": " << format_seconds(span.from) << " to " << format_seconds(span.to));
+        CHECK(span.from <= span.to);
+        CHECK(span.from <= cut.end);
+        CHECK(span.to <= cut.end);
+    }
+    // The pause begins after the cut: it is not in the cut figure.
+    CHECK(std::none_of(cut.spans.begin(), cut.spans.end(),
+                       [](const FigureSpan& s) { return s.kind == FigureSpan::Kind::paused; }));
+}
+
+TEST_CASE("the HTML page is self-contained: nothing fetched, no script") {
+    for (const auto& file : structure_scenarios) {
+        INFO(file);
+        const std::string page = page_of(run_file(file));
+        std::string rest = page;
+        for (auto at = rest.find("http://www.w3.org/2000/svg"); at != std::string::npos;
+             at = rest.find("http://www.w3.org/2000/svg"))
+            rest.erase(at, std::string("http://www.w3.org/2000/svg").size());
+        CHECK(count_of(page, "http://www.w3.org/2000/svg") >= 2);  // the legend and a figure per design
+        CHECK(rest.find("http://") == std::string::npos);
+        CHECK(rest.find("https://") == std::string::npos);
+        CHECK(page.find("<script") == std::string::npos);
+        CHECK(page.find("src=") == std::string::npos);
+        CHECK(page.find("<link") == std::string::npos);
+        CHECK(page.find("@import") == std::string::npos);
+        // Every url(...) points inside the page.
+        for (const auto& target : all_matches(page, std::regex("url\\(([^)]*)\\)"))) CHECK(target.starts_with("#"));
+    }
+}
+
+TEST_CASE("the same outcome renders byte-identical pages, and so do two runs of the binary") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const std::string first = page_of(ran);
+    CHECK(page_of(ran) == first);
+    CHECK(page_of(run_file("gc-pause-40s.json")) == first);  // a second run of the same seed
+
+    const auto one = fresh_directory("determinism-1");
+    const auto two = fresh_directory("determinism-2");
+    const auto a = run_binary("run scenarios/gc-pause-40s.json --report '" + one.string() + "'");
+    const auto b = run_binary("run scenarios/gc-pause-40s.json --report '" + two.string() + "'");
+    CHECK(a.exit_code == 0);
+    CHECK(b.exit_code == 0);
+    CHECK(a.err == "HTML report: " + (one / "gc-pause-40s.html").string() + " (open it in a browser)\n");
+    const std::string page_one = slurp(one / "gc-pause-40s.html");
+    CHECK(page_one.size() > 10000);
+    CHECK(page_one == slurp(two / "gc-pause-40s.html"));
+    CHECK(std::distance(std::filesystem::directory_iterator(one), std::filesystem::directory_iterator()) == 1);
+    std::filesystem::remove_all(one);
+    std::filesystem::remove_all(two);
+}
+
+TEST_CASE("Mermaid: a fenced sequenceDiagram per design, a participant per lane, an arrow per drawn message") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const std::string markdown = render_mermaid(ran.outcome);
+    CHECK(markdown.starts_with("### gc-pause-40s · unfenced\n\n```mermaid\n"));
+    CHECK(count_of(markdown, "```mermaid\n") == ran.outcome.designs.size());
+
+    // Split into the designs' fenced blocks.
+    const auto lines = lines_of(markdown);
+    std::vector<std::vector<std::string>> blocks;
+    std::vector<std::string> headings;
+    bool inside = false;
+    for (const auto& line : lines) {
+        if (line.starts_with("### ")) headings.push_back(line);
+        if (line == "```mermaid") {
+            REQUIRE_FALSE(inside);
+            inside = true;
+            blocks.emplace_back();
+        } else if (line == "```") {
+            REQUIRE(inside);
+            inside = false;
+        } else if (inside) {
+            blocks.back().push_back(line);
+        }
+    }
+    CHECK_FALSE(inside);
+    REQUIRE(blocks.size() == ran.outcome.designs.size());
+    REQUIRE(headings.size() == ran.outcome.designs.size());
+
+    const std::regex arrow("^    n([0-9]+)(->>|-->>|-x|--x)n([0-9]+): e([0-9]+) ");
+    const std::regex participant("^    participant n([0-9]+) as (.*)$");
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        const DesignOutcome& d = ran.outcome.designs[b];
+        INFO(d.name);
+        CHECK(headings[b] == "### gc-pause-40s · " + d.name);
+        const SequenceFigure figure = build_sequence_figure(d);
+        const auto& block = blocks[b];
+        // Comments (%%) may come first; the diagram's type is the first statement.
+        const auto first = std::find_if(block.begin(), block.end(), [](const std::string& l) { return !l.starts_with("%%"); });
+        REQUIRE(first != block.end());
+        CHECK(*first == "sequenceDiagram");
+
+        std::vector<std::string> participants;
+        std::size_t arrows = 0, arrow_like = 0;
+        std::set<int> arrow_numbers;
+        std::map<std::string, int> depth;
+        for (const auto& line : block) {
+            std::smatch m;
+            if (std::regex_match(line, m, participant)) {
+                CHECK(m[1].str() == std::to_string(participants.size()));
+                participants.push_back(m[2].str());
+            }
+            if (std::regex_search(line, m, arrow)) {
+                ++arrows;
+                arrow_numbers.insert(std::stoi(m[4].str()));
+            }
+            if (line.find("->>") != std::string::npos || line.find("-->>") != std::string::npos ||
+                line.find("-x") != std::string::npos || line.find("--x") != std::string::npos)
+                ++arrow_like;
+            if (line.starts_with("    activate ")) {
+                const std::string who = line.substr(13);
+                CHECK(++depth[who] == 1);
+            }
+            if (line.starts_with("    deactivate ")) {
+                const std::string who = line.substr(15);
+                CHECK(--depth[who] == 0);
+            }
+        }
+        CHECK(participants == d.lanes);
+        std::set<int> expected_numbers;
+        for (const auto& step : figure.steps)
+            if (step.is_message() && !step.retry) expected_numbers.insert(step.number);
+        CHECK(arrows == expected_numbers.size());
+        CHECK(arrow_like == expected_numbers.size());
+        CHECK(arrow_numbers == expected_numbers);
+        CHECK_FALSE(depth.empty());  // somebody held the lock
+        for (const auto& [who, open] : depth) {
+            INFO(who);
+            CHECK(open == 0);
+        }
+    }
+}
+
+TEST_CASE("Perfetto: slices on a track nest, flows pair up, every event belongs to a named process") {
+    for (const auto& file : shipped_scenarios()) {
+        INFO(file);
+        const auto ran = run_file(file);
+        const auto document = nlohmann::json::parse(render_perfetto(ran.outcome));
+        REQUIRE(document.contains("traceEvents"));
+        const auto& events = document["traceEvents"];
+        REQUIRE(events.is_array());
+
+        std::set<int> processes;
+        for (const auto& e : events)
+            if (e["ph"] == "M" && e["name"] == "process_name") processes.insert(e["pid"].get<int>());
+        CHECK_FALSE(processes.empty());
+
+        std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> tracks;
+        std::map<std::string, int> flows_out, flows_in;
+        std::size_t message_steps = 0, delivered_steps = 0, instants = 0, event_steps = 0;
+        const std::regex step_number("e[1-9][0-9]*");
+        for (const auto& e : events) {
+            const std::string ph = e["ph"];
+            if (ph == "M") continue;
+            REQUIRE(e.contains("pid"));
+            CHECK(processes.contains(e["pid"].get<int>()));
+            if (ph == "X") {
+                const double ts = e["ts"].get<double>();
+                const double dur = e["dur"].get<double>();
+                CHECK(dur >= 0);
+                tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].emplace_back(ts, ts + dur);
+            } else if (ph == "i") {
+                ++instants;
+                REQUIRE(e.contains("args"));
+                REQUIRE(e["args"].contains("event"));
+                CHECK(std::regex_match(e["args"]["event"].get<std::string>(), step_number));
+            } else {
+                FAIL("unexpected phase " << ph);
+            }
+            if (e.contains("flow_out")) {
+                ++flows_out[e["bind_id"].get<std::string>()];
+                CHECK(std::regex_match(e["args"]["event"].get<std::string>(), step_number));
+            }
+            if (e.contains("flow_in")) ++flows_in[e["bind_id"].get<std::string>()];
+            if (e.contains("bind_id")) CHECK((e.contains("flow_out") != e.contains("flow_in")));
+        }
+        for (const auto& d : ran.outcome.designs) {
+            const SequenceFigure figure = build_sequence_figure(d);
+            for (const auto& step : figure.steps) {
+                if (!step.is_message()) {
+                    ++event_steps;
+                    continue;
+                }
+                ++message_steps;
+                if (!step.lost) ++delivered_steps;
+            }
+        }
+        CHECK(instants == event_steps);
+        CHECK(flows_out.size() == message_steps);
+        CHECK(flows_in.size() == delivered_steps);
+        for (const auto& [id, n] : flows_out) CHECK(n == 1);
+        for (const auto& [id, n] : flows_in) {
+            INFO(id);
+            CHECK(n == 1);
+            CHECK(flows_out.contains(id));
+        }
+
+        // On one track, sorted by start (longest first), each slice lies inside the one
+        // still open around it or after it has ended.
+        for (auto& [track, slices] : tracks) {
+            std::sort(slices.begin(), slices.end(), [](const auto& a, const auto& b) {
+                return a.first != b.first ? a.first < b.first : a.second > b.second;
+            });
+            std::vector<std::pair<double, double>> open;
+            for (const auto& slice : slices) {
+                while (!open.empty() && open.back().second <= slice.first && open.back().first < slice.first)
+                    open.pop_back();
+                if (!open.empty()) {
+                    INFO("pid " << track.first << " tid " << track.second << ": [" << slice.first << ", " << slice.second
+                                << "] against [" << open.back().first << ", " << open.back().second << "]");
+                    CHECK(slice.second <= open.back().second);
+                }
+                open.push_back(slice);
+            }
+        }
+    }
+}
+
+TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 3-4 scenario under both") {
+    SECTION("render_course_index puts an entry under every chapter its section spans") {
+        const std::vector<CourseEntry> entries{
+            {"1", "first", "lesson one", "first.html", true},
+            {"3", "catch", "lesson three", "catch.html", false},
+            {"3-4", "span", "lesson three to four", "span.html", true},
+            {"", "extra", "no section", "extra.html", true},
+        };
+        const std::string index = render_course_index(entries);
+        const auto catch_at = index.find("<h2>3 · The catch</h2>");
+        const auto fix_at = index.find("<h2>4 · The fix</h2>");
+        const auto beyond_at = index.find("<h2>Beyond the seed</h2>");
+        REQUIRE(index.find("<h2>1 · The problem</h2>") != std::string::npos);
+        REQUIRE(catch_at != std::string::npos);
+        REQUIRE(fix_at != std::string::npos);
+        REQUIRE(beyond_at != std::string::npos);
+        CHECK(index.find("<h2>2 · Leases</h2>") == std::string::npos);  // no entries, no heading
+        CHECK(index.find("<h2>1 · The problem</h2>") < catch_at);
+        CHECK(catch_at < fix_at);
+        CHECK(fix_at < beyond_at);
+        CHECK(count_of(index, "href=\"span.html\"") == 2);
+        const std::string chapter3 = index.substr(catch_at, fix_at - catch_at);
+        const std::string chapter4 = index.substr(fix_at, beyond_at - fix_at);
+        CHECK(chapter3.find("href=\"catch.html\"") < chapter3.find("href=\"span.html\""));
+        CHECK(chapter4.find("href=\"span.html\"") != std::string::npos);
+        CHECK(chapter4.find("href=\"catch.html\"") == std::string::npos);
+        CHECK(index.substr(beyond_at).find("href=\"extra.html\"") != std::string::npos);
+        CHECK(count_of(index, "an expectation failed") == 1);
+        CHECK(index.find("<script") == std::string::npos);
+    }
+
+    SECTION("locksim report over the shipped scenarios") {
+        const auto out = fresh_directory("course");
+        const auto ran = run_binary("report scenarios --out '" + out.string() + "'");
+        CHECK(ran.exit_code == 0);
+        const auto files = shipped_scenarios();
+        CHECK(ran.out == "Wrote " + std::to_string(files.size()) + " reports and the course index: " +
+                             (out / "index.html").string() + "\n");
+        const std::string index = slurp(out / "index.html");
+
+        // What the index should list, chapter by chapter: by section, then by name.
+        std::vector<std::pair<std::string, std::string>> by_section;
+        for (const auto& file : files) {
+            const auto scenario = load_scenario_file(scenario_path(file), metric_names());
+            by_section.emplace_back(scenario.section.empty() ? "9" : scenario.section, scenario.name);
+            CHECK(std::filesystem::exists(out / (slug(scenario.name) + ".html")));
+        }
+        std::sort(by_section.begin(), by_section.end());
+
+        const std::regex heading("<h2>(?:([1-9]) · )?([^<]*)</h2>");
+        const auto headings = all_matches(index, heading, 0);
+        REQUIRE_FALSE(headings.empty());
+        char previous = '0';
+        bool saw_3_4 = false;
+        for (auto it = std::sregex_iterator(index.begin(), index.end(), heading); it != std::sregex_iterator(); ++it) {
+            const char chapter = (*it)[1].matched ? (*it)[1].str()[0] : '9';
+            INFO("chapter " << chapter);
+            CHECK(chapter > previous);
+            previous = chapter;
+            CHECK((*it)[2].str() == chapter_title(chapter));
+            const auto from = static_cast<std::size_t>(it->position(0));
+            const auto to = index.find("</ol>", from);
+            REQUIRE(to != std::string::npos);
+            const auto listed = all_matches(index.substr(from, to - from), std::regex("<strong>([^<]*)</strong>"));
+            std::vector<std::string> expected;
+            for (const auto& [section, name] : by_section)
+                if (chapter >= section.front() && chapter <= section.back()) expected.push_back(name);
+            CHECK(listed == expected);
+            if (chapter == '3' || chapter == '4')
+                saw_3_4 = saw_3_4 || std::find(listed.begin(), listed.end(), "gc-pause-40s") != listed.end();
+        }
+        CHECK(saw_3_4);
+        // gc-pause-40s ("3-4") appears under exactly "3 · The catch" and "4 · The fix".
+        const auto catch_at = index.find("<h2>3 · The catch</h2>");
+        const auto fix_at = index.find("<h2>4 · The fix</h2>");
+        REQUIRE(catch_at != std::string::npos);
+        REQUIRE(fix_at != std::string::npos);
+        CHECK(count_of(index, "<strong>gc-pause-40s</strong>") == 2);
+        CHECK(index.find("<strong>gc-pause-40s</strong>", catch_at) < fix_at);
+        CHECK(index.find("<strong>gc-pause-40s</strong>", fix_at) != std::string::npos);
+        // Every link leads to a page that was written.
+        for (const auto& href : all_matches(index, std::regex("href=\"([^\"#]*)\""))) {
+            INFO(href);
+            CHECK(std::filesystem::is_regular_file(out / href));
+        }
+        std::filesystem::remove_all(out);
+    }
+}
+
+TEST_CASE("locksim report writes the good pages and the index even when a file is broken, and exits 2") {
+    const auto in = fresh_directory("mixed-in");
+    const auto out = fresh_directory("mixed-out") / "reports";
+    std::filesystem::copy_file(scenario_path("gc-pause-40s.json"), in / "good.json");
+    std::ofstream(in / "broken.json") << "{\"name\": \"broken\",\n";
+    const auto ran = run_binary("report '" + in.string() + "' --out '" + out.string() + "'");
+    CHECK(ran.exit_code == 2);
+    CHECK(ran.out == "Wrote 1 report and the course index: " + (out / "index.html").string() + "\n");
+    CHECK(ran.err.starts_with((in / "broken.json").string() + ":2:1: not valid JSON"));
+    CHECK(count_of(ran.err, "\n") == 1);
+    CHECK(std::filesystem::is_regular_file(out / "gc-pause-40s.html"));
+    const std::string index = slurp(out / "index.html");
+    CHECK(count_of(index, "href=\"gc-pause-40s.html\"") == 2);  // sections 3 and 4
+    CHECK(index.find("broken") == std::string::npos);
+    std::filesystem::remove_all(in);
+    std::filesystem::remove_all(out.parent_path());
+}
+
+TEST_CASE("locksim run --report into a path that is a regular file exits 2 with a one-line message") {
+    const auto directory = fresh_directory("in-the-way");
+    const auto file = directory / "a-file";
+    std::ofstream(file) << "not a directory\n";
+    const auto ran = run_binary("run scenarios/gc-pause-40s.json --report '" + file.string() + "'");
+    CHECK(ran.exit_code == 2);
+    CHECK(ran.err.starts_with(file.string() + ": cannot create the report directory"));
+    CHECK(count_of(ran.err, "\n") == 1);
+    CHECK(slurp(file) == "not a directory\n");  // left as it was
+    std::filesystem::remove_all(directory);
+}
+
+// The page's file name is slug(name) + ".html", in the same directory as index.html.
+TEST_CASE("locksim report does not overwrite a scenario's page with the course index") {
+    const auto in = fresh_directory("index-name-in");
+    const auto out = fresh_directory("index-name-out");
+    std::string text = slurp(scenario_path("gc-pause-40s.json"));
+    text.replace(text.find("\"name\": \"gc-pause-40s\""), std::string("\"name\": \"gc-pause-40s\"").size(),
+                 "\"name\": \"Index\"");
+    std::ofstream(in / "index-scenario.json") << text;
+    const auto ran = run_binary("report '" + in.string() + "' --out '" + out.string() + "'");
+    CHECK(ran.exit_code == 0);
+    const std::string index = slurp(out / "index.html");
+    // The course index must link to a page that is the scenario's report, not to itself.
+    const auto hrefs = all_matches(index, std::regex("<li><a href=\"([^\"]*)\">"));
+    REQUIRE(hrefs.size() == 2);
+    CHECK(hrefs[0] != "index.html");
+    CHECK(slurp(out / hrefs[0]).find("<h1>Index</h1>") != std::string::npos);
+    std::filesystem::remove_all(in);
+    std::filesystem::remove_all(out);
+}
+
+TEST_CASE("locksim report gives scenarios whose names slug alike a page each") {
+    const auto in = fresh_directory("alike-in");
+    const auto out = fresh_directory("alike-out");
+    const std::string text = slurp(scenario_path("gc-pause-40s.json"));
+    const std::string field = "\"name\": \"gc-pause-40s\"";
+    for (const auto& [file, name] : std::vector<std::pair<std::string, std::string>>{{"a.json", "gc pause"}, {"b.json", "gc-pause"}}) {
+        std::string renamed = text;
+        renamed.replace(renamed.find(field), field.size(), "\"name\": \"" + name + "\"");
+        std::ofstream(in / file) << renamed;
+    }
+    const auto ran = run_binary("report '" + in.string() + "' --out '" + out.string() + "'");
+    CHECK(ran.exit_code == 0);
+    const std::string index = slurp(out / "index.html");
+    std::set<std::string> pages;
+    for (const auto& href : all_matches(index, std::regex("<li><a href=\"([^\"]*)\">"))) pages.insert(href);
+    CHECK(pages.size() == 2);  // two scenarios, two pages
+    std::set<std::string> titles;
+    for (const auto& page : pages) {
+        const auto h1 = all_matches(slurp(out / page), std::regex("<h1>([^<]*)</h1>"));
+        if (!h1.empty()) titles.insert(h1[0]);
+    }
+    CHECK(titles == std::set<std::string>{"gc pause", "gc-pause"});
+    std::filesystem::remove_all(in);
+    std::filesystem::remove_all(out);
+}
