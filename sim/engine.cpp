@@ -375,7 +375,8 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
         }
         if (summary.events_handled == event_limit)
             throw RunawayRun(fmt::format("the run handled {} events by true time {} and was stopped; something "
-                                         "may be retrying without a delay",
+                                         "may be retrying without a delay (if the run is meant to be this long, "
+                                         "raise the limit with --max-events)",
                                          event_limit, format_seconds(now_)));
         Event event = queue_.pop();
         now_ = event.at;

@@ -188,3 +188,14 @@ TEST_CASE("list shows every shipped scenario with its section and lesson, in the
     CHECK(ran.out.find("scenarios; run one with: ") != std::string::npos);
     CHECK(locksim("list no-such-folder").exit_code == 2);
 }
+
+TEST_CASE("a run past its event limit stops with exit 2 and says how to raise the limit") {
+    // lease-vs-no-lease's no-lease design retries for ten minutes: a few thousand events.
+    const auto stopped = locksim("run scenarios/lease-vs-no-lease.json --design no-lease --max-events 1000");
+    CHECK(stopped.exit_code == 2);
+    CHECK(stopped.err.find("the run handled 1000 events") != std::string::npos);
+    CHECK(stopped.err.find("--max-events") != std::string::npos);
+    CHECK(locksim("run scenarios/lease-vs-no-lease.json --design no-lease --max-events 100000").exit_code == 0);
+    CHECK(locksim("check scenarios/lease-vs-no-lease.json --max-events 1000").exit_code == 2);
+    CHECK(locksim("run scenarios/gc-pause-40s.json --max-events 0").exit_code == 2);  // not a limit
+}

@@ -25,7 +25,7 @@ namespace {
 class World {
 public:
     World(const WorldSpec& spec, std::uint64_t seed, RunOptions options)
-        : spec_(spec), engine_(seed), network_(engine_) {
+        : spec_(spec), engine_(seed), network_(engine_), event_limit_(options.event_limit) {
         network_.set_tracing_messages(options.trace_messages);
         add_nodes();
         wire_network();
@@ -40,7 +40,7 @@ public:
     }
 
     RunResult run() {
-        RunSummary summary = engine_.run(Instant{} + spec_.horizon);
+        RunSummary summary = engine_.run(Instant{} + spec_.horizon, event_limit_);
         return RunResult{engine_.take_trace(), summary};
     }
 
@@ -201,6 +201,7 @@ private:
     std::vector<std::unique_ptr<LockHolder>> holders_;
     std::vector<std::unique_ptr<JobServer>> servers_;
     std::vector<bool> jobs_ended_ = std::vector<bool>(spec_.servers.size(), false);
+    std::uint64_t event_limit_;
 };
 
 }  // namespace

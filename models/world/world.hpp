@@ -16,6 +16,9 @@ struct RunResult {
 
 struct RunOptions {
     bool trace_messages = true;  // sweeps turn this off
+    // A run that handles more events than this stops with RunawayRun (a retry loop
+    // without a delay, say); the command line's --max-events raises it.
+    std::uint64_t event_limit = Engine::default_event_limit;
 };
 
 RunResult run_world(const WorldSpec& spec, std::uint64_t seed, RunOptions options = {});

@@ -30,7 +30,7 @@ int check_command(const CheckCommandOptions& options) {
             const Scenario scenario = load_scenario_file(file, metric_names());
             checked.name = scenario.name;
             const ScenarioOutcome outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
-                                                         RunOptions{.trace_messages = false});
+                                                         RunOptions{.trace_messages = false, .event_limit = options.max_events});
             for (const auto& design : outcome.designs) {
                 CheckedDesign result{design.name, {}, efficiency_cost(design)};
                 for (const auto& expectation : design.expectations)

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "sim/engine.hpp"
 
 namespace locksim {
 
@@ -12,6 +13,7 @@ struct CheckCommandOptions {
     std::optional<std::uint64_t> seed;  // overrides every file's seed
     std::optional<std::string> junit;   // where to write JUnit XML
     std::string color = "auto";
+    std::uint64_t max_events = Engine::default_event_limit;
 };
 
 // 0 every expectation held, 1 one failed, 2 a file could not be used.

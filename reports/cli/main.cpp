@@ -42,6 +42,15 @@ bool read_seed(const CLI::App* command, const std::string& text, std::optional<s
     return false;
 }
 
+// Every command that runs scenarios takes --max-events: the documented limit a runaway
+// world stops at (exit 2), raised for a run that is meant to be long.
+void add_event_limit(CLI::App* command, std::uint64_t& limit) {
+    command->add_option("--max-events", limit,
+                        fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
+                                    locksim::Engine::default_event_limit))
+        ->check(CLI::PositiveNumber);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -138,6 +147,11 @@ int main(int argc, char** argv) {
     report_app->add_option("--seed", report_seed, "Run every file under this seed instead of its own");
     report_app->footer("Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
                        "Example: locksim report scenarios/ --out site && open site/index.html");
+
+    add_event_limit(run_app, run.max_events);
+    add_event_limit(sweep_app, sweep.max_events);
+    add_event_limit(check_app, check.max_events);
+    add_event_limit(report_app, report.max_events);
 
     try {
         app.parse(argc, argv);

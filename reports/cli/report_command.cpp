@@ -88,7 +88,7 @@ int report_command(const ReportCommandOptions& options) {
         const std::uint64_t seed = options.seed.value_or(scenario->seed);
         ScenarioOutcome outcome;
         try {
-            outcome = run_scenario(*scenario, seed);
+            outcome = run_scenario(*scenario, seed, std::nullopt, RunOptions{.event_limit = options.max_events});
         } catch (const RunawayRun& runaway) {
             fmt::print(stderr, "{}: {}\n", file, runaway.what());
             ++unusable;

@@ -28,6 +28,7 @@ struct ReportCommandOptions {
     std::string out = "site";
     std::optional<std::uint64_t> seed;
     std::string program = "locksim";
+    std::uint64_t max_events = Engine::default_event_limit;
 };
 
 // 0 every page written, 2 a file or the output directory could not be used.

@@ -105,7 +105,8 @@ int run_command(const RunCommandOptions& options) {
 
     ScenarioOutcome outcome;
     try {
-        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design);
+        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design,
+                               RunOptions{.event_limit = options.max_events});
     } catch (const RunawayRun& runaway) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
         return 2;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "reports/cli/terminal.hpp"
+#include "sim/engine.hpp"
 
 namespace locksim {
 
@@ -18,6 +19,7 @@ struct RunCommandOptions {
     ColorChoice color = ColorChoice::automatic;
     std::string program = "locksim";  // how the user invoked us, for the replay line
     std::optional<std::string> report_directory;  // also write the HTML report there
+    std::uint64_t max_events = Engine::default_event_limit;
 };
 
 // The process exit code: 0 every expectation held, 1 one failed, 2 unusable input.

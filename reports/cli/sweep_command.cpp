@@ -95,7 +95,7 @@ int sweep_command(const SweepCommandOptions& options) {
     SweepSummary summary;
     try {
         ProgressBar bar(mine.count);
-        summary = run_sweep(scenario, mine, threads, [&bar](std::uint64_t done) { bar.update(done); });
+        summary = run_sweep(scenario, mine, threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
     } catch (const RunawayRun& runaway) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
         return 2;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "sim/engine.hpp"
 
 namespace locksim {
 
@@ -16,6 +17,7 @@ struct SweepCommandOptions {
     std::optional<std::string> shard;  // "i/n"
     std::string color = "auto";
     std::string program = "locksim";
+    std::uint64_t max_events = Engine::default_event_limit;
 };
 
 int sweep_command(const SweepCommandOptions& options);

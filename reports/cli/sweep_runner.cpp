@@ -12,7 +12,7 @@
 namespace locksim {
 
 SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threads,
-                       const std::function<void(std::uint64_t done)>& progress) {
+                       const std::function<void(std::uint64_t done)>& progress, std::uint64_t event_limit) {
     SweepSummary total;
     total.scenario = scenario.name;
     total.file = scenario.file;
@@ -29,7 +29,8 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
         try {
             for (std::uint64_t k = next++; k < seeds.count; k = next++) {
                 const std::uint64_t seed = seeds.first + k;
-                const ScenarioOutcome outcome = run_scenario(scenario, seed, std::nullopt, RunOptions{.trace_messages = false});
+                const ScenarioOutcome outcome =
+                    run_scenario(scenario, seed, std::nullopt, RunOptions{.trace_messages = false, .event_limit = event_limit});
                 for (std::size_t d = 0; d < outcome.designs.size(); ++d) mine.designs[d].add(seed, outcome.designs[d].metrics);
                 ++done;
             }

@@ -11,6 +11,7 @@ namespace locksim {
 
 // `progress` is called now and then from the calling thread with the seeds done so far.
 SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threads,
-                       const std::function<void(std::uint64_t done)>& progress);
+                       const std::function<void(std::uint64_t done)>& progress,
+                       std::uint64_t event_limit = Engine::default_event_limit);
 
 }  // namespace locksim
