@@ -43,6 +43,8 @@ std::string type_name(const Json& value) {
 
 }  // namespace
 
+std::string message_safe(std::string_view text, std::size_t limit) { return clipped(printable(text), limit); }
+
 JsonReader::JsonReader(const JsonSource& source, const Json& value, std::string pointer)
     : source_(&source), value_(&value), pointer_(std::move(pointer)) {}
 

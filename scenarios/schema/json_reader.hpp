@@ -27,6 +27,10 @@ namespace locksim {
 using Json = nlohmann::ordered_json;
 
 // Unusable input: the message is the whole line to print.
+// Text from a file made fit for a one-line error: control characters as \xNN, and cut
+// in the middle past `limit` bytes.
+std::string message_safe(std::string_view text, std::size_t limit = 120);
+
 class ScenarioError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

@@ -304,12 +304,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
             if (end != std::string::npos && end > start + 40)
                 reason = reason.substr(0, start) + "…" + reason.substr(end - 40);
         }
-        throw ScenarioError(fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, reason));
+        throw ScenarioError(fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, message_safe(reason, 600)));
     }
     const JsonPositions positions = JsonPositions::scan(text);
     if (const auto& duplicate = positions.duplicate_key())
         throw ScenarioError(fmt::format("{}:{}:{}: {}: this field appears twice in the same object", file,
-                                        duplicate->second.line, duplicate->second.column, duplicate->first));
+                                        duplicate->second.line, duplicate->second.column,
+                                        message_safe(duplicate->first)));
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
