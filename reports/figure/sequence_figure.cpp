@@ -98,7 +98,7 @@ public:
                 continue;
             }
             track_spans(event);
-            add_step(event);
+            if (shown(event)) add_step(event);
         }
         if (figure_.left_out > 0 && !figure_.steps.empty()) figure_.end = figure_.steps.back().at;
         close_open_spans();
@@ -146,8 +146,7 @@ private:
                            (event.has("reply_to") && related_requests_.contains(event.integer("reply_to")));
             if (step.related && !event.has("reply_to")) related_requests_.insert(id);
         } else {
-            auto text = describe_event(event, trace_);
-            if (!text) return;
+            auto text = describe_event(event, trace_);  // shown() has checked there is one
             step.text = std::move(text->text);
             step.tone = text->tone;
             step.related = !figure_.has_violation || tells_the_story(event, step.tone, customers_);
