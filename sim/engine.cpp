@@ -349,20 +349,21 @@ void Engine::fire(const Event& event) {
         std::coroutine_handle<>::from_address(event.action.frame()).resume();
         return;
     }
-    // Moved out first: the callback may schedule events, which may reuse its slot.
-    const std::uint32_t index = event.action.callback();
+    // Taken out first: the callback may schedule events, which may reuse its slot.
+    take_callback(event.action.callback())();
+}
+
+std::function<void()> Engine::take_callback(std::uint32_t index) {
     std::function<void()> callback = std::move(callbacks_[index]);
     callbacks_[index] = nullptr;
     free_callbacks_.push_back(index);
-    callback();
+    return callback;
 }
 
 // An event that will never run gives its callback slot back; a coroutine it would have
 // resumed belongs to a crashed process, whose frames the crash destroyed.
 void Engine::drop(const Event& event) {
-    if (event.action.is_resume()) return;
-    callbacks_[event.action.callback()] = nullptr;
-    free_callbacks_.push_back(event.action.callback());
+    if (!event.action.is_resume()) take_callback(event.action.callback());
 }
 
 RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {

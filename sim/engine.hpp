@@ -156,6 +156,7 @@ private:
     const NodeState& state(NodeId node) const;
     Instant when_monotonic_advanced(NodeId node, Duration delay) const;
     std::uint32_t store_callback(std::function<void()> fire);
+    std::function<void()> take_callback(std::uint32_t index);  // and frees its slot
     void handle(Event event);
     void fire(const Event& event);
     void drop(const Event& event);
