@@ -1,6 +1,7 @@
 #include "sim/engine.hpp"
 
 #include "sim/duration_text.hpp"
+#include "sim/frame_pool.hpp"
 
 #include <fmt/format.h>
 
@@ -15,6 +16,9 @@ namespace {
 // process ends it reports to the engine, which destroys the frame (and with it the chain).
 struct RootProcess {
     struct promise_type {
+        static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
+        static void operator delete(void* frame, std::size_t bytes) noexcept { frame_pool::release(frame, bytes); }
+
         Engine* engine = nullptr;
         NodeId node;
         std::uint64_t id = 0;
@@ -369,7 +373,7 @@ void Engine::drop(const Event& event) {
 RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
     RunSummary summary;
     while (!queue_.empty() && !failure_ && !stopped_) {
-        if (queue_.top().at > horizon) {
+        if (queue_.next().at > horizon) {
             summary.horizon_reached = true;
             now_ = horizon;
             break;
@@ -383,7 +387,7 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
         now_ = event.at;
         // The next event's coroutine frame is most likely far away in memory (P processes,
         // one frame each): start fetching it while this one runs.
-        if (!queue_.empty() && queue_.top().action.is_resume()) __builtin_prefetch(queue_.top().action.frame());
+        if (!queue_.empty() && queue_.next().action.is_resume()) __builtin_prefetch(queue_.next().action.frame());
         handle(event);
         ++summary.events_handled;
     }

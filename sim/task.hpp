@@ -11,6 +11,8 @@
 #include <optional>
 #include <utility>
 
+#include "sim/frame_pool.hpp"
+
 namespace locksim {
 
 template <class T>
@@ -19,6 +21,9 @@ class Task;
 namespace detail {
 
 struct TaskPromiseBase {
+    static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
+    static void operator delete(void* frame, std::size_t bytes) noexcept { frame_pool::release(frame, bytes); }
+
     std::coroutine_handle<> continuation;
     std::exception_ptr error;
 

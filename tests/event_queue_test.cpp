@@ -75,7 +75,7 @@ TEST_CASE("push numbers events in insertion order whatever sequence they carried
     early.sequence = 0;
     queue.push(std::move(late));
     queue.push(std::move(early));
-    CHECK(queue.top().sequence == 0);
+    CHECK(queue.next().sequence == 0);
     CHECK(drain(queue, names, fired) == std::vector<std::string>{"pushed first", "pushed second"});
 }
 
@@ -87,7 +87,7 @@ TEST_CASE("the queue reports its size and the next event without removing it") {
     queue.push(Event{.at = midnight + 2_s, .action = EventAction::call(names.add("later"))});
     queue.push(Event{.at = midnight + 1_s, .action = EventAction::call(names.add("sooner"))});
     CHECK(queue.size() == 2);
-    CHECK(queue.top().at == midnight + 1_s);
+    CHECK(queue.next().at == midnight + 1_s);
     CHECK(queue.size() == 2);
     Event next = queue.pop();
     CHECK(next.at == midnight + 1_s);
