@@ -29,6 +29,8 @@ public:
     void step_wall(Duration delta) { wall_steps_ += delta; }
 
     const ClockSettings& settings() const { return settings_; }
+    // Runs at exactly the true rate: its monotonic clock advances as true time does.
+    bool exact_rate() const { return settings_.drift_ppm == 0; }
 
 private:
     Duration elapsed_by_oscillator(Instant true_now) const;

@@ -70,16 +70,6 @@ NodeId Engine::add_node(std::string name, ClockSettings clock) {
     return id;
 }
 
-Engine::NodeState& Engine::state(NodeId node) {
-    assert(node.index < nodes_.size());
-    return nodes_[node.index];
-}
-
-const Engine::NodeState& Engine::state(NodeId node) const {
-    assert(node.index < nodes_.size());
-    return nodes_[node.index];
-}
-
 const std::string& Engine::node_name(NodeId node) const { return state(node).name; }
 Instant Engine::wall_now(NodeId node) const { return state(node).clock.wall(now_); }
 Instant Engine::monotonic_now(NodeId node) const { return state(node).clock.monotonic(now_); }
@@ -151,12 +141,6 @@ Instant Engine::when_monotonic_advanced(NodeId node, Duration delay) const {
 
 void Engine::schedule_after(NodeId node, Duration delay, std::function<void()> fire) {
     schedule_at(when_monotonic_advanced(node, delay), node, std::move(fire));
-}
-
-void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {
-    const Instant due = when_monotonic_advanced(node, delay);
-    queue_.push(Event{.at = due, .action = EventAction::resume(waiter.address()), .node = node,
-                      .incarnation = state(node).incarnation});
 }
 
 void Engine::schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire) {
@@ -333,7 +317,7 @@ void Engine::fire_triggers(const TraceEvent& event) {
     }
 }
 
-void Engine::handle(Event event) {
+[[gnu::always_inline]] inline void Engine::handle(Event event) {
     if (event.node.valid()) {
         auto& target = state(event.node);
         if (event.incarnation != target.incarnation || !target.up) {  // lost in a crash
@@ -387,7 +371,11 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
         now_ = event.at;
         // The next event's coroutine frame is most likely far away in memory (P processes,
         // one frame each): start fetching it while this one runs.
-        if (!queue_.empty() && queue_.next().action.is_resume()) __builtin_prefetch(queue_.next().action.frame());
+        if (!queue_.empty() && queue_.next().action.is_resume()) {
+            const char* frame = static_cast<const char*>(queue_.next().action.frame());
+            __builtin_prefetch(frame);
+            __builtin_prefetch(frame + 64);
+        }
         handle(event);
         ++summary.events_handled;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // The discrete-event engine: true time, the event queue, nodes with their clocks,
 // pauses, processes, randomness and the trace. It knows nothing about locks.
+#include <cassert>
 #include <coroutine>
 #include <cstdint>
 #include <exception>
@@ -64,6 +65,7 @@ public:
     void schedule_after(NodeId node, Duration delay, std::function<void()> fire);
     // Resumes `waiter` when the node's monotonic clock has advanced by `delay`: a sleep.
     // The hot path of every simulation, so it stores nothing but the frame's address.
+    // Defined below: inline, so that a sleep compiles into the process's own code.
     void resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter);
     // Runs `fire` when the node's wall clock reads `deadline`, following clock steps.
     void schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire);
@@ -152,8 +154,14 @@ private:
         NodeId node;
     };
 
-    NodeState& state(NodeId node);
-    const NodeState& state(NodeId node) const;
+    NodeState& state(NodeId node) {
+        assert(node.index < nodes_.size());
+        return nodes_[node.index];
+    }
+    const NodeState& state(NodeId node) const {
+        assert(node.index < nodes_.size());
+        return nodes_[node.index];
+    }
     Instant when_monotonic_advanced(NodeId node, Duration delay) const;
     std::uint32_t store_callback(std::function<void()> fire);
     std::function<void()> take_callback(std::uint32_t index);  // and frees its slot
@@ -190,5 +198,12 @@ private:
     bool stopped_ = false;
     std::vector<Trigger> triggers_;
 };
+
+inline void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {
+    const NodeState& sleeper = state(node);
+    const Instant due = sleeper.clock.exact_rate() ? now_ + delay : when_monotonic_advanced(node, delay);
+    queue_.push(Event{.at = due, .action = EventAction::resume(waiter.address()), .node = node,
+                      .incarnation = sleeper.incarnation});
+}
 
 }  // namespace locksim

@@ -2,6 +2,7 @@
 // Pending events in an implicit 4-ary heap: fewer levels than a binary heap, and each
 // node's four children share a cache line. The event queue's choice while it is small.
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "sim/event.hpp"
@@ -11,8 +12,9 @@ namespace locksim {
 class EventHeap {
 public:
     void push(const Event& event) {
-        std::size_t hole = heap_.size();
-        heap_.push_back(event);
+        std::size_t hole = size_;
+        if (size_ == heap_.size()) heap_.resize(2 * size_ + 16);  // rarely: kept out of the hot path's way
+        ++size_;
         while (hole > 0) {
             const std::size_t parent = (hole - 1) / arity;
             if (!fires_before(event, heap_[parent])) break;
@@ -21,14 +23,13 @@ public:
         }
         heap_[hole] = event;
     }
-    bool empty() const { return heap_.empty(); }
-    std::size_t size() const { return heap_.size(); }
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
     const Event& next() const { return heap_.front(); }
     Event pop() {
         const Event first = heap_.front();
-        const Event last = heap_.back();
-        heap_.pop_back();
-        const std::size_t size = heap_.size();
+        const Event last = heap_[--size_];
+        const std::size_t size = size_;
         if (size == 0) return first;
         // Bottom-up (Floyd): walk the hole down to a leaf along the earliest children
         // without comparing against `last` on the way, then let `last` rise from there.
@@ -54,11 +55,15 @@ public:
         return first;
     }
     // Takes every event out, in no particular order.
-    std::vector<Event> take_all() { return std::move(heap_); }
+    std::vector<Event> take_all() {
+        heap_.resize(std::exchange(size_, 0));
+        return std::move(heap_);
+    }
 
 private:
     static constexpr std::size_t arity = 4;
-    std::vector<Event> heap_;
+    std::vector<Event> heap_;  // the first size_ are the heap; the rest is room to grow
+    std::size_t size_ = 0;
 };
 
 }  // namespace locksim

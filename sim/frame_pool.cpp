@@ -12,6 +12,7 @@ namespace {
 constexpr std::size_t granule = 16;        // sizes are rounded up to this
 constexpr std::size_t largest = 1024;      // larger frames come from operator new
 constexpr std::size_t block_bytes = 64 * 1024;
+constexpr std::align_val_t cache_line{64};  // a 128-byte frame spans two lines, not three
 
 struct FreeSlot {
     FreeSlot* next;
@@ -38,7 +39,7 @@ private:
         FreeSlot* free = nullptr;
     };
     void refill(Pool& pool, std::size_t slot_bytes) {
-        blocks_.push_back(std::make_unique<std::byte[]>(block_bytes));
+        blocks_.emplace_back(static_cast<std::byte*>(::operator new(block_bytes, cache_line)));
         std::byte* block = blocks_.back().get();
         // Slots handed out in address order: the processes started together sit together.
         for (std::size_t offset = block_bytes / slot_bytes * slot_bytes; offset >= slot_bytes; offset -= slot_bytes) {
@@ -48,7 +49,10 @@ private:
         }
     }
     std::array<Pool, largest / granule + 1> pools_{};
-    std::vector<std::unique_ptr<std::byte[]>> blocks_;
+    struct FreeBlock {
+        void operator()(std::byte* block) const { ::operator delete(block, cache_line); }
+    };
+    std::vector<std::unique_ptr<std::byte, FreeBlock>> blocks_;
 };
 
 Pools& pools() {
