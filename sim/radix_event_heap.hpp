@@ -97,6 +97,11 @@ private:
         floor_ = key_of(next());
         found_ = nullptr;
         occupied_ &= ~(std::uint64_t{1} << (lowest - 1));
+        // A small spill is the next few events to fire: start fetching the frames they
+        // will resume (one frame per process, far apart when there are many).
+        if (spill.size() <= 64)
+            for (const Event& event : spill)
+                if (event.action.is_resume()) __builtin_prefetch(event.action.frame());
         for (const Event& event : spill) place(event, key_of(event));  // all land below `lowest`
         spill.clear();
     }
