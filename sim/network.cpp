@@ -104,16 +104,19 @@ MessageId Network::send(NodeId from, NodeId to, std::string label, std::function
                        {{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}});
         return id;
     }
-    auto deliver = [this, id, from, to, label, on_delivery](bool copy) {
-        return [this, id, from, to, label, on_delivery, copy] {
+    auto delivery_of = [this, id, from, to](std::string label, std::function<void()> on_delivery, bool copy) {
+        return [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), copy] {
             if (tracing_messages_ || copy)
                 engine_.record(to, trace_kind::message_delivered,
                                {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}, {"duplicate", copy}});
             on_delivery();
         };
     };
-    engine_.schedule_at(delivery, to, deliver(false));
-    if (duplicated) engine_.schedule_at(delivery, to, deliver(true));
+    // The message's label and handler move into its delivery; a duplicate gets copies.
+    engine_.schedule_at(delivery, to,
+                        duplicated ? delivery_of(label, on_delivery, false)
+                                   : delivery_of(std::move(label), std::move(on_delivery), false));
+    if (duplicated) engine_.schedule_at(delivery, to, delivery_of(std::move(label), std::move(on_delivery), true));
     return id;
 }
 
