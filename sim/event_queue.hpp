@@ -39,14 +39,14 @@ public:
     }
 
 private:
-    void move_to_radix() {
+    [[gnu::noinline]] void move_to_radix() {
         std::vector<Event> events = heap_.take_all();
         // The radix heap keeps ties in the order they arrive.
         std::sort(events.begin(), events.end(), fires_before);
         for (const Event& event : events) radix_.push(event);
         in_radix_ = true;
     }
-    void move_to_heap() {
+    [[gnu::noinline]] void move_to_heap() {
         for (const Event& event : radix_.take_all()) heap_.push(event);
         in_radix_ = false;
     }
