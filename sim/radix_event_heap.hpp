@@ -1,16 +1,18 @@
 #pragma once
 // Pending events in a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990), keyed on the
 // integer time. It relies on simulated time never running backwards: every event pushed
-// is due no earlier than the last one popped (`floor_`). An event sits in the bucket
-// named by the highest bit in which its time differs from the floor; bucket 0 holds the
-// events due exactly at the floor, and pops come from its front. When bucket 0 is spent,
-// the lowest occupied bucket is emptied into the buckets below it, its earliest time
-// becoming the new floor. An event moves down at most 64 times in its life, and in
-// practice a few times; nothing is ever compared against the whole queue, so a large
-// queue costs little more than a small one.
+// is due no earlier than the floor (`floor_`, at most the time of the last event popped).
+// An event sits in the bucket named by the highest bit in which its time differs from the
+// floor. Bucket 0 is the run: events sorted by (time, sequence), all due before anything
+// in another bucket; pops come from its front. When the run is spent, the lowest occupied
+// bucket becomes the next run: sorted where it is if it is small (at most 16 events), or
+// else emptied into the buckets below it, its earliest time becoming the new floor. An
+// event moves down a few times in its life, never more than 64; nothing is compared
+// against the whole queue, so a large queue costs little more than a small one.
 //
 // Ties stay in insertion order for free: a bucket is only ever appended to, and is
 // redistributed in order into buckets that were empty.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
@@ -28,8 +30,15 @@ public:
     void push(const Event& event) {
         const std::uint64_t key = key_of(event);
         assert(key >= floor_ && "an event in the past");
-        const std::vector<Event>& bucket = place(event, key);
         ++size_;
+        std::vector<Event>& run = buckets_[0];
+        if (front_ < run.size() && event.at < run.back().at) {  // due within the sorted run: into its place
+            const auto later = std::upper_bound(run.begin() + static_cast<std::ptrdiff_t>(front_), run.end(), event.at,
+                                                [](Instant at, const Event& other) { return at < other.at; });
+            run.insert(later, event);
+            return;
+        }
+        const std::vector<Event>& bucket = place(event, key);
         // Bucket 0 comes first anyway; any other earlier event is the new next one.
         if (found_ != nullptr && &bucket != &buckets_[0] && event.at < (*found_)[found_index_].at) {
             found_ = &bucket;
@@ -99,14 +108,22 @@ private:
         occupied_ &= ~(std::uint64_t{1} << (lowest - 1));
         // A small spill is the next few events to fire: start fetching the frames they
         // will resume (one frame per process, far apart when there are many).
-        if (spill.size() <= 64)
+        if (spill.size() <= prefetch_up_to)
             for (const Event& event : spill)
                 if (event.action.is_resume()) __builtin_prefetch(event.action.frame());
+        if (spill.size() <= sort_up_to) {
+            // Sorted where it is and made the run, instead of moving down bucket by bucket.
+            std::swap(buckets_[0], spill);
+            std::sort(buckets_[0].begin(), buckets_[0].end(), fires_before);
+            return;
+        }
         for (const Event& event : spill) place(event, key_of(event));  // all land below `lowest`
         spill.clear();
     }
 
-    std::array<std::vector<Event>, 65> buckets_;
+    static constexpr std::size_t sort_up_to = 16;  // std::sort is an insertion sort up to 16
+    static constexpr std::size_t prefetch_up_to = 64;
+    std::array<std::vector<Event>, 65> buckets_;  // bucket 0 is the run: sorted, due before all the rest
     std::size_t front_ = 0;           // the next event in bucket 0
     std::uint64_t occupied_ = 0;      // bit b-1 set when bucket b (1..64) holds events
     std::uint64_t floor_ = key_of(Event{.at = Instant{INT64_MIN}});
