@@ -200,6 +200,7 @@ private:
 };
 
 inline void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {
+    assert(delay.ns >= 0);
     const NodeState& sleeper = state(node);
     const Instant due = sleeper.clock.exact_rate() ? now_ + delay : when_monotonic_advanced(node, delay);
     queue_.push(Event{.at = due, .action = EventAction::resume(waiter.address()), .node = node,

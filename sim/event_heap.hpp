@@ -12,16 +12,8 @@ namespace locksim {
 class EventHeap {
 public:
     void push(const Event& event) {
-        std::size_t hole = size_;
         if (size_ == heap_.size()) heap_.resize(2 * size_ + 16);  // rarely: kept out of the hot path's way
-        ++size_;
-        while (hole > 0) {
-            const std::size_t parent = (hole - 1) / arity;
-            if (!fires_before(event, heap_[parent])) break;
-            heap_[hole] = heap_[parent];
-            hole = parent;
-        }
-        heap_[hole] = event;
+        rise(size_++, event);
     }
     bool empty() const { return size_ == 0; }
     std::size_t size() const { return size_; }
@@ -45,13 +37,7 @@ public:
             heap_[hole] = heap_[best];
             hole = best;
         }
-        while (hole > 0) {
-            const std::size_t parent = (hole - 1) / arity;
-            if (!fires_before(last, heap_[parent])) break;
-            heap_[hole] = heap_[parent];
-            hole = parent;
-        }
-        heap_[hole] = last;
+        rise(hole, last);
         return first;
     }
     // Takes every event out, in no particular order.
@@ -62,6 +48,17 @@ public:
 
 private:
     static constexpr std::size_t arity = 4;
+    // Puts `event` into the hole, or higher up while it fires before the parent there.
+    // Inlined by force: left out of line by GCC 12, the hold model ran 15 % slower at P = 1000.
+    [[gnu::always_inline]] void rise(std::size_t hole, const Event& event) {
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / arity;
+            if (!fires_before(event, heap_[parent])) break;
+            heap_[hole] = heap_[parent];
+            hole = parent;
+        }
+        heap_[hole] = event;
+    }
     std::vector<Event> heap_;  // the first size_ are the heap; the rest is room to grow
     std::size_t size_ = 0;
 };

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace locksim::frame_pool {
@@ -21,14 +23,12 @@ struct FreeSlot {
     FreeSlot* next;
 };
 
+// One thread's pools. Their blocks are never given back: when the thread ends, its pools
+// pass to the next thread that starts, so memory is bounded by the threads running at
+// once, and a frame freed late (by a static object at exit, or on another thread) always
+// lands in memory that is still there.
 class Pools {
 public:
-    Pools() = default;
-    Pools(const Pools&) = delete;
-    Pools& operator=(const Pools&) = delete;
-    ~Pools() {
-        for (std::byte* block : blocks_) ::operator delete(block, cache_line);
-    }
 
     void* allocate(std::size_t bytes) {
         Pool& pool = pools_[size_class(bytes)];
@@ -64,37 +64,53 @@ private:
         }
     }
     std::array<Pool, size_class(largest) + 1> pools_{};
-    std::vector<std::byte*> blocks_;
+    std::vector<std::byte*> blocks_;  // never freed, see above
+};
+
+std::mutex spare_mutex;
+// Pools of threads that have ended, guarded by spare_mutex; never destroyed, so that a
+// thread ending while the program exits can still hand its pools back.
+std::vector<Pools*>& spare_pools() {
+    static auto* const spares = new std::vector<Pools*>;
+    return *spares;
+}
+
+// A trivially destructible pointer, so it can still be read while the thread ends.
+thread_local Pools* this_threads_pools = nullptr;
+
+struct HandBackAtThreadEnd {
+    ~HandBackAtThreadEnd() {
+        const std::lock_guard lock(spare_mutex);
+        spare_pools().push_back(std::exchange(this_threads_pools, nullptr));
+    }
 };
 
 Pools& pools() {
-    thread_local Pools instance;
-    return instance;
+    if (this_threads_pools == nullptr) [[unlikely]] {
+        {
+            const std::lock_guard lock(spare_mutex);
+            if (!spare_pools().empty()) {
+                this_threads_pools = spare_pools().back();
+                spare_pools().pop_back();
+            }
+        }
+        if (this_threads_pools == nullptr) this_threads_pools = new Pools;
+        // Constructed once per thread, on its first frame. A frame freed after it has run
+        // (rare: at exit) takes pools of its own, which are then never handed back.
+        thread_local HandBackAtThreadEnd hand_back;
+    }
+    return *this_threads_pools;
 }
 
 }  // namespace
 
-// Under AddressSanitizer every frame comes from operator new, so that a frame used after
-// its process ended is caught rather than hidden inside a pool.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool pooled = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool pooled = false;
-#else
-constexpr bool pooled = true;
-#endif
-#else
-constexpr bool pooled = true;
-#endif
-
 void* allocate(std::size_t bytes) {
-    if (!pooled || bytes > largest) return ::operator new(bytes);
+    if (!pooling || bytes > largest) return ::operator new(bytes);
     return pools().allocate(bytes);
 }
 
 void release(void* frame, std::size_t bytes) noexcept {
-    if (!pooled || bytes > largest) return ::operator delete(frame);
+    if (!pooling || bytes > largest) return ::operator delete(frame);
     pools().release(frame, bytes);
 }
 

@@ -7,6 +7,20 @@
 
 namespace locksim::frame_pool {
 
+// Under AddressSanitizer every frame comes from operator new, so that a frame used after
+// its process ended is caught rather than hidden inside a pool.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool pooling = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool pooling = false;
+#else
+inline constexpr bool pooling = true;
+#endif
+#else
+inline constexpr bool pooling = true;
+#endif
+
 void* allocate(std::size_t bytes);
 void release(void* frame, std::size_t bytes) noexcept;
 

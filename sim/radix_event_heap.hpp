@@ -32,6 +32,7 @@ public:
         assert(key >= floor_ && "an event in the past");
         ++size_;
         std::vector<Event>& run = buckets_[0];
+        if (front_ < run.size() && event.at < run.back().at && run.size() - front_ >= run_up_to) dissolve_run();
         if (front_ < run.size() && event.at < run.back().at) {  // due within the sorted run: into its place
             const auto later = std::upper_bound(run.begin() + static_cast<std::ptrdiff_t>(front_), run.end(), event.at,
                                                 [](Instant at, const Event& other) { return at < other.at; });
@@ -67,7 +68,18 @@ public:
     Event pop() {
         settle();
         --size_;
-        return buckets_[0][front_++];
+        std::vector<Event>& run = buckets_[0];
+        const Event event = run[front_++];
+        // Events due at the run's own instant are appended to it: drop what has been popped,
+        // or a run that is topped up as fast as it drains would grow without end.
+        if (front_ == run.size()) {
+            run.clear();
+            front_ = 0;
+        } else if (front_ >= 1024 && 2 * front_ >= run.size()) {
+            run.erase(run.begin(), run.begin() + static_cast<std::ptrdiff_t>(front_));
+            front_ = 0;
+        }
+        return event;
     }
     // Takes every event out, in no particular order.
     std::vector<Event> take_all() {
@@ -93,6 +105,24 @@ private:
         buckets_[bucket].push_back(event);
         if (bucket > 0) occupied_ |= std::uint64_t{1} << (bucket - 1);
         return buckets_[bucket];
+    }
+    // A long run would make every push that lands inside it cost its length: its events go
+    // back to the buckets instead (those due at the floor stay), ahead of the events already
+    // in the lowest bucket, which all fire after them.
+    void dissolve_run() {
+        std::vector<Event>& run = buckets_[0];
+        const std::vector<Event> remaining(run.begin() + static_cast<std::ptrdiff_t>(front_), run.end());
+        run.clear();
+        front_ = 0;
+        found_ = nullptr;
+        const std::size_t lowest = occupied_ != 0 ? lowest_occupied() : buckets_.size();
+        std::vector<Event> ahead;
+        for (const Event& event : remaining) {
+            const std::uint64_t key = key_of(event);
+            if (static_cast<std::size_t>(std::bit_width(key ^ floor_)) == lowest) ahead.push_back(event);
+            else place(event, key);
+        }
+        if (!ahead.empty()) buckets_[lowest].insert(buckets_[lowest].begin(), ahead.begin(), ahead.end());
     }
     std::size_t lowest_occupied() const { return static_cast<std::size_t>(std::countr_zero(occupied_)) + 1; }
     // Makes bucket 0 hold the next event.
@@ -123,6 +153,7 @@ private:
 
     static constexpr std::size_t sort_up_to = 16;  // std::sort is an insertion sort up to 16
     static constexpr std::size_t prefetch_up_to = 64;
+    static constexpr std::size_t run_up_to = 64;  // longer, and a push into it dissolves it
     std::array<std::vector<Event>, 65> buckets_;  // bucket 0 is the run: sorted, due before all the rest
     std::size_t front_ = 0;           // the next event in bucket 0
     std::uint64_t occupied_ = 0;      // bit b-1 set when bucket b (1..64) holds events

@@ -117,3 +117,80 @@ TEST_CASE("the event queue keeps the order while it moves its events between hea
         }
     }
 }
+
+TEST_CASE("the radix heap keeps the order when many events land inside a sorted run") {
+    // Two events far apart become the run; hundreds of events then fall between them, so
+    // the run grows until it is dissolved back into the buckets, then fills again.
+    RadixEventHeap radix;
+    std::set<std::pair<std::int64_t, std::uint64_t>> expected;
+    std::uint64_t sequence = 0;
+    auto push = [&](std::int64_t at) {
+        radix.push(Event{.at = Instant{at}, .sequence = sequence, .action = EventAction::call(static_cast<std::uint32_t>(sequence))});
+        expected.emplace(at, sequence++);
+    };
+    auto pop = [&] {
+        const Event event = radix.pop();
+        REQUIRE(event.at.ns == expected.begin()->first);
+        REQUIRE(event.action.callback() == expected.begin()->second);
+        expected.erase(expected.begin());
+        return event.at.ns;
+    };
+    push(10);
+    push(1'000);
+    push(1'000 + (std::int64_t{1} << 39));
+    std::int64_t now = pop();
+    Lcg random{42};
+    for (int burst = 0; burst < 20; ++burst) {
+        // On a coarse grid, so that many are due at the same time as each other and as
+        // events already in the run or the buckets.
+        for (int i = 0; i < 300; ++i) push(now + static_cast<std::int64_t>(random.below(512) << 29));
+        for (int i = 0; i < 250; ++i) now = pop();
+    }
+    while (!expected.empty()) pop();
+    CHECK(radix.empty());
+}
+
+TEST_CASE("a dissolved run's events go back ahead of later events due at the same time") {
+    RadixEventHeap radix;
+    std::uint32_t next_name = 0;
+    auto push = [&](std::int64_t at) {
+        radix.push(Event{.at = Instant{at}, .sequence = next_name, .action = EventAction::call(next_name)});
+        return next_name++;
+    };
+    const std::int64_t late = std::int64_t{1} << 40;
+    push(10);
+    const std::uint32_t first_late = push(late);
+    REQUIRE(radix.pop().at.ns == 10);  // the run is now the event at `late`
+    std::vector<std::uint32_t> also_late;  // due with it, so they wait in a bucket (more than a sorted run holds)
+    for (int i = 0; i < 20; ++i) also_late.push_back(push(late));
+    std::vector<std::uint32_t> between;
+    for (int i = 0; i < 100; ++i) between.push_back(push(1'000 + i));  // the run grows past its limit
+    for (std::uint32_t name : between) REQUIRE(radix.pop().action.callback() == name);
+    CHECK(radix.pop().action.callback() == first_late);
+    for (std::uint32_t name : also_late) CHECK(radix.pop().action.callback() == name);
+    CHECK(radix.empty());
+}
+
+TEST_CASE("events due at the run's own instant, pushed as fast as it drains, keep their order") {
+    RadixEventHeap radix;
+    std::uint64_t sequence = 0;
+    auto push = [&](std::int64_t at) {
+        radix.push(Event{.at = Instant{at}, .sequence = sequence, .action = EventAction::call(static_cast<std::uint32_t>(sequence))});
+        ++sequence;
+    };
+    for (int far = 0; far < 100; ++far) push(1'000'000 + far);
+    push(5);
+    push(5);
+    // Two processes taking turns at one instant, 10,000 times each: the run never drains.
+    std::uint32_t last = 0;
+    for (int turn = 0; turn < 20'000; ++turn) {
+        const Event event = radix.pop();
+        REQUIRE(event.at.ns == 5);
+        if (turn > 0) REQUIRE(event.action.callback() > last);
+        last = event.action.callback();
+        push(5);
+    }
+    for (int i = 0; i < 2; ++i) REQUIRE(radix.pop().at.ns == 5);
+    for (int far = 0; far < 100; ++far) REQUIRE(radix.pop().at.ns == 1'000'000 + far);
+    CHECK(radix.empty());
+}
