@@ -2,66 +2,23 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "tests/program_support.hpp"
+
 using namespace std::string_literals;
-
-namespace {
-
-struct Ran {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// Runs build/locksim with `arguments` (a shell fragment) from the source directory.
-Ran locksim(const std::string& arguments, const std::string& environment = "NO_COLOR=") {
-    // One file per test process: CTest runs test cases in parallel processes.
-    const auto err_path =
-        std::filesystem::temp_directory_path() / ("locksim_cli_test_stderr_" + std::to_string(getpid()) + ".txt");
-    const std::string command = "cd '"s + LOCKSIM_SOURCE_DIR + "' && env " + environment + " '" + LOCKSIM_BINARY + "' " +
-                                arguments + " 2>'" + err_path.string() + "'";
-    Ran ran;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) ran.out.append(buffer, n);
-    const int status = pclose(pipe);
-    ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    ran.err = slurp(err_path.string());
-    return ran;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "_" + name);
-    std::ofstream(path) << text;
-    return path.string();
-}
-
-}  // namespace
+using namespace locksim::testing;
 
 TEST_CASE("locksim --version names the program and its version") {
-    const auto ran = locksim("--version");
+    const auto ran = run_locksim("--version");
     CHECK(ran.exit_code == 0);
     CHECK(ran.out.starts_with("locksim "));
 }
 
 TEST_CASE("locksim run prints the designs side by side, a timeline and the replay command") {
-    const auto ran = locksim("run scenarios/gc-pause-40s.json");
+    const auto ran = run_locksim("run scenarios/gc-pause-40s.json");
     CHECK(ran.exit_code == 0);
     CHECK(ran.out.find("unfenced     1 (customer 42)") != std::string::npos);
     CHECK(ran.out.find("Timeline of \"unfenced\"") != std::string::npos);
@@ -71,15 +28,15 @@ TEST_CASE("locksim run prints the designs side by side, a timeline and the repla
 }
 
 TEST_CASE("piped output carries no colour codes unless asked for") {
-    CHECK(locksim("run scenarios/gc-pause-40s.json").out.find('\x1b') == std::string::npos);
-    CHECK(locksim("run scenarios/gc-pause-40s.json --color always").out.find('\x1b') != std::string::npos);
-    CHECK(locksim("run scenarios/gc-pause-40s.json --color always", "NO_COLOR=1").out.find('\x1b') !=
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json").out.find('\x1b') == std::string::npos);
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json --color always").out.find('\x1b') != std::string::npos);
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json --color always", "NO_COLOR=1").out.find('\x1b') !=
           std::string::npos);  // an explicit request wins over the environment
 }
 
 TEST_CASE("run with format json prints one stable document with the documented fields") {
-    const auto first = locksim("run scenarios/gc-pause-40s.json --format json");
-    const auto second = locksim("run scenarios/gc-pause-40s.json --format json");
+    const auto first = run_locksim("run scenarios/gc-pause-40s.json --format json");
+    const auto second = run_locksim("run scenarios/gc-pause-40s.json --format json");
     REQUIRE(first.exit_code == 0);
     CHECK(first.out == second.out);
     const auto document = nlohmann::json::parse(first.out);
@@ -101,7 +58,7 @@ TEST_CASE("run with format json prints one stable document with the documented f
 }
 
 TEST_CASE("run with a seed and a design replays one design under another seed") {
-    const auto ran = locksim("run scenarios/gc-pause-40s.json --seed 9 --design fenced --format json");
+    const auto ran = run_locksim("run scenarios/gc-pause-40s.json --seed 9 --design fenced --format json");
     REQUIRE(ran.exit_code == 0);
     const auto document = nlohmann::json::parse(ran.out);
     CHECK(document["seed"] == 9);
@@ -114,7 +71,7 @@ TEST_CASE("an expectation that fails exits 1 and names scenario, design, metric,
     const auto at = text.find("\"double_charges\": 1");
     REQUIRE(at != std::string::npos);
     text.replace(at, 19, "\"double_charges\": 0");
-    const auto ran = locksim("run " + write_temp("locksim_wrong_expectation.json", text));
+    const auto ran = run_locksim("run " + write_temp("locksim_wrong_expectation.json", text));
     CHECK(ran.exit_code == 1);
     CHECK(ran.out.find("FAIL gc-pause-40s unfenced: double_charges expected 0, got 1") != std::string::npos);
 }
@@ -123,7 +80,7 @@ TEST_CASE("unusable input exits 2 with one line naming the file and the field") 
     auto text = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
     text.replace(text.find("\"for\": \"40s\""), 12, "\"for\": \"40 parsecs\"");
     const auto path = write_temp("locksim_parsecs.json", text);
-    const auto ran = locksim("run " + path);
+    const auto ran = run_locksim("run " + path);
     CHECK(ran.exit_code == 2);
     CHECK(ran.out.empty());
     CHECK(ran.err.find(path + ":") == 0);
@@ -132,13 +89,13 @@ TEST_CASE("unusable input exits 2 with one line naming the file and the field") 
 }
 
 TEST_CASE("a missing file, an unknown design and an unknown option each exit 2") {
-    CHECK(locksim("run scenarios/no-such-file.json").exit_code == 2);
-    const auto design = locksim("run scenarios/gc-pause-40s.json --design nope");
+    CHECK(run_locksim("run scenarios/no-such-file.json").exit_code == 2);
+    const auto design = run_locksim("run scenarios/gc-pause-40s.json --design nope");
     CHECK(design.exit_code == 2);
     CHECK(design.err.find("no design named \"nope\"; the designs are unfenced, fenced, idempotent") != std::string::npos);
-    CHECK(locksim("run scenarios/gc-pause-40s.json --frobnicate").exit_code == 2);
-    CHECK(locksim("run scenarios/gc-pause-40s.json --format yaml").exit_code == 2);
-    CHECK(locksim("").exit_code == 2);
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json --frobnicate").exit_code == 2);
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json --format yaml").exit_code == 2);
+    CHECK(run_locksim("").exit_code == 2);
 }
 
 TEST_CASE("check runs a folder: passing, failing and broken files give their lines, counts, exit code and JUnit") {
@@ -152,7 +109,7 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     unfenced.replace(unfenced.find("\"fencing\": true"), 15, "\"fencing\": false");
     std::ofstream(folder / "nested" / "b-failing.json") << unfenced;
 
-    const auto failing = locksim("check " + folder.string() + " --junit " + (folder / "report.xml").string());
+    const auto failing = run_locksim("check " + folder.string() + " --junit " + (folder / "report.xml").string());
     CHECK(failing.exit_code == 1);
     CHECK(failing.out.find("PASS gc-pause-40s unfenced") != std::string::npos);
     CHECK(failing.out.find("FAIL gc-pause-40s fenced: double_charges expected 0, got 1") != std::string::npos);
@@ -167,35 +124,35 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     CHECK(junit.find("<testsuites name=\"locksim check\" tests=\"6\" failures=\"1\" errors=\"0\">") != std::string::npos);
 
     std::ofstream(folder / "c-broken.json") << "{ \"name\": ";
-    const auto broken = locksim("check " + folder.string());
+    const auto broken = run_locksim("check " + folder.string());
     CHECK(broken.exit_code == 2);
     CHECK(broken.out.find("ERROR " + (folder / "c-broken.json").string()) != std::string::npos);
     CHECK(broken.out.find("\n5 passed, 2 failed\n") != std::string::npos);
 
-    const auto passing = locksim("check " + (folder / "a-passing.json").string() + " --seed 7");
+    const auto passing = run_locksim("check " + (folder / "a-passing.json").string() + " --seed 7");
     CHECK(passing.exit_code == 0);
     CHECK(passing.out.ends_with("3 passed, 0 failed\n"));
     std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("list shows every shipped scenario with its section and lesson, in the seed's order") {
-    const auto ran = locksim("list");
+    const auto ran = run_locksim("list");
     CHECK(ran.exit_code == 0);
     CHECK(ran.out.starts_with("section  name"));
     CHECK(ran.out.find("3-4      gc-pause-40s") != std::string::npos);
     CHECK(ran.out.find("A 40 s GC pause outlives a 30 s lease") != std::string::npos);
     CHECK(ran.out.find("2        plain-delete") < ran.out.find("3-4      gc-pause-40s"));
     CHECK(ran.out.find("scenarios; run one with: ") != std::string::npos);
-    CHECK(locksim("list no-such-folder").exit_code == 2);
+    CHECK(run_locksim("list no-such-folder").exit_code == 2);
 }
 
 TEST_CASE("a run past its event limit stops with exit 2 and says how to raise the limit") {
     // lease-vs-no-lease's no-lease design retries for ten minutes: a few thousand events.
-    const auto stopped = locksim("run scenarios/lease-vs-no-lease.json --design no-lease --max-events 1000");
+    const auto stopped = run_locksim("run scenarios/lease-vs-no-lease.json --design no-lease --max-events 1000");
     CHECK(stopped.exit_code == 2);
     CHECK(stopped.err.find("the run handled 1000 events") != std::string::npos);
     CHECK(stopped.err.find("--max-events") != std::string::npos);
-    CHECK(locksim("run scenarios/lease-vs-no-lease.json --design no-lease --max-events 100000").exit_code == 0);
-    CHECK(locksim("check scenarios/lease-vs-no-lease.json --max-events 1000").exit_code == 2);
-    CHECK(locksim("run scenarios/gc-pause-40s.json --max-events 0").exit_code == 2);  // not a limit
+    CHECK(run_locksim("run scenarios/lease-vs-no-lease.json --design no-lease --max-events 100000").exit_code == 0);
+    CHECK(run_locksim("check scenarios/lease-vs-no-lease.json --max-events 1000").exit_code == 2);
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json --max-events 0").exit_code == 2);  // not a limit
 }

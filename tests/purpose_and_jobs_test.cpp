@@ -24,9 +24,11 @@
 #include "reports/cli/scenario_runner.hpp"
 #include "reports/run_outcome.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "tests/program_support.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using namespace locksim::testing;
 
 namespace {
 
@@ -135,38 +137,6 @@ Ran run_design(const Design& design, std::uint64_t seed = 1) {
 Task<void> computer(Host host, Duration length, std::vector<Instant>& ended) {
     co_await host.compute(length);
     ended.push_back(host.engine().now());
-}
-
-// The locksim program, as cli_test.cpp runs it.
-struct Program {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-Program run_locksim(const std::string& arguments) {
-    const auto err_path =
-        std::filesystem::temp_directory_path() / ("locksim_purpose_test_stderr_" + std::to_string(getpid()) + ".txt");
-    const std::string command = std::string("cd '") + LOCKSIM_SOURCE_DIR + "' && env NO_COLOR= '" + LOCKSIM_BINARY +
-                                "' " + arguments + " 2>'" + err_path.string() + "'";
-    Program ran;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) ran.out.append(buffer, n);
-    const int status = pclose(pipe);
-    ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(err_path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    ran.err = text.str();
-    return ran;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "_" + name);
-    std::ofstream(path) << text;
-    return path.string();
 }
 
 }  // namespace

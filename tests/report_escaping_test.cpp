@@ -21,8 +21,10 @@
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "tests/program_support.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 
 namespace {
 
@@ -65,19 +67,6 @@ ScenarioOutcome hostile_outcome() {
 }
 
 ReportPage hostile_page() { return ReportPage{"3-4", "locksim run '" + payload + "' --seed 1", payload + "'.html"}; }
-
-std::size_t count_of(const std::string& text, const std::string& needle) {
-    std::size_t count = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
-    return count;
-}
-
-std::vector<std::string> all_matches(const std::string& text, const std::regex& pattern, int group = 1) {
-    std::vector<std::string> found;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern); it != std::sregex_iterator(); ++it)
-        found.push_back((*it)[group].str());
-    return found;
-}
 
 std::string lowercase(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),

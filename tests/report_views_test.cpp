@@ -29,44 +29,15 @@
 #include "reports/perfetto.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "support.hpp"
+#include "tests/program_support.hpp"
 
 using namespace locksim;
 using namespace std::string_literals;
+using namespace locksim::testing;
 
 namespace {
 
 std::string scenario_path(const std::string& name) { return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name; }
-
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-struct Ran {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-// Runs the locksim binary with `arguments` (a shell fragment) from the source directory.
-Ran run_binary(const std::string& arguments) {
-    const auto err_path = std::filesystem::temp_directory_path() /
-                          ("locksim_report_views_stderr_" + std::to_string(getpid()) + ".txt");
-    const std::string command = "cd '"s + LOCKSIM_SOURCE_DIR + "' && env NO_COLOR= '" + LOCKSIM_BINARY + "' " +
-                                arguments + " 2>'" + err_path.string() + "'";
-    Ran ran;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) ran.out.append(buffer, n);
-    const int status = pclose(pipe);
-    ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    ran.err = slurp(err_path);
-    std::filesystem::remove(err_path);
-    return ran;
-}
 
 // A fresh, empty directory of this test process's own.
 std::filesystem::path fresh_directory(const std::string& name) {
@@ -75,19 +46,6 @@ std::filesystem::path fresh_directory(const std::string& name) {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
     return path;
-}
-
-std::size_t count_of(const std::string& text, const std::string& needle) {
-    std::size_t count = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
-    return count;
-}
-
-std::vector<std::string> all_matches(const std::string& text, const std::regex& pattern, int group = 1) {
-    std::vector<std::string> found;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern); it != std::sregex_iterator(); ++it)
-        found.push_back((*it)[group].str());
-    return found;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -376,8 +334,8 @@ TEST_CASE("the same outcome renders byte-identical pages, and so do two runs of 
 
     const auto one = fresh_directory("determinism-1");
     const auto two = fresh_directory("determinism-2");
-    const auto a = run_binary("run scenarios/gc-pause-40s.json --report '" + one.string() + "'");
-    const auto b = run_binary("run scenarios/gc-pause-40s.json --report '" + two.string() + "'");
+    const auto a = run_locksim("run scenarios/gc-pause-40s.json --report '" + one.string() + "'");
+    const auto b = run_locksim("run scenarios/gc-pause-40s.json --report '" + two.string() + "'");
     CHECK(a.exit_code == 0);
     CHECK(b.exit_code == 0);
     CHECK(a.err == "HTML report: " + (one / "gc-pause-40s.html").string() + " (open it in a browser)\n");
@@ -589,7 +547,7 @@ TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 
 
     SECTION("locksim report over the shipped scenarios") {
         const auto out = fresh_directory("course");
-        const auto ran = run_binary("report scenarios --out '" + out.string() + "'");
+        const auto ran = run_locksim("report scenarios --out '" + out.string() + "'");
         CHECK(ran.exit_code == 0);
         const auto files = shipped_scenarios();
         CHECK(ran.out == "Wrote " + std::to_string(files.size()) + " reports and the course index: " +
@@ -650,7 +608,7 @@ TEST_CASE("locksim report writes the good pages and the index even when a file i
     const auto out = fresh_directory("mixed-out") / "reports";
     std::filesystem::copy_file(scenario_path("gc-pause-40s.json"), in / "good.json");
     std::ofstream(in / "broken.json") << "{\"name\": \"broken\",\n";
-    const auto ran = run_binary("report '" + in.string() + "' --out '" + out.string() + "'");
+    const auto ran = run_locksim("report '" + in.string() + "' --out '" + out.string() + "'");
     CHECK(ran.exit_code == 2);
     CHECK(ran.out == "Wrote 1 report and the course index: " + (out / "index.html").string() + "\n");
     CHECK(ran.err.starts_with((in / "broken.json").string() + ":2:1: not valid JSON"));
@@ -667,7 +625,7 @@ TEST_CASE("locksim run --report into a path that is a regular file exits 2 with 
     const auto directory = fresh_directory("in-the-way");
     const auto file = directory / "a-file";
     std::ofstream(file) << "not a directory\n";
-    const auto ran = run_binary("run scenarios/gc-pause-40s.json --report '" + file.string() + "'");
+    const auto ran = run_locksim("run scenarios/gc-pause-40s.json --report '" + file.string() + "'");
     CHECK(ran.exit_code == 2);
     CHECK(ran.err.starts_with(file.string() + ": cannot create the report directory"));
     CHECK(count_of(ran.err, "\n") == 1);
@@ -683,7 +641,7 @@ TEST_CASE("locksim report does not overwrite a scenario's page with the course i
     text.replace(text.find("\"name\": \"gc-pause-40s\""), std::string("\"name\": \"gc-pause-40s\"").size(),
                  "\"name\": \"Index\"");
     std::ofstream(in / "index-scenario.json") << text;
-    const auto ran = run_binary("report '" + in.string() + "' --out '" + out.string() + "'");
+    const auto ran = run_locksim("report '" + in.string() + "' --out '" + out.string() + "'");
     CHECK(ran.exit_code == 0);
     const std::string index = slurp(out / "index.html");
     // The course index must link to a page that is the scenario's report, not to itself.
@@ -705,7 +663,7 @@ TEST_CASE("locksim report gives scenarios whose names slug alike a page each") {
         renamed.replace(renamed.find(field), field.size(), "\"name\": \"" + name + "\"");
         std::ofstream(in / file) << renamed;
     }
-    const auto ran = run_binary("report '" + in.string() + "' --out '" + out.string() + "'");
+    const auto ran = run_locksim("report '" + in.string() + "' --out '" + out.string() + "'");
     CHECK(ran.exit_code == 0);
     const std::string index = slurp(out / "index.html");
     std::set<std::string> pages;
