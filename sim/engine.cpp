@@ -15,10 +15,7 @@ namespace {
 // The outermost frame of a spawned process. It owns the process's Task chain; when the
 // process ends it reports to the engine, which destroys the frame (and with it the chain).
 struct RootProcess {
-    struct promise_type {
-        static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
-        static void operator delete(void* frame, std::size_t bytes) noexcept { frame_pool::release(frame, bytes); }
-
+    struct promise_type : frame_pool::PooledFrame {
         Engine* engine = nullptr;
         NodeId node;
         std::uint64_t id = 0;
@@ -317,7 +314,7 @@ void Engine::fire_triggers(const TraceEvent& event) {
     }
 }
 
-[[gnu::always_inline]] inline void Engine::handle(Event event) {
+void Engine::handle(Event event) {
     if (event.node.valid()) {
         auto& target = state(event.node);
         if (event.incarnation != target.incarnation || !target.up) {  // lost in a crash
@@ -372,9 +369,9 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
         // The next event's coroutine frame is most likely far away in memory (P processes,
         // one frame each): start fetching it while this one runs.
         if (!queue_.empty() && queue_.next().action.is_resume()) {
-            const char* frame = static_cast<const char*>(queue_.next().action.frame());
+            const auto* frame = static_cast<const char*>(queue_.next().action.frame());
             __builtin_prefetch(frame);
-            __builtin_prefetch(frame + 64);
+            __builtin_prefetch(frame + 64);  // a frame's second line: 128-byte frames span two
         }
         handle(event);
         ++summary.events_handled;

@@ -24,4 +24,10 @@ inline constexpr bool pooling = true;
 void* allocate(std::size_t bytes);
 void release(void* frame, std::size_t bytes) noexcept;
 
+// A coroutine promise that derives from this has its frames allocated from the pools.
+struct PooledFrame {
+    static void* operator new(std::size_t bytes) { return allocate(bytes); }
+    static void operator delete(void* frame, std::size_t bytes) noexcept { release(frame, bytes); }
+};
+
 }  // namespace locksim::frame_pool

@@ -20,10 +20,7 @@ class Task;
 
 namespace detail {
 
-struct TaskPromiseBase {
-    static void* operator new(std::size_t bytes) { return frame_pool::allocate(bytes); }
-    static void operator delete(void* frame, std::size_t bytes) noexcept { frame_pool::release(frame, bytes); }
-
+struct TaskPromiseBase : frame_pool::PooledFrame {
     std::coroutine_handle<> continuation;
     std::exception_ptr error;
 
