@@ -71,9 +71,26 @@ std::string percent(double fraction) {
 
 std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour) {
     const TextStyle style(colour);
-    std::string out = style.heading(summary.scenario) +
-                      fmt::format(" · seeds {}…{}", summary.covered.first, summary.covered.first + summary.covered.count - 1);
-    if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
+    std::string out = style.heading(summary.scenario);
+    if (!summary.partial_shards.empty()) {
+        std::uint64_t covered = 0;
+        std::vector<std::uint32_t> missing;
+        for (std::uint32_t index = 1, k = 0; index <= summary.shards; ++index) {
+            if (k < summary.partial_shards.size() && summary.partial_shards[k] == index) {
+                covered += shard_block(summary.seeds, index, summary.shards).count;
+                ++k;
+            } else {
+                missing.push_back(index);
+            }
+        }
+        out += fmt::format(" · seeds {}…{}\n", summary.seeds.first, summary.seeds.first + summary.seeds.count - 1);
+        out += style.fault(fmt::format("PARTIAL: shards {} of {} ({} of {} seeds); still missing: {}",
+                                       index_ranges(summary.partial_shards), summary.shards, covered, summary.seeds.count,
+                                       index_ranges(missing)));
+    } else {
+        out += fmt::format(" · seeds {}…{}", summary.covered.first, summary.covered.first + summary.covered.count - 1);
+        if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
+    }
     out += "\n\n";
     std::vector<std::vector<std::string>> rows{
         {"design", "runs", "with a violation", "double charges", "violation rate (95% CI)", "first failing seeds"}};
@@ -114,6 +131,23 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
     return out;
 }
 
+std::string index_ranges(const std::vector<std::uint32_t>& indices) {
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < indices.size();) {
+        std::size_t j = i;
+        while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+        parts.push_back(j == i ? fmt::format("{}", indices[i]) : fmt::format("{}-{}", indices[i], indices[j]));
+        i = j + 1;
+    }
+    return fmt::format("{}", fmt::join(parts, ","));
+}
+
+std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
+    std::string command = fmt::format("locksim sweep {} --seeds {} --start {}", shell_quoted(file), seeds.count, seeds.first);
+    if (shards > 1) command += fmt::format(" --shard {}/{}", shard, shards);
+    return command;
+}
+
 nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
     using Json = nlohmann::ordered_json;
     Json designs = Json::array();
@@ -130,25 +164,92 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
         entry["failing_seeds"] = d.failing_seeds;
         designs.push_back(std::move(entry));
     }
-    return Json{{"scenario", summary.scenario},
-                {"file", summary.file},
-                {"seeds", {{"first", summary.seeds.first}, {"count", summary.seeds.count}}},
-                {"shard", {{"index", summary.shard}, {"of", summary.shards}}},
-                {"covered", {{"first", summary.covered.first}, {"count", summary.covered.count}}},
-                {"designs", designs}};
+    // The shard comes first after the sweep, so a file cut short still says which it was.
+    Json document{{"scenario", summary.scenario},
+                  {"file", summary.file},
+                  {"seeds", {{"first", summary.seeds.first}, {"count", summary.seeds.count}}}};
+    if (summary.partial_shards.empty()) {
+        document["shard"] = {{"index", summary.shard}, {"of", summary.shards}};
+        document["covered"] = {{"first", summary.covered.first}, {"count", summary.covered.count}};
+    } else {
+        document["shard"] = {{"of", summary.shards}};
+        std::uint64_t covered = 0;
+        for (auto index : summary.partial_shards) covered += shard_block(summary.seeds, index, summary.shards).count;
+        document["partial"] = {{"shards_present", summary.partial_shards}, {"seeds_covered", covered}};
+    }
+    document["provenance"] = {{"scenario_sha256", summary.provenance.scenario_sha256},
+                              {"locksim_version", summary.provenance.locksim_version},
+                              {"commit", summary.provenance.commit},
+                              {"command", summary.provenance.command}};
+    document["designs"] = std::move(designs);
+    return document;
 }
 
+namespace {
+
+// One line naming the file and what is wrong with its totals.
+void check_arithmetic(const SweepSummary& summary, const std::string& file) {
+    const auto fail = [&](const std::string& what) {
+        throw SweepError(fmt::format("{}: shard {}/{}: {}; its totals cannot be trusted: rerun it with {}", file,
+                                     summary.shard, summary.shards, what,
+                                     sweep_command_line(summary.file, summary.seeds, summary.shard, summary.shards)));
+    };
+    if (summary.shards == 0 || summary.shards > max_shards || summary.shard == 0 || summary.shard > summary.shards)
+        throw SweepError(fmt::format("{}: shard {}/{} is not a shard index from 1 to its count", file, summary.shard,
+                                     summary.shards));
+    if (summary.seeds.count == 0 || summary.seeds.first > UINT64_MAX - (summary.seeds.count - 1))
+        throw SweepError(fmt::format("{}: the seeds {} and {} more are not a block of seeds", file, summary.seeds.first,
+                                     summary.seeds.count));
+    const SeedBlock expected = shard_block(summary.seeds, summary.shard, summary.shards);
+    if (summary.covered.first != expected.first || summary.covered.count != expected.count)
+        fail(fmt::format("it covers seeds {} and {} more, but shard {}/{} of seeds {}…{} is {} and {} more",
+                         summary.covered.first, summary.covered.count, summary.shard, summary.shards, summary.seeds.first,
+                         summary.seeds.first + summary.seeds.count - 1, expected.first, expected.count));
+    if (summary.designs.empty()) fail("it has no designs");
+    for (const auto& d : summary.designs) {
+        if (d.runs != summary.covered.count)
+            fail(fmt::format("design {} has {} runs for {} seeds", d.name, d.runs, summary.covered.count));
+        if (d.runs_with_violation > d.runs)
+            fail(fmt::format("design {} has {} runs with a violation out of {}", d.name, d.runs_with_violation, d.runs));
+        if (d.double_charges > 0 && d.runs_with_violation == 0)
+            fail(fmt::format("design {} has {} double charges but no run with a violation", d.name, d.double_charges));
+        const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
+        const bool seeds_in_block =
+            std::all_of(d.failing_seeds.begin(), d.failing_seeds.end(), [&](std::uint64_t seed) {
+                return seed >= summary.covered.first && seed - summary.covered.first < summary.covered.count;
+            });
+        const bool ascending = std::adjacent_find(d.failing_seeds.begin(), d.failing_seeds.end(),
+                                                  std::greater_equal<>()) == d.failing_seeds.end();
+        if (d.failing_seeds.size() != kept || !seeds_in_block || !ascending)
+            fail(fmt::format("design {} lists failing seeds that are not the first {} of its {} failing runs in its "
+                             "block", d.name, kept, d.runs_with_violation));
+    }
+}
+
+}  // namespace
+
 SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file) {
+    SweepSummary summary;
     try {
-        SweepSummary summary;
         summary.scenario = document.at("scenario").get<std::string>();
         summary.file = document.at("file").get<std::string>();
         summary.seeds = SeedBlock{document.at("seeds").at("first").get<std::uint64_t>(),
                                   document.at("seeds").at("count").get<std::uint64_t>()};
+        if (document.contains("partial"))
+            throw SweepError(fmt::format("{}: the totals of a partial merge; merge the shard files themselves", file));
         summary.shard = document.at("shard").at("index").get<std::uint32_t>();
         summary.shards = document.at("shard").at("of").get<std::uint32_t>();
         summary.covered = SeedBlock{document.at("covered").at("first").get<std::uint64_t>(),
                                     document.at("covered").at("count").get<std::uint64_t>()};
+        if (!document.contains("provenance"))
+            throw SweepError(fmt::format("{}: says nothing of what produced it (no \"provenance\"): written by an older "
+                                         "locksim; rerun the shard",
+                                         file));
+        const auto& provenance = document.at("provenance");
+        summary.provenance = SweepProvenance{provenance.at("scenario_sha256").get<std::string>(),
+                                             provenance.at("locksim_version").get<std::string>(),
+                                             provenance.at("commit").get<std::string>(),
+                                             provenance.at("command").get<std::string>()};
         for (const auto& d : document.at("designs")) {
             DesignTally tally;
             tally.name = d.at("name").get<std::string>();
@@ -158,50 +259,12 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
             tally.failing_seeds = d.at("failing_seeds").get<std::vector<std::uint64_t>>();
             summary.designs.push_back(std::move(tally));
         }
-        if (summary.shards == 0 || summary.shard == 0 || summary.shard > summary.shards)
-            throw SweepError(fmt::format("{}: shard {}/{} is not a shard index from 1 to its count", file, summary.shard,
-                                         summary.shards));
-        return summary;
     } catch (const nlohmann::json::exception& error) {
-        throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n --format json): {}",
-                                     file, error.what()));
+        throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {}", file,
+                                     error.what()));
     }
-}
-
-SweepSummary merge_shards(std::vector<SweepSummary> shards, const std::vector<std::string>& files) {
-    if (shards.empty()) throw SweepError("merge: no shard files given");
-    const SweepSummary& first = shards.front();
-    std::vector<std::string> seen(first.shards + 1);
-    for (std::size_t i = 0; i < shards.size(); ++i) {
-        const SweepSummary& s = shards[i];
-        const bool same_sweep = s.scenario == first.scenario && s.file == first.file && s.seeds.first == first.seeds.first &&
-                                s.seeds.count == first.seeds.count && s.shards == first.shards &&
-                                s.designs.size() == first.designs.size();
-        if (!same_sweep)
-            throw SweepError(fmt::format("merge: {} is a shard of another sweep than {} (scenario, file, seeds or shard "
-                                         "count differ)", files[i], files[0]));
-        if (!seen[s.shard].empty())
-            throw SweepError(fmt::format("merge: shard {}/{} is given twice: {} and {}", s.shard, s.shards, seen[s.shard], files[i]));
-        seen[s.shard] = files[i];
-        const SeedBlock expected = shard_block(s.seeds, s.shard, s.shards);
-        if (s.covered.first != expected.first || s.covered.count != expected.count)
-            throw SweepError(fmt::format("merge: {} says shard {}/{} but covers other seeds", files[i], s.shard, s.shards));
-    }
-    std::vector<std::string> missing;
-    for (std::uint32_t index = 1; index <= first.shards; ++index)
-        if (seen[index].empty()) missing.push_back(fmt::format("{}/{}", index, first.shards));
-    if (!missing.empty())
-        throw SweepError(fmt::format("merge: {} {} {} missing; run {} with --shard and merge all {} files",
-                                     missing.size() == 1 ? "shard" : "shards", fmt::join(missing, ", "),
-                                     missing.size() == 1 ? "is" : "are", missing.size() == 1 ? "it" : "them", first.shards));
-
-    std::sort(shards.begin(), shards.end(), [](const SweepSummary& a, const SweepSummary& b) { return a.shard < b.shard; });
-    SweepSummary merged = shards.front();
-    for (std::size_t i = 1; i < shards.size(); ++i) merged.merge_tallies(shards[i]);
-    merged.shard = 1;
-    merged.shards = 1;
-    merged.covered = merged.seeds;
-    return merged;
+    check_arithmetic(summary, file);
+    return summary;
 }
 
 }  // namespace locksim

@@ -14,6 +14,9 @@
 
 namespace locksim {
 
+// The most shards a sweep is split into.
+constexpr std::uint32_t max_shards = 100000;
+
 // The smallest failing seeds a summary keeps per design.
 constexpr std::size_t kept_failing_seeds = 10;
 
@@ -33,6 +36,15 @@ struct SeedBlock {
     std::uint64_t count = 0;
 };
 
+// What produced a summary. `merge` compares these, never paths: the same scenario under
+// another path merges, an edited one at the same path does not.
+struct SweepProvenance {
+    std::string scenario_sha256;  // of the scenario file's bytes
+    std::string locksim_version;
+    std::string commit;           // the git commit locksim was built from, or "unknown"
+    std::string command;          // the command that reproduces these totals
+};
+
 struct SweepSummary {
     std::string scenario;
     std::string file;
@@ -40,10 +52,21 @@ struct SweepSummary {
     std::uint32_t shard = 1;  // 1-based index of this part
     std::uint32_t shards = 1;
     SeedBlock covered;        // the seeds this summary ran
+    SweepProvenance provenance;
     std::vector<DesignTally> designs;
+    // Only in `merge --partial`: the shards whose totals this holds (ascending). The
+    // summary then covers those shards' seeds, not `covered`.
+    std::vector<std::uint32_t> partial_shards;
 
     void merge_tallies(const SweepSummary& other);  // same sweep, other seeds
 };
+
+// Ascending indices as Slurm's --array takes them: {2, 5, 6, 7} is "2,5-7".
+std::string index_ranges(const std::vector<std::uint32_t>& indices);
+
+// The command that reproduces a summary's totals: the thread count and output options are
+// left out, since they never change them.
+std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
 
 // Shard i of n (1-based) of `seeds`: a contiguous block; the n blocks partition the seeds.
 SeedBlock shard_block(SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
@@ -63,9 +86,8 @@ class SweepError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+// Reads a summary written by sweep_json, and checks its arithmetic: every design ran
+// each covered seed once, no more violations than runs, failing seeds inside the block.
 SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file);
-// Combines the shards of one sweep; refuses a shard twice, a missing shard, or shards of
-// different sweeps.
-SweepSummary merge_shards(std::vector<SweepSummary> shards, const std::vector<std::string>& files);
 
 }  // namespace locksim

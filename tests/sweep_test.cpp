@@ -6,6 +6,7 @@
 
 #include "reports/checks/metrics.hpp"
 #include "reports/cli/sweep_runner.hpp"
+#include "reports/sweep_merge.hpp"
 #include "reports/sweep_summary.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
@@ -18,6 +19,59 @@ Scenario random_gc_pauses() {
 }
 
 void no_progress(std::uint64_t) {}
+
+// Every design ran every seed of the block exactly once, and the totals are those of one
+// thread, byte for byte.
+void check_against_one_thread(const Scenario& scenario, SeedBlock seeds, const std::vector<unsigned>& thread_counts) {
+    const std::string one = sweep_json(run_sweep(scenario, seeds, 1, no_progress)).dump();
+    for (unsigned threads : thread_counts) {
+        INFO(seeds.count << " seeds on " << threads << " threads");
+        const SweepSummary summary = run_sweep(scenario, seeds, threads, no_progress);
+        for (const auto& design : summary.designs) CHECK(design.runs == seeds.count);
+        CHECK(sweep_json(summary).dump() == one);
+    }
+}
+
+// Shard i of n of `seeds` as `sweep --shard i/n` writes it, read back as merge reads it.
+SweepSummary shard_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t i, std::uint32_t n, unsigned threads) {
+    SweepSummary part = run_sweep(scenario, shard_block(seeds, i, n), threads, no_progress);
+    part.seeds = seeds;
+    part.shard = i;
+    part.shards = n;
+    part.provenance = SweepProvenance{scenario.content_sha256, "0.1.0", "abc", sweep_command_line(scenario.file, seeds, i, n)};
+    return part;
+}
+
+ShardFiles shard_files(const std::vector<SweepSummary>& parts) {
+    ShardFiles files;
+    for (const auto& part : parts) add_shard_file(files, fmt::format("shard-{}.json", part.shard), sweep_json(part).dump(2));
+    return files;
+}
+
+// A hand-made shard whose totals add up: `runs` per design over shard i of n of 1…100.
+SweepSummary made_shard(std::uint32_t i, std::uint32_t n) {
+    SweepSummary part;
+    part.scenario = "s";
+    part.file = "s.json";
+    part.seeds = SeedBlock{1, 100};
+    part.shards = n;
+    part.shard = i;
+    part.covered = shard_block(part.seeds, i, n);
+    part.provenance = SweepProvenance{"aaaa", "0.1.0", "abc", "locksim sweep s.json --seeds 100 --start 1"};
+    DesignTally design{"unfenced"};
+    design.runs = part.covered.count;
+    part.designs.push_back(design);
+    return part;
+}
+
+std::string merge_error(const std::vector<SweepSummary>& parts) {
+    try {
+        merge_shards(shard_files(parts), MergeMode::whole);
+    } catch (const SweepError& error) {
+        return error.what();
+    }
+    return "merged";
+}
 
 }  // namespace
 
@@ -36,51 +90,158 @@ TEST_CASE("the Wilson interval matches known values") {
     CHECK(all.high == 1);
 }
 
-TEST_CASE("a sweep gives the same totals on one thread and on two") {
+TEST_CASE("a sweep counts every seed once whatever the thread count, at the smallest sizes") {
     const Scenario scenario = random_gc_pauses();
-    const SeedBlock seeds{1, 600};
-    const auto one = run_sweep(scenario, seeds, 1, no_progress);
-    const auto two = run_sweep(scenario, seeds, 2, no_progress);
-    CHECK(sweep_json(one).dump() == sweep_json(two).dump());
-    CHECK(one.designs.at(0).runs == 600);
+    // More threads than seeds, down to one seed on 64 threads.
+    for (std::uint64_t seeds : {1, 2, 3, 7, 64}) check_against_one_thread(scenario, SeedBlock{1, seeds}, {1, 2, 3, 8, 16, 64});
+}
+
+TEST_CASE("a sweep of 1000 seeds has the one-thread totals on 2, 3, 8, 16 and 64 threads") {
+    check_against_one_thread(random_gc_pauses(), SeedBlock{1, 1000}, {2, 3, 8, 16, 64});
+}
+
+TEST_CASE("a sweep far from seed 1 has the one-thread totals") {
+    check_against_one_thread(random_gc_pauses(), SeedBlock{UINT64_MAX - 6, 7}, {3, 16});
 }
 
 TEST_CASE("shards of a sweep merge into exactly the unsharded totals") {
     const Scenario scenario = random_gc_pauses();
     const SeedBlock seeds{1, 601};  // not a multiple of the shard count
-    SweepSummary whole = run_sweep(scenario, seeds, 2, no_progress);
+    const SweepSummary whole = run_sweep(scenario, seeds, 2, no_progress);
     std::vector<SweepSummary> parts;
-    std::vector<std::string> names;
-    for (std::uint32_t i = 1; i <= 3; ++i) {
-        SweepSummary part = run_sweep(scenario, shard_block(seeds, i, 3), 2, no_progress);
-        part.seeds = seeds;
-        part.shard = i;
-        part.shards = 3;
-        // Through JSON, as merge reads shard files.
-        parts.push_back(sweep_from_json(sweep_json(part), "shard.json"));
-        names.push_back(fmt::format("shard-{}.json", i));
+    for (std::uint32_t i = 1; i <= 3; ++i) parts.push_back(shard_of(scenario, seeds, i, 3, 16));
+    SweepSummary merged = merge_shards(shard_files(parts), MergeMode::whole);
+    CHECK(merged.provenance.command == sweep_command_line(scenario.file, seeds, 1, 1));
+    merged.provenance = {};
+    CHECK(sweep_json(merged).dump() == sweep_json(whole).dump());
+}
+
+TEST_CASE("shards of one seed each, on more threads than seeds, merge into the unsharded totals") {
+    const Scenario scenario = random_gc_pauses();
+    for (std::uint64_t count : {1, 2, 7}) {
+        const SeedBlock seeds{10, count};
+        std::vector<SweepSummary> parts;
+        for (std::uint32_t i = 1; i <= count; ++i) parts.push_back(shard_of(scenario, seeds, i, static_cast<std::uint32_t>(count), 16));
+        SweepSummary merged = merge_shards(shard_files(parts), MergeMode::whole);
+        for (const auto& design : merged.designs) CHECK(design.runs == count);
+        merged.provenance = {};
+        CHECK(sweep_json(merged).dump() == sweep_json(run_sweep(scenario, seeds, 1, no_progress)).dump());
     }
-    CHECK(sweep_json(merge_shards(parts, names)).dump() == sweep_json(whole).dump());
 }
 
 TEST_CASE("merge refuses a shard given twice, a missing shard, and shards of another sweep") {
-    SweepSummary part;
-    part.scenario = "s";
-    part.file = "s.json";
-    part.seeds = SeedBlock{1, 100};
-    part.shards = 2;
-    part.shard = 1;
-    part.covered = shard_block(part.seeds, 1, 2);
-    SweepSummary other = part;
-    other.shard = 2;
-    other.covered = shard_block(part.seeds, 2, 2);
+    const SweepSummary part = made_shard(1, 2);
+    const SweepSummary other = made_shard(2, 2);
+    CHECK_THAT(merge_error({part, part}), Catch::Contains("shard 1/2 is given twice"));
+    CHECK_THAT(merge_error({part}), Catch::Contains("shard 2/2 is missing"));
+    SweepSummary longer = other;
+    longer.seeds.count = 200;
+    longer.covered = shard_block(longer.seeds, 2, 2);
+    for (auto& design : longer.designs) design.runs = longer.covered.count;
+    CHECK_THAT(merge_error({part, longer}), Catch::Contains("shard-2.json is not a shard of the same sweep"));
+    CHECK(merge_error({other, part}) == "merged");
+}
 
-    CHECK_THROWS_WITH(merge_shards({part, part}, {"a.json", "b.json"}), Catch::Contains("shard 1/2 is given twice"));
-    CHECK_THROWS_WITH(merge_shards({part}, {"a.json"}), Catch::Contains("shard 2/2 is missing"));
-    SweepSummary foreign = other;
-    foreign.scenario = "t";
-    CHECK_THROWS_WITH(merge_shards({part, foreign}, {"a.json", "b.json"}), Catch::Contains("another sweep"));
-    CHECK_NOTHROW(merge_shards({other, part}, {"b.json", "a.json"}));
+TEST_CASE("merge refuses a shard of an edited scenario, naming the field that differs") {
+    SweepSummary edited = made_shard(2, 2);
+    edited.provenance.scenario_sha256 = "bbbb";
+    const std::string error = merge_error({made_shard(1, 2), edited});
+    CHECK_THAT(error, Catch::Contains("shard-2.json"));
+    CHECK_THAT(error, Catch::Contains("provenance.scenario_sha256 is bbbb, not aaaa"));
+    CHECK_THAT(error, Catch::Contains("edited"));
+}
+
+TEST_CASE("merge refuses shards built by another locksim") {
+    SweepSummary newer = made_shard(2, 2);
+    newer.provenance.locksim_version = "0.2.0";
+    CHECK_THAT(merge_error({made_shard(1, 2), newer}), Catch::Contains("provenance.locksim_version is 0.2.0, not 0.1.0"));
+    SweepSummary rebuilt = made_shard(2, 2);
+    rebuilt.provenance.commit = "def";
+    CHECK_THAT(merge_error({made_shard(1, 2), rebuilt}), Catch::Contains("provenance.commit is def, not abc"));
+}
+
+TEST_CASE("the same scenario under another path merges") {
+    SweepSummary moved = made_shard(2, 2);
+    moved.file = "elsewhere/s.json";
+    CHECK(merge_error({made_shard(1, 2), moved}) == "merged");
+}
+
+TEST_CASE("merge refuses a shard whose totals do not add up, naming the file") {
+    SweepSummary counted_twice = made_shard(2, 2);
+    counted_twice.designs[0].runs = 32768;
+    CHECK_THAT(merge_error({made_shard(1, 2), counted_twice}),
+               Catch::Contains("shard-2.json: shard 2/2: design unfenced has 32768 runs for 50 seeds"));
+
+    SweepSummary too_many = made_shard(2, 2);
+    too_many.designs[0].runs_with_violation = 51;
+    too_many.designs[0].failing_seeds = {51, 52, 53, 54, 55, 56, 57, 58, 59, 60};
+    CHECK_THAT(merge_error({made_shard(1, 2), too_many}), Catch::Contains("51 runs with a violation out of 50"));
+
+    SweepSummary foreign_seed = made_shard(2, 2);
+    foreign_seed.designs[0].runs_with_violation = 1;
+    foreign_seed.designs[0].double_charges = 1;
+    foreign_seed.designs[0].failing_seeds = {3};  // shard 2/2 of 1…100 is 51…100
+    CHECK_THAT(merge_error({made_shard(1, 2), foreign_seed}), Catch::Contains("failing seeds"));
+
+    SweepSummary charges_without_violation = made_shard(2, 2);
+    charges_without_violation.designs[0].double_charges = 2;
+    CHECK_THAT(merge_error({made_shard(1, 2), charges_without_violation}), Catch::Contains("no run with a violation"));
+
+    SweepSummary wrong_block = made_shard(2, 2);
+    wrong_block.covered.first = 52;
+    CHECK_THAT(merge_error({made_shard(1, 2), wrong_block}), Catch::Contains("covers seeds 52"));
+}
+
+TEST_CASE("a shard file cut short is incomplete, with its index when the text still has it") {
+    const std::string text = sweep_json(made_shard(2, 4)).dump(2);
+    ShardFiles files;
+    add_shard_file(files, "shard-1.json", sweep_json(made_shard(1, 4)).dump(2));
+    add_shard_file(files, "empty.json", "");
+    add_shard_file(files, "cut.json", text.substr(0, text.size() / 2));
+    REQUIRE(files.incomplete.size() == 2);
+    CHECK_FALSE(files.incomplete[0].index);
+    CHECK(files.incomplete[1].index == 2u);
+    CHECK(files.incomplete[1].count == 4u);
+    CHECK_THROWS_WITH(merge_shards(files, MergeMode::whole),
+                      Catch::Contains("empty.json is an incomplete shard (0 bytes"));
+    CHECK(index_ranges(missing_shards(files)) == "2-4");
+    ShardFiles only_cut;
+    add_shard_file(only_cut, "shard-1.json", sweep_json(made_shard(1, 2)).dump(2));
+    add_shard_file(only_cut, "cut.json", sweep_json(made_shard(2, 2)).dump(2).substr(0, 200));
+    CHECK_THROWS_WITH(merge_shards(only_cut, MergeMode::whole),
+                      Catch::Contains("cut.json: shard 2/2 is incomplete") &&
+                          Catch::Contains("rerun it: locksim sweep s.json --seeds 100 --start 1 --shard 2/2"));
+}
+
+TEST_CASE("a file that is not JSON at all is not taken for a killed shard") {
+    ShardFiles files;
+    CHECK_THROWS_WITH(add_shard_file(files, "notes.txt", "seed 1 failed\n{}"), Catch::Contains("not valid JSON"));
+    CHECK_THROWS_WITH(add_shard_file(files, "other.json", "{\"name\": 1}"), Catch::Contains("not a locksim sweep summary"));
+}
+
+TEST_CASE("the missing shards are listed as sbatch --array takes them") {
+    CHECK(index_ranges({}) == "");
+    CHECK(index_ranges({3}) == "3");
+    CHECK(index_ranges({2, 5, 6, 7}) == "2,5-7");
+    CHECK(index_ranges({1, 2, 4, 6, 7}) == "1-2,4,6-7");
+    ShardFiles files;
+    for (std::uint32_t i : {1, 3, 4, 8}) add_shard_file(files, fmt::format("shard-{}.json", i), sweep_json(made_shard(i, 8)).dump());
+    CHECK(index_ranges(missing_shards(files)) == "2,5-7");
+}
+
+TEST_CASE("a partial merge totals the shards present and says which they are") {
+    ShardFiles files;
+    for (std::uint32_t i : {1, 3}) add_shard_file(files, fmt::format("shard-{}.json", i), sweep_json(made_shard(i, 4)).dump());
+    const SweepSummary partial = merge_shards(files, MergeMode::partial);
+    CHECK(partial.partial_shards == std::vector<std::uint32_t>{1, 3});
+    CHECK(partial.designs[0].runs == 50);
+    const auto json = sweep_json(partial);
+    CHECK(json.at("partial").at("seeds_covered") == 50);
+    CHECK_FALSE(json.contains("covered"));
+    CHECK_THAT(render_sweep_text(partial, "locksim", false), Catch::Contains("PARTIAL: shards 1,3 of 4 (50 of 100 seeds); still missing: 2,4"));
+    // A partial merge is not a shard: merging it again is refused.
+    ShardFiles again;
+    CHECK_THROWS_WITH(add_shard_file(again, "partial.json", json.dump()), Catch::Contains("partial merge"));
 }
 
 TEST_CASE("shard blocks partition the seeds without gaps or overlaps") {

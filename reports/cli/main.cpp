@@ -8,15 +8,12 @@
 #include <optional>
 #include <string>
 
+#include "reports/cli/build_info.hpp"
 #include "reports/cli/check_command.hpp"
 #include "reports/cli/list_command.hpp"
 #include "reports/cli/report_command.hpp"
 #include "reports/cli/run_command.hpp"
 #include "reports/cli/sweep_command.hpp"
-
-#ifndef LOCKSIM_VERSION
-#define LOCKSIM_VERSION "unknown"
-#endif
 
 namespace {
 
@@ -55,12 +52,13 @@ void add_event_limit(CLI::App* command, std::uint64_t& limit) {
 
 int main(int argc, char** argv) {
     using namespace locksim;
-    CLI::App app{"locksim " LOCKSIM_VERSION
-                 " — a deterministic simulator of distributed locks under pauses, clock jumps and delays.\n"
-                 "Runs every design of a scenario under the same seed and faults, and counts double charges,\n"
-                 "overlapping holders and stale writes. Same file and seed, same bytes out.",
+    const std::string version = fmt::format("locksim {} (commit {})", locksim_version, build_commit);
+    CLI::App app{version +
+                     " — a deterministic simulator of distributed locks under pauses, clock jumps and delays.\n"
+                     "Runs every design of a scenario under the same seed and faults, and counts double charges,\n"
+                     "overlapping holders and stale writes. Same file and seed, same bytes out.",
                  "locksim"};
-    app.set_version_flag("--version", "locksim " LOCKSIM_VERSION);
+    app.set_version_flag("--version", version);
     app.require_subcommand(1);
     app.footer("Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"
                "3 an internal error (a bug: please report it with the file and seed).\n"
@@ -98,23 +96,45 @@ int main(int argc, char** argv) {
     sweep_app->add_option("FILE", sweep.file, "Scenario file (JSON)")->required();
     sweep_app->add_option("--seeds", sweep.seeds, "How many seeds to run")->required();
     sweep_app->add_option("--start", sweep.start, "The first seed (default 1)");
-    sweep_app->add_option("--jobs,-j", sweep.jobs, "Worker threads (default: every core); totals do not depend on it");
+    sweep_app->add_option("--jobs,-j", sweep.jobs,
+                          "Worker threads (default: the CPUs this process may use, as taskset or Slurm allot them);\n"
+                          "totals never depend on it");
     sweep_app->add_option("--format", sweep.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     sweep_app->add_option("--shard", sweep.shard,
-                          "i/n: run only the i-th of n equal blocks of the seeds and write JSON for `locksim merge`");
+                          "Run one of n equal blocks of the seeds and write JSON for `locksim merge`:\n"
+                          "  3/8        the third of eight (shards count from 1)\n"
+                          "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
+                          "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
+                          "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)");
+    sweep_app->add_option("--output,-o", sweep.output,
+                          "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
+                          "so a killed task never leaves half a shard");
     sweep_app->add_option("--color", sweep.color, "auto (default), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
     sweep_app->footer("Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
-                      "Shards: locksim sweep FILE --seeds 100000 --shard 3/8 > shard-3.json");
+                      "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
+                      "         locksim merge shard-*.json\n"
+                      "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");
 
     MergeCommandOptions merge;
     merge.program = argv[0];
-    CLI::App* merge_app = app.add_subcommand("merge", "Combine sweep shards into the totals of one unsharded sweep");
-    merge_app->add_option("FILES", merge.files, "Shard files written by sweep --shard i/n")->required();
+    CLI::App* merge_app = app.add_subcommand(
+        "merge", "Combine sweep shards into the totals of one unsharded sweep, after proving they are one sweep");
+    merge_app->add_option("FILES", merge.files, "Shard files written by sweep --shard")->required();
+    CLI::Option* missing_flag = merge_app->add_flag("--missing", merge.missing,
+                        "Only print the shard indices not yet present (or incomplete), as sbatch --array= takes them,\n"
+                        "such as 3,5-7; nothing when all are there");
+    merge_app->add_flag("--partial", merge.partial,
+                        "Totals over the shards present so far, labelled PARTIAL: progress across a running array")
+        ->excludes(missing_flag);
     merge_app->add_option("--format", merge.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    merge_app->add_option("--output,-o", merge.output, "Write the result to this file, whole or not at all");
     merge_app->add_option("--color", merge.color, "auto (default), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
-    merge_app->footer("Example: locksim merge shard-*.json");
+    merge_app->footer("Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
+                      "do not add up, and shards of another scenario file or another locksim build.\n"
+                      "Example: locksim merge shard-*.json\n"
+                      "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
 
     std::vector<std::string> list_paths{"scenarios"};
     CLI::App* list_app = app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");

@@ -1,19 +1,26 @@
 #include "reports/cli/sweep_command.hpp"
 
 #include <fmt/format.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "reports/checks/metrics.hpp"
+#include "reports/cli/atomic_file.hpp"
+#include "reports/cli/build_info.hpp"
 #include "reports/cli/scenario_runner.hpp"
+#include "reports/cli/shard_choice.hpp"
 #include "reports/cli/sweep_runner.hpp"
 #include "reports/cli/terminal.hpp"
+#include "reports/sweep_merge.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -51,30 +58,48 @@ private:
     std::chrono::steady_clock::time_point started_;
 };
 
-bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count) {
-    unsigned long i = 0, n = 0;
-    char slash = 0;
-    std::istringstream in(text);
-    if (!(in >> i >> slash >> n) || slash != '/' || !in.eof()) return false;
-    if (n == 0 || n > 100000 || i == 0 || i > n) return false;
-    index = static_cast<std::uint32_t>(i);
-    count = static_cast<std::uint32_t>(n);
+// The CPUs this process may run on: its affinity mask, which taskset, Slurm's cgroup
+// allotment and container limits narrow, rather than every CPU of the machine.
+unsigned usable_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int count = CPU_COUNT(&set);
+        if (count > 0) return static_cast<unsigned>(count);
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
+                     const std::string& program) {
+    if (format == "json") return sweep_json(summary).dump(2) + "\n";
+    // Colour only ever goes to a terminal, never into a file.
+    return render_sweep_text(summary, program, use_colour(color_choice(color)));
+}
+
+// Prints the result, or writes it whole to `output`: false after printing why it could not.
+bool deliver(const std::string& text, const std::optional<std::string>& output) {
+    if (!output) {
+        fmt::print("{}", text);
+        return true;
+    }
+    try {
+        write_file_atomically(*output, text);
+    } catch (const OutputError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return false;
+    }
     return true;
 }
 
-void print(const SweepSummary& summary, const std::string& format, const std::string& color, const std::string& program) {
-    if (format == "json")
-        fmt::print("{}\n", sweep_json(summary).dump(2));
-    else
-        fmt::print("{}", render_sweep_text(summary, program, use_colour(color_choice(color))));
+SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
+    return SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
+                           sweep_command_line(scenario.file, seeds, shard, shards)};
 }
 
 }  // namespace
 
 int sweep_command(const SweepCommandOptions& options) {
-    const auto loaded = load_scenario_or_report(options.file);
-    if (!loaded) return 2;
-    const Scenario& scenario = *loaded;
     if (options.seeds == 0) {
         fmt::print(stderr, "--seeds: expected at least 1 seed\n");
         return 2;
@@ -83,14 +108,27 @@ int sweep_command(const SweepCommandOptions& options) {
         fmt::print(stderr, "--start: seeds {} and up would pass 2^64-1\n", options.start);
         return 2;
     }
-    std::uint32_t shard = 1, shards = 1;
-    if (options.shard && !parse_shard(*options.shard, shard, shards)) {
-        fmt::print(stderr, "--shard: expected i/n with 1 <= i <= n, such as 3/8, got \"{}\"\n", *options.shard);
+    ShardChoice shard;
+    if (options.shard) {
+        auto parsed = parse_shard(*options.shard, process_environment());
+        if (const auto* error = std::get_if<std::string>(&parsed)) {
+            fmt::print(stderr, "{}\n", *error);
+            return 2;
+        }
+        shard = std::get<ShardChoice>(parsed);
+        if (!shard.source.empty()) fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+    }
+    if (shard.count > options.seeds) {
+        fmt::print(stderr, "--shard {}: {} seeds cannot fill {} shards; split them into at most {}\n", *options.shard,
+                   options.seeds, shard.count, options.seeds);
         return 2;
     }
+    const auto loaded = load_scenario_or_report(options.file);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
     const SeedBlock all{options.start, options.seeds};
-    const SeedBlock mine = shard_block(all, shard, shards);
-    const unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    const SeedBlock mine = shard_block(all, shard.index, shard.count);
+    const unsigned threads = options.jobs > 0 ? options.jobs : usable_cpus();
 
     SweepSummary summary;
     try {
@@ -101,33 +139,45 @@ int sweep_command(const SweepCommandOptions& options) {
         return 2;
     }
     summary.seeds = all;
-    summary.shard = shard;
-    summary.shards = shards;
-    print(summary, options.shard ? "json" : options.format, options.color, options.program);
-    return 0;
+    summary.shard = shard.index;
+    summary.shards = shard.count;
+    summary.provenance = provenance_of(scenario, all, shard.index, shard.count);
+    // A shard is always JSON: it is for `merge`.
+    const std::string format = options.shard ? "json" : options.format;
+    return deliver(rendered(summary, format, options.output ? "never" : options.color, options.program), options.output)
+               ? 0
+               : 2;
 }
 
 int merge_command(const MergeCommandOptions& options) {
-    std::vector<SweepSummary> shards;
+    ShardFiles files;
     try {
         for (const auto& file : options.files) {
-            std::ifstream in(file);
-            if (!in) throw SweepError(fmt::format("{}: cannot open the file", file));
-            nlohmann::ordered_json document;
-            try {
-                document = nlohmann::ordered_json::parse(in);
-            } catch (const nlohmann::json::parse_error& error) {
-                throw SweepError(fmt::format("{}: not valid JSON: {}", file, error.what()));
-            }
-            shards.push_back(sweep_from_json(document, file));
+            std::ifstream in(file, std::ios::binary);
+            if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
+            std::ostringstream text;
+            text << in.rdbuf();
+            add_shard_file(files, file, text.str());
         }
-        const SweepSummary merged = merge_shards(std::move(shards), options.files);
-        print(merged, options.format, options.color, options.program);
+        if (options.missing) {
+            const auto missing = missing_shards(files);
+            const std::uint32_t shards = files.complete.front().shards;
+            if (missing.empty())
+                fmt::print(stderr, "merge: {} present and complete\n",
+                           shards == 1 ? "the one shard is" : fmt::format("all {} shards are", shards));
+            else
+                fmt::print("{}\n", index_ranges(missing));
+            return 0;
+        }
+        if (options.partial)
+            for (const auto& cut : files.incomplete) fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
+        const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
+        const std::string color = options.output ? "never" : options.color;
+        return deliver(rendered(merged, options.format, color, options.program), options.output) ? 0 : 2;
     } catch (const SweepError& error) {
         fmt::print(stderr, "{}\n", error.what());
         return 2;
     }
-    return 0;
 }
 
 }  // namespace locksim

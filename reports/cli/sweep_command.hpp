@@ -12,9 +12,10 @@ struct SweepCommandOptions {
     std::string file;
     std::uint64_t seeds = 0;
     std::uint64_t start = 1;
-    unsigned jobs = 0;  // 0: every core
+    unsigned jobs = 0;  // 0: every CPU this process may use
     std::string format = "text";
-    std::optional<std::string> shard;  // "i/n"
+    std::optional<std::string> shard;  // "i/n", "slurm/n", … (shard_choice.hpp)
+    std::optional<std::string> output;  // write the result here, atomically, instead of printing it
     std::string color = "auto";
     std::string program = "locksim";
     std::uint64_t max_events = Engine::default_event_limit;
@@ -24,6 +25,9 @@ int sweep_command(const SweepCommandOptions& options);
 
 struct MergeCommandOptions {
     std::vector<std::string> files;
+    bool missing = false;  // print the missing shard indices only
+    bool partial = false;  // totals over the shards present so far
+    std::optional<std::string> output;
     std::string format = "text";
     std::string color = "auto";
     std::string program = "locksim";

@@ -1,7 +1,9 @@
 #include "reports/cli/sweep_runner.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -19,13 +21,22 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
     total.seeds = total.covered = seeds;
     for (const auto& design : scenario.designs) total.designs.push_back(DesignTally{design.name});
 
+    // Each worker tallies into its own copy of this empty summary and merges it into
+    // `total` under the lock when done. Copying `total` itself would race: a worker that
+    // starts late would copy tallies that earlier workers had already merged, and count
+    // their seeds twice.
+    const SweepSummary empty = total;
+
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> done{0};
-    std::atomic<bool> failed{false};
-    std::mutex merging;
+    std::mutex merging;  // guards total, failure and running
+    std::condition_variable finished;
     std::exception_ptr failure;
+    // More threads than seeds would only wait for nothing.
+    const auto useful = static_cast<unsigned>(std::clamp<std::uint64_t>(seeds.count, 1, std::max(1u, threads)));
+    unsigned running = useful;
     auto work = [&] {
-        SweepSummary mine = total;  // empty tallies, same designs
+        SweepSummary mine = empty;
         try {
             for (std::uint64_t k = next++; k < seeds.count; k = next++) {
                 const std::uint64_t seed = seeds.first + k;
@@ -37,20 +48,22 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
         } catch (...) {
             const std::lock_guard lock(merging);
             if (!failure) failure = std::current_exception();
-            failed = true;
             next = seeds.count;  // the others stop too
         }
         const std::lock_guard lock(merging);
         total.merge_tallies(mine);
+        if (--running == 0) finished.notify_one();
     };
 
     std::vector<std::thread> workers;
-    for (unsigned t = 0; t < std::max(1u, threads); ++t) workers.emplace_back(work);
-    // The calling thread only reports progress; the wall clock here paces the display and
-    // never reaches a simulation.
-    while (done.load() < seeds.count && !failed.load()) {
+    for (unsigned t = 0; t < useful; ++t) workers.emplace_back(work);
+    // The calling thread only reports progress, every 200 ms until the last worker is done;
+    // the wall clock here paces the display and never reaches a simulation.
+    for (std::unique_lock lock(merging); running > 0;) {
+        lock.unlock();
         progress(done.load());
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        lock.lock();
+        finished.wait_for(lock, std::chrono::milliseconds(200), [&] { return running == 0; });
     }
     for (auto& worker : workers) worker.join();
     progress(done.load());

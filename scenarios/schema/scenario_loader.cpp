@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/idempotency_key.hpp"
+#include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
@@ -322,6 +323,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     if (root.has("$schema")) root["$schema"].string();
     Scenario scenario;
     scenario.file = file;
+    scenario.content_sha256 = sha256_hex(text);
     scenario.name = root["name"].string();
     scenario.description = root["description"].string();
     if (root.has("section")) scenario.section = root["section"].string();

@@ -1,0 +1,19 @@
+#pragma once
+// `--output FILE`: a result appears whole or not at all. A task killed while writing (a
+// Slurm time limit, a preempted pod) leaves no half-written shard behind for `merge`.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace locksim {
+
+class OutputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Writes `content` to a temporary file beside `path`, flushes it to disk, then renames
+// it over `path`. Throws OutputError with a one-line message on any failure.
+void write_file_atomically(const std::string& path, std::string_view content);
+
+}  // namespace locksim

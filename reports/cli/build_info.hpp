@@ -1,0 +1,11 @@
+#pragma once
+// What built this binary: the project's version, and the git commit its sources came from
+// (12 hex digits, "-dirty" when tracked files differed from it, "unknown" outside git).
+// Written at build time by scripts/build-info.cmake.
+
+namespace locksim {
+
+extern const char* const locksim_version;
+extern const char* const build_commit;
+
+}  // namespace locksim
