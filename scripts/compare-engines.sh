@@ -17,16 +17,7 @@ SCALE=${SCALE:-1}
 out=build/compare-engines
 mkdir -p "$out"
 
-missing=()
-for package in libns3-dev python3-simpy; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  echo "compare-engines: installing ${missing[*]}" >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+scripts/install-packages.sh libns3-dev python3-simpy
 
 # Build: locksim's benchmark with the project, the baselines as their build.sh does.
 [ -f build/CMakeCache.txt ] || ./setup.sh

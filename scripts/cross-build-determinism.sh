@@ -7,10 +7,7 @@
 # Needs Debian's clang (installed when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v clang++ >/dev/null; then
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null
-fi
+scripts/install-packages.sh clang
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 builds=()

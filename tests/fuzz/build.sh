@@ -11,17 +11,7 @@ out="${LOCKSIM_FUZZ_DIR:-$root/build-fuzz}"
 # clang with its sanitizer and libFuzzer runtimes (Debian's libclang-rt-dev), and what
 # ./setup.sh installs for the project itself; only what is missing.
 packages=(clang libclang-rt-dev cmake make libboost-graph-dev libfmt-dev nlohmann-json3-dev libcli11-dev)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "fuzz: installing ${missing[*]}" >&2
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+scripts/install-packages.sh "${packages[@]}"
 
 mkdir -p "$out"
 # build-fuzz/ sits in the work tree; it keeps itself out of git.
