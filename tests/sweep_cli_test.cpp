@@ -31,7 +31,8 @@ TEST_CASE("a one-seed sweep on 16 threads reports one run per design") {
     for (int repeat = 0; repeat < 5; ++repeat) {
         const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 1 -j 16 --format json");
         REQUIRE(ran.exit_code == 0);
-        for (const auto& design : Json::parse(ran.out).at("designs")) CHECK(design.at("runs") == 1);
+        const Json sweep = Json::parse(ran.out);
+        for (const auto& design : sweep.at("designs")) CHECK(design.at("runs") == 1);
     }
 }
 
