@@ -27,10 +27,11 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         const char* name;
         std::string mine, theirs;
     };
+    // As a JSON list, so that names with commas in them cannot make two lists look alike.
     const auto design_names = [](const SweepSummary& summary) {
-        std::vector<std::string> names;
+        nlohmann::json names = nlohmann::json::array();
         for (const auto& d : summary.designs) names.push_back(d.name);
-        return fmt::format("{}", fmt::join(names, ", "));
+        return names.dump();
     };
     const Field fields[] = {
         {"provenance.scenario_sha256", s.provenance.scenario_sha256, first.provenance.scenario_sha256},
@@ -77,9 +78,21 @@ std::vector<std::string> files_by_index(const ShardFiles& files) {
     return seen;
 }
 
-std::string rerun_hint(const SweepSummary& sweep, std::uint32_t index) {
-    return sweep_command_line(sweep.file, sweep.seeds, index, sweep.shards);
+// A shard's command with its --shard replaced: by shard `index`, or by nothing (0) for the
+// command of the whole sweep. Anything else it carries (--max-events) stays.
+std::string command_for(const SweepSummary& shard, std::uint32_t index) {
+    std::string command = shard.provenance.command;
+    const std::string own = fmt::format(" --shard {}/{}", shard.shard, shard.shards);
+    const std::string other = index == 0 ? "" : fmt::format(" --shard {}/{}", index, shard.shards);
+    const auto at = shard.shards > 1 ? command.find(own) : command.size();
+    if (at == std::string::npos)  // not written by sweep_command_line: write it anew
+        return index == 0 ? sweep_command_line(shard.file, shard.seeds, 1, 1)
+                          : sweep_command_line(shard.file, shard.seeds, index, shard.shards);
+    command.replace(at, shard.shards > 1 ? own.size() : 0, other);
+    return command;
 }
+
+std::string rerun_hint(const SweepSummary& sweep, std::uint32_t index) { return command_for(sweep, index); }
 
 }  // namespace
 
@@ -88,13 +101,15 @@ void add_shard_file(ShardFiles& files, const std::string& file, const std::strin
     try {
         document = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::parse_error& error) {
-        // Cut short (nothing wrong until the text ran out) is a killed task; anything
-        // else is not a shard file.
-        if (text.find_first_not_of(" \t\r\n") == std::string::npos || error.byte >= text.size()) {
+        // Cut short (nothing wrong until the text ran out: the parser stops one past the
+        // end) is a killed task; anything else is not a shard file.
+        if (text.find_first_not_of(" \t\r\n") == std::string::npos || error.byte > text.size()) {
             files.incomplete.push_back(incomplete_shard(file, text));
             return;
         }
         throw SweepError(fmt::format("{}: not a locksim sweep summary: not valid JSON at byte {}", file, error.byte));
+    } catch (const nlohmann::json::exception& error) {  // a number beyond a double, say
+        throw SweepError(fmt::format("{}: not a locksim sweep summary: {}", file, error.what()));
     }
     files.complete.push_back(sweep_from_json(document, file));
     files.complete_files.push_back(file);
@@ -112,17 +127,26 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
     const std::vector<std::uint32_t> missing = missing_shards(files);
     const SweepSummary& first = files.complete.front();
     if (mode == MergeMode::whole) {
+        const std::vector<std::string> seen = files_by_index(files);
         for (const auto& cut : files.incomplete) {
             const bool known = cut.index && cut.count == first.shards && *cut.index >= 1 && *cut.index <= first.shards;
+            if (known && !seen[*cut.index].empty())
+                throw SweepError(fmt::format("merge: {} is an incomplete copy of shard {}/{}, which {} holds whole: "
+                                             "leave it out",
+                                             cut.file, *cut.index, *cut.count, seen[*cut.index]));
             if (known)
                 throw SweepError(fmt::format("merge: {}: shard {}/{} is incomplete (the file ends after {} bytes; its "
                                              "task was stopped while writing): rerun it: {}",
                                              cut.file, *cut.index, *cut.count, cut.bytes, rerun_hint(first, *cut.index)));
-            const std::string which =
-                missing.size() == 1 ? fmt::format("shard {}/{}, the one missing: {}", missing[0], first.shards,
-                                                  rerun_hint(first, missing[0]))
-                                    : fmt::format("the missing shards {} of {} (locksim merge --missing lists them)",
-                                                  index_ranges(missing), first.shards);
+            std::string which;
+            if (missing.empty())
+                which = "nothing: every shard is present elsewhere; leave it out";
+            else if (missing.size() == 1)
+                which = fmt::format("shard {}/{}, the one missing: {}", missing[0], first.shards,
+                                    rerun_hint(first, missing[0]));
+            else
+                which = fmt::format("the missing shards {} of {} (locksim merge --missing lists them)",
+                                    index_ranges(missing), first.shards);
             throw SweepError(fmt::format("merge: {} is an incomplete shard ({} bytes: its task was stopped before it "
                                          "wrote its result): rerun {}",
                                          cut.file, cut.bytes, which));
@@ -143,11 +167,22 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return files.complete[a].shard < files.complete[b].shard; });
     SweepSummary merged = files.complete[order.front()];
-    for (std::size_t i = 1; i < order.size(); ++i) merged.merge_tallies(files.complete[order[i]]);
+    for (std::size_t i = 1; i < order.size(); ++i) {
+        const SweepSummary& next = files.complete[order[i]];
+        // Runs are bounded by the seeds, which fit 64 bits; double charges are not.
+        for (std::size_t d = 0; d < merged.designs.size(); ++d) {
+            std::uint64_t sum = 0;
+            if (__builtin_add_overflow(merged.designs[d].double_charges, next.designs[d].double_charges, &sum))
+                throw SweepError(fmt::format("merge: {}: design {}'s double charges overflow 64 bits when added up; "
+                                             "the file cannot be a locksim shard: rerun it",
+                                             files.complete_files[order[i]], next.designs[d].name));
+        }
+        merged.merge_tallies(next);
+    }
     merged.shard = 1;
     merged.shards = 1;
     merged.covered = merged.seeds;
-    merged.provenance.command = sweep_command_line(merged.file, merged.seeds, 1, 1);
+    merged.provenance.command = command_for(files.complete[order.front()], 0);
     if (!missing.empty()) {
         merged.shards = first.shards;
         for (auto i : order) merged.partial_shards.push_back(files.complete[i].shard);

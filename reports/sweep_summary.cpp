@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "reports/text_style.hpp"
+#include "sim/wide_int.hpp"
 
 namespace locksim {
 
@@ -33,12 +35,17 @@ void DesignTally::merge(const DesignTally& other) {
 }
 
 void SweepSummary::merge_tallies(const SweepSummary& other) {
-    for (std::size_t d = 0; d < designs.size(); ++d) designs[d].merge(other.designs[d]);
+    assert(other.designs.size() == designs.size());
+    for (std::size_t d = 0; d < designs.size(); ++d) {
+        assert(other.designs[d].name == designs[d].name);
+        designs[d].merge(other.designs[d]);
+    }
 }
 
 SeedBlock shard_block(SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
-    const std::uint64_t begin = seeds.count * (shard - 1) / shards;
-    const std::uint64_t end = seeds.count * shard / shards;
+    // In 128 bits: count × shard passes 2^64 for a sweep of more than 2^64 / shards seeds.
+    const auto begin = static_cast<std::uint64_t>(uint128{seeds.count} * (shard - 1) / shards);
+    const auto end = static_cast<std::uint64_t>(uint128{seeds.count} * shard / shards);
     return SeedBlock{seeds.first + begin, end - begin};
 }
 
@@ -206,6 +213,10 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
                          summary.covered.first, summary.covered.count, summary.shard, summary.shards, summary.seeds.first,
                          summary.seeds.first + summary.seeds.count - 1, expected.first, expected.count));
     if (summary.designs.empty()) fail("it has no designs");
+    for (std::size_t d = 1; d < summary.designs.size(); ++d)
+        for (std::size_t e = 0; e < d; ++e)
+            if (summary.designs[d].name == summary.designs[e].name)
+                fail(fmt::format("design {} is listed twice", summary.designs[d].name));
     for (const auto& d : summary.designs) {
         if (d.runs != summary.covered.count)
             fail(fmt::format("design {} has {} runs for {} seeds", d.name, d.runs, summary.covered.count));
@@ -229,18 +240,28 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
 }  // namespace
 
 SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file) {
+    // Every count is a whole number within its type: a sign, a fraction or an exponent
+    // means the file was not written by sweep_json, and a cast would hide that.
+    const auto count = [&](const nlohmann::ordered_json& value, const char* name,
+                           std::uint64_t max = UINT64_MAX) -> std::uint64_t {
+        if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max)
+            throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {} is {}, not "
+                                         "a whole number from 0 to {}",
+                                         file, name, value.dump(), max));
+        return value.get<std::uint64_t>();
+    };
     SweepSummary summary;
     try {
         summary.scenario = document.at("scenario").get<std::string>();
         summary.file = document.at("file").get<std::string>();
-        summary.seeds = SeedBlock{document.at("seeds").at("first").get<std::uint64_t>(),
-                                  document.at("seeds").at("count").get<std::uint64_t>()};
+        summary.seeds = SeedBlock{count(document.at("seeds").at("first"), "seeds.first"),
+                                  count(document.at("seeds").at("count"), "seeds.count")};
         if (document.contains("partial"))
             throw SweepError(fmt::format("{}: the totals of a partial merge; merge the shard files themselves", file));
-        summary.shard = document.at("shard").at("index").get<std::uint32_t>();
-        summary.shards = document.at("shard").at("of").get<std::uint32_t>();
-        summary.covered = SeedBlock{document.at("covered").at("first").get<std::uint64_t>(),
-                                    document.at("covered").at("count").get<std::uint64_t>()};
+        summary.shard = static_cast<std::uint32_t>(count(document.at("shard").at("index"), "shard.index", max_shards));
+        summary.shards = static_cast<std::uint32_t>(count(document.at("shard").at("of"), "shard.of", max_shards));
+        summary.covered = SeedBlock{count(document.at("covered").at("first"), "covered.first"),
+                                    count(document.at("covered").at("count"), "covered.count")};
         if (!document.contains("provenance"))
             throw SweepError(fmt::format("{}: says nothing of what produced it (no \"provenance\"): written by an older "
                                          "locksim; rerun the shard",
@@ -253,10 +274,10 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
         for (const auto& d : document.at("designs")) {
             DesignTally tally;
             tally.name = d.at("name").get<std::string>();
-            tally.runs = d.at("runs").get<std::uint64_t>();
-            tally.runs_with_violation = d.at("runs_with_violation").get<std::uint64_t>();
-            tally.double_charges = d.at("double_charges").get<std::uint64_t>();
-            tally.failing_seeds = d.at("failing_seeds").get<std::vector<std::uint64_t>>();
+            tally.runs = count(d.at("runs"), "runs");
+            tally.runs_with_violation = count(d.at("runs_with_violation"), "runs_with_violation");
+            tally.double_charges = count(d.at("double_charges"), "double_charges");
+            for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
             summary.designs.push_back(std::move(tally));
         }
     } catch (const nlohmann::json::exception& error) {

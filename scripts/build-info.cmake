@@ -10,11 +10,18 @@ if(GIT_FOUND AND EXISTS "${SOURCE_DIR}/.git")
                   OUTPUT_VARIABLE head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE head_failed ERROR_QUIET)
   if(NOT head_failed AND head)
     set(commit "${head}")
-    # Tracked files changed since that commit: the binary is not that commit's.
-    execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" status --porcelain --untracked-files=no
+    # Sources changed since that commit: the binary is not that commit's. The suffix
+    # hashes the change itself, so two different changes of one commit are two builds,
+    # while an edit outside the sources (the README, a scenario file) changes nothing.
+    set(sources sim models reports scenarios/schema CMakeLists.txt)
+    execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" status --porcelain -- ${sources}
                     OUTPUT_VARIABLE changes OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
     if(changes)
-      set(commit "${commit}-dirty")
+      execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" diff HEAD -- ${sources}
+                      OUTPUT_VARIABLE diff ERROR_QUIET)
+      string(SHA256 change_hash "${changes}\n${diff}")
+      string(SUBSTRING "${change_hash}" 0 8 change_hash)
+      set(commit "${commit}-dirty.${change_hash}")
     endif()
   endif()
 endif()

@@ -185,7 +185,7 @@ stop() {
   for name in "${daemons[@]}"; do
     if running "$name"; then
       pid=$(cat "$dir/$name.pid")
-      kill "$pid"
+      kill "$pid" 2>/dev/null || true   # it may have exited a moment ago
       for _ in $(seq 100); do running "$name" || break; sleep 0.1; done
       if running "$name"; then log "$name (pid $pid) ignored SIGTERM; killing it"; kill -9 "$pid"; fi
     fi

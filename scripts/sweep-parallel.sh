@@ -3,8 +3,7 @@
 # by side, one per core, then merged into the totals of one unsharded sweep:
 #   scripts/sweep-parallel.sh SCENARIO SEEDS OUTDIR [SHARDS]    # SHARDS: default 8
 # Writes OUTDIR/shard-1.json ... and OUTDIR/merged.json, the same bytes as
-# `locksim sweep SCENARIO --seeds SEEDS --format json`. To spread the shards over hosts
-# that have the same build at the same path, add --sshlogin host1,host2 to parallel.
+# `locksim sweep SCENARIO --seeds SEEDS --format json`, on this machine.
 set -euo pipefail
 [ $# -ge 3 ] && [ $# -le 4 ] || { echo "usage: $0 SCENARIO SEEDS OUTDIR [SHARDS]" >&2; exit 2; }
 locksim=${LOCKSIM:-$(dirname "$0")/../build/locksim}

@@ -48,7 +48,7 @@ TEST_CASE("a sweep file says what produced it") {
 
 TEST_CASE("locksim --version names the commit it was built from") {
     const auto ran = run_locksim("--version");
-    CHECK_THAT(ran.out, Catch::Matches("locksim 0\\.1\\.0 \\(commit ([0-9a-f]{12}(-dirty)?|unknown)\\)\n"));
+    CHECK_THAT(ran.out, Catch::Matches("locksim 0\\.1\\.0 \\(commit ([0-9a-f]{12}(-dirty\\.[0-9a-f]{8})?|unknown)\\)\n"));
 }
 
 TEST_CASE("shards written with --output merge into exactly the unsharded sweep") {
@@ -155,4 +155,23 @@ TEST_CASE("sweep with --output into a directory that does not exist is a one-lin
     const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 1 --output /nonexistent/dir/s.json");
     CHECK(ran.exit_code == 2);
     CHECK_THAT(ran.err, Catch::StartsWith("--output /nonexistent/dir/s.json: cannot create"));
+}
+
+TEST_CASE("a thread count beyond any machine is refused as a typing mistake") {
+    const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 1 -j 100000");
+    CHECK(ran.exit_code == 2);
+    CHECK_THAT(ran.err, Catch::StartsWith("--jobs: at most 4096 threads"));
+}
+
+TEST_CASE("a shard run with a raised event limit says so in the command that reproduces it") {
+    const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2 --max-events 1000000 --format json");
+    REQUIRE(ran.exit_code == 0);
+    CHECK(nlohmann::json::parse(ran.out).at("provenance").at("command") ==
+          "locksim sweep scenarios/random-gc-pauses.json --seeds 2 --start 1 --max-events 1000000");
+}
+
+TEST_CASE("merge given a directory says to give the files in it") {
+    const auto ran = run_locksim("merge scenarios");
+    CHECK(ran.exit_code == 2);
+    CHECK_THAT(ran.err, Catch::Contains("scenarios: is a directory"));
 }

@@ -57,7 +57,7 @@ SweepSummary made_shard(std::uint32_t i, std::uint32_t n) {
     part.shards = n;
     part.shard = i;
     part.covered = shard_block(part.seeds, i, n);
-    part.provenance = SweepProvenance{"aaaa", "0.1.0", "abc", "locksim sweep s.json --seeds 100 --start 1"};
+    part.provenance = SweepProvenance{"aaaa", "0.1.0", "abc", sweep_command_line("s.json", part.seeds, i, n)};
     DesignTally design{"unfenced"};
     design.runs = part.covered.count;
     part.designs.push_back(design);
@@ -211,6 +211,84 @@ TEST_CASE("a shard file cut short is incomplete, with its index when the text st
     CHECK_THROWS_WITH(merge_shards(only_cut, MergeMode::whole),
                       Catch::Contains("cut.json: shard 2/2 is incomplete") &&
                           Catch::Contains("rerun it: locksim sweep s.json --seeds 100 --start 1 --shard 2/2"));
+}
+
+TEST_CASE("a shard whose numbers are not whole numbers of their size is refused, never cast") {
+    const std::string good = sweep_json(made_shard(1, 2)).dump();
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string text = good;
+        const auto at = text.find(from);
+        REQUIRE(at != std::string::npos);
+        return text.replace(at, from.size(), to);
+    };
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"\"runs\":50", "\"runs\":50.9"},
+             {"\"runs\":50", "\"runs\":-50"},
+             {"\"double_charges\":0", "\"double_charges\":1e400"},
+             {"\"first\":1", "\"first\":1e30"},
+             {"\"index\":1", "\"index\":4294967297"},
+             {"\"of\":2", "\"of\":\"2\""},
+             {"\"failing_seeds\":[]", "\"failing_seeds\":[-3]"}}) {
+        INFO(to);
+        ShardFiles files;
+        CHECK_THROWS_AS(add_shard_file(files, "shard-1.json", with(from, to)), SweepError);
+    }
+}
+
+TEST_CASE("a whole shard with bytes after it is not taken for a killed one") {
+    const std::string text = sweep_json(made_shard(1, 2)).dump(2);
+    for (const std::string tail : {"x", "}", "\n{}"}) {
+        ShardFiles files;
+        CHECK_THROWS_WITH(add_shard_file(files, "shard-1.json", text + tail), Catch::Contains("not valid JSON"));
+    }
+}
+
+TEST_CASE("design lists that read alike when joined with commas are still different sweeps") {
+    SweepSummary one = made_shard(1, 2);
+    one.designs = {DesignTally{"check-twice, sigstop", 50}, DesignTally{"idempotent", 50}};
+    SweepSummary two = made_shard(2, 2);
+    two.designs = {DesignTally{"check-twice", 50}, DesignTally{"sigstop", 50}, DesignTally{"idempotent", 50}};
+    CHECK_THAT(merge_error({one, two}), Catch::Contains("designs is"));
+}
+
+TEST_CASE("a design listed twice in a shard is refused") {
+    SweepSummary twice = made_shard(1, 1);
+    twice.designs.push_back(twice.designs[0]);
+    CHECK_THAT(merge_error({twice}), Catch::Contains("design unfenced is listed twice"));
+}
+
+TEST_CASE("an incomplete copy of a shard that is also given whole is named as such") {
+    ShardFiles files;
+    const std::string second = sweep_json(made_shard(2, 2)).dump(2);
+    add_shard_file(files, "shard-1.json", sweep_json(made_shard(1, 2)).dump(2));
+    add_shard_file(files, "shard-2.json", second);
+    add_shard_file(files, "shard-2.json.old", second.substr(0, 150));
+    CHECK_THROWS_WITH(merge_shards(files, MergeMode::whole),
+                      Catch::Contains("shard-2.json.old is an incomplete copy of shard 2/2, which shard-2.json holds whole"));
+    ShardFiles stray;
+    add_shard_file(stray, "shard-1.json", sweep_json(made_shard(1, 1)).dump(2));
+    add_shard_file(stray, "empty.json", "");
+    CHECK_THROWS_WITH(merge_shards(stray, MergeMode::whole), Catch::Contains("every shard is present elsewhere"));
+}
+
+TEST_CASE("the command of a merged sweep keeps what the shards ran with besides the shard") {
+    std::vector<SweepSummary> parts{made_shard(1, 2), made_shard(2, 2)};
+    for (auto& part : parts) part.provenance.command += " --max-events 1000";
+    const SweepSummary merged = merge_shards(shard_files(parts), MergeMode::whole);
+    CHECK(merged.provenance.command == "locksim sweep s.json --seeds 100 --start 1 --max-events 1000");
+}
+
+TEST_CASE("shard blocks partition even a sweep whose seed count times the shard count passes 2^64") {
+    const SeedBlock seeds{0, UINT64_MAX};
+    constexpr std::uint32_t shards = 100000;
+    CHECK(shard_block(seeds, 1, shards).first == 0);
+    for (std::uint32_t i = 1; i < shards; i += 33333) {
+        const SeedBlock block = shard_block(seeds, i, shards);
+        CHECK(block.count / (UINT64_MAX / shards) == 1);  // equal blocks, to within one seed
+        CHECK(shard_block(seeds, i + 1, shards).first == block.first + block.count);
+    }
+    const SeedBlock last = shard_block(seeds, shards, shards);
+    CHECK(last.first + last.count == UINT64_MAX);
 }
 
 TEST_CASE("a file that is not JSON at all is not taken for a killed shard") {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -58,8 +59,12 @@ private:
     std::chrono::steady_clock::time_point started_;
 };
 
-// The CPUs this process may run on: its affinity mask, which taskset, Slurm's cgroup
-// allotment and container limits narrow, rather than every CPU of the machine.
+// More threads than this is a typing mistake, not a machine.
+constexpr unsigned max_jobs = 4096;
+
+// The CPUs this process may run on: its affinity mask, which taskset and Slurm's CPU
+// allotment narrow, rather than every CPU of the machine. (A CPU quota, such as docker
+// --cpus or a Kubernetes CPU limit, is not an affinity: give --jobs there.)
 unsigned usable_cpus() {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -92,9 +97,11 @@ bool deliver(const std::string& text, const std::optional<std::string>& output) 
     return true;
 }
 
-SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
-    return SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
-                           sweep_command_line(scenario.file, seeds, shard, shards)};
+SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards,
+                              std::uint64_t max_events) {
+    std::string command = sweep_command_line(scenario.file, seeds, shard, shards);
+    if (max_events != Engine::default_event_limit) command += fmt::format(" --max-events {}", max_events);
+    return SweepProvenance{scenario.content_sha256, locksim_version, build_commit, std::move(command)};
 }
 
 }  // namespace
@@ -128,6 +135,11 @@ int sweep_command(const SweepCommandOptions& options) {
     const Scenario& scenario = *loaded;
     const SeedBlock all{options.start, options.seeds};
     const SeedBlock mine = shard_block(all, shard.index, shard.count);
+    if (options.jobs > max_jobs) {
+        fmt::print(stderr, "--jobs: at most {} threads (this process may use {} CPUs); got {}\n", max_jobs, usable_cpus(),
+                   options.jobs);
+        return 2;
+    }
     const unsigned threads = options.jobs > 0 ? options.jobs : usable_cpus();
 
     SweepSummary summary;
@@ -141,7 +153,7 @@ int sweep_command(const SweepCommandOptions& options) {
     summary.seeds = all;
     summary.shard = shard.index;
     summary.shards = shard.count;
-    summary.provenance = provenance_of(scenario, all, shard.index, shard.count);
+    summary.provenance = provenance_of(scenario, all, shard.index, shard.count, options.max_events);
     // A shard is always JSON: it is for `merge`.
     const std::string format = options.shard ? "json" : options.format;
     return deliver(rendered(summary, format, options.output ? "never" : options.color, options.program), options.output)
@@ -153,6 +165,9 @@ int merge_command(const MergeCommandOptions& options) {
     ShardFiles files;
     try {
         for (const auto& file : options.files) {
+            if (std::filesystem::is_directory(file))
+                throw SweepError(fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json",
+                                             file, file));
             std::ifstream in(file, std::ios::binary);
             if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
             std::ostringstream text;

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -56,17 +57,35 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
     };
 
     std::vector<std::thread> workers;
-    for (unsigned t = 0; t < useful; ++t) workers.emplace_back(work);
+    try {
+        for (unsigned t = 0; t < useful; ++t) workers.emplace_back(work);
+    } catch (const std::system_error&) {
+        // The system would not start another thread: the ones started share the seeds (the
+        // totals do not depend on how many there are); with none started, nothing can run.
+        const std::lock_guard lock(merging);
+        running -= useful - static_cast<unsigned>(workers.size());
+        if (workers.empty()) throw;
+    }
     // The calling thread only reports progress, every 200 ms until the last worker is done;
-    // the wall clock here paces the display and never reaches a simulation.
+    // the wall clock here paces the display and never reaches a simulation. A display that
+    // fails (a closed terminal) stops the display, never the sweep.
+    bool showing = true;
+    const auto show = [&] {
+        if (!showing) return;
+        try {
+            progress(done.load());
+        } catch (...) {
+            showing = false;
+        }
+    };
     for (std::unique_lock lock(merging); running > 0;) {
         lock.unlock();
-        progress(done.load());
+        show();
         lock.lock();
         finished.wait_for(lock, std::chrono::milliseconds(200), [&] { return running == 0; });
     }
     for (auto& worker : workers) worker.join();
-    progress(done.load());
+    show();
     if (failure) std::rethrow_exception(failure);
     return total;
 }
