@@ -156,3 +156,13 @@ TEST_CASE("a run past its event limit stops with exit 2 and says how to raise th
     CHECK(run_locksim("check scenarios/lease-vs-no-lease.json --max-events 1000").exit_code == 2);
     CHECK(run_locksim("run scenarios/gc-pause-40s.json --max-events 0").exit_code == 2);  // not a limit
 }
+
+TEST_CASE("a seed that is not a whole number within 64 bits is refused, never rounded") {
+    for (const char* seed : {"-1", "+3", "1e3", "3.0", "18446744073709551616", "x"}) {
+        INFO(seed);
+        const auto ran = run_locksim(std::string("run scenarios/gc-pause-40s.json --seed ") + seed);
+        CHECK(ran.exit_code == 2);
+        CHECK_THAT(ran.err, Catch::StartsWith("--seed: expected a whole number from 0 to 18446744073709551615"));
+    }
+    CHECK(run_locksim("run scenarios/gc-pause-40s.json --format json --seed 18446744073709551615").exit_code == 0);
+}

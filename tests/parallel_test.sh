@@ -4,16 +4,7 @@
 #   tests/parallel_test.sh build/locksim
 # Needs GNU parallel (./setup.sh --tests installs Debian's package).
 set -euo pipefail
-export LC_ALL=C
-[ $# -eq 1 ] || { echo "usage: $0 LOCKSIM_BINARY" >&2; exit 2; }
-[ -x "$1" ] || { echo "parallel_test: no locksim binary at $1" >&2; exit 2; }
-export LOCKSIM
-LOCKSIM=$(realpath "$1")
-repo=$(cd "$(dirname "$0")/.." && pwd)
-cd "$repo"   # the scenario path below is relative, and the JSON names it as given
-scenario=scenarios/random-gc-pauses.json
-seeds=4000
-started=$EPOCHREALTIME
+source "$(dirname "$0")/sweep_recipe_support.sh" parallel_test "$@"
 
 command -v parallel >/dev/null \
   || { echo "parallel_test: GNU parallel is not installed: run ./setup.sh --tests (Debian package parallel)" >&2; exit 1; }
@@ -24,7 +15,7 @@ fail() { echo "parallel_test: FAIL: $*" >&2; exit 1; }
 
 "$repo/scripts/sweep-parallel.sh" "$scenario" "$seeds" "$work/sweep" 4 || fail "sweep-parallel.sh failed"
 for i in 1 2 3 4; do [ -s "$work/sweep/shard-$i.json" ] || fail "no shard-$i.json"; done
-"$LOCKSIM" sweep "$scenario" --seeds "$seeds" --format json > "$work/unsharded.json" \
+unsharded_sweep > "$work/unsharded.json" \
   || fail "the unsharded sweep failed"
 cmp "$work/sweep/merged.json" "$work/unsharded.json" || {
   diff "$work/sweep/merged.json" "$work/unsharded.json" | head -n 20 >&2

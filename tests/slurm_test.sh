@@ -8,17 +8,8 @@
 # Installs Slurm and munge from Debian if missing; needs root (or sudo) for that, and to
 # run the daemons. Takes about 10 s once they are installed.
 set -euo pipefail
-export LC_ALL=C
-[ $# -eq 1 ] || { echo "usage: $0 LOCKSIM_BINARY" >&2; exit 2; }
-[ -x "$1" ] || { echo "slurm_test: no locksim binary at $1" >&2; exit 2; }
-export LOCKSIM
-LOCKSIM=$(realpath "$1")
-repo=$(cd "$(dirname "$0")/.." && pwd)
-cd "$repo"   # the scenario path below is relative, and the JSON names it as given
-scenario=scenarios/random-gc-pauses.json
-seeds=4000
+source "$(dirname "$0")/sweep_recipe_support.sh" slurm_test "$@"
 export SHARDS=4
-started=$EPOCHREALTIME
 
 work=$(mktemp -d)
 cluster=$work/cluster
@@ -117,7 +108,7 @@ wait_for_state "$merge" COMPLETED
 [ -s "$out/merged.json" ] || fail "the merge job completed but wrote no $out/merged.json"
 done_at=$EPOCHREALTIME
 
-"$LOCKSIM" sweep "$scenario" --seeds "$seeds" --format json > "$work/unsharded.json" \
+unsharded_sweep > "$work/unsharded.json" \
   || fail "the unsharded sweep failed"
 cmp "$out/merged.json" "$work/unsharded.json" \
   || fail "merged.json differs from the unsharded sweep (diff $out/merged.json $work/unsharded.json)"

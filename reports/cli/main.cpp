@@ -14,26 +14,14 @@
 #include "reports/cli/report_command.hpp"
 #include "reports/cli/run_command.hpp"
 #include "reports/cli/sweep_command.hpp"
+#include "reports/cli/whole_number.hpp"
 
 namespace {
-
-// Digits only, within 64 bits: "-1" or "1e3" is a mistake, not a seed.
-std::optional<std::uint64_t> parse_seed(const std::string& text) {
-    if (text.empty() || text.size() > 20) return std::nullopt;
-    std::uint64_t value = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return std::nullopt;
-        const auto digit = static_cast<std::uint64_t>(c - '0');
-        if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
-        value = value * 10 + digit;
-    }
-    return value;
-}
 
 // The --seed of a subcommand, if given: false after printing the error.
 bool read_seed(const CLI::App* command, const std::string& text, std::optional<std::uint64_t>& seed) {
     if (command->count("--seed") == 0) return true;
-    seed = parse_seed(text);
+    seed = locksim::parse_whole_number(text);
     if (seed) return true;
     fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", text);
     return false;

@@ -4,18 +4,16 @@
 
 #include <cstdlib>
 
+#include "reports/cli/whole_number.hpp"
+
 namespace locksim {
 namespace {
 
-// Digits only, at most 9 of them: an index or a count, never a sign or an exponent.
+// An index or a count: digits only, within 32 bits.
 std::optional<std::uint32_t> whole_number(const std::string& text) {
-    if (text.empty() || text.size() > 9) return std::nullopt;
-    std::uint32_t value = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return std::nullopt;
-        value = value * 10 + static_cast<std::uint32_t>(c - '0');
-    }
-    return value;
+    const auto value = parse_whole_number(text, UINT32_MAX);
+    if (!value) return std::nullopt;
+    return static_cast<std::uint32_t>(*value);
 }
 
 constexpr const char* forms = "3/8 (the third of eight), slurm/8, k8s/8 or from0:2/8";
