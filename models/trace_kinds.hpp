@@ -1,54 +1,241 @@
 #pragma once
-// What the models write into the trace. Checkers and reports read these kinds and
-// fields and nothing else of the models.
+// What the models write into the trace, each kind declared once with its fields and their
+// types (sim/trace_schema.hpp). Checkers and reports read these kinds and fields and
+// nothing else of the models.
 #include <string_view>
 #include <vector>
 
+#include "sim/trace.hpp"
+
 namespace locksim {
-// Every kind a run can record, the engine's and the models': what a fault's "when" may name.
-const std::vector<std::string_view>& all_trace_kinds();
-// The fields events of `kind` may carry (empty for an unknown kind): what a "when" may match.
-const std::vector<std::string_view>& trace_field_names(std::string_view kind);
+// Every kind a run can record, the engine's and the models', in this order: what a fault's
+// "when" may name, what `locksim kinds` lists.
+const std::vector<const KindSpec*>& all_trace_kinds();
+// The kind named `name`, or null.
+const KindSpec* find_trace_kind(std::string_view name);
 }  // namespace locksim
 
 namespace locksim::trace_kind {
 
-// At the lock store, as the store saw it. Fields: key, value, holder (node), and
-// token where the store gives one.
-inline constexpr std::string_view lock_granted = "lock.granted";    // + ttl, expires_at (store wall clock)
-inline constexpr std::string_view lock_refused = "lock.refused";    // key, client: refused, someone else holds it
-inline constexpr std::string_view lock_renewed = "lock.renewed";    // + expires_at
-inline constexpr std::string_view lock_released = "lock.released";  // + by (node), plain (bool): whose lock went
-inline constexpr std::string_view lock_expired = "lock.expired";    // the store's clock passed expires_at
-inline constexpr std::string_view store_failover = "store.failover";  // from, to (nodes), offset: a replica promoted
-inline constexpr std::string_view watch_fired = "watch.fired";          // key (deleted), client: a waiter woken
-inline constexpr std::string_view session_expired = "session.expired";  // session: the cluster gave up on a client
-inline constexpr std::string_view consensus_leader = "consensus.leader";  // term, previous: a new leader took over
-inline constexpr std::string_view db_session_ended = "db.session_ended";  // session, client, reason: its locks went with it
-inline constexpr std::string_view store_loaded = "store.loaded";    // keys: what a restarted node loaded from disk
+// ---- at the lock store, as the store saw it ----
 
-// At a holder: what it believes. believed_until is a reading of its own monotonic clock.
-inline constexpr std::string_view belief_acquired = "belief.acquired";  // key, value, token?, believed_until
-inline constexpr std::string_view belief_checked = "belief.checked";    // key, believed_until: checked and still valid
-inline constexpr std::string_view belief_extended = "belief.extended";  // key, believed_until
-inline constexpr std::string_view belief_ended = "belief.ended";        // key, reason
+inline constexpr FieldSpec lock_granted_fields[] = {
+    {"key", FieldType::text, false, "the lock's key (zookeeper/etcd: its prefix)"},
+    {"value", FieldType::text, false, "what identifies the holder at the store"},
+    {"token", FieldType::integer, true, "the fencing token, where the store gives one"},
+    {"holder", FieldType::node, false, "the client the store granted it to"},
+    {"ttl", FieldType::duration, true, "the lease's length, where the lock is a lease"},
+    {"expires_at", FieldType::instant, true, "when the lease expires, on the store's wall clock"},
+    {"session", FieldType::integer, true, "the database session that holds it (database locks)"},
+};
+inline constexpr KindSpec lock_granted{"lock.granted", "the store granted the lock", lock_granted_fields};
 
-// The job on a server.
-inline constexpr std::string_view job_started = "job.started";            // job
-inline constexpr std::string_view job_campaigning = "job.campaigning";    // job: standing for leader (lock scope leadership)
-inline constexpr std::string_view job_rebuilding = "job.rebuilding";      // period: an index build begins
-inline constexpr std::string_view job_customer_skipped = "job.skipped";   // customer, reason
-inline constexpr std::string_view job_preparing = "job.preparing";        // customer: the invoice is being prepared
-inline constexpr std::string_view job_finished = "job.finished";          // job, outcome
+inline constexpr FieldSpec lock_refused_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"client", FieldType::node, false, "the client that was refused"},
+};
+inline constexpr KindSpec lock_refused{"lock.refused", "the store refused the lock: someone else holds it",
+                                       lock_refused_fields};
 
-// At the billing database: every statement on the renewals table.
-inline constexpr std::string_view db_read = "db.read";    // customer, period, status, fence
-inline constexpr std::string_view db_write = "db.write";  // customer, period, status, token?, rows, client
-inline constexpr std::string_view index_checked = "index.checked";  // period, built: was the index built for it?
-inline constexpr std::string_view index_built = "index.built";      // period, cpu (duration), client: a build finished
+inline constexpr FieldSpec lock_renewed_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"value", FieldType::text, false, "what identifies the holder at the store"},
+    {"token", FieldType::integer, true, "the fencing token, where the store gives one"},
+    {"holder", FieldType::node, false, "the client whose lease was extended"},
+    {"expires_at", FieldType::instant, false, "the new expiry, on the store's wall clock"},
+};
+inline constexpr KindSpec lock_renewed{"lock.renewed", "the store extended the holder's lease", lock_renewed_fields};
 
-// At the payment provider.
-inline constexpr std::string_view provider_charged = "provider.charged";    // customer, period, key?, charge
-inline constexpr std::string_view provider_replayed = "provider.replayed";  // customer, period, key, charge
+inline constexpr FieldSpec lock_released_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"value", FieldType::text, false, "what identified the holder at the store"},
+    {"token", FieldType::integer, true, "the fencing token, where the store gives one"},
+    {"holder", FieldType::node, false, "the client whose lock went"},
+    {"by", FieldType::node, false, "the client that released it"},
+    {"plain", FieldType::flag, false, "deleted without checking it was the releaser's own"},
+};
+inline constexpr KindSpec lock_released{"lock.released", "the lock was released: whose lock went, and who let it go",
+                                        lock_released_fields};
+
+inline constexpr FieldSpec lock_expired_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"value", FieldType::text, false, "what identified the holder at the store"},
+    {"token", FieldType::integer, true, "the fencing token, where the store gives one"},
+    {"holder", FieldType::node, false, "the client whose lock went"},
+    {"expires_at", FieldType::instant, true, "the expiry that passed, on the store's wall clock"},
+    {"by", FieldType::node, true, "the client whose ended session took the lock (database locks)"},
+    {"plain", FieldType::flag, true, "always false: not a delete (database locks)"},
+};
+inline constexpr KindSpec lock_expired{"lock.expired", "the lease ran out (or its session ended): the store let it go",
+                                       lock_expired_fields};
+
+inline constexpr FieldSpec store_failover_fields[] = {
+    {"from", FieldType::node, false, "the old primary"},
+    {"to", FieldType::node, false, "the replica promoted to primary"},
+    {"offset", FieldType::integer, false, "the replication offset the promoted replica had applied"},
+};
+inline constexpr KindSpec store_failover{"store.failover", "the sentinel promoted a replica to primary",
+                                         store_failover_fields};
+
+inline constexpr FieldSpec watch_fired_fields[] = {
+    {"key", FieldType::text, false, "the deleted key (its full path)"},
+    {"client", FieldType::node, false, "the waiter woken"},
+};
+inline constexpr KindSpec watch_fired{"watch.fired", "a watched key was deleted: a waiter is woken", watch_fired_fields};
+
+inline constexpr FieldSpec session_expired_fields[] = {
+    {"session", FieldType::integer, false, "the expired session's id"},
+};
+inline constexpr KindSpec session_expired{"session.expired", "the cluster gave up on a client's session",
+                                          session_expired_fields};
+
+inline constexpr FieldSpec consensus_leader_fields[] = {
+    {"term", FieldType::integer, false, "the new leader's term"},
+    {"previous", FieldType::node, false, "the member that led before"},
+};
+inline constexpr KindSpec consensus_leader{"consensus.leader", "a new leader took over the ensemble",
+                                           consensus_leader_fields};
+
+inline constexpr FieldSpec db_session_ended_fields[] = {
+    {"session", FieldType::integer, false, "the ended session's id"},
+    {"client", FieldType::node, false, "the client the session belonged to"},
+    {"reason", FieldType::text, false, "why it ended, e.g. idle timeout"},
+};
+inline constexpr KindSpec db_session_ended{"db.session_ended", "the database ended a session; its locks went with it",
+                                           db_session_ended_fields};
+
+inline constexpr FieldSpec store_loaded_fields[] = {
+    {"keys", FieldType::integer, false, "how many keys it loaded"},
+};
+inline constexpr KindSpec store_loaded{"store.loaded", "a restarted redis node loaded what it had saved to disk",
+                                       store_loaded_fields};
+
+// ---- at a holder: what it believes ----
+
+inline constexpr FieldSpec belief_acquired_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"believed_until", FieldType::instant, false, "its lease deadline, on its own monotonic (or wall) clock"},
+    {"clock", FieldType::text, true, "\"wall\" when it times leases on its wall clock"},
+    {"value", FieldType::text, false, "what identifies it at the store"},
+    {"token", FieldType::integer, true, "the fencing token, where the store gives one"},
+};
+inline constexpr KindSpec belief_acquired{"belief.acquired", "the holder got the lock and believes it holds it",
+                                          belief_acquired_fields};
+
+inline constexpr FieldSpec belief_checked_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"believed_until", FieldType::instant, false, "its lease deadline, on its own monotonic (or wall) clock"},
+    {"clock", FieldType::text, true, "\"wall\" when it times leases on its wall clock"},
+};
+inline constexpr KindSpec belief_checked{"belief.checked", "the holder checked its lease and believes it still valid",
+                                         belief_checked_fields};
+
+inline constexpr FieldSpec belief_extended_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"believed_until", FieldType::instant, false, "its new deadline, on its own monotonic (or wall) clock"},
+    {"clock", FieldType::text, true, "\"wall\" when it times leases on its wall clock"},
+};
+inline constexpr KindSpec belief_extended{"belief.extended", "a renewal succeeded: the holder believes it for longer",
+                                          belief_extended_fields};
+
+inline constexpr FieldSpec belief_ended_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"reason", FieldType::text, false, "why, e.g. released, lease ran out by own clock"},
+};
+inline constexpr KindSpec belief_ended{"belief.ended", "the holder stopped believing it holds the lock",
+                                       belief_ended_fields};
+
+// ---- the job on a server ----
+
+inline constexpr FieldSpec job_started_fields[] = {
+    {"job", FieldType::text, false, "the job's name"},
+};
+inline constexpr KindSpec job_started{"job.started", "the job started on the server", job_started_fields};
+
+inline constexpr FieldSpec job_campaigning_fields[] = {
+    {"job", FieldType::text, false, "the job's name"},
+};
+inline constexpr KindSpec job_campaigning{"job.campaigning", "the job stands for leader (lock scope leadership)",
+                                          job_campaigning_fields};
+
+inline constexpr FieldSpec job_rebuilding_fields[] = {
+    {"period", FieldType::text, false, "the period the index is built for"},
+};
+inline constexpr KindSpec job_rebuilding{"job.rebuilding", "an index build begins", job_rebuilding_fields};
+
+inline constexpr FieldSpec job_customer_skipped_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"reason", FieldType::text, false, "why, e.g. already charged"},
+};
+inline constexpr KindSpec job_customer_skipped{"job.skipped", "the job skipped a customer",
+                                               job_customer_skipped_fields};
+
+inline constexpr FieldSpec job_preparing_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+};
+inline constexpr KindSpec job_preparing{"job.preparing", "the customer's invoice is being prepared",
+                                        job_preparing_fields};
+
+inline constexpr FieldSpec job_finished_fields[] = {
+    {"job", FieldType::text, false, "the job's name"},
+    {"outcome", FieldType::text, false, "how it ended, e.g. done, stopped: the lock is no longer ours"},
+};
+inline constexpr KindSpec job_finished{"job.finished", "the job ended", job_finished_fields};
+
+// ---- at the billing database: every statement on the renewals table ----
+
+inline constexpr FieldSpec db_read_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"status", FieldType::text, false, "the row's status: due, claimed or charged"},
+    {"fence", FieldType::integer, false, "the highest token that has written the row"},
+};
+inline constexpr KindSpec db_read{"db.read", "a renewal row was read", db_read_fields};
+
+inline constexpr FieldSpec db_write_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"status", FieldType::text, false, "the status written: claimed or charged"},
+    {"rows", FieldType::integer, false, "rows changed; 0 tells the writer it lost"},
+    {"client", FieldType::node, false, "the server that wrote"},
+    {"token", FieldType::integer, true, "the fencing token it wrote with, on a fenced write"},
+};
+inline constexpr KindSpec db_write{"db.write", "a write to a renewal row", db_write_fields};
+
+inline constexpr FieldSpec index_checked_fields[] = {
+    {"period", FieldType::text, false, "the period asked about"},
+    {"built", FieldType::flag, false, "whether the index was already built for it"},
+};
+inline constexpr KindSpec index_checked{"index.checked", "was the search index built for the period?",
+                                        index_checked_fields};
+
+inline constexpr FieldSpec index_built_fields[] = {
+    {"period", FieldType::text, false, "the period the index was built for"},
+    {"cpu", FieldType::duration, false, "the processor time the build took"},
+    {"client", FieldType::node, false, "the server that built it"},
+};
+inline constexpr KindSpec index_built{"index.built", "an index build finished", index_built_fields};
+
+// ---- at the payment provider ----
+
+inline constexpr FieldSpec provider_charged_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"key", FieldType::text, true, "the idempotency key, when one was sent"},
+    {"charge", FieldType::integer, false, "the new charge's id"},
+};
+inline constexpr KindSpec provider_charged{"provider.charged", "the provider charged a customer",
+                                           provider_charged_fields};
+
+inline constexpr FieldSpec provider_replayed_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"key", FieldType::text, false, "the idempotency key it had seen before"},
+    {"charge", FieldType::integer, false, "the earlier charge's id, returned again"},
+};
+inline constexpr KindSpec provider_replayed{"provider.replayed", "a known idempotency key: the earlier charge returned",
+                                            provider_replayed_fields};
 
 }  // namespace locksim::trace_kind

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <stdexcept>
 #include <utility>
 
 namespace locksim {
@@ -281,7 +282,11 @@ std::coroutine_handle<> Engine::claim(WaitTicket ticket) {
     return waiter;
 }
 
-void Engine::record(NodeId node, std::string_view kind, std::vector<Field> fields) {
+void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields) {
+    // A bug in the code that recorded it, caught where it happens rather than in a
+    // checker that reads the field later: the run ends as an internal error (exit 3).
+    if (auto problem = nonconforming(kind, fields))
+        throw std::logic_error("a trace event that does not match its declaration: " + *problem);
     TraceEvent event;
     event.at = now_;
     event.node = node;

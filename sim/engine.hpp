@@ -103,7 +103,9 @@ public:
     RandomStream random_stream(std::string_view name) const { return RandomStream(seed_, name); }
     std::uint64_t seed() const { return seed_; }
 
-    void record(NodeId node, std::string_view kind, std::vector<Field> fields);
+    // Appends an event of `kind` to the trace. Fields that do not conform to the kind's
+    // declaration are a bug in the caller: the run stops there, saying which field.
+    void record(NodeId node, const KindSpec& kind, std::vector<Field> fields);
 
     // Runs `action` as a world event at the instant the `nth` matching trace event is
     // recorded: same kind, on `node` (no_node: any), with every field in `fields` equal.

@@ -72,7 +72,7 @@ public:
         return engine_->random_stream(name() + "/" + std::string(stream));
     }
 
-    void record(std::string_view kind, std::vector<Field> fields) const {
+    void record(const KindSpec& kind, std::vector<Field> fields) const {
         engine_->record(id_, kind, std::move(fields));
     }
 

@@ -320,13 +320,21 @@ TEST_CASE("run with nothing to do ends at once without reaching the horizon") {
     CHECK(summary.ended_at == midnight);
 }
 
+namespace {
+// Kinds of this test's own, declared as every kind is.
+constexpr FieldSpec note_fields[] = {{"answer", FieldType::integer}, {"holder", FieldType::node},
+                                     {"remark", FieldType::text, true}};
+constexpr KindSpec test_note{"test.note", "a note a test records", note_fields};
+constexpr KindSpec test_world{"test.world", "an event of the world", {}};
+}  // namespace
+
 TEST_CASE("the trace records true time and the node's wall and monotonic readings") {
     Engine engine(1);
     const NodeId server = engine.add_node("server-1", ClockSettings{.offset = 60_min, .drift_ppm = 1000});
     engine.schedule_at(at(10_s), server, [&engine, server] {
-        Host(engine, server).record("test.note", {{"answer", std::int64_t{42}}, {"holder", server}});
+        Host(engine, server).record(test_note, {{"answer", std::int64_t{42}}, {"holder", server}});
     });
-    engine.schedule_at(at(11_s), no_node, [&engine] { engine.record(no_node, "test.world", {}); });
+    engine.schedule_at(at(11_s), no_node, [&engine] { engine.record(no_node, test_world, {}); });
     engine.run(at(1_min));
 
     const auto& events = engine.trace().events();
@@ -371,4 +379,29 @@ TEST_CASE("a host's random stream is the engine's stream named after the host") 
     RandomStream from_engine = engine.random_stream("server-1/lock-values");
     RandomStream again(7, "server-1/lock-values");
     CHECK(from_engine.next_u64() == again.next_u64());
+}
+
+TEST_CASE("an event that does not match its kind's declaration is refused where it is recorded") {
+    Engine engine(1);
+    const NodeId server = engine.add_node("server-1", ClockSettings{});
+    const auto refusal = [&](std::vector<Field> fields) -> std::string {
+        try {
+            engine.record(server, test_note, std::move(fields));
+        } catch (const std::logic_error& error) {
+            return error.what();
+        }
+        return "recorded";
+    };
+    CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}}) == "recorded");
+    CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"remark", std::string("optional")}}) == "recorded");
+    CHECK_THAT(refusal({{"holder", server}}), Catch::Contains("test.note events need \"answer\" (integer)"));
+    CHECK_THAT(refusal({{"answer", std::string("42")}, {"holder", server}}),
+               Catch::Contains("test.note.answer must be integer, not text"));
+    CHECK_THAT(refusal({{"answer", std::int64_t{42}}, {"holder", std::string("server-1")}}),
+               Catch::Contains("test.note.holder must be node, not text"));
+    CHECK_THAT(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"extra", true}}),
+               Catch::Contains("test.note events have no field \"extra\""));
+    CHECK_THAT(refusal({{"answer", std::int64_t{1}}, {"answer", std::int64_t{2}}, {"holder", server}}),
+               Catch::Contains("given twice"));
+    CHECK(engine.trace().events().size() == 2);
 }

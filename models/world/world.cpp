@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <variant>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "models/lock_holder.hpp"
 #include "models/payment_provider.hpp"
 #include "models/stores/store_deployment.hpp"
+#include "models/trace_kinds.hpp"
 #include "models/world/fault_schedule.hpp"
 #include "sim/trace.hpp"
 #include "sim/host.hpp"
@@ -119,13 +121,13 @@ private:
             engine_.schedule_at(at, no_node, std::move(apply));
             return;
         }
+        // The loader gave every field its declared type, but a node only by its name: the
+        // world numbers the nodes.
+        const KindSpec* kind = find_trace_kind(when->kind);
+        assert(kind != nullptr);
         auto fields = when->fields;
-        for (auto& [key, value] : fields) {
-            // Trace fields that name a node ("holder", "by") hold a NodeId, not text.
-            const auto* text = std::get_if<std::string>(&value);
-            if (text == nullptr) continue;
-            if (auto id = engine_.trace().find_node(*text); id && key != "key" && key != "period") value = *id;
-        }
+        for (auto& [key, value] : fields)
+            if (kind->field(key)->type == FieldType::node) value = node(std::get<std::string>(value));
         engine_.on_event(when->kind, when->node.empty() ? no_node : node(when->node), std::move(fields), when->nth,
                          std::move(apply));
     }

@@ -16,37 +16,46 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
     if (item.has("at")) item["at"].fail("a fault has \"at\" (a time) or \"when\" (an event), not both");
     const JsonReader when = item["when"];
     EventTrigger trigger;
-    // The kind first: it decides which other members name fields of its events.
+    // The kind first: its declaration says which other members name fields of its events,
+    // and what type each one is.
+    const KindSpec* kind = nullptr;
     {
         const JsonReader value = when["event"];
         trigger.kind = value.string();
-        const auto& kinds = all_trace_kinds();
-        if (std::find(kinds.begin(), kinds.end(), trigger.kind) == kinds.end())
-            value.fail(fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(kinds, ", ")));
+        kind = find_trace_kind(trigger.kind);
+        if (kind == nullptr) {
+            std::vector<std::string_view> names;
+            for (const KindSpec* known : all_trace_kinds()) names.push_back(known->name);
+            value.fail(fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(names, ", ")));
+        }
     }
     for (const auto& [key, value] : when.members()) {
-        if (key != "event" && key != "node" && key != "nth") {
-            const auto& fields = trace_field_names(trigger.kind);
-            if (std::find(fields.begin(), fields.end(), key) == fields.end())
-                value.fail(fmt::format("\"{}\" events have no field \"{}\"; expected \"node\", \"nth\" or one of: {}",
-                                       trigger.kind, key, fmt::join(fields, ", ")));
-        }
-        if (key == "event") {
-            continue;
-        } else if (key == "node") {
+        if (key == "event") continue;
+        if (key == "node") {
             trigger.node = read_node_ref(value, nodes);
-        } else if (key == "nth") {
+            continue;
+        }
+        if (key == "nth") {
             const std::int64_t nth = value.integer();
             if (nth < 1 || nth > 1'000'000) value.fail("expected a count from 1");
             trigger.nth = static_cast<int>(nth);
-        } else if (value.json().is_boolean()) {
-            trigger.fields.emplace_back(key, FieldValue(value.boolean()));
-        } else if (value.json().is_number_integer()) {
-            trigger.fields.emplace_back(key, FieldValue(value.integer()));
-        } else if (value.json().is_string()) {
-            trigger.fields.emplace_back(key, FieldValue(value.string()));  // a node's name matches a node field too
-        } else {
-            value.fail("expected a number, a string or true/false to match the event's field");
+            continue;
+        }
+        const FieldSpec* field = kind->field(key);
+        if (field == nullptr) {
+            std::vector<std::string_view> names;
+            for (const auto& known : kind->fields) names.push_back(known.name);
+            value.fail(fmt::format("\"{}\" events have no field \"{}\"; expected \"node\", \"nth\" or one of: {}",
+                                   trigger.kind, key, fmt::join(names, ", ")));
+        }
+        switch (field->type) {
+            case FieldType::integer: trigger.fields.emplace_back(key, FieldValue(value.integer())); break;
+            case FieldType::flag: trigger.fields.emplace_back(key, FieldValue(value.boolean())); break;
+            case FieldType::text: trigger.fields.emplace_back(key, FieldValue(value.string())); break;
+            case FieldType::duration: trigger.fields.emplace_back(key, FieldValue(value.signed_duration())); break;
+            case FieldType::instant: trigger.fields.emplace_back(key, FieldValue(Instant{} + value.duration())); break;
+            // A node by its name; the world, which numbers the nodes, makes it a node.
+            case FieldType::node: trigger.fields.emplace_back(key, FieldValue(read_node_ref(value, nodes))); break;
         }
     }
     return trigger;

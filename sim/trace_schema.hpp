@@ -1,0 +1,48 @@
+#pragma once
+// The trace's vocabulary, declared once: every kind of event, what it means, and each of
+// its fields with a type and whether it may be left out. The engine checks every recorded
+// event against its kind (a missing or ill-typed field is a bug in the code that recorded
+// it, caught where it happens); the fault triggers, the checkers, the trace writers, the
+// JSON Schema of scenario files and the README's table of kinds all read these tables.
+//
+// The engine declares the kinds it records itself (sim/trace.hpp); the models
+// declare theirs (models/trace_kinds.hpp). Names and keys are string literals, so an
+// event costs no allocation for them.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace locksim {
+
+struct Field;
+
+// In the order of FieldValue's alternatives (sim/trace.hpp), which the engine's check relies on.
+enum class FieldType : std::uint8_t { integer, flag, text, duration, instant, node };
+
+std::string_view type_name(FieldType type);
+
+struct FieldSpec {
+    std::string_view name;
+    FieldType type;
+    bool optional = false;
+    std::string_view meaning = {};
+};
+
+struct KindSpec {
+    std::string_view name;  // "lock.granted"
+    std::string_view meaning;
+    std::span<const FieldSpec> fields;
+
+    // Kinds are compared and printed by name.
+    constexpr operator std::string_view() const { return name; }
+    const FieldSpec* field(std::string_view key) const;
+};
+
+// What is wrong with recording `fields` as an event of `kind`: a field the kind does not
+// declare, one of another type, one given twice, or a required one left out. Nullopt when
+// they conform.
+std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const Field> fields);
+
+}  // namespace locksim
