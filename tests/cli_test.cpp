@@ -166,3 +166,18 @@ TEST_CASE("a seed that is not a whole number within 64 bits is refused, never ro
     }
     CHECK(run_locksim("run scenarios/gc-pause-40s.json --format json --seed 18446744073709551615").exit_code == 0);
 }
+
+TEST_CASE("locksim kinds lists every kind of trace event with its typed fields") {
+    const auto text = run_locksim("kinds");
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Catch::Contains("lock.granted: the store granted the lock"));
+    CHECK_THAT(text.out, Catch::Contains("token") && Catch::Contains("(optional)"));
+    const auto json = run_locksim("kinds --format json");
+    REQUIRE(json.exit_code == 0);
+    const auto kinds = nlohmann::json::parse(json.out);
+    CHECK(kinds.size() == 39);
+    const auto& granted = kinds.at(0);
+    CHECK(granted.at("name") == "lock.granted");
+    CHECK(granted.at("fields").at(0) == nlohmann::json{{"name", "key"}, {"type", "text"}, {"optional", false},
+                                                       {"meaning", "the lock's key (zookeeper/etcd: its prefix)"}});
+}

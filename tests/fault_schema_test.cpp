@@ -122,3 +122,19 @@ TEST_CASE("a generator whose window starts at the horizon says so rather than as
     CHECK(error.find("missing required field") == std::string::npos);
     CHECK(error.find("/fault_generators/0") != std::string::npos);
 }
+
+TEST_CASE("a trigger's fields are read as their kind declares them") {
+    // An integer field given as text would never match: refused, not left to fail silently.
+    CHECK_THAT(error_of(scenario_text(
+                   R"([{ "pause": "server-1", "for": "10s", "when": { "event": "job.preparing", "customer": "42" } }])")),
+               Catch::Contains("/faults/0/when/customer"));
+    // A node field must name a node.
+    CHECK_THAT(error_of(scenario_text(
+                   R"([{ "crash": "lock-store", "when": { "event": "lock.granted", "holder": "server-9" } }])")),
+               Catch::Contains("/faults/0/when/holder"));
+    // A duration field is a duration.
+    CHECK(error_of(scenario_text(R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": "40s" } }])")) ==
+          "no error");
+    CHECK_THAT(error_of(scenario_text(R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": 40 } }])")),
+               Catch::Contains("/faults/0/when/for"));
+}

@@ -10,6 +10,7 @@
 
 #include "reports/cli/build_info.hpp"
 #include "reports/cli/check_command.hpp"
+#include "reports/cli/kinds_command.hpp"
 #include "reports/cli/list_command.hpp"
 #include "reports/cli/report_command.hpp"
 #include "reports/cli/run_command.hpp"
@@ -132,6 +133,13 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"text", "json"}));
     list_app->footer("Example: locksim list\n         locksim list scenarios --format json");
 
+    std::string kinds_format = "text";
+    CLI::App* kinds_app = app.add_subcommand(
+        "kinds", "List every kind of trace event with its fields and their types: what a fault's \"when\" may name");
+    kinds_app->add_option("--format", kinds_format, "text (default), markdown (a table) or json (for scripts)")
+        ->check(CLI::IsMember({"text", "markdown", "json"}));
+    kinds_app->footer("Example: locksim kinds\n         locksim kinds --format json");
+
     CheckCommandOptions check;
     std::string check_seed;
     CLI::App* check_app = app.add_subcommand(
@@ -182,6 +190,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
         if (app.got_subcommand(merge_app)) return merge_command(merge);
         if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
+        if (app.got_subcommand(kinds_app)) return kinds_command(kinds_format);
         if (app.got_subcommand(report_app)) return report_command(report);
         if (app.got_subcommand(check_app)) return check_command(check);
     } catch (const std::exception& error) {
