@@ -165,7 +165,8 @@ std::optional<std::string> JobServer::idempotency_key(std::int64_t customer) con
 Task<RenewalRow> JobServer::read_renewal(std::int64_t customer) {
     auto request = call(
         network_, host_, resources_.billing_node,
-        fmt::format("SELECT status FROM renewals WHERE customer={} AND period='{}'", customer, job_.period),
+        MessageText(fmt::format("SELECT status FROM renewals WHERE customer={} AND period='{}'", customer, job_.period),
+                    {{"customer", customer}}),
         [db = resources_.billing, customer, period = job_.period] {
             const RenewalRow found = db->read(customer, period);
             return Answer<RenewalRow>{found, fmt::format("'{}'", to_string(found.status))};
@@ -177,8 +178,10 @@ Task<RenewalRow> JobServer::read_renewal(std::int64_t customer) {
 Task<int> JobServer::claim_renewal(std::int64_t customer, std::int64_t token) {
     auto request = call(
         network_, host_, resources_.billing_node,
-        fmt::format("UPDATE renewals SET status='claimed', fence={0} WHERE customer={1} AND period='{2}' AND fence < {0}",
-                    token, customer, job_.period),
+        MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0} WHERE customer={1} AND period='{2}' AND "
+                                "fence < {0}",
+                                token, customer, job_.period),
+                    {{"customer", customer}, {"token", token}}),
         [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
             const int changed = db->claim(customer, period, token, client);
             return Answer<int>{changed, rows_label(changed)};
@@ -190,8 +193,9 @@ Task<int> JobServer::claim_renewal(std::int64_t customer, std::int64_t token) {
 Task<int> JobServer::insert_renewal(std::int64_t customer) {
     auto request = call(
         network_, host_, resources_.billing_node,
-        fmt::format("INSERT INTO renewals (customer, period, status) VALUES ({}, '{}', 'claimed')", customer,
-                    job_.period),
+        MessageText(fmt::format("INSERT INTO renewals (customer, period, status) VALUES ({}, '{}', 'claimed')",
+                                customer, job_.period),
+                    {{"customer", customer}}),
         [db = resources_.billing, customer, period = job_.period, client = host_.id()] {
             const int inserted = db->insert_claim(customer, period, client);
             return Answer<int>{inserted, inserted == 1 ? std::string("INSERT 0 1")
@@ -230,7 +234,9 @@ Task<int> JobServer::record_charged(std::int64_t customer, std::optional<std::in
                     *token, customer, job_.period)
               : fmt::format("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer,
                             job_.period);
-    auto request = call(network_, host_, resources_.billing_node, statement,
+    std::vector<Field> about{{"customer", customer}};
+    if (token) about.push_back({"token", *token});
+    auto request = call(network_, host_, resources_.billing_node, MessageText(statement, std::move(about)),
                               [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
                                   const int changed = db->record_charged(customer, period, token, client);
                                   return Answer<int>{changed, rows_label(changed)};
@@ -243,7 +249,9 @@ Task<ChargeReceipt> JobServer::charge(std::int64_t customer) {
     const auto key = idempotency_key(customer);
     const std::string label = key ? fmt::format("charge customer {} (Idempotency-Key: {})", customer, *key)
                                   : fmt::format("charge customer {}", customer);
-    auto request = call(network_, host_, resources_.provider_node, label,
+    std::vector<Field> about{{"customer", customer}};
+    if (key) about.push_back({"key", *key});
+    auto request = call(network_, host_, resources_.provider_node, MessageText(label, std::move(about)),
                                  [provider = resources_.provider, customer, period = job_.period, key,
                                   client = host_.id()] {
                                      const ChargeReceipt r = provider->charge(customer, period, key, client);

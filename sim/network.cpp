@@ -72,8 +72,9 @@ std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     return groups;
 }
 
-MessageId Network::send(NodeId from, NodeId to, std::string label, std::function<void()> on_delivery,
+MessageId Network::send(NodeId from, NodeId to, MessageText message, std::function<void()> on_delivery,
                         std::optional<MessageId> in_reply_to) {
+    std::string& label = message.label;
     Link& l = link(from, to);
     Direction& way = from.index == l.low_end ? *l.upward : *l.downward;
 
@@ -97,6 +98,7 @@ MessageId Network::send(NodeId from, NodeId to, std::string label, std::function
         std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label},
                                   {"deliver_at", delivery}};
         if (in_reply_to) fields.push_back({"reply_to", static_cast<std::int64_t>(*in_reply_to)});
+        for (auto& field : message.about) fields.push_back(std::move(field));
         engine_.record(from, trace_kind::message_sent, std::move(fields));
     }
     if (lost) {

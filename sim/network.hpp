@@ -38,6 +38,19 @@ struct LinkBehaviour {
     bool reorder = false;   // drop the in-order guarantee: each message keeps its own delay
 };
 
+// A message as the trace shows it: the label a sequence diagram writes on its arrow, and
+// fields that say what it is about (among message.sent's optional fields: the customer, a
+// key, a token), so that a report finds the messages about customer 42 without reading
+// labels. A plain string is a message about nothing in particular.
+struct MessageText {
+    std::string label;
+    std::vector<Field> about;
+
+    MessageText(std::string text) : label(std::move(text)) {}  // NOLINT: implicit on purpose
+    MessageText(const char* text) : label(text) {}             // NOLINT
+    MessageText(std::string text, std::vector<Field> fields) : label(std::move(text)), about(std::move(fields)) {}
+};
+
 class Network {
 public:
     explicit Network(Engine& engine) : engine_(engine) {}
@@ -55,9 +68,9 @@ public:
     // direction (connected components of the graph without the cut links), for the trace.
     std::vector<std::vector<NodeId>> reachable_groups() const;
 
-    // Sends a message now; `on_delivery` runs on `to` when it arrives. `label` is what a
+    // Sends a message now; `on_delivery` runs on `to` when it arrives. Its label is what a
     // sequence diagram writes on the arrow ("SET lock:renewals 7f3a9c1e NX PX 30000").
-    MessageId send(NodeId from, NodeId to, std::string label, std::function<void()> on_delivery,
+    MessageId send(NodeId from, NodeId to, MessageText message, std::function<void()> on_delivery,
                    std::optional<MessageId> in_reply_to = std::nullopt);
 
     // Sweeps leave messages out of the trace: checkers never read them, and they are most

@@ -57,7 +57,7 @@ struct is_task<Task<T>> : std::true_type {};
 template <class Reply>
 class CallAwaiter {
 public:
-    CallAwaiter(Network& network, NodeId client, NodeId server, std::string label, Serve<Reply> serve,
+    CallAwaiter(Network& network, NodeId client, NodeId server, MessageText label, Serve<Reply> serve,
                 std::optional<Duration> timeout)
         : network_(network), client_(client), server_(server), label_(std::move(label)),
           serve_(std::move(serve)), timeout_(timeout) {}
@@ -100,14 +100,14 @@ private:
     Network& network_;
     NodeId client_;
     NodeId server_;
-    std::string label_;
+    MessageText label_;
     Serve<Reply> serve_;
     std::optional<Duration> timeout_;
     std::optional<Reply> result_;
 };
 
 template <class Handler>
-auto call(Network& network, const Host& client, NodeId server, std::string label, Handler handler,
+auto call(Network& network, const Host& client, NodeId server, MessageText label, Handler handler,
           std::optional<Duration> timeout = std::nullopt) {
     using Result = decltype(handler());
     if constexpr (detail::is_task<Result>::value) {

@@ -62,6 +62,11 @@ inline constexpr FieldSpec message_sent_fields[] = {
     {"label", FieldType::text, false, "what it carries, e.g. SET lock:renewals 7f3a9c1e NX PX 30000"},
     {"deliver_at", FieldType::instant, false, "the true time it is due at the receiver"},
     {"reply_to", FieldType::integer, true, "the id of the message it answers, on replies"},
+    // What the message is about, where its sender says: reports find a customer's messages
+    // by these fields, never by reading the label.
+    {"customer", FieldType::integer, true, "the customer the message is about"},
+    {"key", FieldType::text, true, "the idempotency key it carries"},
+    {"token", FieldType::integer, true, "the fencing token it carries"},
 };
 inline constexpr KindSpec message_sent{"message.sent", "a message left its sender", message_sent_fields};
 

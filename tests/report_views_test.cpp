@@ -678,3 +678,33 @@ TEST_CASE("locksim report gives scenarios whose names slug alike a page each") {
     std::filesystem::remove_all(in);
     std::filesystem::remove_all(out);
 }
+
+TEST_CASE("a figure relates a violation to the messages about its customer by their fields, not their labels") {
+    // Customer 4 is charged twice; customer 42's messages, whose labels contain
+    // "customer 4", are not part of that story.
+    std::string text = slurp(scenario_path("gc-pause-40s.json"));
+    const std::string customers = "\"customers\": [41, 42, 43]";
+    REQUIRE(text.find(customers) != std::string::npos);
+    text.replace(text.find(customers), customers.size(), "\"customers\": [42, 4, 43]");
+    const Scenario scenario = parse_scenario(text, "customer-4.json", metric_names());
+    const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+    const DesignOutcome& unfenced = design(outcome, "unfenced");
+    REQUIRE(unfenced.metrics.double_charges() == 1);
+
+    const SequenceFigure figure = build_sequence_figure(unfenced);
+    int about_42 = 0;
+    int about_4 = 0;
+    for (const auto& step : figure.steps) {
+        if (step.text.find("customer 42") != std::string::npos || step.text.find("customer=42") != std::string::npos) {
+            ++about_42;
+            CHECK_FALSE(step.related);
+        }
+        if (step.text.find("charge customer 4 ") != std::string::npos ||
+            step.text.ends_with("charge customer 4")) {
+            ++about_4;
+            CHECK(step.related);
+        }
+    }
+    CHECK(about_42 > 0);
+    CHECK(about_4 > 0);
+}

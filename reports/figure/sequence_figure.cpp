@@ -53,12 +53,9 @@ std::set<std::int64_t> customers_in_violations(const DesignOutcome& design) {
     return customers;
 }
 
-bool mentions_customer(const std::string& label, const std::set<std::int64_t>& customers) {
-    for (auto customer : customers)
-        if (label.find(fmt::format("customer {}", customer)) != std::string::npos ||
-            label.find(fmt::format("customer={}", customer)) != std::string::npos)
-            return true;
-    return false;
+// A message its sender said is about one of `customers`.
+bool about_customer(const TraceEvent& message, const std::set<std::int64_t>& customers) {
+    return message.has("customer") && customers.contains(message.integer("customer"));
 }
 
 // The lock's life and every fault belong to any violation's story; so does anything about
@@ -142,7 +139,7 @@ private:
                 const bool reply = event.has("reply_to");
                 retry_candidates_.push_back(RetryCandidate{figure_.steps.size(), reply ? *step.to_lane : step.lane, reply});
             }
-            step.related = !figure_.has_violation || mentions_customer(step.text, customers_) ||
+            step.related = !figure_.has_violation || about_customer(event, customers_) ||
                            (event.has("reply_to") && related_requests_.contains(event.integer("reply_to")));
             if (step.related && !event.has("reply_to")) related_requests_.insert(id);
         } else {
