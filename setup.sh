@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what locksim needs from Debian's packages (only what is missing), then
 # configures and builds into build/. Safe to run again: it skips what is done.
-#   ./setup.sh            # build
-#   ./setup.sh --tests    # also what the test suite needs: python3-jsonschema,
+#   ./setup.sh            # build the program, build/locksim
+#   ./setup.sh --tests    # build everything, tests too, and install what the test suite
+#                         # needs: python3-jsonschema,
 #                         # chromium for the test that opens an HTML report in a browser,
 #                         # and GNU parallel for the test of the sharded-sweep recipe
 # With CI set in the environment, compiler warnings are errors.
@@ -26,4 +27,7 @@ if [ ! -f build/CMakeCache.txt ]; then
 else
   cmake -S . -B build -DLOCKSIM_WERROR="$werror" >/dev/null
 fi
-cmake --build build --parallel "$(nproc)"
+# The first command needs only the program; the tests build everything.
+targets=(--target locksim)
+if [ "${1:-}" = --tests ]; then targets=(); fi
+cmake --build build --parallel "$(nproc)" "${targets[@]}"

@@ -1,23 +1,10 @@
 #include "reports/junit.hpp"
 
+#include "reports/html/markup.hpp"
+
 #include <fmt/format.h>
 
 namespace locksim {
-
-std::string xml_escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
     std::size_t tests = 0, failures = 0, errors = 0;
@@ -31,15 +18,15 @@ std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
                                   "      <error message=\"{1}\"/>\n"
                                   "    </testcase>\n"
                                   "  </testsuite>\n",
-                                  xml_escaped(scenario.file), xml_escaped(scenario.error));
+                                  escaped(scenario.file), escaped(scenario.error));
             continue;
         }
         std::size_t suite_failures = 0;
         std::string cases;
         for (const auto& design : scenario.designs) {
             ++tests;
-            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"", xml_escaped(scenario.name),
-                                 xml_escaped(design.name), xml_escaped(scenario.file));
+            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"", escaped(scenario.name),
+                                 escaped(design.name), escaped(scenario.file));
             if (design.failures.empty() && design.cost.empty()) {
                 cases += "/>\n";
                 continue;
@@ -47,18 +34,18 @@ std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
             if (design.failures.empty()) {
                 // Passed, with a cost a reader of the CI report should still see.
                 cases += fmt::format(">\n      <system-out>efficiency lock: {}</system-out>\n    </testcase>\n",
-                                     xml_escaped(design.cost));
+                                     escaped(design.cost));
                 continue;
             }
             ++suite_failures;
             std::string message;
             for (const auto& failure : design.failures) message += (message.empty() ? "" : "; ") + failure;
-            cases += fmt::format(">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n", xml_escaped(message),
-                                 xml_escaped(fmt::format("FAIL {} {}: {}", scenario.name, design.name, message)));
+            cases += fmt::format(">\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n", escaped(message),
+                                 escaped(fmt::format("FAIL {} {}: {}", scenario.name, design.name, message)));
         }
         failures += suite_failures;
         suites += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n{}  </testsuite>\n",
-                              xml_escaped(scenario.name), scenario.designs.size(), suite_failures, cases);
+                              escaped(scenario.name), scenario.designs.size(), suite_failures, cases);
     }
     return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                        "<testsuites name=\"locksim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",

@@ -21,7 +21,4 @@ struct CheckedScenario {
 
 std::string render_junit(const std::vector<CheckedScenario>& scenarios);
 
-// Text safe inside XML attributes and elements.
-std::string xml_escaped(const std::string& text);
-
 }  // namespace locksim

@@ -5,7 +5,7 @@
 // carries the step's number (e17), the same as in the HTML report.
 #include <string>
 
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 
 namespace locksim {
 

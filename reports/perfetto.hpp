@@ -5,7 +5,7 @@
 // messages, sent and received slices joined by flow arrows. Long runs zoom there.
 #include <string>
 
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 
 namespace locksim {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 
 namespace locksim {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 #include "reports/text_style.hpp"
 
 namespace locksim {

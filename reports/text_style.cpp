@@ -27,14 +27,5 @@ std::string pad_right(std::string_view text, std::size_t width) {
 }
 
 // As a POSIX shell reads it back: plain words stay plain, anything else is single-quoted.
-std::string shell_quoted(const std::string& word) {
-    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:,+@%").find(c) != std::string_view::npos;
-    });
-    if (plain) return word;
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
 
 }  // namespace locksim

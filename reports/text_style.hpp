@@ -27,10 +27,6 @@ private:
 // Width of `text` on a terminal: counts UTF-8 code points, skips colour escapes.
 std::size_t display_width(std::string_view text);
 
-// As a POSIX shell reads it back: plain words stay plain, anything else is single-quoted.
-// For the replay commands reports print.
-std::string shell_quoted(const std::string& word);
-
 // `text` padded with spaces to `width` display columns.
 std::string pad_right(std::string_view text, std::size_t width);
 

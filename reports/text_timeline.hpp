@@ -4,7 +4,7 @@
 // run of refused acquire attempts is folded into one line, so the story fits a screen.
 #include <string>
 
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 #include "reports/text_style.hpp"
 
 namespace locksim {

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/trace_kinds.hpp"
-#include "reports/checks/metrics.hpp"
+#include "checks/metrics.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;

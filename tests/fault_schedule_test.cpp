@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "models/world/fault_schedule.hpp"
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "reports/checks/metrics.hpp"
+#include "checks/metrics.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 using namespace locksim;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "models/trace_kinds.hpp"
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/trace_kinds.hpp"
-#include "reports/checks/metrics.hpp"
+#include "checks/metrics.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"

@@ -20,9 +20,9 @@
 
 #include "models/trace_kinds.hpp"
 #include "models/world/world.hpp"
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
-#include "reports/run_outcome.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
+#include "checks/run_outcome.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "tests/program_support.hpp"
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "reports/cli/shard_choice.hpp"
+#include "cli/shard_choice.hpp"
 
 using namespace locksim;
 

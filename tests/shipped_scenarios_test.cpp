@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
 #include "reports/result_json.hpp"
 #include "reports/trace_json.hpp"
 #include "scenarios/schema/scenario_loader.hpp"

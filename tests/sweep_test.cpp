@@ -4,10 +4,11 @@
 
 #include "tests/support.hpp"
 
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/sweep_runner.hpp"
-#include "reports/sweep_merge.hpp"
-#include "reports/sweep_summary.hpp"
+#include "checks/metrics.hpp"
+#include "runners/sweep_runner.hpp"
+#include "checks/sweep_merge.hpp"
+#include "reports/sweep_text.hpp"
+#include "checks/sweep_summary.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 using namespace locksim;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "reports/event_text.hpp"
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 
 namespace locksim {
 

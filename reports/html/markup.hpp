@@ -6,7 +6,8 @@
 
 namespace locksim {
 
-// &, <, >, " and ' as entities: safe in element text and in quoted attribute values.
+// &, <, >, " and ' as entities: safe in element text and in quoted attribute values, of
+// HTML, SVG and XML alike (the JUnit report uses it too).
 std::string escaped(std::string_view text);
 
 // A fragment identifier made of [a-z0-9-] only: "redis/failover" → "redis-failover".

@@ -5,22 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "checks/expectations.hpp"
 #include "models/world/world_spec.hpp"
 
 namespace locksim {
 
-struct Expectation {
-    enum class Comparison { equals, at_least, at_most };
-    std::string metric;
-    Comparison comparison = Comparison::equals;
-    std::int64_t value = 0;
-    bool implied = false;  // not written in the file: a correctness lock must never let these happen
-};
-
-// What a design's lock is for (seed §1). A correctness lock implies expectations of zero
-// double charges and zero stale writes accepted, unless the file states its own; an
-// efficiency lock's double runs are a cost to report, not a failure.
-enum class LockPurpose { correctness, efficiency };
 
 struct Design {
     std::string name;

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "reports/cli/scenario_runner.hpp"
+#include "runners/scenario_runner.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "reports/checks/metrics.hpp"
+#include "checks/metrics.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // libFuzzer target: `locksim run` on small scenarios. An input that loads is run, every
-// design under the file's seed (reports/cli/scenario_runner.hpp run_scenario, which
-// calls run_world and the checkers of reports/checks), and then the renderers read the
+// design under the file's seed (runners/scenario_runner.hpp run_scenario, which
+// calls run_world and the checkers of checks/), and then the renderers read the
 // outcome: always the JSON result and the text timelines; when the run was small
 // (`render_below_events`), also the trace JSON, the HTML report and the course index,
 // Mermaid, Perfetto, the text table and JUnit.
@@ -40,14 +40,14 @@
 
 #include "fuzz_support.hpp"
 #include "models/world/world.hpp"
-#include "reports/checks/metrics.hpp"
-#include "reports/cli/scenario_runner.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/junit.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
 #include "reports/result_json.hpp"
-#include "reports/run_outcome.hpp"
+#include "checks/run_outcome.hpp"
 #include "reports/summary_table.hpp"
 #include "reports/text_style.hpp"
 #include "reports/text_timeline.hpp"

@@ -1,0 +1,27 @@
+// The cost of an efficiency lock failing (seed §1): the search index built twice in the
+// same hour is processor time thrown away, not an incident. Every build of a period
+// after the first is counted whole.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "models/trace_kinds.hpp"
+#include "sim/duration_text.hpp"
+#include "checks/metrics.hpp"
+
+namespace locksim {
+
+void measure_duplicate_work(const Trace& trace, RunMetrics& metrics) {
+    std::set<std::string> built;
+    for (const auto& event : trace.events()) {
+        if (event.kind != trace_kind::index_built) continue;
+        if (built.insert(event.text("period")).second) continue;
+        const Duration wasted = event.duration("cpu");
+        metrics.duplicate_work += wasted;
+        metrics.flagged.push_back(FlaggedEvent{
+            event.sequence, true,
+            fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted)});
+    }
+}
+
+}  // namespace locksim

@@ -1,0 +1,111 @@
+#include "checks/metrics.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace locksim {
+
+std::int64_t RunMetrics::double_charges() const {
+    std::int64_t extra = 0;
+    for (const auto& d : double_charged) extra += d.charges - 1;
+    return extra;
+}
+
+const FlaggedEvent* RunMetrics::flag_for(std::uint64_t sequence) const {
+    auto found = std::lower_bound(flagged.begin(), flagged.end(), sequence,
+                                  [](const FlaggedEvent& f, std::uint64_t s) { return f.sequence < s; });
+    return found != flagged.end() && found->sequence == sequence ? &*found : nullptr;
+}
+
+namespace {
+
+std::int64_t in_ms(Duration d) { return d.ns / 1'000'000; }
+
+struct MetricDefinition {
+    std::string_view name;
+    std::string_view meaning;
+    std::int64_t (*value)(const RunMetrics&);
+};
+
+// One table: the names scenario files use, what each counts, and where it comes from.
+constexpr MetricDefinition metric_table[] = {
+    {"double_charges", "charges beyond the first for one customer and period, at the payment provider",
+     [](const RunMetrics& m) { return m.double_charges(); }},
+    {"charges", "charges that moved money at the payment provider", [](const RunMetrics& m) { return m.charges; }},
+    {"double_applies", "renewal rows set to charged by a second server at the billing database",
+     [](const RunMetrics& m) { return m.double_applies; }},
+    {"overlapping_holders", "pairs of servers that each believed they held the lock at the same true time",
+     [](const RunMetrics& m) { return static_cast<std::int64_t>(m.overlaps.size()); }},
+    {"stale_writes_rejected", "fenced writes the database refused because a newer token had written",
+     [](const RunMetrics& m) { return m.stale_writes_rejected; }},
+    {"stale_writes_accepted", "fenced writes let through although a newer token had written (a bug)",
+     [](const RunMetrics& m) { return m.stale_writes_accepted; }},
+    {"foreign_releases", "locks deleted by a server that did not hold them",
+     [](const RunMetrics& m) { return m.foreign_releases; }},
+    {"max_wakeups_per_release", "most waiters one release woke (the herd effect)",
+     [](const RunMetrics& m) { return m.max_wakeups_per_release; }},
+    {"finished_ms", "true time in ms at which the last job ended; 0 if none did",
+     [](const RunMetrics& m) { return m.finished_ms; }},
+    {"token_grants", "grants that carried a fencing token", [](const RunMetrics& m) { return m.token_grants; }},
+    {"peak_retries_per_ms", "most refused retries within one millisecond (waiters retrying in step)",
+     [](const RunMetrics& m) { return m.peak_retries_per_ms; }},
+    {"duplicate_work_ms", "processor time in ms spent on index builds beyond the first (an efficiency lock's cost)",
+     [](const RunMetrics& m) { return in_ms(m.duplicate_work); }},
+    {"stall_ms", "longest time in ms from a holder's crash to the next grant (to the run's end if none came)",
+     [](const RunMetrics& m) { return in_ms(m.longest_stall); }},
+    {"longest_wait_ms", "longest time in ms a job waited from its start to holding the lock",
+     [](const RunMetrics& m) { return in_ms(m.longest_wait); }},
+    {"lock_refusals", "acquire attempts the store refused", [](const RunMetrics& m) { return m.lock_refusals; }},
+    {"job_runs", "jobs that started; servers that were not the leader did not start theirs",
+     [](const RunMetrics& m) { return m.job_runs; }},
+};
+
+const MetricDefinition* find_metric(std::string_view name) {
+    for (const auto& metric : metric_table)
+        if (metric.name == name) return &metric;
+    return nullptr;
+}
+
+}  // namespace
+
+const std::vector<std::string>& metric_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> result;
+        for (const auto& metric : metric_table) result.emplace_back(metric.name);
+        return result;
+    }();
+    return names;
+}
+
+std::string_view metric_meaning(std::string_view metric) {
+    const auto* found = find_metric(metric);
+    return found ? found->meaning : std::string_view{};
+}
+
+std::int64_t RunMetrics::value(std::string_view metric) const {
+    // The loader only accepts names from metric_names(); anything else is a bug.
+    const auto* found = find_metric(metric);
+    if (found == nullptr) throw std::logic_error(fmt::format("no metric named \"{}\"", metric));
+    return found->value(*this);
+}
+
+RunMetrics check_trace(const Trace& trace, Instant run_end) {
+    RunMetrics metrics;
+    count_charges(trace, metrics);
+    find_overlapping_holders(trace, run_end, metrics);
+    check_fencing(trace, metrics);
+    count_foreign_releases(trace, metrics);
+    count_wakeups(trace, metrics);
+    find_finish(trace, metrics);
+    find_retry_storms(trace, metrics);
+    count_double_applies(trace, metrics);
+    measure_duplicate_work(trace, metrics);
+    measure_waits(trace, run_end, metrics);
+    std::sort(metrics.flagged.begin(), metrics.flagged.end(),
+              [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
+    return metrics;
+}
+
+}  // namespace locksim

@@ -1,0 +1,55 @@
+#pragma once
+// A finished run of a scenario: per design its trace and what the checkers found.
+// Every renderer is a function of this and nothing else.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checks/metrics.hpp"
+#include "checks/expectations.hpp"
+#include "sim/engine.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct ExpectationResult {
+    Expectation expectation;
+    std::int64_t actual = 0;
+    bool held = false;
+};
+
+struct DesignOutcome {
+    std::string name;
+    LockPurpose purpose = LockPurpose::correctness;
+    std::vector<std::string> lanes;  // node names in the order a sequence figure draws them
+    Trace trace;
+    RunSummary summary;
+    RunMetrics metrics;
+    std::vector<ExpectationResult> expectations;
+
+    bool held() const;
+};
+
+struct ScenarioOutcome {
+    std::string file;
+    std::string name;
+    std::string description;
+    std::string lesson;
+    std::uint64_t seed = 0;
+    std::vector<DesignOutcome> designs;
+
+    bool held() const;
+};
+
+std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics);
+
+const char* to_string(LockPurpose purpose);
+
+// What an efficiency lock's failures cost in this run ("35s of duplicated work"); empty
+// if nothing was wasted or the lock is for correctness.
+std::string efficiency_cost(const DesignOutcome& design);
+
+// "double_charges expected 0, got 1" / "charges expected at least 3, got 2".
+std::string describe_failure(const ExpectationResult& result);
+
+}  // namespace locksim

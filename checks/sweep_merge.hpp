@@ -1,0 +1,45 @@
+#pragma once
+// `locksim merge`: shard files of one sweep into the totals of the whole. A merge is only
+// as good as its proof that the shards are one sweep: the same scenario bytes, the same
+// locksim build, every shard's arithmetic sound, and together exactly the sweep's seeds.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/sweep_summary.hpp"
+
+namespace locksim {
+
+// A shard file that ends before its JSON does: its task was killed while writing (or
+// before), so the shard must be run again. The index is read from the text when the file
+// got that far.
+struct IncompleteShard {
+    std::string file;
+    std::size_t bytes = 0;
+    std::optional<std::uint32_t> index;
+    std::optional<std::uint32_t> count;
+};
+
+struct ShardFiles {
+    std::vector<SweepSummary> complete;
+    std::vector<std::string> complete_files;  // parallel to `complete`
+    std::vector<IncompleteShard> incomplete;
+};
+
+// Sorts one file's text into `files`; throws SweepError for anything that is not a shard
+// (another JSON document, unsound totals, text that is not JSON at all).
+void add_shard_file(ShardFiles& files, const std::string& file, const std::string& text);
+
+// The shard indices (from 1) that no complete file holds, after checking the complete
+// files are shards of one sweep. Throws SweepError when there is no complete file to
+// learn the sweep from.
+std::vector<std::uint32_t> missing_shards(const ShardFiles& files);
+
+enum class MergeMode {
+    whole,    // every shard must be present and complete
+    partial,  // totals over the complete shards so far, marked partial
+};
+SweepSummary merge_shards(const ShardFiles& files, MergeMode mode);
+
+}  // namespace locksim

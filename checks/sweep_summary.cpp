@@ -1,0 +1,214 @@
+#include "checks/sweep_summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "checks/command_line.hpp"
+#include "sim/wide_int.hpp"
+
+namespace locksim {
+
+void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
+    ++runs;
+    double_charges += static_cast<std::uint64_t>(metrics.double_charges());
+    const bool violation = std::any_of(metrics.flagged.begin(), metrics.flagged.end(),
+                                       [](const FlaggedEvent& flag) { return flag.violation; });
+    if (!violation) return;
+    ++runs_with_violation;
+    failing_seeds.insert(std::upper_bound(failing_seeds.begin(), failing_seeds.end(), seed), seed);
+    if (failing_seeds.size() > kept_failing_seeds) failing_seeds.pop_back();
+}
+
+void DesignTally::merge(const DesignTally& other) {
+    runs += other.runs;
+    runs_with_violation += other.runs_with_violation;
+    double_charges += other.double_charges;
+    std::vector<std::uint64_t> both;
+    std::merge(failing_seeds.begin(), failing_seeds.end(), other.failing_seeds.begin(), other.failing_seeds.end(),
+               std::back_inserter(both));
+    both.erase(std::unique(both.begin(), both.end()), both.end());
+    if (both.size() > kept_failing_seeds) both.resize(kept_failing_seeds);
+    failing_seeds = std::move(both);
+}
+
+void SweepSummary::merge_tallies(const SweepSummary& other) {
+    assert(other.designs.size() == designs.size());
+    for (std::size_t d = 0; d < designs.size(); ++d) {
+        assert(other.designs[d].name == designs[d].name);
+        designs[d].merge(other.designs[d]);
+    }
+}
+
+SeedBlock shard_block(SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
+    // In 128 bits: count × shard passes 2^64 for a sweep of more than 2^64 / shards seeds.
+    const auto begin = static_cast<std::uint64_t>(uint128{seeds.count} * (shard - 1) / shards);
+    const auto end = static_cast<std::uint64_t>(uint128{seeds.count} * shard / shards);
+    return SeedBlock{seeds.first + begin, end - begin};
+}
+
+WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials) {
+    constexpr double z = 1.959963984540054;  // the 97.5th percentile of the normal distribution
+    const double n = static_cast<double>(trials);
+    const double p = static_cast<double>(successes) / n;
+    const double denominator = 1 + z * z / n;
+    const double centre = (p + z * z / (2 * n)) / denominator;
+    const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
+    // At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave a speck.
+    return WilsonInterval{successes == 0 ? 0.0 : std::max(0.0, centre - half),
+                          successes == trials ? 1.0 : std::min(1.0, centre + half)};
+}
+
+std::string index_ranges(const std::vector<std::uint32_t>& indices) {
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < indices.size();) {
+        std::size_t j = i;
+        while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+        parts.push_back(j == i ? fmt::format("{}", indices[i]) : fmt::format("{}-{}", indices[i], indices[j]));
+        i = j + 1;
+    }
+    return fmt::format("{}", fmt::join(parts, ","));
+}
+
+std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
+    std::string command = fmt::format("locksim sweep {} --seeds {} --start {}", shell_quoted(file), seeds.count, seeds.first);
+    if (shards > 1) command += fmt::format(" --shard {}/{}", shard, shards);
+    return command;
+}
+
+nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
+    using Json = nlohmann::ordered_json;
+    Json designs = Json::array();
+    for (const auto& d : summary.designs) {
+        Json entry{{"name", d.name},
+                   {"runs", d.runs},
+                   {"runs_with_violation", d.runs_with_violation},
+                   {"double_charges", d.double_charges}};
+        if (d.runs > 0) {
+            const auto ci = wilson_interval(d.runs_with_violation, d.runs);
+            entry["violation_rate"] = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
+            entry["wilson_95"] = {ci.low, ci.high};
+        }
+        entry["failing_seeds"] = d.failing_seeds;
+        designs.push_back(std::move(entry));
+    }
+    // The shard comes first after the sweep, so a file cut short still says which it was.
+    Json document{{"scenario", summary.scenario},
+                  {"file", summary.file},
+                  {"seeds", {{"first", summary.seeds.first}, {"count", summary.seeds.count}}}};
+    if (summary.partial_shards.empty()) {
+        document["shard"] = {{"index", summary.shard}, {"of", summary.shards}};
+        document["covered"] = {{"first", summary.covered.first}, {"count", summary.covered.count}};
+    } else {
+        document["shard"] = {{"of", summary.shards}};
+        std::uint64_t covered = 0;
+        for (auto index : summary.partial_shards) covered += shard_block(summary.seeds, index, summary.shards).count;
+        document["partial"] = {{"shards_present", summary.partial_shards}, {"seeds_covered", covered}};
+    }
+    document["provenance"] = {{"scenario_sha256", summary.provenance.scenario_sha256},
+                              {"locksim_version", summary.provenance.locksim_version},
+                              {"commit", summary.provenance.commit},
+                              {"command", summary.provenance.command}};
+    document["designs"] = std::move(designs);
+    return document;
+}
+
+namespace {
+
+// One line naming the file and what is wrong with its totals.
+void check_arithmetic(const SweepSummary& summary, const std::string& file) {
+    const auto fail = [&](const std::string& what) {
+        throw SweepError(fmt::format("{}: shard {}/{}: {}; its totals cannot be trusted: rerun it with {}", file,
+                                     summary.shard, summary.shards, what,
+                                     sweep_command_line(summary.file, summary.seeds, summary.shard, summary.shards)));
+    };
+    if (summary.shards == 0 || summary.shards > max_shards || summary.shard == 0 || summary.shard > summary.shards)
+        throw SweepError(fmt::format("{}: shard {}/{} is not a shard index from 1 to its count", file, summary.shard,
+                                     summary.shards));
+    if (summary.seeds.count == 0 || summary.seeds.first > UINT64_MAX - (summary.seeds.count - 1))
+        throw SweepError(fmt::format("{}: the seeds {} and {} more are not a block of seeds", file, summary.seeds.first,
+                                     summary.seeds.count));
+    const SeedBlock expected = shard_block(summary.seeds, summary.shard, summary.shards);
+    if (summary.covered.first != expected.first || summary.covered.count != expected.count)
+        fail(fmt::format("it covers seeds {} and {} more, but shard {}/{} of seeds {}…{} is {} and {} more",
+                         summary.covered.first, summary.covered.count, summary.shard, summary.shards, summary.seeds.first,
+                         summary.seeds.first + summary.seeds.count - 1, expected.first, expected.count));
+    if (summary.designs.empty()) fail("it has no designs");
+    for (std::size_t d = 1; d < summary.designs.size(); ++d)
+        for (std::size_t e = 0; e < d; ++e)
+            if (summary.designs[d].name == summary.designs[e].name)
+                fail(fmt::format("design {} is listed twice", summary.designs[d].name));
+    for (const auto& d : summary.designs) {
+        if (d.runs != summary.covered.count)
+            fail(fmt::format("design {} has {} runs for {} seeds", d.name, d.runs, summary.covered.count));
+        if (d.runs_with_violation > d.runs)
+            fail(fmt::format("design {} has {} runs with a violation out of {}", d.name, d.runs_with_violation, d.runs));
+        if (d.double_charges > 0 && d.runs_with_violation == 0)
+            fail(fmt::format("design {} has {} double charges but no run with a violation", d.name, d.double_charges));
+        const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
+        const bool seeds_in_block =
+            std::all_of(d.failing_seeds.begin(), d.failing_seeds.end(), [&](std::uint64_t seed) {
+                return seed >= summary.covered.first && seed - summary.covered.first < summary.covered.count;
+            });
+        const bool ascending = std::adjacent_find(d.failing_seeds.begin(), d.failing_seeds.end(),
+                                                  std::greater_equal<>()) == d.failing_seeds.end();
+        if (d.failing_seeds.size() != kept || !seeds_in_block || !ascending)
+            fail(fmt::format("design {} lists failing seeds that are not the first {} of its {} failing runs in its "
+                             "block", d.name, kept, d.runs_with_violation));
+    }
+}
+
+}  // namespace
+
+SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file) {
+    // Every count is a whole number within its type: a sign, a fraction or an exponent
+    // means the file was not written by sweep_json, and a cast would hide that.
+    const auto count = [&](const nlohmann::ordered_json& value, const char* name,
+                           std::uint64_t max = UINT64_MAX) -> std::uint64_t {
+        if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max)
+            throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {} is {}, not "
+                                         "a whole number from 0 to {}",
+                                         file, name, value.dump(), max));
+        return value.get<std::uint64_t>();
+    };
+    SweepSummary summary;
+    try {
+        summary.scenario = document.at("scenario").get<std::string>();
+        summary.file = document.at("file").get<std::string>();
+        summary.seeds = SeedBlock{count(document.at("seeds").at("first"), "seeds.first"),
+                                  count(document.at("seeds").at("count"), "seeds.count")};
+        if (document.contains("partial"))
+            throw SweepError(fmt::format("{}: the totals of a partial merge; merge the shard files themselves", file));
+        summary.shard = static_cast<std::uint32_t>(count(document.at("shard").at("index"), "shard.index", max_shards));
+        summary.shards = static_cast<std::uint32_t>(count(document.at("shard").at("of"), "shard.of", max_shards));
+        summary.covered = SeedBlock{count(document.at("covered").at("first"), "covered.first"),
+                                    count(document.at("covered").at("count"), "covered.count")};
+        if (!document.contains("provenance"))
+            throw SweepError(fmt::format("{}: says nothing of what produced it (no \"provenance\"): written by an older "
+                                         "locksim; rerun the shard",
+                                         file));
+        const auto& provenance = document.at("provenance");
+        summary.provenance = SweepProvenance{provenance.at("scenario_sha256").get<std::string>(),
+                                             provenance.at("locksim_version").get<std::string>(),
+                                             provenance.at("commit").get<std::string>(),
+                                             provenance.at("command").get<std::string>()};
+        for (const auto& d : document.at("designs")) {
+            DesignTally tally;
+            tally.name = d.at("name").get<std::string>();
+            tally.runs = count(d.at("runs"), "runs");
+            tally.runs_with_violation = count(d.at("runs_with_violation"), "runs_with_violation");
+            tally.double_charges = count(d.at("double_charges"), "double_charges");
+            for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
+            summary.designs.push_back(std::move(tally));
+        }
+    } catch (const nlohmann::json::exception& error) {
+        throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {}", file,
+                                     error.what()));
+    }
+    check_arithmetic(summary, file);
+    return summary;
+}
+
+}  // namespace locksim

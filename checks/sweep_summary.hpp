@@ -1,0 +1,92 @@
+#pragma once
+// What a sweep over many seeds found, per design: how many runs broke a safety property,
+// with a confidence interval, and the first seeds that did, so each can be replayed.
+// A summary covers one contiguous block of seeds; shards of one sweep merge into exactly
+// the summary of the whole.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "checks/metrics.hpp"
+
+namespace locksim {
+
+// The most shards a sweep is split into.
+constexpr std::uint32_t max_shards = 100000;
+
+// The smallest failing seeds a summary keeps per design.
+constexpr std::size_t kept_failing_seeds = 10;
+
+struct DesignTally {
+    std::string name;
+    std::uint64_t runs = 0;
+    std::uint64_t runs_with_violation = 0;  // a double charge, a stale write accepted, a foreign release
+    std::uint64_t double_charges = 0;
+    std::vector<std::uint64_t> failing_seeds;  // ascending, at most kept_failing_seeds
+
+    void add(std::uint64_t seed, const RunMetrics& metrics);
+    void merge(const DesignTally& other);
+};
+
+struct SeedBlock {
+    std::uint64_t first = 0;
+    std::uint64_t count = 0;
+};
+
+// What produced a summary. `merge` compares these, never paths: the same scenario under
+// another path merges, an edited one at the same path does not.
+struct SweepProvenance {
+    std::string scenario_sha256;  // of the scenario file's bytes
+    std::string locksim_version;
+    std::string commit;           // the git commit locksim was built from, or "unknown"
+    std::string command;          // the command that reproduces these totals
+};
+
+struct SweepSummary {
+    std::string scenario;
+    std::string file;
+    SeedBlock seeds;          // the whole sweep
+    std::uint32_t shard = 1;  // 1-based index of this part
+    std::uint32_t shards = 1;
+    SeedBlock covered;        // the seeds this summary ran
+    SweepProvenance provenance;
+    std::vector<DesignTally> designs;
+    // Only in `merge --partial`: the shards whose totals this holds (ascending). The
+    // summary then covers those shards' seeds, not `covered`.
+    std::vector<std::uint32_t> partial_shards;
+
+    void merge_tallies(const SweepSummary& other);  // same sweep, other seeds
+};
+
+// Ascending indices as Slurm's --array takes them: {2, 5, 6, 7} is "2,5-7".
+std::string index_ranges(const std::vector<std::uint32_t>& indices);
+
+// The command that reproduces a summary's totals: the thread count and output options are
+// left out, since they never change them.
+std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
+
+// Shard i of n (1-based) of `seeds`: a contiguous block; the n blocks partition the seeds.
+SeedBlock shard_block(SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
+
+struct WilsonInterval {
+    double low = 0;
+    double high = 0;
+};
+// The 95 % Wilson score interval of `successes` out of `trials` (trials > 0).
+WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials);
+
+nlohmann::ordered_json sweep_json(const SweepSummary& summary);
+
+// Unusable shard files or sets of shards: the message is one line to print.
+class SweepError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+// Reads a summary written by sweep_json, and checks its arithmetic: every design ran
+// each covered seed once, no more violations than runs, failing seeds inside the block.
+SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file);
+
+}  // namespace locksim

@@ -1,0 +1,82 @@
+#include "cli/check_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
+#include "cli/terminal.hpp"
+#include "reports/junit.hpp"
+#include "reports/text_style.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+namespace locksim {
+
+int check_command(const CheckCommandOptions& options) {
+    const TextStyle style(use_colour(color_choice(options.color)));
+    std::vector<std::string> missing;
+    const auto files = scenario_files(options.paths, missing);
+    std::vector<CheckedScenario> results;
+    for (const auto& path : missing)
+        results.push_back(CheckedScenario{path, "", "no such file or directory", {}});
+
+    for (const auto& file : files) {
+        CheckedScenario checked{file, "", "", {}};
+        try {
+            const Scenario scenario = load_scenario_file(file, metric_names());
+            checked.name = scenario.name;
+            const ScenarioOutcome outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
+                                                         RunOptions{.trace_messages = false, .event_limit = options.max_events});
+            for (const auto& design : outcome.designs) {
+                CheckedDesign result{design.name, {}, efficiency_cost(design)};
+                for (const auto& expectation : design.expectations)
+                    if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+                checked.designs.push_back(std::move(result));
+            }
+        } catch (const ScenarioError& error) {
+            checked.error = error.what();
+        } catch (const RunawayRun& runaway) {
+            checked.error = fmt::format("{}: {}", file, runaway.what());
+        }
+        results.push_back(std::move(checked));
+    }
+
+    std::size_t passed = 0, failed = 0, unusable = 0;
+    for (const auto& scenario : results) {
+        if (!scenario.error.empty()) {
+            ++unusable;
+            fmt::print("{}\n", style.violation(fmt::format("ERROR {}: {}", scenario.file, scenario.error)));
+            continue;
+        }
+        for (const auto& design : scenario.designs) {
+            if (design.failures.empty()) {
+                ++passed;
+                const std::string cost = design.cost.empty() ? "" : fmt::format(" (efficiency lock: {})", design.cost);
+                fmt::print("{} {} {}{}\n", style.good("PASS"), scenario.name, design.name, cost);
+                continue;
+            }
+            ++failed;
+            std::string message;
+            for (const auto& failure : design.failures) message += (message.empty() ? "" : "; ") + failure;
+            fmt::print("{}\n", style.violation(fmt::format("FAIL {} {}: {}", scenario.name, design.name, message)));
+        }
+    }
+    if (options.junit) {
+        std::ofstream out(*options.junit);
+        out << render_junit(results);
+        if (!out) {
+            fmt::print(stderr, "--junit: cannot write {}\n", *options.junit);
+            return 2;
+        }
+    }
+    if (unusable > 0) fmt::print("{} file{} could not be used\n", unusable, unusable == 1 ? "" : "s");
+    fmt::print("{} passed, {} failed\n", passed, failed + unusable);
+    if (unusable > 0) return 2;
+    return failed > 0 ? 1 : 0;
+}
+
+}  // namespace locksim

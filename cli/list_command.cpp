@@ -1,0 +1,82 @@
+#include "cli/list_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "checks/command_line.hpp"
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
+#include "reports/text_style.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+namespace locksim {
+namespace {
+
+// The description's first sentence: the scenario's story in a line.
+std::string first_sentence(const std::string& text) {
+    for (std::size_t at = text.find(". "); at != std::string::npos; at = text.find(". ", at + 1)) {
+        if (at >= 2 && text.compare(at - 2, 2, " s") == 0) continue;  // "30 s. " is not an ending
+        return text.substr(0, at + 1);
+    }
+    return text;
+}
+
+}  // namespace
+
+int list_command(const std::vector<std::string>& paths, const std::string& format) {
+    std::vector<std::string> missing;
+    const auto files = scenario_files(paths, missing);
+    struct Entry {
+        std::string section;
+        std::string file;
+        std::string name;
+        std::string story;
+        std::string description;
+        std::vector<std::string> designs;
+    };
+    std::vector<Entry> entries;
+    int unusable = 0;
+    for (const auto& path : missing) {
+        fmt::print(stderr, "{}: no such file or directory\n", path);
+        ++unusable;
+    }
+    for (const auto& file : files) {
+        try {
+            const Scenario scenario = load_scenario_file(file, metric_names());
+            Entry entry{scenario.section.empty() ? "-" : scenario.section, file, scenario.name,
+                        scenario.lesson.empty() ? first_sentence(scenario.description) : scenario.lesson,
+                        scenario.description, {}};
+            for (const auto& design : scenario.designs) entry.designs.push_back(design.name);
+            entries.push_back(std::move(entry));
+        } catch (const ScenarioError& error) {
+            fmt::print(stderr, "{}\n", error.what());
+            ++unusable;
+        }
+    }
+    // In the order the seed tells its story: by section, then by name.
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry& a, const Entry& b) { return std::tie(a.section, a.name) < std::tie(b.section, b.name); });
+    if (format == "json") {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& e : entries)
+            list.push_back({{"file", e.file},
+                            {"name", e.name},
+                            {"section", e.section == "-" ? "" : e.section},
+                            {"lesson", e.story},
+                            {"description", e.description},
+                            {"designs", e.designs}});
+        fmt::print("{}\n", list.dump(2));
+        return unusable > 0 ? 2 : 0;
+    }
+    std::size_t name_width = 4;
+    for (const auto& e : entries) name_width = std::max(name_width, e.name.size());
+    fmt::print("{:<7}  {:<{}}  {}\n", "section", "name", name_width, "lesson");
+    for (const auto& e : entries) fmt::print("{:<7}  {:<{}}  {}\n", e.section, e.name, name_width, e.story);
+    fmt::print("\n{} scenario{}; run one with: locksim run {}\n", entries.size(), entries.size() == 1 ? "" : "s",
+               entries.empty() ? "FILE" : shell_quoted(entries.front().file));
+    return unusable > 0 ? 2 : 0;
+}
+
+}  // namespace locksim

@@ -1,0 +1,202 @@
+// locksim: a deterministic simulator of distributed locks. See README.md.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "cli/build_info.hpp"
+#include "cli/check_command.hpp"
+#include "cli/kinds_command.hpp"
+#include "cli/list_command.hpp"
+#include "cli/report_command.hpp"
+#include "cli/run_command.hpp"
+#include "cli/sweep_command.hpp"
+#include "cli/whole_number.hpp"
+
+namespace {
+
+// The --seed of a subcommand, if given: false after printing the error.
+bool read_seed(const CLI::App* command, const std::string& text, std::optional<std::uint64_t>& seed) {
+    if (command->count("--seed") == 0) return true;
+    seed = locksim::parse_whole_number(text);
+    if (seed) return true;
+    fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", text);
+    return false;
+}
+
+// Every command that runs scenarios takes --max-events: the documented limit a runaway
+// world stops at (exit 2), raised for a run that is meant to be long.
+void add_event_limit(CLI::App* command, std::uint64_t& limit) {
+    command->add_option("--max-events", limit,
+                        fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
+                                    locksim::Engine::default_event_limit))
+        ->check(CLI::PositiveNumber);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace locksim;
+    const std::string version = fmt::format("locksim {} (commit {})", locksim_version, build_commit);
+    CLI::App app{version +
+                     " — a deterministic simulator of distributed locks under pauses, clock jumps and delays.\n"
+                     "Runs every design of a scenario under the same seed and faults, and counts double charges,\n"
+                     "overlapping holders and stale writes. Same file and seed, same bytes out.",
+                 "locksim"};
+    app.set_version_flag("--version", version);
+    app.require_subcommand(1);
+    app.footer("Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"
+               "3 an internal error (a bug: please report it with the file and seed).\n"
+               "Example: locksim run scenarios/gc-pause-40s.json");
+
+    RunCommandOptions run;
+    run.program = argv[0];
+    CLI::App* run_app = app.add_subcommand("run", "Run a scenario file and print what went wrong in each design");
+    run_app->add_option("FILE", run.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
+    std::string seed;
+    run_app->add_option("--seed", seed, "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
+    run_app->add_option("--design", run.design, "Run only the design with this name");
+    std::string format = "text";
+    run_app->add_option("--format", format,
+                        "text: table and timeline (default); json: metrics and expectations; trace: every event;\n"
+                        "mermaid: a sequenceDiagram per design, as Markdown; perfetto: Chrome trace JSON for ui.perfetto.dev")
+        ->check(CLI::IsMember({"text", "json", "trace", "mermaid", "perfetto"}));
+    run_app->add_option("--report", run.report_directory,
+                        "Also write the scenario's HTML report (one self-contained page) into this directory");
+    std::string color = "auto";
+    run_app->add_option("--color", color, "auto (default): on a terminal unless NO_COLOR is set; always; never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    run_app->footer("Examples: locksim run scenarios/gc-pause-40s.json --report report\n"
+                    "          locksim run scenarios/gc-pause-40s.json --seed 7 --format json\n"
+                    "          locksim run scenarios/gc-pause-40s.json --design fenced --format mermaid > figure.md");
+
+    if (argc == 1) {
+        fmt::print(stderr, "{}", app.help());
+        return 2;
+    }
+    SweepCommandOptions sweep;
+    sweep.program = argv[0];
+    CLI::App* sweep_app = app.add_subcommand(
+        "sweep", "Run a scenario under many seeds and report how often each design breaks (rates with 95% intervals)");
+    sweep_app->add_option("FILE", sweep.file, "Scenario file (JSON)")->required();
+    sweep_app->add_option("--seeds", sweep.seeds, "How many seeds to run")->required();
+    sweep_app->add_option("--start", sweep.start, "The first seed (default 1)");
+    sweep_app->add_option("--jobs,-j", sweep.jobs,
+                          "Worker threads (default: the CPUs this process may use, as taskset or Slurm allot them);\n"
+                          "totals never depend on it");
+    sweep_app->add_option("--format", sweep.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    sweep_app->add_option("--shard", sweep.shard,
+                          "Run one of n equal blocks of the seeds and write JSON for `locksim merge`:\n"
+                          "  3/8        the third of eight (shards count from 1)\n"
+                          "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
+                          "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
+                          "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)");
+    sweep_app->add_option("--output,-o", sweep.output,
+                          "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
+                          "so a killed task never leaves half a shard");
+    sweep_app->add_option("--color", sweep.color, "auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    sweep_app->footer("Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
+                      "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
+                      "         locksim merge shard-*.json\n"
+                      "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");
+
+    MergeCommandOptions merge;
+    merge.program = argv[0];
+    CLI::App* merge_app = app.add_subcommand(
+        "merge", "Combine sweep shards into the totals of one unsharded sweep, after proving they are one sweep");
+    merge_app->add_option("FILES", merge.files, "Shard files written by sweep --shard")->required();
+    CLI::Option* missing_flag = merge_app->add_flag("--missing", merge.missing,
+                        "Only print the shard indices not yet present (or incomplete), as sbatch --array= takes them,\n"
+                        "such as 3,5-7; nothing when all are there");
+    merge_app->add_flag("--partial", merge.partial,
+                        "Totals over the shards present so far, labelled PARTIAL: progress across a running array")
+        ->excludes(missing_flag);
+    merge_app->add_option("--format", merge.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    merge_app->add_option("--output,-o", merge.output, "Write the result to this file, whole or not at all");
+    merge_app->add_option("--color", merge.color, "auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    merge_app->footer("Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
+                      "do not add up, and shards of another scenario file or another locksim build.\n"
+                      "Example: locksim merge shard-*.json\n"
+                      "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
+
+    std::vector<std::string> list_paths{"scenarios"};
+    CLI::App* list_app = app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");
+    std::string list_format = "text";
+    list_app->add_option("PATH", list_paths, "Scenario files or directories (default: scenarios)");
+    list_app->add_option("--format", list_format, "text (default) or json (file, name, section, lesson, description, designs)")
+        ->check(CLI::IsMember({"text", "json"}));
+    list_app->footer("Example: locksim list\n         locksim list scenarios --format json");
+
+    std::string kinds_format = "text";
+    CLI::App* kinds_app = app.add_subcommand(
+        "kinds", "List every kind of trace event with its fields and their types: what a fault's \"when\" may name");
+    kinds_app->add_option("--format", kinds_format, "text (default), markdown (a table) or json (for scripts)")
+        ->check(CLI::IsMember({"text", "markdown", "json"}));
+    kinds_app->footer("Example: locksim kinds\n         locksim kinds --format json");
+
+    CheckCommandOptions check;
+    std::string check_seed;
+    CLI::App* check_app = app.add_subcommand(
+        "check", "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
+    check_app->add_option("PATH", check.paths, "Scenario files or directories")->required();
+    check_app->add_option("--seed", check_seed, "Run every file under this seed instead of its own");
+    check_app->add_option("--junit", check.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
+    check_app->add_option("--color", check.color, "auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    check_app->footer("Prints PASS or FAIL per scenario and design, then \"N passed, N failed\".\n"
+                      "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
+                      "Example: locksim check scenarios/ --junit locksim.xml");
+
+    ReportCommandOptions report;
+    report.program = argv[0];
+    std::string report_seed;
+    CLI::App* report_app = app.add_subcommand(
+        "report", "Write an HTML report per scenario and a course index that orders them as the seed tells its story");
+    report_app->add_option("PATH", report.paths, "Scenario files or directories")->required();
+    report_app->add_option("--out", report.out, "Directory to write the pages into (default: site)");
+    report_app->add_option("--seed", report_seed, "Run every file under this seed instead of its own");
+    report_app->footer("Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
+                       "Example: locksim report scenarios/ --out site && open site/index.html");
+
+    add_event_limit(run_app, run.max_events);
+    add_event_limit(sweep_app, sweep.max_events);
+    add_event_limit(check_app, check.max_events);
+    add_event_limit(report_app, report.max_events);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int code = app.exit(error);  // prints help, the version, or the error
+        return code == 0 ? 0 : 2;
+    }
+    if (!read_seed(run_app, seed, run.seed) || !read_seed(check_app, check_seed, check.seed) ||
+        !read_seed(report_app, report_seed, report.seed))
+        return 2;
+    run.format = format == "json"       ? RunFormat::json
+                 : format == "trace"    ? RunFormat::trace
+                 : format == "mermaid"  ? RunFormat::mermaid
+                 : format == "perfetto" ? RunFormat::perfetto
+                                        : RunFormat::text;
+    run.color = color_choice(color);
+
+    try {
+        if (app.got_subcommand(run_app)) return run_command(run);
+        if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
+        if (app.got_subcommand(merge_app)) return merge_command(merge);
+        if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
+        if (app.got_subcommand(kinds_app)) return kinds_command(kinds_format);
+        if (app.got_subcommand(report_app)) return report_command(report);
+        if (app.got_subcommand(check_app)) return check_command(check);
+    } catch (const std::exception& error) {
+        // A model or the engine broke an invariant: a bug, not bad input.
+        fmt::print(stderr, "locksim: internal error: {}\n", error.what());
+        return 3;
+    }
+    return 2;
+}

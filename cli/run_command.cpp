@@ -1,0 +1,137 @@
+#include "cli/run_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include <cstdio>
+#include <sstream>
+
+#include "models/trace_kinds.hpp"
+#include "cli/report_command.hpp"
+#include "runners/scenario_runner.hpp"
+#include "reports/mermaid.hpp"
+#include "reports/perfetto.hpp"
+#include "reports/event_text.hpp"
+#include "reports/result_json.hpp"
+#include "reports/summary_table.hpp"
+#include "reports/text_style.hpp"
+#include "reports/text_timeline.hpp"
+#include "reports/trace_json.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+std::string wrap(const std::string& text, std::size_t width) {
+    std::istringstream words(text);
+    std::string line, out, word;
+    while (words >> word) {
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    return out + line + (line.empty() ? "" : "\n");
+}
+
+// The faults that struck the first design, from its trace: fixed in the file or drawn
+// from the seed, they are the same for every design unless a design changes them.
+std::string fault_list(const DesignOutcome& design, const TextStyle& style) {
+    std::vector<std::string> faults;
+    for (const auto& event : design.trace.events()) {
+        const std::string_view k = event.kind;
+        if (k != trace_kind::node_paused && k != trace_kind::clock_stepped && k != trace_kind::clock_slewing &&
+            k != trace_kind::node_crashed &&
+            k != trace_kind::network_partitioned && k != trace_kind::link_held)
+            continue;
+        const auto text = describe_event(event, design.trace);
+        if (text) faults.push_back(fmt::format("{} {}: {}", format_seconds(event.at), design.trace.node_name(event.node), text->text));
+    }
+    if (faults.empty()) return "";
+    constexpr std::size_t shown = 8;
+    std::string out = style.heading("Faults") + fmt::format(" ({} in this run):\n", faults.size());
+    for (std::size_t i = 0; i < std::min(shown, faults.size()); ++i) out += "  " + faults[i] + "\n";
+    if (faults.size() > shown) out += fmt::format("  … and {} more (--format trace has them all)\n", faults.size() - shown);
+    return out + "\n";
+}
+
+std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, const TextStyle& style) {
+    std::string out = style.heading(fmt::format("{}", outcome.name)) +
+                      fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
+                                  outcome.designs.size() == 1 ? "" : "s");
+    out += wrap(outcome.description, 88);
+    if (!outcome.lesson.empty()) out += style.heading("Lesson: ") + outcome.lesson + "\n";
+    out += "\n";
+    out += render_summary_table(outcome, style) + "\n";
+    out += fault_list(outcome.designs.front(), style);
+
+    const DesignOutcome& first = outcome.designs.front();
+    out += style.heading(fmt::format("Timeline of \"{}\"", first.name)) +
+           " (true time; one column per node; messages left out, --format trace has them)\n";
+    out += render_compact_timeline(first, style);
+    if (first.summary.horizon_reached)
+        out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",
+                                       format_seconds(first.summary.ended_at)));
+    out += "\n";
+
+    for (const auto& design : outcome.designs)
+        for (const auto& result : design.expectations)
+            if (!result.held)
+                out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) + "\n";
+    out += fmt::format("Replay: {}\n", replay_command(options.program, outcome.file, outcome.seed, options.design));
+    return out;
+}
+
+}  // namespace
+
+int run_command(const RunCommandOptions& options) {
+    const auto loaded = load_scenario_or_report(options.file);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
+    if (options.design) {
+        const auto& designs = scenario.designs;
+        if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == *options.design; })) {
+            std::vector<std::string> names;
+            for (const auto& d : designs) names.push_back(d.name);
+            fmt::print(stderr, "{}: --design: no design named \"{}\"; the designs are {}\n", options.file,
+                       *options.design, fmt::join(names, ", "));
+            return 2;
+        }
+    }
+
+    ScenarioOutcome outcome;
+    try {
+        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design,
+                               RunOptions{.event_limit = options.max_events});
+    } catch (const RunawayRun& runaway) {
+        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
+        return 2;
+    }
+    switch (options.format) {
+        case RunFormat::json: fmt::print("{}", render_result_json(outcome)); break;
+        case RunFormat::trace: fmt::print("{}", render_trace_json(outcome)); break;
+        case RunFormat::mermaid: fmt::print("{}", render_mermaid(outcome)); break;
+        case RunFormat::perfetto: fmt::print("{}", render_perfetto(outcome)); break;
+        case RunFormat::text: {
+            const TextStyle style(use_colour(options.color));
+            fmt::print("{}", render_text(outcome, options, style));
+            break;
+        }
+    }
+    if (options.report_directory) {
+        const auto written = write_scenario_report(
+            outcome, scenario, *options.report_directory,
+            replay_command(options.program, options.file, outcome.seed, options.design));
+        if (!written) return 2;
+        // Where the report went is for the person at the terminal: on stderr, so that
+        // stdout stays one clean document in the json, trace and other formats.
+        fmt::print(stderr, "HTML report: {} (open it in a browser)\n", *written);
+    }
+    return outcome.held() ? 0 : 1;
+}
+
+}  // namespace locksim

@@ -1,0 +1,199 @@
+#include "cli/sweep_command.hpp"
+
+#include <fmt/format.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "checks/metrics.hpp"
+#include "cli/atomic_file.hpp"
+#include "cli/build_info.hpp"
+#include "runners/scenario_runner.hpp"
+#include "cli/shard_choice.hpp"
+#include "runners/sweep_runner.hpp"
+#include "cli/terminal.hpp"
+#include "checks/sweep_merge.hpp"
+#include "reports/sweep_text.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+namespace locksim {
+namespace {
+
+// A bar on the terminal, redrawn in place: nothing when output goes to a file or a pipe,
+// or under CI. The wall clock here measures this process for the rate and the ETA only.
+class ProgressBar {
+public:
+    explicit ProgressBar(std::uint64_t total)
+        : total_(total), shown_(show_progress()),
+          started_(std::chrono::steady_clock::now()) {}
+
+    void update(std::uint64_t done) {
+        if (!shown_ || total_ == 0) return;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+        const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0;
+        constexpr int width = 30;
+        const int filled = static_cast<int>(width * done / total_);
+        fmt::print(stderr, "\r[{}{}] {:3}% {}/{} seeds · {:.0f} seeds/s · ETA {:.0f}s ", std::string(filled, '#'),
+                   std::string(width - filled, '.'), 100 * done / total_, done, total_, rate, eta);
+        std::fflush(stderr);
+        drawn_ = true;
+    }
+
+    ~ProgressBar() {
+        if (drawn_) fmt::print(stderr, "\r{}\r", std::string(100, ' '));
+    }
+
+private:
+    std::uint64_t total_;
+    bool shown_;
+    bool drawn_ = false;
+    std::chrono::steady_clock::time_point started_;
+};
+
+// More threads than this is a typing mistake, not a machine.
+constexpr unsigned max_jobs = 4096;
+
+// The CPUs this process may run on: its affinity mask, which taskset and Slurm's CPU
+// allotment narrow, rather than every CPU of the machine. (A CPU quota, such as docker
+// --cpus or a Kubernetes CPU limit, is not an affinity: give --jobs there.)
+unsigned usable_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int count = CPU_COUNT(&set);
+        if (count > 0) return static_cast<unsigned>(count);
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
+                     const std::string& program) {
+    if (format == "json") return sweep_json(summary).dump(2) + "\n";
+    // Colour only ever goes to a terminal, never into a file.
+    return render_sweep_text(summary, program, use_colour(color_choice(color)));
+}
+
+// Prints the result, or writes it whole to `output`: false after printing why it could not.
+bool deliver(const std::string& text, const std::optional<std::string>& output) {
+    if (!output) {
+        fmt::print("{}", text);
+        return true;
+    }
+    try {
+        write_file_atomically(*output, text);
+    } catch (const OutputError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return false;
+    }
+    return true;
+}
+
+SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards,
+                              std::uint64_t max_events) {
+    std::string command = sweep_command_line(scenario.file, seeds, shard, shards);
+    if (max_events != Engine::default_event_limit) command += fmt::format(" --max-events {}", max_events);
+    return SweepProvenance{scenario.content_sha256, locksim_version, build_commit, std::move(command)};
+}
+
+}  // namespace
+
+int sweep_command(const SweepCommandOptions& options) {
+    if (options.seeds == 0) {
+        fmt::print(stderr, "--seeds: expected at least 1 seed\n");
+        return 2;
+    }
+    if (options.start > UINT64_MAX - (options.seeds - 1)) {
+        fmt::print(stderr, "--start: seeds {} and up would pass 2^64-1\n", options.start);
+        return 2;
+    }
+    ShardChoice shard;
+    if (options.shard) {
+        auto parsed = parse_shard(*options.shard, process_environment());
+        if (const auto* error = std::get_if<std::string>(&parsed)) {
+            fmt::print(stderr, "{}\n", *error);
+            return 2;
+        }
+        shard = std::get<ShardChoice>(parsed);
+        if (!shard.source.empty()) fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+    }
+    if (shard.count > options.seeds) {
+        fmt::print(stderr, "--shard {}: {} seeds cannot fill {} shards; split them into at most {}\n", *options.shard,
+                   options.seeds, shard.count, options.seeds);
+        return 2;
+    }
+    const auto loaded = load_scenario_or_report(options.file);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
+    const SeedBlock all{options.start, options.seeds};
+    const SeedBlock mine = shard_block(all, shard.index, shard.count);
+    if (options.jobs > max_jobs) {
+        fmt::print(stderr, "--jobs: at most {} threads (this process may use {} CPUs); got {}\n", max_jobs, usable_cpus(),
+                   options.jobs);
+        return 2;
+    }
+    const unsigned threads = options.jobs > 0 ? options.jobs : usable_cpus();
+
+    SweepSummary summary;
+    try {
+        ProgressBar bar(mine.count);
+        summary = run_sweep(scenario, mine, threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
+    } catch (const RunawayRun& runaway) {
+        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
+        return 2;
+    }
+    summary.seeds = all;
+    summary.shard = shard.index;
+    summary.shards = shard.count;
+    summary.provenance = provenance_of(scenario, all, shard.index, shard.count, options.max_events);
+    // A shard is always JSON: it is for `merge`.
+    const std::string format = options.shard ? "json" : options.format;
+    return deliver(rendered(summary, format, options.output ? "never" : options.color, options.program), options.output)
+               ? 0
+               : 2;
+}
+
+int merge_command(const MergeCommandOptions& options) {
+    ShardFiles files;
+    try {
+        for (const auto& file : options.files) {
+            if (std::filesystem::is_directory(file))
+                throw SweepError(fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json",
+                                             file, file));
+            std::ifstream in(file, std::ios::binary);
+            if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
+            std::ostringstream text;
+            text << in.rdbuf();
+            add_shard_file(files, file, text.str());
+        }
+        if (options.missing) {
+            const auto missing = missing_shards(files);
+            const std::uint32_t shards = files.complete.front().shards;
+            if (missing.empty())
+                fmt::print(stderr, "merge: {} present and complete\n",
+                           shards == 1 ? "the one shard is" : fmt::format("all {} shards are", shards));
+            else
+                fmt::print("{}\n", index_ranges(missing));
+            return 0;
+        }
+        if (options.partial)
+            for (const auto& cut : files.incomplete) fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
+        const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
+        const std::string color = options.output ? "never" : options.color;
+        return deliver(rendered(merged, options.format, color, options.program), options.output) ? 0 : 2;
+    } catch (const SweepError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return 2;
+    }
+}
+
+}  // namespace locksim

@@ -1,0 +1,29 @@
+#pragma once
+// Runs every design of a scenario under one seed and checks what each run shows.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/run_outcome.hpp"
+#include "models/world/world.hpp"
+#include "scenarios/schema/scenario.hpp"
+
+namespace locksim {
+
+// A scenario file: *.json, but not the format's *.schema.json.
+bool is_scenario_file(const std::filesystem::path& path);
+
+// The files named, and every *.json below a directory named, each directory's in sorted
+// order; paths that do not exist go to `missing`.
+std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing);
+
+// The scenario in `file`, or nullopt after printing the one-line error to stderr.
+std::optional<Scenario> load_scenario_or_report(const std::string& file);
+
+// `only_design`: run just that design (the caller has checked it exists).
+ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
+                             const std::optional<std::string>& only_design = std::nullopt, RunOptions options = {});
+
+}  // namespace locksim
