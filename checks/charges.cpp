@@ -6,8 +6,8 @@
 #include <set>
 #include <utility>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 
 namespace locksim {
 
@@ -18,10 +18,10 @@ void count_charges(const Trace& trace, RunMetrics& metrics) {
         ++metrics.charges;
         const std::int64_t count = ++charges[{event.integer("customer"), event.text("period")}];
         if (count > 1)
-            metrics.flagged.push_back(FlaggedEvent{
-                event.sequence, true,
-                fmt::format("customer {} charged a {} time for {}", event.integer("customer"),
-                            count == 2 ? "second" : fmt::format("{}th", count), event.text("period"))});
+            metrics.flagged.push_back(
+                FlaggedEvent{event.sequence, true,
+                             fmt::format("customer {} charged a {} time for {}", event.integer("customer"),
+                                         count == 2 ? "second" : fmt::format("{}th", count), event.text("period"))});
     }
     for (const auto& [renewal, count] : charges)
         if (count > 1) metrics.double_charged.push_back(DoubleCharge{renewal.first, renewal.second, count});

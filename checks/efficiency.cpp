@@ -5,9 +5,9 @@
 
 #include <set>
 
+#include "checks/metrics.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
-#include "checks/metrics.hpp"
 
 namespace locksim {
 

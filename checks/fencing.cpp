@@ -6,8 +6,8 @@
 #include <map>
 #include <utility>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 
 namespace locksim {
 
@@ -25,8 +25,7 @@ void check_fencing(const Trace& trace, RunMetrics& metrics) {
             metrics.flagged.push_back(FlaggedEvent{
                 event.sequence, changed,
                 fmt::format("{}: token {} came after token {} had written customer {}",
-                            changed ? "stale write ACCEPTED" : "stale write refused", token, seen->second,
-                            row.first)});
+                            changed ? "stale write ACCEPTED" : "stale write refused", token, seen->second, row.first)});
         }
         if (changed && (seen == highest_token.end() || token > seen->second)) highest_token[row] = token;
     }

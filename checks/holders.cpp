@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 
 namespace locksim {
 namespace {

@@ -1,7 +1,7 @@
 #include "checks/metrics.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <stdexcept>
 
@@ -21,7 +21,9 @@ const FlaggedEvent* RunMetrics::flag_for(std::uint64_t sequence) const {
 
 namespace {
 
-std::int64_t in_ms(Duration d) { return d.ns / 1'000'000; }
+std::int64_t in_ms(Duration d) {
+    return d.ns / 1'000'000;
+}
 
 struct MetricDefinition {
     std::string_view name;

@@ -20,9 +20,9 @@ struct DoubleCharge {
 
 struct HolderOverlap {
     std::string key;
-    NodeId first;   // believed first
+    NodeId first;  // believed first
     NodeId second;
-    Instant from;   // true time both believed
+    Instant from;  // true time both believed
     Instant to;
 };
 
@@ -55,7 +55,7 @@ struct RunMetrics {
 
     const FlaggedEvent* flag_for(std::uint64_t sequence) const;
 
-    std::int64_t double_charges() const;       // charges beyond the first, summed
+    std::int64_t double_charges() const;  // charges beyond the first, summed
     // The value of a metric by the name scenario files use in "expect".
     std::int64_t value(std::string_view metric) const;
 };

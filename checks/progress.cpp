@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 
 namespace locksim {
 
@@ -28,7 +28,8 @@ namespace locksim {
 // died shows up here as a stall.
 void find_finish(const Trace& trace, RunMetrics& metrics) {
     for (const auto& event : trace.events())
-        if (event.kind == trace_kind::job_finished) metrics.finished_ms = std::max(metrics.finished_ms, event.at.ns / 1'000'000);
+        if (event.kind == trace_kind::job_finished)
+            metrics.finished_ms = std::max(metrics.finished_ms, event.at.ns / 1'000'000);
 }
 
 }  // namespace locksim

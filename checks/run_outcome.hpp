@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "checks/metrics.hpp"
 #include "checks/expectations.hpp"
+#include "checks/metrics.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
 

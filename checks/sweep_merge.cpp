@@ -11,7 +11,8 @@ namespace {
 // What a file cut short still says about itself: sweep_json writes the shard early.
 IncompleteShard incomplete_shard(const std::string& file, const std::string& text) {
     IncompleteShard shard{file, text.size(), std::nullopt, std::nullopt};
-    static const std::regex index_of(R"re("shard"\s*:\s*\{\s*"index"\s*:\s*([0-9]{1,9})\s*,\s*"of"\s*:\s*([0-9]{1,9}))re");
+    static const std::regex index_of(
+        R"re("shard"\s*:\s*\{\s*"index"\s*:\s*([0-9]{1,9})\s*,\s*"of"\s*:\s*([0-9]{1,9}))re");
     std::smatch match;
     if (std::regex_search(text, match, index_of)) {
         shard.index = static_cast<std::uint32_t>(std::stoul(match[1]));
@@ -50,9 +51,10 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         else if (std::string_view(field.name) != "seeds" && std::string_view(field.name) != "shard.of" &&
                  std::string_view(field.name) != "designs")
             why = " (another build of locksim)";
-        throw SweepError(fmt::format("merge: {} is not a shard of the same sweep as {}: {} is {}, not {}{}; rerun "
-                                     "every shard with one scenario file and one locksim",
-                                     file, first_file, field.name, field.mine, field.theirs, why));
+        throw SweepError(
+            fmt::format("merge: {} is not a shard of the same sweep as {}: {} is {}, not {}{}; rerun "
+                        "every shard with one scenario file and one locksim",
+                        file, first_file, field.name, field.mine, field.theirs, why));
     }
 }
 
@@ -61,9 +63,10 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
 std::vector<std::string> files_by_index(const ShardFiles& files) {
     if (files.complete.empty()) {
         if (files.incomplete.empty()) throw SweepError("merge: no shard files given");
-        throw SweepError(fmt::format("merge: every file given is incomplete ({} and {} more): no shard says which sweep "
-                                     "this is; rerun the sweep",
-                                     files.incomplete.front().file, files.incomplete.size() - 1));
+        throw SweepError(
+            fmt::format("merge: every file given is incomplete ({} and {} more): no shard says which sweep "
+                        "this is; rerun the sweep",
+                        files.incomplete.front().file, files.incomplete.size() - 1));
     }
     const SweepSummary& first = files.complete.front();
     std::vector<std::string> seen(first.shards + 1);
@@ -71,8 +74,8 @@ std::vector<std::string> files_by_index(const ShardFiles& files) {
         const SweepSummary& s = files.complete[i];
         check_same_sweep(first, files.complete_files.front(), s, files.complete_files[i]);
         if (!seen[s.shard].empty())
-            throw SweepError(fmt::format("merge: shard {}/{} is given twice: {} and {}", s.shard, s.shards, seen[s.shard],
-                                         files.complete_files[i]));
+            throw SweepError(fmt::format("merge: shard {}/{} is given twice: {} and {}", s.shard, s.shards,
+                                         seen[s.shard], files.complete_files[i]));
         seen[s.shard] = files.complete_files[i];
     }
     return seen;
@@ -92,7 +95,9 @@ std::string command_for(const SweepSummary& shard, std::uint32_t index) {
     return command;
 }
 
-std::string rerun_hint(const SweepSummary& sweep, std::uint32_t index) { return command_for(sweep, index); }
+std::string rerun_hint(const SweepSummary& sweep, std::uint32_t index) {
+    return command_for(sweep, index);
+}
 
 }  // namespace
 
@@ -131,13 +136,15 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
         for (const auto& cut : files.incomplete) {
             const bool known = cut.index && cut.count == first.shards && *cut.index >= 1 && *cut.index <= first.shards;
             if (known && !seen[*cut.index].empty())
-                throw SweepError(fmt::format("merge: {} is an incomplete copy of shard {}/{}, which {} holds whole: "
-                                             "leave it out",
-                                             cut.file, *cut.index, *cut.count, seen[*cut.index]));
+                throw SweepError(
+                    fmt::format("merge: {} is an incomplete copy of shard {}/{}, which {} holds whole: "
+                                "leave it out",
+                                cut.file, *cut.index, *cut.count, seen[*cut.index]));
             if (known)
-                throw SweepError(fmt::format("merge: {}: shard {}/{} is incomplete (the file ends after {} bytes; its "
-                                             "task was stopped while writing): rerun it: {}",
-                                             cut.file, *cut.index, *cut.count, cut.bytes, rerun_hint(first, *cut.index)));
+                throw SweepError(
+                    fmt::format("merge: {}: shard {}/{} is incomplete (the file ends after {} bytes; its "
+                                "task was stopped while writing): rerun it: {}",
+                                cut.file, *cut.index, *cut.count, cut.bytes, rerun_hint(first, *cut.index)));
             std::string which;
             if (missing.empty())
                 which = "nothing: every shard is present elsewhere; leave it out";
@@ -147,18 +154,19 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
             else
                 which = fmt::format("the missing shards {} of {} (locksim merge --missing lists them)",
                                     index_ranges(missing), first.shards);
-            throw SweepError(fmt::format("merge: {} is an incomplete shard ({} bytes: its task was stopped before it "
-                                         "wrote its result): rerun {}",
-                                         cut.file, cut.bytes, which));
+            throw SweepError(
+                fmt::format("merge: {} is an incomplete shard ({} bytes: its task was stopped before it "
+                            "wrote its result): rerun {}",
+                            cut.file, cut.bytes, which));
         }
         if (!missing.empty()) {
             std::vector<std::string> names;
             for (auto index : missing) names.push_back(fmt::format("{}/{}", index, first.shards));
-            throw SweepError(fmt::format("merge: {} {} {} missing; run {} with --shard and merge all {} files (locksim "
-                                         "merge --missing prints them for sbatch --array=)",
-                                         missing.size() == 1 ? "shard" : "shards", fmt::join(names, ", "),
-                                         missing.size() == 1 ? "is" : "are", missing.size() == 1 ? "it" : "them",
-                                         first.shards));
+            throw SweepError(
+                fmt::format("merge: {} {} {} missing; run {} with --shard and merge all {} files (locksim "
+                            "merge --missing prints them for sbatch --array=)",
+                            missing.size() == 1 ? "shard" : "shards", fmt::join(names, ", "),
+                            missing.size() == 1 ? "is" : "are", missing.size() == 1 ? "it" : "them", first.shards));
         }
     }
 
@@ -173,9 +181,10 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
         for (std::size_t d = 0; d < merged.designs.size(); ++d) {
             std::uint64_t sum = 0;
             if (__builtin_add_overflow(merged.designs[d].double_charges, next.designs[d].double_charges, &sum))
-                throw SweepError(fmt::format("merge: {}: design {}'s double charges overflow 64 bits when added up; "
-                                             "the file cannot be a locksim shard: rerun it",
-                                             files.complete_files[order[i]], next.designs[d].name));
+                throw SweepError(
+                    fmt::format("merge: {}: design {}'s double charges overflow 64 bits when added up; "
+                                "the file cannot be a locksim shard: rerun it",
+                                files.complete_files[order[i]], next.designs[d].name));
         }
         merged.merge_tallies(next);
     }

@@ -73,7 +73,8 @@ std::string index_ranges(const std::vector<std::uint32_t>& indices) {
 }
 
 std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
-    std::string command = fmt::format("locksim sweep {} --seeds {} --start {}", shell_quoted(file), seeds.count, seeds.first);
+    std::string command =
+        fmt::format("locksim sweep {} --seeds {} --start {}", shell_quoted(file), seeds.count, seeds.first);
     if (shards > 1) command += fmt::format(" --shard {}/{}", shard, shards);
     return command;
 }
@@ -133,8 +134,9 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
     const SeedBlock expected = shard_block(summary.seeds, summary.shard, summary.shards);
     if (summary.covered.first != expected.first || summary.covered.count != expected.count)
         fail(fmt::format("it covers seeds {} and {} more, but shard {}/{} of seeds {}…{} is {} and {} more",
-                         summary.covered.first, summary.covered.count, summary.shard, summary.shards, summary.seeds.first,
-                         summary.seeds.first + summary.seeds.count - 1, expected.first, expected.count));
+                         summary.covered.first, summary.covered.count, summary.shard, summary.shards,
+                         summary.seeds.first, summary.seeds.first + summary.seeds.count - 1, expected.first,
+                         expected.count));
     if (summary.designs.empty()) fail("it has no designs");
     for (std::size_t d = 1; d < summary.designs.size(); ++d)
         for (std::size_t e = 0; e < d; ++e)
@@ -144,7 +146,8 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
         if (d.runs != summary.covered.count)
             fail(fmt::format("design {} has {} runs for {} seeds", d.name, d.runs, summary.covered.count));
         if (d.runs_with_violation > d.runs)
-            fail(fmt::format("design {} has {} runs with a violation out of {}", d.name, d.runs_with_violation, d.runs));
+            fail(
+                fmt::format("design {} has {} runs with a violation out of {}", d.name, d.runs_with_violation, d.runs));
         if (d.double_charges > 0 && d.runs_with_violation == 0)
             fail(fmt::format("design {} has {} double charges but no run with a violation", d.name, d.double_charges));
         const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
@@ -155,8 +158,10 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
         const bool ascending = std::adjacent_find(d.failing_seeds.begin(), d.failing_seeds.end(),
                                                   std::greater_equal<>()) == d.failing_seeds.end();
         if (d.failing_seeds.size() != kept || !seeds_in_block || !ascending)
-            fail(fmt::format("design {} lists failing seeds that are not the first {} of its {} failing runs in its "
-                             "block", d.name, kept, d.runs_with_violation));
+            fail(
+                fmt::format("design {} lists failing seeds that are not the first {} of its {} failing runs in its "
+                            "block",
+                            d.name, kept, d.runs_with_violation));
     }
 }
 
@@ -168,9 +173,10 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
     const auto count = [&](const nlohmann::ordered_json& value, const char* name,
                            std::uint64_t max = UINT64_MAX) -> std::uint64_t {
         if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max)
-            throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {} is {}, not "
-                                         "a whole number from 0 to {}",
-                                         file, name, value.dump(), max));
+            throw SweepError(
+                fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {} is {}, not "
+                            "a whole number from 0 to {}",
+                            file, name, value.dump(), max));
         return value.get<std::uint64_t>();
     };
     SweepSummary summary;
@@ -186,14 +192,14 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
         summary.covered = SeedBlock{count(document.at("covered").at("first"), "covered.first"),
                                     count(document.at("covered").at("count"), "covered.count")};
         if (!document.contains("provenance"))
-            throw SweepError(fmt::format("{}: says nothing of what produced it (no \"provenance\"): written by an older "
-                                         "locksim; rerun the shard",
-                                         file));
+            throw SweepError(
+                fmt::format("{}: says nothing of what produced it (no \"provenance\"): written by an older "
+                            "locksim; rerun the shard",
+                            file));
         const auto& provenance = document.at("provenance");
-        summary.provenance = SweepProvenance{provenance.at("scenario_sha256").get<std::string>(),
-                                             provenance.at("locksim_version").get<std::string>(),
-                                             provenance.at("commit").get<std::string>(),
-                                             provenance.at("command").get<std::string>()};
+        summary.provenance = SweepProvenance{
+            provenance.at("scenario_sha256").get<std::string>(), provenance.at("locksim_version").get<std::string>(),
+            provenance.at("commit").get<std::string>(), provenance.at("command").get<std::string>()};
         for (const auto& d : document.at("designs")) {
             DesignTally tally;
             tally.name = d.at("name").get<std::string>();
@@ -204,8 +210,8 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
             summary.designs.push_back(std::move(tally));
         }
     } catch (const nlohmann::json::exception& error) {
-        throw SweepError(fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {}", file,
-                                     error.what()));
+        throw SweepError(
+            fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {}", file, error.what()));
     }
     check_arithmetic(summary, file);
     return summary;

@@ -41,8 +41,8 @@ struct SeedBlock {
 struct SweepProvenance {
     std::string scenario_sha256;  // of the scenario file's bytes
     std::string locksim_version;
-    std::string commit;           // the git commit locksim was built from, or "unknown"
-    std::string command;          // the command that reproduces these totals
+    std::string commit;   // the git commit locksim was built from, or "unknown"
+    std::string command;  // the command that reproduces these totals
 };
 
 struct SweepSummary {
@@ -51,7 +51,7 @@ struct SweepSummary {
     SeedBlock seeds;          // the whole sweep
     std::uint32_t shard = 1;  // 1-based index of this part
     std::uint32_t shards = 1;
-    SeedBlock covered;        // the seeds this summary ran
+    SeedBlock covered;  // the seeds this summary ran
     SweepProvenance provenance;
     std::vector<DesignTally> designs;
     // Only in `merge --partial`: the shards whose totals this holds (ascending). The

@@ -21,7 +21,8 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     static std::atomic<unsigned> written_files{0};
     const std::string temporary = fmt::format("{}.tmp-{}-{}-{}", path, host, ::getpid(), written_files++);
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw OutputError(fmt::format("--output {}: cannot create {}: {}", path, temporary, std::strerror(errno)));
+    if (fd < 0)
+        throw OutputError(fmt::format("--output {}: cannot create {}: {}", path, temporary, std::strerror(errno)));
     auto fail = [&](const char* what) {
         const int error = errno;
         ::close(fd);
@@ -43,7 +44,8 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     if (std::rename(temporary.c_str(), path.c_str()) != 0) {
         const int error = errno;
         ::unlink(temporary.c_str());
-        throw OutputError(fmt::format("--output {}: cannot rename {} to it: {}", path, temporary, std::strerror(error)));
+        throw OutputError(
+            fmt::format("--output {}: cannot rename {} to it: {}", path, temporary, std::strerror(error)));
     }
     // The rename itself reaches the disk with its directory.
     const std::string directory = std::filesystem::path(path).parent_path().string();

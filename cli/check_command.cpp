@@ -8,10 +8,10 @@
 #include <fstream>
 
 #include "checks/metrics.hpp"
-#include "runners/scenario_runner.hpp"
 #include "cli/terminal.hpp"
 #include "reports/junit.hpp"
 #include "reports/text_style.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -21,16 +21,16 @@ int check_command(const CheckCommandOptions& options) {
     std::vector<std::string> missing;
     const auto files = scenario_files(options.paths, missing);
     std::vector<CheckedScenario> results;
-    for (const auto& path : missing)
-        results.push_back(CheckedScenario{path, "", "no such file or directory", {}});
+    for (const auto& path : missing) results.push_back(CheckedScenario{path, "", "no such file or directory", {}});
 
     for (const auto& file : files) {
         CheckedScenario checked{file, "", "", {}};
         try {
             const Scenario scenario = load_scenario_file(file, metric_names());
             checked.name = scenario.name;
-            const ScenarioOutcome outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
-                                                         RunOptions{.trace_messages = false, .event_limit = options.max_events});
+            const ScenarioOutcome outcome =
+                run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
+                             RunOptions{.trace_messages = false, .event_limit = options.max_events});
             for (const auto& design : outcome.designs) {
                 CheckedDesign result{design.name, {}, efficiency_cost(design)};
                 for (const auto& expectation : design.expectations)

@@ -17,7 +17,8 @@ std::string written_name(const FieldSpec& field) {
 }
 
 std::string markdown(const std::vector<const KindSpec*>& kinds) {
-    std::string out = "| kind | what happened | fields (in `--format trace`; optional ones in italics) |\n| --- | --- | --- |\n";
+    std::string out =
+        "| kind | what happened | fields (in `--format trace`; optional ones in italics) |\n| --- | --- | --- |\n";
     for (const KindSpec* kind : kinds) {
         std::vector<std::string> fields;
         for (const auto& field : kind->fields) {

@@ -7,8 +7,8 @@
 
 #include "checks/command_line.hpp"
 #include "checks/metrics.hpp"
-#include "runners/scenario_runner.hpp"
 #include "reports/text_style.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -45,9 +45,12 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
     for (const auto& file : files) {
         try {
             const Scenario scenario = load_scenario_file(file, metric_names());
-            Entry entry{scenario.section.empty() ? "-" : scenario.section, file, scenario.name,
+            Entry entry{scenario.section.empty() ? "-" : scenario.section,
+                        file,
+                        scenario.name,
                         scenario.lesson.empty() ? first_sentence(scenario.description) : scenario.lesson,
-                        scenario.description, {}};
+                        scenario.description,
+                        {}};
             for (const auto& design : scenario.designs) entry.designs.push_back(design.name);
             entries.push_back(std::move(entry));
         } catch (const ScenarioError& error) {
@@ -56,8 +59,9 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
         }
     }
     // In the order the seed tells its story: by section, then by name.
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry& a, const Entry& b) { return std::tie(a.section, a.name) < std::tie(b.section, b.name); });
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(a.section, a.name) < std::tie(b.section, b.name);
+    });
     if (format == "json") {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& e : entries)

@@ -1,9 +1,9 @@
 // locksim: a deterministic simulator of distributed locks. See README.md.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
@@ -31,10 +31,17 @@ bool read_seed(const CLI::App* command, const std::string& text, std::optional<s
 // Every command that runs scenarios takes --max-events: the documented limit a runaway
 // world stops at (exit 2), raised for a run that is meant to be long.
 void add_event_limit(CLI::App* command, std::uint64_t& limit) {
-    command->add_option("--max-events", limit,
-                        fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
-                                    locksim::Engine::default_event_limit))
+    command
+        ->add_option("--max-events", limit,
+                     fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
+                                 locksim::Engine::default_event_limit))
         ->check(CLI::PositiveNumber);
+}
+
+// Every command that prints takes --color: colour on a terminal unless NO_COLOR is set.
+void add_color(CLI::App* command, std::string& color) {
+    command->add_option("--color", color, "auto (default): on a terminal unless NO_COLOR is set; always; never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
 }  // namespace
@@ -49,30 +56,34 @@ int main(int argc, char** argv) {
                  "locksim"};
     app.set_version_flag("--version", version);
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"
-               "3 an internal error (a bug: please report it with the file and seed).\n"
-               "Example: locksim run scenarios/gc-pause-40s.json");
+    app.footer(
+        "Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"
+        "3 an internal error (a bug: please report it with the file and seed).\n"
+        "Example: locksim run scenarios/gc-pause-40s.json");
 
     RunCommandOptions run;
     run.program = argv[0];
     CLI::App* run_app = app.add_subcommand("run", "Run a scenario file and print what went wrong in each design");
     run_app->add_option("FILE", run.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
     std::string seed;
-    run_app->add_option("--seed", seed, "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
+    run_app->add_option("--seed", seed,
+                        "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
     run_app->add_option("--design", run.design, "Run only the design with this name");
     std::string format = "text";
-    run_app->add_option("--format", format,
-                        "text: table and timeline (default); json: metrics and expectations; trace: every event;\n"
-                        "mermaid: a sequenceDiagram per design, as Markdown; perfetto: Chrome trace JSON for ui.perfetto.dev")
+    run_app
+        ->add_option(
+            "--format", format,
+            "text: table and timeline (default); json: metrics and expectations; trace: every event;\n"
+            "mermaid: a sequenceDiagram per design, as Markdown; perfetto: Chrome trace JSON for ui.perfetto.dev")
         ->check(CLI::IsMember({"text", "json", "trace", "mermaid", "perfetto"}));
     run_app->add_option("--report", run.report_directory,
                         "Also write the scenario's HTML report (one self-contained page) into this directory");
     std::string color = "auto";
-    run_app->add_option("--color", color, "auto (default): on a terminal unless NO_COLOR is set; always; never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
-    run_app->footer("Examples: locksim run scenarios/gc-pause-40s.json --report report\n"
-                    "          locksim run scenarios/gc-pause-40s.json --seed 7 --format json\n"
-                    "          locksim run scenarios/gc-pause-40s.json --design fenced --format mermaid > figure.md");
+    add_color(run_app, color);
+    run_app->footer(
+        "Examples: locksim run scenarios/gc-pause-40s.json --report report\n"
+        "          locksim run scenarios/gc-pause-40s.json --seed 7 --format json\n"
+        "          locksim run scenarios/gc-pause-40s.json --design fenced --format mermaid > figure.md");
 
     if (argc == 1) {
         fmt::print(stderr, "{}", app.help());
@@ -98,38 +109,43 @@ int main(int argc, char** argv) {
     sweep_app->add_option("--output,-o", sweep.output,
                           "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
                           "so a killed task never leaves half a shard");
-    sweep_app->add_option("--color", sweep.color, "auto (default), always, never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
-    sweep_app->footer("Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
-                      "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
-                      "         locksim merge shard-*.json\n"
-                      "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");
+    add_color(sweep_app, sweep.color);
+    sweep_app->footer(
+        "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
+        "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
+        "         locksim merge shard-*.json\n"
+        "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");
 
     MergeCommandOptions merge;
     merge.program = argv[0];
     CLI::App* merge_app = app.add_subcommand(
         "merge", "Combine sweep shards into the totals of one unsharded sweep, after proving they are one sweep");
     merge_app->add_option("FILES", merge.files, "Shard files written by sweep --shard")->required();
-    CLI::Option* missing_flag = merge_app->add_flag("--missing", merge.missing,
-                        "Only print the shard indices not yet present (or incomplete), as sbatch --array= takes them,\n"
-                        "such as 3,5-7; nothing when all are there");
-    merge_app->add_flag("--partial", merge.partial,
-                        "Totals over the shards present so far, labelled PARTIAL: progress across a running array")
+    CLI::Option* missing_flag = merge_app->add_flag(
+        "--missing", merge.missing,
+        "Only print the shard indices not yet present (or incomplete), as sbatch --array= takes them,\n"
+        "such as 3,5-7; nothing when all are there");
+    merge_app
+        ->add_flag("--partial", merge.partial,
+                   "Totals over the shards present so far, labelled PARTIAL: progress across a running array")
         ->excludes(missing_flag);
     merge_app->add_option("--format", merge.format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     merge_app->add_option("--output,-o", merge.output, "Write the result to this file, whole or not at all");
-    merge_app->add_option("--color", merge.color, "auto (default), always, never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
-    merge_app->footer("Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
-                      "do not add up, and shards of another scenario file or another locksim build.\n"
-                      "Example: locksim merge shard-*.json\n"
-                      "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
+    add_color(merge_app, merge.color);
+    merge_app->footer(
+        "Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
+        "do not add up, and shards of another scenario file or another locksim build.\n"
+        "Example: locksim merge shard-*.json\n"
+        "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
 
     std::vector<std::string> list_paths{"scenarios"};
-    CLI::App* list_app = app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");
+    CLI::App* list_app =
+        app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");
     std::string list_format = "text";
     list_app->add_option("PATH", list_paths, "Scenario files or directories (default: scenarios)");
-    list_app->add_option("--format", list_format, "text (default) or json (file, name, section, lesson, description, designs)")
+    list_app
+        ->add_option("--format", list_format,
+                     "text (default) or json (file, name, section, lesson, description, designs)")
         ->check(CLI::IsMember({"text", "json"}));
     list_app->footer("Example: locksim list\n         locksim list scenarios --format json");
 
@@ -143,15 +159,16 @@ int main(int argc, char** argv) {
     CheckCommandOptions check;
     std::string check_seed;
     CLI::App* check_app = app.add_subcommand(
-        "check", "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
+        "check",
+        "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
     check_app->add_option("PATH", check.paths, "Scenario files or directories")->required();
     check_app->add_option("--seed", check_seed, "Run every file under this seed instead of its own");
     check_app->add_option("--junit", check.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
-    check_app->add_option("--color", check.color, "auto (default), always, never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
-    check_app->footer("Prints PASS or FAIL per scenario and design, then \"N passed, N failed\".\n"
-                      "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
-                      "Example: locksim check scenarios/ --junit locksim.xml");
+    add_color(check_app, check.color);
+    check_app->footer(
+        "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\".\n"
+        "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
+        "Example: locksim check scenarios/ --junit locksim.xml");
 
     ReportCommandOptions report;
     report.program = argv[0];
@@ -161,8 +178,9 @@ int main(int argc, char** argv) {
     report_app->add_option("PATH", report.paths, "Scenario files or directories")->required();
     report_app->add_option("--out", report.out, "Directory to write the pages into (default: site)");
     report_app->add_option("--seed", report_seed, "Run every file under this seed instead of its own");
-    report_app->footer("Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
-                       "Example: locksim report scenarios/ --out site && open site/index.html");
+    report_app->footer(
+        "Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
+        "Example: locksim report scenarios/ --out site && open site/index.html");
 
     add_event_limit(run_app, run.max_events);
     add_event_limit(sweep_app, sweep.max_events);

@@ -10,11 +10,11 @@
 #include <tuple>
 
 #include "checks/command_line.hpp"
-#include "runners/scenario_runner.hpp"
 #include "cli/terminal.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/text_style.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -62,7 +62,8 @@ std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome,
                                                  const std::string& index_link, std::set<std::string>* taken) {
     if (!make_directory(directory)) return std::nullopt;
     std::set<std::string> only_this;
-    const std::filesystem::path path = std::filesystem::path(directory) / page_name(outcome.name, taken ? *taken : only_this);
+    const std::filesystem::path path =
+        std::filesystem::path(directory) / page_name(outcome.name, taken ? *taken : only_this);
     const std::string page = render_html_report(outcome, ReportPage{scenario.section, replay, index_link});
     if (!write_file(path, page)) return std::nullopt;
     return path.string();
@@ -109,7 +110,8 @@ int report_command(const ReportCommandOptions& options) {
     });
     const auto index = std::filesystem::path(options.out) / "index.html";
     if (!write_file(index, render_course_index(entries))) return 2;
-    fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s", index.string());
+    fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s",
+               index.string());
     return unusable > 0 ? 2 : 0;
 }
 

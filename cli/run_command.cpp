@@ -4,21 +4,21 @@
 
 #include <algorithm>
 #include <cctype>
-#include <string_view>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
-#include "models/trace_kinds.hpp"
 #include "cli/report_command.hpp"
-#include "runners/scenario_runner.hpp"
+#include "models/trace_kinds.hpp"
+#include "reports/event_text.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
-#include "reports/event_text.hpp"
 #include "reports/result_json.hpp"
 #include "reports/summary_table.hpp"
 #include "reports/text_style.hpp"
 #include "reports/text_timeline.hpp"
 #include "reports/trace_json.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 
@@ -45,17 +45,19 @@ std::string fault_list(const DesignOutcome& design, const TextStyle& style) {
     for (const auto& event : design.trace.events()) {
         const std::string_view k = event.kind;
         if (k != trace_kind::node_paused && k != trace_kind::clock_stepped && k != trace_kind::clock_slewing &&
-            k != trace_kind::node_crashed &&
-            k != trace_kind::network_partitioned && k != trace_kind::link_held)
+            k != trace_kind::node_crashed && k != trace_kind::network_partitioned && k != trace_kind::link_held)
             continue;
         const auto text = describe_event(event, design.trace);
-        if (text) faults.push_back(fmt::format("{} {}: {}", format_seconds(event.at), design.trace.node_name(event.node), text->text));
+        if (text)
+            faults.push_back(
+                fmt::format("{} {}: {}", format_seconds(event.at), design.trace.node_name(event.node), text->text));
     }
     if (faults.empty()) return "";
     constexpr std::size_t shown = 8;
     std::string out = style.heading("Faults") + fmt::format(" ({} in this run):\n", faults.size());
     for (std::size_t i = 0; i < std::min(shown, faults.size()); ++i) out += "  " + faults[i] + "\n";
-    if (faults.size() > shown) out += fmt::format("  … and {} more (--format trace has them all)\n", faults.size() - shown);
+    if (faults.size() > shown)
+        out += fmt::format("  … and {} more (--format trace has them all)\n", faults.size() - shown);
     return out + "\n";
 }
 
@@ -81,7 +83,9 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
     for (const auto& design : outcome.designs)
         for (const auto& result : design.expectations)
             if (!result.held)
-                out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) + "\n";
+                out += style.violation(
+                           fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) +
+                       "\n";
     out += fmt::format("Replay: {}\n", replay_command(options.program, outcome.file, outcome.seed, options.design));
     return out;
 }
@@ -123,9 +127,9 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     if (options.report_directory) {
-        const auto written = write_scenario_report(
-            outcome, scenario, *options.report_directory,
-            replay_command(options.program, options.file, outcome.seed, options.design));
+        const auto written =
+            write_scenario_report(outcome, scenario, *options.report_directory,
+                                  replay_command(options.program, options.file, outcome.seed, options.design));
         if (!written) return 2;
         // Where the report went is for the person at the terminal: on stderr, so that
         // stdout stays one clean document in the json, trace and other formats.

@@ -17,7 +17,7 @@ struct RunCommandOptions {
     std::optional<std::string> design;  // run only this design
     RunFormat format = RunFormat::text;
     ColorChoice color = ColorChoice::automatic;
-    std::string program = "locksim";  // how the user invoked us, for the replay line
+    std::string program = "locksim";              // how the user invoked us, for the replay line
     std::optional<std::string> report_directory;  // also write the HTML report there
     std::uint64_t max_events = Engine::default_event_limit;
 };

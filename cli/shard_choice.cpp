@@ -53,12 +53,14 @@ std::variant<ShardChoice, std::string> parse_shard(const std::string& text, cons
     const std::string which = text.substr(0, slash);
     const auto count = whole_number(text.substr(slash + 1));
     if (!count || *count == 0 || *count > max_shards)
-        return fmt::format("--shard {}: the shard count after \"/\" must be a whole number from 1 to {}", text, max_shards);
+        return fmt::format("--shard {}: the shard count after \"/\" must be a whole number from 1 to {}", text,
+                           max_shards);
 
     Counted counted;
     std::string error;
     if (which == "slurm") {
-        const std::string hint = fmt::format("this is not a Slurm array task (submit with sbatch --array=1-{})", *count);
+        const std::string hint =
+            fmt::format("this is not a Slurm array task (submit with sbatch --array=1-{})", *count);
         const auto id = scheduler_index("SLURM_ARRAY_TASK_ID", text, hint, environment, error);
         if (!id) return error;
         // Slurm numbers an array as it was submitted. An array that reaches outside 1…N
@@ -68,10 +70,11 @@ std::variant<ShardChoice, std::string> parse_shard(const std::string& text, cons
             const auto value = environment(bound);
             const auto number = value ? whole_number(*value) : std::nullopt;
             if (number && (*number < 1 || *number > *count))
-                return fmt::format("--shard {}: this array runs {}-{}, but slurm/{} counts shards from 1 to {}: "
-                                   "submit with sbatch --array=1-{}",
-                                   text, environment("SLURM_ARRAY_TASK_MIN").value_or("?"),
-                                   environment("SLURM_ARRAY_TASK_MAX").value_or("?"), *count, *count, *count);
+                return fmt::format(
+                    "--shard {}: this array runs {}-{}, but slurm/{} counts shards from 1 to {}: "
+                    "submit with sbatch --array=1-{}",
+                    text, environment("SLURM_ARRAY_TASK_MIN").value_or("?"),
+                    environment("SLURM_ARRAY_TASK_MAX").value_or("?"), *count, *count, *count);
         }
         counted = Counted{*id, 1, fmt::format("SLURM_ARRAY_TASK_ID={}", *id)};
     } else if (which == "k8s") {
@@ -93,9 +96,10 @@ std::variant<ShardChoice, std::string> parse_shard(const std::string& text, cons
     if (counted.index < counted.from || counted.index > last) {
         const std::string got = counted.source.empty() ? fmt::format("{}", counted.index) : counted.source;
         if (counted.source.empty() && counted.from == 1 && counted.index == 0)
-            return fmt::format("--shard {}: {} is not a shard: shards count from 1 to {} here; for an index that "
-                               "counts from 0 (HTCondor's $(Process)) write from0:{}/{}",
-                               text, got, *count, counted.index, *count);
+            return fmt::format(
+                "--shard {}: {} is not a shard: shards count from 1 to {} here; for an index that "
+                "counts from 0 (HTCondor's $(Process)) write from0:{}/{}",
+                text, got, *count, counted.index, *count);
         return fmt::format("--shard {}: {} is outside {} to {}", text, got, counted.from, last);
     }
     return ShardChoice{counted.index + 1 - counted.from, *count, counted.source};

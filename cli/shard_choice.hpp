@@ -22,7 +22,7 @@ namespace locksim {
 struct ShardChoice {
     std::uint32_t index = 1;  // from 1
     std::uint32_t count = 1;
-    std::string source;       // where the index came from, "SLURM_ARRAY_TASK_ID=3"; empty if written out
+    std::string source;  // where the index came from, "SLURM_ARRAY_TASK_ID=3"; empty if written out
 };
 
 // The environment variable's value, or nullopt when it is not set.

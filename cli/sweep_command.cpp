@@ -4,9 +4,9 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -15,14 +15,14 @@
 #include <thread>
 
 #include "checks/metrics.hpp"
+#include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
-#include "runners/scenario_runner.hpp"
 #include "cli/shard_choice.hpp"
-#include "runners/sweep_runner.hpp"
 #include "cli/terminal.hpp"
-#include "checks/sweep_merge.hpp"
 #include "reports/sweep_text.hpp"
+#include "runners/scenario_runner.hpp"
+#include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -33,8 +33,7 @@ namespace {
 class ProgressBar {
 public:
     explicit ProgressBar(std::uint64_t total)
-        : total_(total), shown_(show_progress()),
-          started_(std::chrono::steady_clock::now()) {}
+        : total_(total), shown_(show_progress()), started_(std::chrono::steady_clock::now()) {}
 
     void update(std::uint64_t done) {
         if (!shown_ || total_ == 0) return;
@@ -124,7 +123,8 @@ int sweep_command(const SweepCommandOptions& options) {
             return 2;
         }
         shard = std::get<ShardChoice>(parsed);
-        if (!shard.source.empty()) fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+        if (!shard.source.empty())
+            fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
     }
     if (shard.count > options.seeds) {
         fmt::print(stderr, "--shard {}: {} seeds cannot fill {} shards; split them into at most {}\n", *options.shard,
@@ -137,8 +137,8 @@ int sweep_command(const SweepCommandOptions& options) {
     const SeedBlock all{options.start, options.seeds};
     const SeedBlock mine = shard_block(all, shard.index, shard.count);
     if (options.jobs > max_jobs) {
-        fmt::print(stderr, "--jobs: at most {} threads (this process may use {} CPUs); got {}\n", max_jobs, usable_cpus(),
-                   options.jobs);
+        fmt::print(stderr, "--jobs: at most {} threads (this process may use {} CPUs); got {}\n", max_jobs,
+                   usable_cpus(), options.jobs);
         return 2;
     }
     const unsigned threads = options.jobs > 0 ? options.jobs : usable_cpus();
@@ -146,7 +146,8 @@ int sweep_command(const SweepCommandOptions& options) {
     SweepSummary summary;
     try {
         ProgressBar bar(mine.count);
-        summary = run_sweep(scenario, mine, threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
+        summary = run_sweep(
+            scenario, mine, threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
     } catch (const RunawayRun& runaway) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
         return 2;
@@ -167,8 +168,8 @@ int merge_command(const MergeCommandOptions& options) {
     try {
         for (const auto& file : options.files) {
             if (std::filesystem::is_directory(file))
-                throw SweepError(fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json",
-                                             file, file));
+                throw SweepError(
+                    fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json", file, file));
             std::ifstream in(file, std::ios::binary);
             if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
             std::ostringstream text;
@@ -186,7 +187,8 @@ int merge_command(const MergeCommandOptions& options) {
             return 0;
         }
         if (options.partial)
-            for (const auto& cut : files.incomplete) fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
+            for (const auto& cut : files.incomplete)
+                fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
         const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
         const std::string color = options.output ? "never" : options.color;
         return deliver(rendered(merged, options.format, color, options.program), options.output) ? 0 : 2;

@@ -14,7 +14,7 @@ struct SweepCommandOptions {
     std::uint64_t start = 1;
     unsigned jobs = 0;  // 0: every CPU this process may use
     std::string format = "text";
-    std::optional<std::string> shard;  // "i/n", "slurm/n", … (shard_choice.hpp)
+    std::optional<std::string> shard;   // "i/n", "slurm/n", … (shard_choice.hpp)
     std::optional<std::string> output;  // write the result here, atomically, instead of printing it
     std::string color = "auto";
     std::string program = "locksim";

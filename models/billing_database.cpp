@@ -71,8 +71,8 @@ void BillingDatabase::record_index_build(const std::string& period, Duration pro
     host_.record(trace_kind::index_built, {{"period", period}, {"cpu", processor_time}, {"client", client}});
 }
 
-int BillingDatabase::record_charged(std::int64_t customer, const std::string& period,
-                                    std::optional<std::int64_t> token, NodeId client) {
+int BillingDatabase::record_charged(std::int64_t customer, const std::string& period, std::optional<std::int64_t> token,
+                                    NodeId client) {
     RenewalRow* target = row(customer, period);
     const bool changes = target != nullptr && (!token || target->fence <= *token);
     if (changes) {

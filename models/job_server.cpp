@@ -31,7 +31,8 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     co_await host_.sleep_until_wall(job_.starts_at);
     if (leadership && !may_act(leadership_.get())) {
         // Only the leader's scheduler runs jobs; the others stay candidates.
-        host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", std::string("skipped: not the leader")}});
+        host_.record(trace_kind::job_finished,
+                     {{"job", job_.name}, {"outcome", std::string("skipped: not the leader")}});
         finished();
         co_return;
     }
@@ -103,7 +104,8 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
 
     const RenewalRow row = co_await read_renewal(customer);
     if (row.status == RenewalStatus::charged) {
-        host_.record(trace_kind::job_customer_skipped, {{"customer", customer}, {"reason", std::string("already charged")}});
+        host_.record(trace_kind::job_customer_skipped,
+                     {{"customer", customer}, {"reason", std::string("already charged")}});
         co_return Step::next_customer;
     }
 
@@ -176,16 +178,17 @@ Task<RenewalRow> JobServer::read_renewal(std::int64_t customer) {
 }
 
 Task<int> JobServer::claim_renewal(std::int64_t customer, std::int64_t token) {
-    auto request = call(
-        network_, host_, resources_.billing_node,
-        MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0} WHERE customer={1} AND period='{2}' AND "
-                                "fence < {0}",
-                                token, customer, job_.period),
-                    {{"customer", customer}, {"token", token}}),
-        [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
-            const int changed = db->claim(customer, period, token, client);
-            return Answer<int>{changed, rows_label(changed)};
-        });
+    auto request =
+        call(network_, host_, resources_.billing_node,
+             MessageText(
+                 fmt::format("UPDATE renewals SET status='claimed', fence={0} WHERE customer={1} AND period='{2}' AND "
+                             "fence < {0}",
+                             token, customer, job_.period),
+                 {{"customer", customer}, {"token", token}}),
+             [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
+                 const int changed = db->claim(customer, period, token, client);
+                 return Answer<int>{changed, rows_label(changed)};
+             });
     auto rows = co_await request;
     co_return *rows;
 }
@@ -230,17 +233,18 @@ Task<void> JobServer::record_index_build() {
 Task<int> JobServer::record_charged(std::int64_t customer, std::optional<std::int64_t> token) {
     const std::string statement =
         token ? fmt::format(
-                    "UPDATE renewals SET status='charged', fence={0} WHERE customer={1} AND period='{2}' AND fence <= {0}",
+                    "UPDATE renewals SET status='charged', fence={0} WHERE customer={1} AND period='{2}' AND fence <= "
+                    "{0}",
                     *token, customer, job_.period)
               : fmt::format("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer,
                             job_.period);
     std::vector<Field> about{{"customer", customer}};
     if (token) about.push_back({"token", *token});
     auto request = call(network_, host_, resources_.billing_node, MessageText(statement, std::move(about)),
-                              [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
-                                  const int changed = db->record_charged(customer, period, token, client);
-                                  return Answer<int>{changed, rows_label(changed)};
-                              });
+                        [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
+                            const int changed = db->record_charged(customer, period, token, client);
+                            return Answer<int>{changed, rows_label(changed)};
+                        });
     auto rows = co_await request;
     co_return *rows;
 }
@@ -251,14 +255,13 @@ Task<ChargeReceipt> JobServer::charge(std::int64_t customer) {
                                   : fmt::format("charge customer {}", customer);
     std::vector<Field> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
-    auto request = call(network_, host_, resources_.provider_node, MessageText(label, std::move(about)),
-                                 [provider = resources_.provider, customer, period = job_.period, key,
-                                  client = host_.id()] {
-                                     const ChargeReceipt r = provider->charge(customer, period, key, client);
-                                     return Answer<ChargeReceipt>{
-                                         r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
-                                                       : fmt::format("charged (charge {})", r.charge_id)};
-                                 });
+    auto request =
+        call(network_, host_, resources_.provider_node, MessageText(label, std::move(about)),
+             [provider = resources_.provider, customer, period = job_.period, key, client = host_.id()] {
+                 const ChargeReceipt r = provider->charge(customer, period, key, client);
+                 return Answer<ChargeReceipt>{r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
+                                                            : fmt::format("charged (charge {})", r.charge_id)};
+             });
     auto receipt = co_await request;
     co_return *receipt;
 }

@@ -81,7 +81,8 @@ inline constexpr FieldSpec watch_fired_fields[] = {
     {"key", FieldType::text, false, "the deleted key (its full path)"},
     {"client", FieldType::node, false, "the waiter woken"},
 };
-inline constexpr KindSpec watch_fired{"watch.fired", "a watched key was deleted: a waiter is woken", watch_fired_fields};
+inline constexpr KindSpec watch_fired{"watch.fired", "a watched key was deleted: a waiter is woken",
+                                      watch_fired_fields};
 
 inline constexpr FieldSpec session_expired_fields[] = {
     {"session", FieldType::integer, false, "the expired session's id"},

@@ -12,7 +12,8 @@ namespace {
 std::string time_left(const TraceEvent& event) {
     const Instant until = event.instant("believed_until");
     if (until == never) return "no expiry: held until released";
-    if (event.has("clock")) return fmt::format("{} left by its wall clock", format_duration_rounded(until - event.wall));
+    if (event.has("clock"))
+        return fmt::format("{} left by its wall clock", format_duration_rounded(until - event.wall));
     return fmt::format("{} left by its clock", format_duration_rounded(until - event.monotonic));
 }
 
@@ -30,14 +31,16 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
 
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
     if (k == kind::job_campaigning) return EventText{fmt::format("stands for leader, to run {}", event.text("job"))};
-    if (k == kind::job_rebuilding) return EventText{fmt::format("starts building the index for {}", event.text("period"))};
+    if (k == kind::job_rebuilding)
+        return EventText{fmt::format("starts building the index for {}", event.text("period"))};
     if (k == kind::index_checked)
         return EventText{event.flag("built") ? fmt::format("index for {} already built", event.text("period"))
-                                                : fmt::format("no index for {} yet", event.text("period"))};
+                                             : fmt::format("no index for {} yet", event.text("period"))};
     if (k == kind::index_built)
         return EventText{fmt::format("index for {} built by {} ({} of processor time)", event.text("period"),
                                      name(event.node_ref("client")), format_duration_rounded(event.duration("cpu")))};
-    if (k == kind::job_finished) return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
+    if (k == kind::job_finished)
+        return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
     if (k == kind::job_preparing)
         return EventText{fmt::format("prepares customer {}'s invoice", event.integer("customer"))};
     if (k == kind::message_lost)
@@ -45,28 +48,29 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                                      event.flag("cut") ? " (the link is cut)" : ""),
                          EventTone::fault};
     if (k == kind::network_partitioned)
-        return EventText{fmt::format("network partition{}: {}; groups now {}", event.flag("one_way") ? " (one way)" : "",
-                                     event.text("cut"), event.text("groups")),
-                         EventTone::fault};
+        return EventText{
+            fmt::format("network partition{}: {}; groups now {}", event.flag("one_way") ? " (one way)" : "",
+                        event.text("cut"), event.text("groups")),
+            EventTone::fault};
     if (k == kind::network_healed)
         return EventText{fmt::format("network healed; groups now {}", event.text("groups")), EventTone::fault};
     if (k == kind::link_held)
-        return EventText{fmt::format("messages to {} held back {} more until {}", name(event.node_ref("to")),
-                                     format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
-                         EventTone::fault};
+        return EventText{
+            fmt::format("messages to {} held back {} more until {}", name(event.node_ref("to")),
+                        format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
+            EventTone::fault};
     if (k == kind::job_customer_skipped)
         return EventText{fmt::format("skips customer {}: {}", event.integer("customer"), event.text("reason"))};
 
     if (k == kind::belief_acquired)
         return EventText{fmt::format("holds {} ({}), {}", event.text("key"), lease_identity(event), time_left(event))};
-    if (k == kind::belief_checked)
-        return EventText{fmt::format("checks its lease: {}", time_left(event))};
-    if (k == kind::belief_extended)
-        return EventText{fmt::format("renewed: {}", time_left(event))};
+    if (k == kind::belief_checked) return EventText{fmt::format("checks its lease: {}", time_left(event))};
+    if (k == kind::belief_extended) return EventText{fmt::format("renewed: {}", time_left(event))};
     if (k == kind::belief_ended) return EventText{fmt::format("stops holding: {}", event.text("reason"))};
 
     if (k == kind::lock_granted) {
-        const std::string ttl = event.has("ttl") ? fmt::format(", ttl {}", format_duration_rounded(event.duration("ttl"))) : "";
+        const std::string ttl =
+            event.has("ttl") ? fmt::format(", ttl {}", format_duration_rounded(event.duration("ttl"))) : "";
         return EventText{fmt::format("grants {} to {} ({}{})", event.text("key"), name(event.node_ref("holder")),
                                      lease_identity(event), ttl)};
     }
@@ -91,32 +95,39 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         // A claim without a token is an INSERT into a table with a unique key.
         const bool insert = event.text("status") == "claimed" && !event.has("token");
         if (insert && !changed)
-            return EventText{fmt::format("refuses a second renewal row for customer {} from {} (duplicate key)", customer,
-                                         name(event.node_ref("client"))),
+            return EventText{fmt::format("refuses a second renewal row for customer {} from {} (duplicate key)",
+                                         customer, name(event.node_ref("client"))),
                              EventTone::protection};
-        if (insert) return EventText{fmt::format("inserts customer {}'s renewal for {}", customer, name(event.node_ref("client")))};
+        if (insert)
+            return EventText{
+                fmt::format("inserts customer {}'s renewal for {}", customer, name(event.node_ref("client")))};
         if (!changed)
-            return EventText{fmt::format("refuses to mark customer {} {}{} (0 rows)", customer, event.text("status"), token),
-                             EventTone::protection};
+            return EventText{
+                fmt::format("refuses to mark customer {} {}{} (0 rows)", customer, event.text("status"), token),
+                EventTone::protection};
         return EventText{fmt::format("customer {} {}{}", customer, event.text("status"), token)};
     }
 
     if (k == kind::provider_charged)
-        return EventText{fmt::format("charges customer {} (charge {})", event.integer("customer"), event.integer("charge"))};
+        return EventText{
+            fmt::format("charges customer {} (charge {})", event.integer("customer"), event.integer("charge"))};
     if (k == kind::provider_replayed)
         return EventText{fmt::format("key {} seen before: returns charge {}, no new charge", event.text("key"),
                                      event.integer("charge")),
                          EventTone::protection};
 
     if (k == kind::node_paused)
-        return EventText{fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration_rounded(event.duration("for"))),
+        return EventText{
+            fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration_rounded(event.duration("for"))),
+            EventTone::fault};
+    if (k == kind::node_resumed)
+        return EventText{fmt::format("resumes after {}, unaware that time passed",
+                                     format_duration_rounded(event.duration("paused_for"))),
                          EventTone::fault};
-    if (k == kind::node_resumed) return EventText{fmt::format("resumes after {}, unaware that time passed",
-                                                                format_duration_rounded(event.duration("paused_for"))),
-                                                    EventTone::fault};
     if (k == kind::node_crashed) return EventText{"crashes: its processes and memory are gone", EventTone::fault};
     if (k == kind::node_restarted)
-        return EventText{fmt::format("restarts after {} down", format_duration_rounded(event.duration("down_for"))), EventTone::fault};
+        return EventText{fmt::format("restarts after {} down", format_duration_rounded(event.duration("down_for"))),
+                         EventTone::fault};
     if (k == kind::store_loaded) {
         const auto keys = event.integer("keys");
         return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")
@@ -129,8 +140,9 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     if (k == kind::watch_fired)
         return EventText{fmt::format("{} deleted: wakes {}", event.text("key"), name(event.node_ref("client")))};
     if (k == kind::session_expired)
-        return EventText{fmt::format("session 0x{:x} expired: no heartbeat within its timeout", event.integer("session")),
-                         EventTone::fault};
+        return EventText{
+            fmt::format("session 0x{:x} expired: no heartbeat within its timeout", event.integer("session")),
+            EventTone::fault};
     if (k == kind::consensus_leader)
         return EventText{fmt::format("takes over as leader (term {}) from {}", event.integer("term"),
                                      name(event.node_ref("previous"))),
@@ -140,9 +152,10 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                                      name(event.node_ref("to")), name(event.node_ref("from")), event.integer("offset")),
                          EventTone::fault};
     if (k == kind::clock_slewing)
-        return EventText{fmt::format("NTP slews its wall clock by {} over {}", format_duration_rounded(event.duration("by")),
-                                     format_duration_rounded(event.duration("over"))),
-                         EventTone::fault};
+        return EventText{
+            fmt::format("NTP slews its wall clock by {} over {}", format_duration_rounded(event.duration("by")),
+                        format_duration_rounded(event.duration("over"))),
+            EventTone::fault};
     if (k == kind::clock_stepped)
         return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
                                      format_time_of_day(event.instant("new_wall"))),

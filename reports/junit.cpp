@@ -13,12 +13,13 @@ std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
         if (!scenario.error.empty()) {
             ++tests;
             ++errors;
-            suites += fmt::format("  <testsuite name=\"{0}\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
-                                  "    <testcase classname=\"{0}\" name=\"load\" file=\"{0}\">\n"
-                                  "      <error message=\"{1}\"/>\n"
-                                  "    </testcase>\n"
-                                  "  </testsuite>\n",
-                                  escaped(scenario.file), escaped(scenario.error));
+            suites += fmt::format(
+                "  <testsuite name=\"{0}\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+                "    <testcase classname=\"{0}\" name=\"load\" file=\"{0}\">\n"
+                "      <error message=\"{1}\"/>\n"
+                "    </testcase>\n"
+                "  </testsuite>\n",
+                escaped(scenario.file), escaped(scenario.error));
             continue;
         }
         std::size_t suite_failures = 0;
@@ -47,9 +48,10 @@ std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
         suites += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n{}  </testsuite>\n",
                               escaped(scenario.name), scenario.designs.size(), suite_failures, cases);
     }
-    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                       "<testsuites name=\"locksim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",
-                       tests, failures, errors, suites);
+    return fmt::format(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<testsuites name=\"locksim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",
+        tests, failures, errors, suites);
 }
 
 }  // namespace locksim

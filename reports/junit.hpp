@@ -14,8 +14,8 @@ struct CheckedDesign {
 
 struct CheckedScenario {
     std::string file;
-    std::string name;                   // empty when the file could not be used
-    std::string error;                  // why the file could not be used
+    std::string name;   // empty when the file could not be used
+    std::string error;  // why the file could not be used
     std::vector<CheckedDesign> designs;
 };
 

@@ -16,8 +16,12 @@ using Json = nlohmann::ordered_json;
 // can overlap gets a track of its own.
 enum Track : int { steps = 1, believed = 2, paused = 3, sent = 4, received = 5, granted_base = 100 };
 
-double in_us(Instant at) { return static_cast<double>(at.ns) / 1000.0; }
-double in_us(Duration d) { return static_cast<double>(d.ns) / 1000.0; }
+double in_us(Instant at) {
+    return static_cast<double>(at.ns) / 1000.0;
+}
+double in_us(Duration d) {
+    return static_cast<double>(d.ns) / 1000.0;
+}
 
 class PerfettoWriter {
 public:
@@ -45,10 +49,15 @@ public:
             if (span.kind == FigureSpan::Kind::granted) {
                 tid = Track::granted_base + static_cast<int>(span.holder);
                 if (named_grant_tracks.insert({pid, tid}).second)
-                    metadata(pid, tid, "thread_name", {{"name", fmt::format("lock of {} as this store saw it", figure.lanes[span.holder])}});
+                    metadata(pid, tid, "thread_name",
+                             {{"name", fmt::format("lock of {} as this store saw it", figure.lanes[span.holder])}});
             }
-            events_.push_back(Json{{"ph", "X"}, {"pid", pid}, {"tid", tid}, {"ts", in_us(span.from)},
-                                   {"dur", in_us(span.to - span.from)}, {"name", span.label},
+            events_.push_back(Json{{"ph", "X"},
+                                   {"pid", pid},
+                                   {"tid", tid},
+                                   {"ts", in_us(span.from)},
+                                   {"dur", in_us(span.to - span.from)},
+                                   {"name", span.label},
                                    {"args", {{"open_at_end", span.open}}}});
         }
         for (const auto& step : figure.steps) {
@@ -57,21 +66,40 @@ public:
             if (!step.explanation.empty()) args["explanation"] = step.explanation;
             if (step.is_message()) {
                 // A flow binds the send slice to the receive slice; every id is used once.
-                const std::uint64_t flow = (static_cast<std::uint64_t>(design_index) << 32) | static_cast<std::uint64_t>(step.number);
-                events_.push_back(Json{{"ph", "X"}, {"pid", pid}, {"tid", Track::sent}, {"ts", in_us(step.at)},
-                                       {"dur", 0}, {"name", step.text}, {"args", args},
-                                       {"bind_id", fmt::format("0x{:x}", flow)}, {"flow_out", true}});
+                const std::uint64_t flow =
+                    (static_cast<std::uint64_t>(design_index) << 32) | static_cast<std::uint64_t>(step.number);
+                events_.push_back(Json{{"ph", "X"},
+                                       {"pid", pid},
+                                       {"tid", Track::sent},
+                                       {"ts", in_us(step.at)},
+                                       {"dur", 0},
+                                       {"name", step.text},
+                                       {"args", args},
+                                       {"bind_id", fmt::format("0x{:x}", flow)},
+                                       {"flow_out", true}});
                 if (!step.lost)
-                    events_.push_back(Json{{"ph", "X"}, {"pid", base + static_cast<int>(*step.to_lane)}, {"tid", Track::received},
-                                           {"ts", in_us(step.arrives)}, {"dur", 0}, {"name", step.text}, {"args", args},
-                                           {"bind_id", fmt::format("0x{:x}", flow)}, {"flow_in", true}});
+                    events_.push_back(Json{{"ph", "X"},
+                                           {"pid", base + static_cast<int>(*step.to_lane)},
+                                           {"tid", Track::received},
+                                           {"ts", in_us(step.arrives)},
+                                           {"dur", 0},
+                                           {"name", step.text},
+                                           {"args", args},
+                                           {"bind_id", fmt::format("0x{:x}", flow)},
+                                           {"flow_in", true}});
                 continue;
             }
-            args["tone"] = step.tone == EventTone::violation ? "violation" : step.tone == EventTone::protection ? "protection"
-                                                              : step.tone == EventTone::fault      ? "fault"
-                                                                                                   : "normal";
-            events_.push_back(Json{{"ph", "i"}, {"s", "t"}, {"pid", pid}, {"tid", Track::steps}, {"ts", in_us(step.at)},
-                                   {"name", step.text}, {"args", args}});
+            args["tone"] = step.tone == EventTone::violation    ? "violation"
+                           : step.tone == EventTone::protection ? "protection"
+                           : step.tone == EventTone::fault      ? "fault"
+                                                                : "normal";
+            events_.push_back(Json{{"ph", "i"},
+                                   {"s", "t"},
+                                   {"pid", pid},
+                                   {"tid", Track::steps},
+                                   {"ts", in_us(step.at)},
+                                   {"name", step.text},
+                                   {"args", args}});
         }
     }
 

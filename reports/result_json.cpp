@@ -59,6 +59,8 @@ Json result_json(const ScenarioOutcome& outcome) {
                 {"held", outcome.held()}};
 }
 
-std::string render_result_json(const ScenarioOutcome& outcome) { return result_json(outcome).dump(2) + "\n"; }
+std::string render_result_json(const ScenarioOutcome& outcome) {
+    return result_json(outcome).dump(2) + "\n";
+}
 
 }  // namespace locksim

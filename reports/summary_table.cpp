@@ -29,8 +29,8 @@ std::string overlap_cell(const RunMetrics& metrics) {
 
 std::string expectations_cell(const DesignOutcome& design, const TextStyle& style) {
     if (design.expectations.empty()) return style.quiet("none set");
-    const auto failed = std::count_if(design.expectations.begin(), design.expectations.end(),
-                                      [](const auto& e) { return !e.held; });
+    const auto failed =
+        std::count_if(design.expectations.begin(), design.expectations.end(), [](const auto& e) { return !e.held; });
     if (failed == 0) return style.good(fmt::format("{} held", design.expectations.size()));
     return style.violation(fmt::format("{} of {} failed", failed, design.expectations.size()));
 }

@@ -40,8 +40,8 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         }
         out += fmt::format(" · seeds {}…{}\n", summary.seeds.first, summary.seeds.first + summary.seeds.count - 1);
         out += style.fault(fmt::format("PARTIAL: shards {} of {} ({} of {} seeds); still missing: {}",
-                                       index_ranges(summary.partial_shards), summary.shards, covered, summary.seeds.count,
-                                       index_ranges(missing)));
+                                       index_ranges(summary.partial_shards), summary.shards, covered,
+                                       summary.seeds.count, index_ranges(missing)));
     } else {
         out += fmt::format(" · seeds {}…{}", summary.covered.first, summary.covered.first + summary.covered.count - 1);
         if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
@@ -53,7 +53,8 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         std::string rate = "—";
         if (d.runs > 0) {
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
-            rate = fmt::format("{} ({}–{})", percent(static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs)),
+            rate = fmt::format("{} ({}–{})",
+                               percent(static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs)),
                                percent(ci.low), percent(ci.high));
         }
         std::vector<std::string> seeds;
@@ -61,7 +62,8 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
             seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
         if (d.failing_seeds.size() > replayed_seeds) seeds.push_back("…");
         rows.push_back({d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation),
-                        fmt::format("{}", d.double_charges), rate, seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
+                        fmt::format("{}", d.double_charges), rate,
+                        seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
     }
     std::vector<std::size_t> widths(rows[0].size(), 0);
     for (const auto& row : rows)

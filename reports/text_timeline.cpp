@@ -28,9 +28,10 @@ struct RefusalRun {
 };
 
 std::string refusal_text(const RefusalRun& run) {
-    std::string who = run.clients.size() == 1 ? run.clients[0]
-                                              : fmt::format("{} and {}", fmt::join(run.clients.begin(), run.clients.end() - 1, ", "),
-                                                            run.clients.back());
+    std::string who =
+        run.clients.size() == 1
+            ? run.clients[0]
+            : fmt::format("{} and {}", fmt::join(run.clients.begin(), run.clients.end() - 1, ", "), run.clients.back());
     if (run.attempts == 1) return fmt::format("refuses {}: already held", who);
     return fmt::format("refuses {}: already held ({} attempts until {})", who, run.attempts, format_seconds(run.last));
 }

@@ -40,7 +40,8 @@ std::string render_trace_json(const ScenarioOutcome& outcome) {
     Json designs = Json::array();
     for (const auto& design : outcome.designs) {
         Json trace = trace_json(design.trace);
-        designs.push_back(Json{{"name", design.name}, {"nodes", trace["nodes"]}, {"events", std::move(trace["events"])}});
+        designs.push_back(
+            Json{{"name", design.name}, {"nodes", trace["nodes"]}, {"events", std::move(trace["events"])}});
     }
     return Json{{"scenario", outcome.name}, {"seed", outcome.seed}, {"designs", designs}}.dump(1) + "\n";
 }

@@ -58,8 +58,8 @@ std::optional<Scenario> load_scenario_or_report(const std::string& file) {
     }
 }
 
-ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed, const std::optional<std::string>& only_design,
-                             RunOptions options) {
+ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
+                             const std::optional<std::string>& only_design, RunOptions options) {
     ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, scenario.lesson, seed, {}};
     for (const auto& design : scenario.designs) {
         if (only_design && design.name != *only_design) continue;

@@ -41,9 +41,10 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
         try {
             for (std::uint64_t k = next++; k < seeds.count; k = next++) {
                 const std::uint64_t seed = seeds.first + k;
-                const ScenarioOutcome outcome =
-                    run_scenario(scenario, seed, std::nullopt, RunOptions{.trace_messages = false, .event_limit = event_limit});
-                for (std::size_t d = 0; d < outcome.designs.size(); ++d) mine.designs[d].add(seed, outcome.designs[d].metrics);
+                const ScenarioOutcome outcome = run_scenario(
+                    scenario, seed, std::nullopt, RunOptions{.trace_messages = false, .event_limit = event_limit});
+                for (std::size_t d = 0; d < outcome.designs.size(); ++d)
+                    mine.designs[d].add(seed, outcome.designs[d].metrics);
                 ++done;
             }
         } catch (...) {

@@ -34,7 +34,9 @@ Instant NodeClock::wall(Instant true_now) const {
     return Instant{0} + elapsed_by_oscillator(true_now) + settings_.offset + wall_steps_;
 }
 
-Instant NodeClock::monotonic(Instant true_now) const { return Instant{0} + elapsed_by_oscillator(true_now); }
+Instant NodeClock::monotonic(Instant true_now) const {
+    return Instant{0} + elapsed_by_oscillator(true_now);
+}
 
 Instant NodeClock::when_monotonic_reads(Instant reading) const {
     return true_time_for_elapsed(reading - Instant{0});

@@ -9,8 +9,8 @@
 namespace locksim {
 
 struct ClockSettings {
-    Duration offset{};          // wall clock minus true time at true time 0
-    std::int64_t drift_ppm = 0; // parts per million the oscillator runs fast (+) or slow (-)
+    Duration offset{};           // wall clock minus true time at true time 0
+    std::int64_t drift_ppm = 0;  // parts per million the oscillator runs fast (+) or slow (-)
 };
 
 class NodeClock {

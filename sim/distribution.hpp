@@ -9,9 +9,9 @@ namespace locksim {
 struct DurationDistribution {
     enum class Shape { fixed, uniform, exponential, pareto, lognormal };
     Shape shape = Shape::fixed;
-    Duration low{};    // fixed: the value; uniform: lower bound; exponential, pareto: the minimum
-    Duration high{};   // uniform: upper bound (inclusive); pareto, lognormal: the cap
-    Duration scale{};  // exponential: mean of the part above the minimum; lognormal: median
+    Duration low{};              // fixed: the value; uniform: lower bound; exponential, pareto: the minimum
+    Duration high{};             // uniform: upper bound (inclusive); pareto, lognormal: the cap
+    Duration scale{};            // exponential: mean of the part above the minimum; lognormal: median
     double shape_parameter = 0;  // pareto: alpha; lognormal: sigma
 
     static DurationDistribution fixed(Duration value) { return {Shape::fixed, value, value, {}, 0}; }

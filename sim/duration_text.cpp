@@ -26,8 +26,10 @@ constexpr std::array<Unit, 7> parse_units{{
 }};
 
 std::string expected_duration(std::string_view text) {
-    return fmt::format("expected a duration such as \"40s\", \"250ms\" or \"5m\" "
-                       "(units ns, us, ms, s, m, h), got \"{}\"", text);
+    return fmt::format(
+        "expected a duration such as \"40s\", \"250ms\" or \"5m\" "
+        "(units ns, us, ms, s, m, h), got \"{}\"",
+        text);
 }
 
 }  // namespace

@@ -41,7 +41,9 @@ struct RootProcess {
     std::coroutine_handle<promise_type> handle;
 };
 
-RootProcess run_as_root(Task<void> process) { co_await process; }
+RootProcess run_as_root(Task<void> process) {
+    co_await process;
+}
 
 }  // namespace
 
@@ -68,14 +70,28 @@ NodeId Engine::add_node(std::string name, ClockSettings clock) {
     return id;
 }
 
-const std::string& Engine::node_name(NodeId node) const { return state(node).name; }
-Instant Engine::wall_now(NodeId node) const { return state(node).clock.wall(now_); }
-Instant Engine::monotonic_now(NodeId node) const { return state(node).clock.monotonic(now_); }
-const NodeClock& Engine::clock(NodeId node) const { return state(node).clock; }
-bool Engine::is_paused(NodeId node) const { return state(node).paused; }
-bool Engine::is_up(NodeId node) const { return state(node).up; }
+const std::string& Engine::node_name(NodeId node) const {
+    return state(node).name;
+}
+Instant Engine::wall_now(NodeId node) const {
+    return state(node).clock.wall(now_);
+}
+Instant Engine::monotonic_now(NodeId node) const {
+    return state(node).clock.monotonic(now_);
+}
+const NodeClock& Engine::clock(NodeId node) const {
+    return state(node).clock;
+}
+bool Engine::is_paused(NodeId node) const {
+    return state(node).paused;
+}
+bool Engine::is_up(NodeId node) const {
+    return state(node).up;
+}
 
-void Engine::on_crash(NodeId node, std::function<void()> hook) { state(node).crash_hooks.push_back(std::move(hook)); }
+void Engine::on_crash(NodeId node, std::function<void()> hook) {
+    state(node).crash_hooks.push_back(std::move(hook));
+}
 void Engine::on_restart(NodeId node, std::function<void()> hook) {
     state(node).restart_hooks.push_back(std::move(hook));
 }
@@ -126,7 +142,9 @@ std::uint32_t Engine::store_callback(std::function<void()> fire) {
 void Engine::schedule_at(Instant at, NodeId node, std::function<void()> fire) {
     assert(at >= now_);
     const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
-    queue_.push(Event{.at = at, .action = EventAction::call(store_callback(std::move(fire))), .node = node,
+    queue_.push(Event{.at = at,
+                      .action = EventAction::call(store_callback(std::move(fire))),
+                      .node = node,
                       .incarnation = incarnation});
 }
 
@@ -240,8 +258,7 @@ void Engine::slew_wall_clock(NodeId node, Duration correction) {
     const Duration total = forward ? correction : -correction;
     const std::int64_t steps = total.ns / step.ns;
     const Duration last = Duration{total.ns % step.ns};
-    record(node, trace_kind::clock_slewing,
-           {{"by", correction}, {"over", every * (steps + (last.ns > 0 ? 1 : 0))}});
+    record(node, trace_kind::clock_slewing, {{"by", correction}, {"over", every * (steps + (last.ns > 0 ? 1 : 0))}});
     for (std::int64_t i = 1; i <= steps + (last.ns > 0 ? 1 : 0); ++i) {
         const Duration amount = i <= steps ? step : last;
         schedule_at(now_ + every * i, no_node,
@@ -365,10 +382,11 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
             break;
         }
         if (summary.events_handled == event_limit)
-            throw RunawayRun(fmt::format("the run handled {} events by true time {} and was stopped; something "
-                                         "may be retrying without a delay (if the run is meant to be this long, "
-                                         "raise the limit with --max-events)",
-                                         event_limit, format_seconds(now_)));
+            throw RunawayRun(
+                fmt::format("the run handled {} events by true time {} and was stopped; something "
+                            "may be retrying without a delay (if the run is meant to be this long, "
+                            "raise the limit with --max-events)",
+                            event_limit, format_seconds(now_)));
         Event event = queue_.pop();
         now_ = event.at;
         // The next event's coroutine frame is most likely far away in memory (P processes,

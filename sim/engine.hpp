@@ -205,8 +205,8 @@ inline void Engine::resume_after(NodeId node, Duration delay, std::coroutine_han
     assert(delay.ns >= 0);
     const NodeState& sleeper = state(node);
     const Instant due = sleeper.clock.exact_rate() ? now_ + delay : when_monotonic_advanced(node, delay);
-    queue_.push(Event{.at = due, .action = EventAction::resume(waiter.address()), .node = node,
-                      .incarnation = sleeper.incarnation});
+    queue_.push(Event{
+        .at = due, .action = EventAction::resume(waiter.address()), .node = node, .incarnation = sleeper.incarnation});
 }
 
 }  // namespace locksim

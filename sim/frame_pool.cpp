@@ -11,13 +11,15 @@
 namespace locksim::frame_pool {
 namespace {
 
-constexpr std::size_t granule = 16;        // sizes are rounded up to this
-constexpr std::size_t largest = 1024;      // larger frames come from operator new
+constexpr std::size_t granule = 16;    // sizes are rounded up to this
+constexpr std::size_t largest = 1024;  // larger frames come from operator new
 constexpr std::size_t first_block_bytes = 16 * 1024;
 constexpr std::size_t last_block_bytes = 1024 * 1024;
 constexpr std::align_val_t cache_line{64};  // a 128-byte frame spans two lines, not three
 
-constexpr std::size_t size_class(std::size_t bytes) { return (bytes + granule - 1) / granule; }
+constexpr std::size_t size_class(std::size_t bytes) {
+    return (bytes + granule - 1) / granule;
+}
 
 struct FreeSlot {
     FreeSlot* next;
@@ -29,7 +31,6 @@ struct FreeSlot {
 // lands in memory that is still there.
 class Pools {
 public:
-
     void* allocate(std::size_t bytes) {
         Pool& pool = pools_[size_class(bytes)];
         if (pool.free == nullptr) refill(pool, size_class(bytes) * granule);

@@ -21,10 +21,10 @@ void Network::connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behavi
     const NodeId high = std::max(a, b);
     const auto& names = engine_.trace();
     Link link{.delay = delay, .behaviour = behaviour, .low_end = low.index};
-    link.upward.emplace(Direction{
-        engine_.random_stream("link/" + names.node_name(low) + "->" + names.node_name(high)), Instant{}});
-    link.downward.emplace(Direction{
-        engine_.random_stream("link/" + names.node_name(high) + "->" + names.node_name(low)), Instant{}});
+    link.upward.emplace(
+        Direction{engine_.random_stream("link/" + names.node_name(low) + "->" + names.node_name(high)), Instant{}});
+    link.downward.emplace(
+        Direction{engine_.random_stream("link/" + names.node_name(high) + "->" + names.node_name(low)), Instant{}});
     boost::add_edge(low.index, high.index, std::move(link), graph_);
 }
 
@@ -45,7 +45,9 @@ Network::Direction& Network::direction(NodeId from, NodeId to) {
     return from.index == l.low_end ? *l.upward : *l.downward;
 }
 
-void Network::cut(NodeId from, NodeId to) { ++direction(from, to).cuts; }
+void Network::cut(NodeId from, NodeId to) {
+    ++direction(from, to).cuts;
+}
 
 void Network::heal(NodeId from, NodeId to) {
     Direction& d = direction(from, to);
@@ -65,10 +67,11 @@ std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     };
     const boost::filtered_graph<Graph, std::function<bool(Graph::edge_descriptor)>> open(graph_, open_both_ways);
     std::vector<std::size_t> component(boost::num_vertices(graph_));
-    const std::size_t count =
-        boost::connected_components(open, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph_)));
+    const std::size_t count = boost::connected_components(
+        open, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph_)));
     std::vector<std::vector<NodeId>> groups(count);
-    for (std::size_t v = 0; v < component.size(); ++v) groups[component[v]].push_back(NodeId{static_cast<std::uint32_t>(v)});
+    for (std::size_t v = 0; v < component.size(); ++v)
+        groups[component[v]].push_back(NodeId{static_cast<std::uint32_t>(v)});
     return groups;
 }
 
@@ -95,8 +98,8 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, std::functi
 
     const MessageId id = next_message_++;
     if (tracing_messages_) {
-        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label},
-                                  {"deliver_at", delivery}};
+        std::vector<Field> fields{
+            {"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label}, {"deliver_at", delivery}};
         if (in_reply_to) fields.push_back({"reply_to", static_cast<std::int64_t>(*in_reply_to)});
         for (auto& field : message.about) fields.push_back(std::move(field));
         engine_.record(from, trace_kind::message_sent, std::move(fields));
@@ -109,8 +112,9 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, std::functi
     auto delivery_of = [this, id, from, to](std::string label, std::function<void()> on_delivery, bool copy) {
         return [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), copy] {
             if (tracing_messages_ || copy)
-                engine_.record(to, trace_kind::message_delivered,
-                               {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}, {"duplicate", copy}});
+                engine_.record(
+                    to, trace_kind::message_delivered,
+                    {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}, {"duplicate", copy}});
             on_delivery();
         };
     };

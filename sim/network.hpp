@@ -33,9 +33,9 @@ struct Odds {
 
 // What a link does besides delaying.
 struct LinkBehaviour {
-    Odds loss;              // messages dropped
-    Odds duplication;       // messages delivered twice
-    bool reorder = false;   // drop the in-order guarantee: each message keeps its own delay
+    Odds loss;             // messages dropped
+    Odds duplication;      // messages delivered twice
+    bool reorder = false;  // drop the in-order guarantee: each message keeps its own delay
 };
 
 // A message as the trace shows it: the label a sequence diagram writes on its arrow, and
@@ -90,13 +90,13 @@ private:
     struct Direction {
         RandomStream random;
         Instant last_delivery;
-        int cuts = 0;              // partitions in force: overlapping ones heal one at a time
-        std::vector<Hold> holds;   // delay spikes in force; the longest extra applies
+        int cuts = 0;             // partitions in force: overlapping ones heal one at a time
+        std::vector<Hold> holds;  // delay spikes in force; the longest extra applies
     };
     struct Link {
         DelayModel delay;
         LinkBehaviour behaviour;
-        std::uint32_t low_end = 0;  // node index of the end with the lower index
+        std::uint32_t low_end = 0;          // node index of the end with the lower index
         std::optional<Direction> upward;    // from low_end to the other end
         std::optional<Direction> downward;  // the other way
     };

@@ -119,8 +119,10 @@ private:
         std::vector<Event> ahead;
         for (const Event& event : remaining) {
             const std::uint64_t key = key_of(event);
-            if (static_cast<std::size_t>(std::bit_width(key ^ floor_)) == lowest) ahead.push_back(event);
-            else place(event, key);
+            if (static_cast<std::size_t>(std::bit_width(key ^ floor_)) == lowest)
+                ahead.push_back(event);
+            else
+                place(event, key);
         }
         if (!ahead.empty()) buckets_[lowest].insert(buckets_[lowest].begin(), ahead.begin(), ahead.end());
     }
@@ -155,8 +157,8 @@ private:
     static constexpr std::size_t prefetch_up_to = 64;
     static constexpr std::size_t run_up_to = 64;  // longer, and a push into it dissolves it
     std::array<std::vector<Event>, 65> buckets_;  // bucket 0 is the run: sorted, due before all the rest
-    std::size_t front_ = 0;           // the next event in bucket 0
-    std::uint64_t occupied_ = 0;      // bit b-1 set when bucket b (1..64) holds events
+    std::size_t front_ = 0;                       // the next event in bucket 0
+    std::uint64_t occupied_ = 0;                  // bit b-1 set when bucket b (1..64) holds events
     std::uint64_t floor_ = key_of(Event{.at = Instant{INT64_MIN}});
     std::size_t size_ = 0;
     const std::vector<Event>* found_ = nullptr;  // where next() found the next event, if it searched

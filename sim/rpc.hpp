@@ -18,8 +18,8 @@
 #include <coroutine>
 #include <functional>
 #include <optional>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "sim/host.hpp"
@@ -59,8 +59,12 @@ class CallAwaiter {
 public:
     CallAwaiter(Network& network, NodeId client, NodeId server, MessageText label, Serve<Reply> serve,
                 std::optional<Duration> timeout)
-        : network_(network), client_(client), server_(server), label_(std::move(label)),
-          serve_(std::move(serve)), timeout_(timeout) {}
+        : network_(network),
+          client_(client),
+          server_(server),
+          label_(std::move(label)),
+          serve_(std::move(serve)),
+          timeout_(timeout) {}
 
     bool await_ready() const noexcept { return false; }
 
@@ -73,20 +77,21 @@ public:
         const NodeId server = server_;
         const MessageId request_id = network_.next_message_id();
         network_.send(client, server, std::move(label_),
-            [network, client, server, ticket, result, request_id, serve = std::move(serve_)] {
-                serve([network, client, server, ticket, result, request_id](Answer<Reply> answer) {
-                    network->send(server, client, std::move(answer.label),
-                        [network, ticket, result, value = std::move(answer.value)]() mutable {
-                            // `result` lives in the waiting coroutine's frame, which exists
-                            // exactly as long as the ticket can still be claimed.
-                            if (auto waiter = network->engine().claim(ticket)) {
-                                *result = std::move(value);
-                                waiter.resume();
-                            }
-                        },
-                        request_id);
-                });
-            });
+                      [network, client, server, ticket, result, request_id, serve = std::move(serve_)] {
+                          serve([network, client, server, ticket, result, request_id](Answer<Reply> answer) {
+                              network->send(
+                                  server, client, std::move(answer.label),
+                                  [network, ticket, result, value = std::move(answer.value)]() mutable {
+                                      // `result` lives in the waiting coroutine's frame, which exists
+                                      // exactly as long as the ticket can still be claimed.
+                                      if (auto waiter = network->engine().claim(ticket)) {
+                                          *result = std::move(value);
+                                          waiter.resume();
+                                      }
+                                  },
+                                  request_id);
+                          });
+                      });
         if (timeout_) {
             engine.schedule_after(client_, *timeout_, [&engine, ticket] {
                 if (auto waiter = engine.claim(ticket)) waiter.resume();

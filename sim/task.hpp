@@ -44,7 +44,9 @@ struct TaskPromise : TaskPromiseBase {
     std::optional<T> value;
     Task<T> get_return_object();
     template <class U>
-    void return_value(U&& result) { value.emplace(std::forward<U>(result)); }
+    void return_value(U&& result) {
+        value.emplace(std::forward<U>(result));
+    }
 };
 
 template <>

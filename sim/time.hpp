@@ -15,8 +15,14 @@ struct Duration {
     constexpr Duration operator-() const { return {-ns}; }
     constexpr Duration operator*(std::int64_t factor) const { return {ns * factor}; }
     constexpr Duration operator/(std::int64_t divisor) const { return {ns / divisor}; }
-    constexpr Duration& operator+=(Duration other) { ns += other.ns; return *this; }
-    constexpr Duration& operator-=(Duration other) { ns -= other.ns; return *this; }
+    constexpr Duration& operator+=(Duration other) {
+        ns += other.ns;
+        return *this;
+    }
+    constexpr Duration& operator-=(Duration other) {
+        ns -= other.ns;
+        return *this;
+    }
 };
 
 // A point on some time line: true simulated time, or a reading of a node's clock.
@@ -28,22 +34,47 @@ struct Instant {
     constexpr Instant operator+(Duration d) const { return {ns + d.ns}; }
     constexpr Instant operator-(Duration d) const { return {ns - d.ns}; }
     constexpr Duration operator-(Instant other) const { return {ns - other.ns}; }
-    constexpr Instant& operator+=(Duration d) { ns += d.ns; return *this; }
+    constexpr Instant& operator+=(Duration d) {
+        ns += d.ns;
+        return *this;
+    }
 };
 
-constexpr Duration nanoseconds(std::int64_t n) { return {n}; }
-constexpr Duration microseconds(std::int64_t n) { return {n * 1'000}; }
-constexpr Duration milliseconds(std::int64_t n) { return {n * 1'000'000}; }
-constexpr Duration seconds(std::int64_t n) { return {n * 1'000'000'000}; }
-constexpr Duration minutes(std::int64_t n) { return seconds(n * 60); }
-constexpr Duration hours(std::int64_t n) { return minutes(n * 60); }
+constexpr Duration nanoseconds(std::int64_t n) {
+    return {n};
+}
+constexpr Duration microseconds(std::int64_t n) {
+    return {n * 1'000};
+}
+constexpr Duration milliseconds(std::int64_t n) {
+    return {n * 1'000'000};
+}
+constexpr Duration seconds(std::int64_t n) {
+    return {n * 1'000'000'000};
+}
+constexpr Duration minutes(std::int64_t n) {
+    return seconds(n * 60);
+}
+constexpr Duration hours(std::int64_t n) {
+    return minutes(n * 60);
+}
 
 namespace time_literals {
-constexpr Duration operator""_ns(unsigned long long n) { return nanoseconds(static_cast<std::int64_t>(n)); }
-constexpr Duration operator""_us(unsigned long long n) { return microseconds(static_cast<std::int64_t>(n)); }
-constexpr Duration operator""_ms(unsigned long long n) { return milliseconds(static_cast<std::int64_t>(n)); }
-constexpr Duration operator""_s(unsigned long long n) { return seconds(static_cast<std::int64_t>(n)); }
-constexpr Duration operator""_min(unsigned long long n) { return minutes(static_cast<std::int64_t>(n)); }
+constexpr Duration operator""_ns(unsigned long long n) {
+    return nanoseconds(static_cast<std::int64_t>(n));
+}
+constexpr Duration operator""_us(unsigned long long n) {
+    return microseconds(static_cast<std::int64_t>(n));
+}
+constexpr Duration operator""_ms(unsigned long long n) {
+    return milliseconds(static_cast<std::int64_t>(n));
+}
+constexpr Duration operator""_s(unsigned long long n) {
+    return seconds(static_cast<std::int64_t>(n));
+}
+constexpr Duration operator""_min(unsigned long long n) {
+    return minutes(static_cast<std::int64_t>(n));
+}
 }  // namespace time_literals
 
 constexpr Instant midnight{0};

@@ -20,12 +20,24 @@ const T& get(const TraceEvent& event, std::string_view key) {
 }
 }  // namespace
 
-std::int64_t TraceEvent::integer(std::string_view key) const { return get<std::int64_t>(*this, key); }
-bool TraceEvent::flag(std::string_view key) const { return get<bool>(*this, key); }
-const std::string& TraceEvent::text(std::string_view key) const { return get<std::string>(*this, key); }
-Duration TraceEvent::duration(std::string_view key) const { return get<Duration>(*this, key); }
-Instant TraceEvent::instant(std::string_view key) const { return get<Instant>(*this, key); }
-NodeId TraceEvent::node_ref(std::string_view key) const { return get<NodeId>(*this, key); }
+std::int64_t TraceEvent::integer(std::string_view key) const {
+    return get<std::int64_t>(*this, key);
+}
+bool TraceEvent::flag(std::string_view key) const {
+    return get<bool>(*this, key);
+}
+const std::string& TraceEvent::text(std::string_view key) const {
+    return get<std::string>(*this, key);
+}
+Duration TraceEvent::duration(std::string_view key) const {
+    return get<Duration>(*this, key);
+}
+Instant TraceEvent::instant(std::string_view key) const {
+    return get<Instant>(*this, key);
+}
+NodeId TraceEvent::node_ref(std::string_view key) const {
+    return get<NodeId>(*this, key);
+}
 
 const std::string& Trace::node_name(NodeId id) const {
     static const std::string world = "world";

@@ -20,12 +20,17 @@ namespace locksim {
 
 // The alternatives are in the order of FieldType.
 using FieldValue = std::variant<std::int64_t, bool, std::string, Duration, Instant, NodeId>;
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::integer), FieldValue>, std::int64_t>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::integer), FieldValue>, std::int64_t>);
 static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::flag), FieldValue>, bool>);
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::text), FieldValue>, std::string>);
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::duration), FieldValue>, Duration>);
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::instant), FieldValue>, Instant>);
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::node), FieldValue>, NodeId>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::text), FieldValue>, std::string>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::duration), FieldValue>, Duration>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::instant), FieldValue>, Instant>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::node), FieldValue>, NodeId>);
 
 struct Field {
     std::string_view key;  // a string literal
@@ -76,9 +81,8 @@ inline constexpr FieldSpec message_delivered_fields[] = {
     {"label", FieldType::text, false, "what it carries"},
     {"duplicate", FieldType::flag, false, "a second copy made by the network's duplication"},
 };
-inline constexpr KindSpec message_delivered{"message.delivered",
-                                            "the receiver handled a message (after a pause, if paused)",
-                                            message_delivered_fields};
+inline constexpr KindSpec message_delivered{
+    "message.delivered", "the receiver handled a message (after a pause, if paused)", message_delivered_fields};
 
 inline constexpr FieldSpec message_lost_fields[] = {
     {"id", FieldType::integer, false, "the message's number, unique in the run"},

@@ -79,12 +79,13 @@ TEST_CASE("a claim with a newer token is accepted and one with an older token is
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-        [&] { rows.push_back(world.database.read(42, period)); },
-    });
+    world.in_turn(world.database_node,
+                  {
+                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+                      [&] { rows.push_back(world.database.read(42, period)); },
+                  });
     CHECK(rows_changed == std::vector<int>{1, 1, 0});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::claimed);
@@ -105,10 +106,11 @@ TEST_CASE("a claim with the token that already wrote the row is rejected") {
     // fence < token, strictly: the same token claiming twice changes nothing.
     BillingWorld world;
     std::vector<int> rows_changed;
-    world.in_turn(world.database_node, {
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-    });
+    world.in_turn(world.database_node,
+                  {
+                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+                  });
     CHECK(rows_changed == std::vector<int>{1, 0});
 }
 
@@ -116,10 +118,10 @@ TEST_CASE("a claim on one customer leaves the others alone") {
     BillingWorld world;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34, world.server_1); },
-        [&] { rows.push_back(world.database.read(41, period)); },
-        [&] { rows.push_back(world.database.read(43, period)); },
-    });
+                                           [&] { world.database.claim(42, period, 34, world.server_1); },
+                                           [&] { rows.push_back(world.database.read(41, period)); },
+                                           [&] { rows.push_back(world.database.read(43, period)); },
+                                       });
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].status == RenewalStatus::due);
     CHECK(rows[1].status == RenewalStatus::due);
@@ -130,12 +132,14 @@ TEST_CASE("a statement about a customer or period without a row changes nothing"
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {
-        [&] { rows_changed.push_back(world.database.claim(99, period, 33, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.claim(42, "2026-11", 33, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.record_charged(99, period, std::nullopt, world.server_1)); },
-        [&] { rows.push_back(world.database.read(99, period)); },
-    });
+    world.in_turn(
+        world.database_node,
+        {
+            [&] { rows_changed.push_back(world.database.claim(99, period, 33, world.server_1)); },
+            [&] { rows_changed.push_back(world.database.claim(42, "2026-11", 33, world.server_1)); },
+            [&] { rows_changed.push_back(world.database.record_charged(99, period, std::nullopt, world.server_1)); },
+            [&] { rows.push_back(world.database.read(99, period)); },
+        });
     CHECK(rows_changed == std::vector<int>{0, 0, 0});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::due);
@@ -146,11 +150,12 @@ TEST_CASE("record_charged with a token writes when no newer token has written th
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34, world.server_1); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, 34, world.server_1)); },
-        [&] { rows.push_back(world.database.read(42, period)); },
-    });
+    world.in_turn(world.database_node,
+                  {
+                      [&] { world.database.claim(42, period, 34, world.server_1); },
+                      [&] { rows_changed.push_back(world.database.record_charged(42, period, 34, world.server_1)); },
+                      [&] { rows.push_back(world.database.read(42, period)); },
+                  });
     CHECK(rows_changed == std::vector<int>{1});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::charged);
@@ -167,12 +172,13 @@ TEST_CASE("record_charged with a newer token raises the fence") {
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 33, world.server_1); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, 35, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
-        [&] { rows.push_back(world.database.read(42, period)); },
-    });
+    world.in_turn(world.database_node,
+                  {
+                      [&] { world.database.claim(42, period, 33, world.server_1); },
+                      [&] { rows_changed.push_back(world.database.record_charged(42, period, 35, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
+                      [&] { rows.push_back(world.database.read(42, period)); },
+                  });
     CHECK(rows_changed == std::vector<int>{1, 0});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::charged);
@@ -183,11 +189,12 @@ TEST_CASE("record_charged with an older token is rejected") {
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34, world.server_1); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, 33, world.server_1)); },
-        [&] { rows.push_back(world.database.read(42, period)); },
-    });
+    world.in_turn(world.database_node,
+                  {
+                      [&] { world.database.claim(42, period, 34, world.server_1); },
+                      [&] { rows_changed.push_back(world.database.record_charged(42, period, 33, world.server_1)); },
+                      [&] { rows.push_back(world.database.read(42, period)); },
+                  });
     CHECK(rows_changed == std::vector<int>{0});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::claimed);
@@ -198,12 +205,14 @@ TEST_CASE("record_charged without a token always writes and leaves the fence alo
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {
-        [&] { world.database.claim(42, period, 34, world.server_1); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
-        [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
-        [&] { rows.push_back(world.database.read(42, period)); },
-    });
+    world.in_turn(
+        world.database_node,
+        {
+            [&] { world.database.claim(42, period, 34, world.server_1); },
+            [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
+            [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
+            [&] { rows.push_back(world.database.read(42, period)); },
+        });
     CHECK(rows_changed == std::vector<int>{1, 1});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::charged);
@@ -226,10 +235,11 @@ TEST_CASE("renewal statuses have their SQL names") {
 TEST_CASE("the provider charges twice when asked twice without a key") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node, {
-        [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
-        [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_2)); },
-    });
+    world.in_turn(world.provider_node,
+                  {
+                      [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
+                      [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_2)); },
+                  });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -251,10 +261,11 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
     BillingWorld world;
     const std::optional<std::string> key = "renewal-42-2026-10";
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node, {
-        [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_1)); },
-        [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_2)); },
-    });
+    world.in_turn(world.provider_node,
+                  {
+                      [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_1)); },
+                      [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_2)); },
+                  });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[1].charge_id == receipts[0].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -279,11 +290,18 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
 TEST_CASE("the provider charges separately under different keys") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node, {
-        [&] { receipts.push_back(world.provider.charge(42, period, std::string("renewal-42-2026-10"), world.server_1)); },
-        [&] { receipts.push_back(world.provider.charge(43, period, std::string("renewal-43-2026-10"), world.server_1)); },
-        [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
-    });
+    world.in_turn(world.provider_node,
+                  {
+                      [&] {
+                          receipts.push_back(
+                              world.provider.charge(42, period, std::string("renewal-42-2026-10"), world.server_1));
+                      },
+                      [&] {
+                          receipts.push_back(
+                              world.provider.charge(43, period, std::string("renewal-43-2026-10"), world.server_1));
+                      },
+                      [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
+                  });
     REQUIRE(receipts.size() == 3);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK(receipts[1].charge_id != receipts[2].charge_id);

@@ -1,8 +1,8 @@
 // The checkers read only the trace: these tests hand them traces written by hand.
 #include <catch2/catch.hpp>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;
@@ -13,7 +13,9 @@ const NodeId server_1{0}, server_2{1}, server_3{2}, store{3}, provider{4}, billi
 
 class TraceBuilder {
 public:
-    TraceBuilder() { trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"}); }
+    TraceBuilder() {
+        trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"});
+    }
 
     TraceBuilder& at(Duration t, NodeId node, std::string_view kind, std::vector<Field> fields) {
         TraceEvent event;
@@ -30,12 +32,16 @@ public:
     }
     TraceBuilder& belief(Duration from, Duration to, NodeId holder) {
         at(from, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
-        return at(to, holder, trace_kind::belief_ended, {{"key", std::string("k")}, {"reason", std::string("released")}});
+        return at(to, holder, trace_kind::belief_ended,
+                  {{"key", std::string("k")}, {"reason", std::string("released")}});
     }
     TraceBuilder& fenced_write(Duration t, std::int64_t token, std::int64_t rows) {
         return at(t, billing, trace_kind::db_write,
-                  {{"customer", std::int64_t{42}}, {"period", std::string("2026-10")}, {"status", std::string("claimed")},
-                   {"rows", rows}, {"token", token}});
+                  {{"customer", std::int64_t{42}},
+                   {"period", std::string("2026-10")},
+                   {"status", std::string("claimed")},
+                   {"rows", rows},
+                   {"token", token}});
     }
     const Trace& trace() const { return trace_; }
 
@@ -61,8 +67,10 @@ TEST_CASE("a customer charged twice in one period is one double charge, flagged 
 TEST_CASE("a replayed idempotent request is not a charge") {
     TraceBuilder b;
     b.charge(1_s, 42).at(2_s, provider, trace_kind::provider_replayed,
-                         {{"customer", std::int64_t{42}}, {"period", std::string("2026-10")},
-                          {"key", std::string("renewal-42-2026-10")}, {"charge", std::int64_t{1}}});
+                         {{"customer", std::int64_t{42}},
+                          {"period", std::string("2026-10")},
+                          {"key", std::string("renewal-42-2026-10")},
+                          {"charge", std::int64_t{1}}});
     const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
     CHECK(metrics.charges == 1);
     CHECK(metrics.double_charges() == 0);

@@ -92,7 +92,8 @@ TEST_CASE("a missing file, an unknown design and an unknown option each exit 2")
     CHECK(run_locksim("run scenarios/no-such-file.json").exit_code == 2);
     const auto design = run_locksim("run scenarios/gc-pause-40s.json --design nope");
     CHECK(design.exit_code == 2);
-    CHECK(design.err.find("no design named \"nope\"; the designs are unfenced, fenced, idempotent") != std::string::npos);
+    CHECK(design.err.find("no design named \"nope\"; the designs are unfenced, fenced, idempotent") !=
+          std::string::npos);
     CHECK(run_locksim("run scenarios/gc-pause-40s.json --frobnicate").exit_code == 2);
     CHECK(run_locksim("run scenarios/gc-pause-40s.json --format yaml").exit_code == 2);
     CHECK(run_locksim("").exit_code == 2);
@@ -121,7 +122,8 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     for (auto at = junit.find("<failure"); at != std::string::npos; at = junit.find("<failure", at + 1)) ++failures;
     CHECK(testcases == 6);
     CHECK(failures == 1);
-    CHECK(junit.find("<testsuites name=\"locksim check\" tests=\"6\" failures=\"1\" errors=\"0\">") != std::string::npos);
+    CHECK(junit.find("<testsuites name=\"locksim check\" tests=\"6\" failures=\"1\" errors=\"0\">") !=
+          std::string::npos);
 
     std::ofstream(folder / "c-broken.json") << "{ \"name\": ";
     const auto broken = run_locksim("check " + folder.string());
@@ -178,6 +180,8 @@ TEST_CASE("locksim kinds lists every kind of trace event with its typed fields")
     CHECK(kinds.size() == 39);
     const auto& granted = kinds.at(0);
     CHECK(granted.at("name") == "lock.granted");
-    CHECK(granted.at("fields").at(0) == nlohmann::json{{"name", "key"}, {"type", "text"}, {"optional", false},
+    CHECK(granted.at("fields").at(0) == nlohmann::json{{"name", "key"},
+                                                       {"type", "text"},
+                                                       {"optional", false},
                                                        {"meaning", "the lock's key (zookeeper/etcd: its prefix)"}});
 }

@@ -31,12 +31,15 @@ namespace {
 
 const std::string prefix = "locks/renewals";
 
-const char* name_of(StoreKind flavour) { return flavour == StoreKind::zookeeper ? "zookeeper" : "etcd"; }
+const char* name_of(StoreKind flavour) {
+    return flavour == StoreKind::zookeeper ? "zookeeper" : "etcd";
+}
 
 // A three-node ensemble (zk-1.. or etcd-1..; the first leads) and `servers` job servers,
 // every pair linked with a 1ms delay, deployed as a scenario would deploy them.
 struct ConsensusWorld {
-    explicit ConsensusWorld(StoreKind flavour, bool watch_holder = false, int servers = 2) : engine(1), network(engine) {
+    explicit ConsensusWorld(StoreKind flavour, bool watch_holder = false, int servers = 2)
+        : engine(1), network(engine) {
         for (int i = 1; i <= 3; ++i)
             world.store_nodes.push_back(fmt::format("{}-{}", flavour == StoreKind::zookeeper ? "zk" : "etcd", i));
         for (int i = 1; i <= servers; ++i) world.servers.push_back(fmt::format("server-{}", i));
@@ -60,7 +63,9 @@ struct ConsensusWorld {
     NodeId node(const std::string& name) const { return *engine.trace().find_node(name); }
     NodeId member(int n) const { return node(world.store_nodes[static_cast<std::size_t>(n - 1)]); }
     NodeId server(int n) const { return node(fmt::format("server-{}", n)); }
-    void on_world(Duration when, std::function<void()> fault) { engine.schedule_at(at(when), no_node, std::move(fault)); }
+    void on_world(Duration when, std::function<void()> fault) {
+        engine.schedule_at(at(when), no_node, std::move(fault));
+    }
     void run(Duration horizon = 60_s) { engine.run(at(horizon)); }
 
     Engine engine;
@@ -206,7 +211,9 @@ TEST_CASE("consensus: with watch holder a release wakes every waiter") {
     for (std::size_t i = 1; i < 4; ++i) CHECK(turns[i].got_at > turns[i - 1].got_at);
 }
 
-TEST_CASE("consensus: the cluster expires the session of a client whose heartbeats stop, and the next waiter gets a higher token") {
+TEST_CASE(
+    "consensus: the cluster expires the session of a client whose heartbeats stop, and the next waiter gets a higher "
+    "token") {
     // 1. server-1 opens its session and takes the lock at 1s; server-2 waits from 2s.
     // 2. server-1 is paused from 2s for 30s: no heartbeats. The leader heard from it last
     //    at about 1s, so it expires the session a session timeout (6s) later, deletes its

@@ -44,7 +44,8 @@ TEST_CASE("messages to a crashed node are lost, and delivered again after its re
     network.connect(client, store, DelayModel::fixed(10_ms));
     std::vector<Instant> handled;
     for (Duration t : {1_s, 2_s, 3_s})
-        engine.schedule_at(at(t), client, [&] { network.send(client, store, "PING", [&] { handled.push_back(engine.now()); }); });
+        engine.schedule_at(at(t), client,
+                           [&] { network.send(client, store, "PING", [&] { handled.push_back(engine.now()); }); });
     engine.schedule_at(at(1_s + 5_ms), no_node, [&] { engine.crash(store, "test"); });  // while the first is in flight
     engine.schedule_at(at(2_s + 500_ms), no_node, [&] { engine.restart(store); });
     engine.run(at(10_s));

@@ -23,7 +23,9 @@
 namespace Catch {
 template <>
 struct StringMaker<std::optional<bool>> {
-    static std::string convert(const std::optional<bool>& reply) { return reply ? (*reply ? "t" : "f") : "(no session)"; }
+    static std::string convert(const std::optional<bool>& reply) {
+        return reply ? (*reply ? "t" : "f") : "(no session)";
+    }
 };
 }  // namespace Catch
 
@@ -49,7 +51,9 @@ struct DatabaseWorld {
     void on_database(Duration when, std::function<void()> statement) {
         engine.schedule_at(at(when), database, std::move(statement));
     }
-    void on_world(Duration when, std::function<void()> fault) { engine.schedule_at(at(when), no_node, std::move(fault)); }
+    void on_world(Duration when, std::function<void()> fault) {
+        engine.schedule_at(at(when), no_node, std::move(fault));
+    }
     void connect_at(Duration when, NodeId client, std::int64_t& session) {
         on_database(when, [this, client, &session] { session = locks.connect(client); });
     }
@@ -356,8 +360,8 @@ struct ClientWorld {
         world.lock.ttl = 30_s;
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;
-        deployment = deploy_database_lock(
-            StoreContext{engine, network, world, [this](const std::string& name) { return *engine.trace().find_node(name); }});
+        deployment = deploy_database_lock(StoreContext{
+            engine, network, world, [this](const std::string& name) { return *engine.trace().find_node(name); }});
         client_1 = deployment->client_for(Host(engine, server_1));
         client_2 = deployment->client_for(Host(engine, server_2));
     }
@@ -394,8 +398,10 @@ TEST_CASE("a client crash closes its connection and the database ends its sessio
     ClientWorld world(store);
     Acquired first;
     Acquired second;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, first));
-    Host(world.engine, world.server_2).spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 2_s, second));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, first));
+    Host(world.engine, world.server_2)
+        .spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 2_s, second));
     world.engine.schedule_at(at(5_s), no_node, [&] { world.engine.crash(world.server_1, "test"); });
     world.engine.run(at(60_s));
     REQUIRE(first.lease);

@@ -34,7 +34,9 @@ double fraction_above(const std::vector<Duration>& values, Duration threshold) {
 
 // Five standard deviations of a frequency whose probability is p, over `draws` draws:
 // far outside chance, close enough to catch a wrong shape.
-double five_sigma(double p) { return 5 * std::sqrt(p * (1 - p) / draws); }
+double five_sigma(double p) {
+    return 5 * std::sqrt(p * (1 - p) / draws);
+}
 
 }  // namespace
 

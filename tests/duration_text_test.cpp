@@ -70,7 +70,8 @@ TEST_CASE("parse_duration accepts the largest duration that fits in 64 bits") {
 }
 
 TEST_CASE("parse_duration rejects text that is not a number and a unit") {
-    for (std::string_view text : {"40 parsecs", "s", "1.5", "", "40", "ms", "4x0s", ".5s", "5.s", "1..5s", "+5s", " 5s"}) {
+    for (std::string_view text :
+         {"40 parsecs", "s", "1.5", "", "40", "ms", "4x0s", ".5s", "5.s", "1..5s", "+5s", " 5s"}) {
         INFO("text \"" << std::string(text) << "\"");
         const std::string error = parse_error(text);
         CHECK_THAT(error, Catch::Contains("got \"" + std::string(text) + "\""));
@@ -134,7 +135,8 @@ TEST_CASE("a formatted duration parses back to the same duration") {
     RandomStream random(7, "duration-round-trip");
     for (int i = 0; i < 10'000; ++i) {
         // Mostly short durations with every digit in play, plus some up to the 64-bit limit.
-        const auto bound = i % 2 == 0 ? 100'000'000'000ULL : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        const auto bound =
+            i % 2 == 0 ? 100'000'000'000ULL : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
         const Duration d{static_cast<std::int64_t>(random.below(bound))};
         INFO(d.ns << "ns formatted " << format_duration(d));
         CHECK(parsed(format_duration(d)) == d);

@@ -94,9 +94,8 @@ TEST_CASE("a pause extended by a second pause holds until the later end") {
     engine.spawn(server, sleeper(Host(engine, server), 3_s, woke));
     engine.schedule_at(at(1_s), no_node, [&engine, server] { engine.pause(server, 5_s, "gc"); });
     engine.schedule_at(at(2_s), no_node, [&engine, server] { engine.pause(server, 7_s, "swap"); });
-    engine.schedule_at(at(7_s), no_node, [&engine, server, &paused_at_7s] {
-        paused_at_7s.push_back(engine.is_paused(server));
-    });
+    engine.schedule_at(at(7_s), no_node,
+                       [&engine, server, &paused_at_7s] { paused_at_7s.push_back(engine.is_paused(server)); });
     engine.run(at(1_min));
     CHECK(paused_at_7s == std::vector<bool>{true});
     CHECK(woke == std::vector<Instant>{at(9_s)});
@@ -171,9 +170,8 @@ TEST_CASE("spawn runs a process on its node from the current time") {
     Engine engine(1);
     const NodeId server = engine.add_node("server-1");
     std::vector<Instant> woke;
-    engine.schedule_at(at(3_s), no_node, [&engine, server, &woke] {
-        engine.spawn(server, sleeper(Host(engine, server), 2_s, woke));
-    });
+    engine.schedule_at(at(3_s), no_node,
+                       [&engine, server, &woke] { engine.spawn(server, sleeper(Host(engine, server), 2_s, woke)); });
     engine.run(at(1_min));
     CHECK(woke == std::vector<Instant>{at(5_s)});
 }
@@ -322,8 +320,8 @@ TEST_CASE("run with nothing to do ends at once without reaching the horizon") {
 
 namespace {
 // Kinds of this test's own, declared as every kind is.
-constexpr FieldSpec note_fields[] = {{"answer", FieldType::integer}, {"holder", FieldType::node},
-                                     {"remark", FieldType::text, true}};
+constexpr FieldSpec note_fields[] = {
+    {"answer", FieldType::integer}, {"holder", FieldType::node}, {"remark", FieldType::text, true}};
 constexpr KindSpec test_note{"test.note", "a note a test records", note_fields};
 constexpr KindSpec test_world{"test.world", "an event of the world", {}};
 }  // namespace
@@ -393,7 +391,8 @@ TEST_CASE("an event that does not match its kind's declaration is refused where 
         return "recorded";
     };
     CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}}) == "recorded");
-    CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"remark", std::string("optional")}}) == "recorded");
+    CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"remark", std::string("optional")}}) ==
+          "recorded");
     CHECK_THAT(refusal({{"holder", server}}), Catch::Contains("test.note events need \"answer\" (integer)"));
     CHECK_THAT(refusal({{"answer", std::string("42")}, {"holder", server}}),
                Catch::Contains("test.note.answer must be integer, not text"));

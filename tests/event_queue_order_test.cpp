@@ -62,8 +62,10 @@ void compare_with_reference(Queue& queue, Push push, std::uint64_t seed, std::si
     };
     for (int round = 0; round < rounds; ++round) {
         while (expected.size() < peak) {  // mostly pushes, some pops
-            if (random.below(4) == 0 && !expected.empty()) pop_one();
-            else push_one();
+            if (random.below(4) == 0 && !expected.empty())
+                pop_one();
+            else
+                push_one();
         }
         while (expected.size() > 1) {  // mostly pops; each popped event may schedule more
             pop_one();
@@ -80,14 +82,16 @@ void compare_with_reference(Queue& queue, Push push, std::uint64_t seed, std::si
 TEST_CASE("the 4-ary heap pops in (time, sequence) order under a simulation's workload") {
     for (std::uint64_t seed : {1, 2, 3}) {
         EventHeap heap;
-        compare_with_reference(heap, [&](const Event& event) { heap.push(event); }, seed, 500, 3);
+        compare_with_reference(
+            heap, [&](const Event& event) { heap.push(event); }, seed, 500, 3);
     }
 }
 
 TEST_CASE("the radix heap pops in (time, sequence) order under a simulation's workload") {
     for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
         RadixEventHeap radix;
-        compare_with_reference(radix, [&](const Event& event) { radix.push(event); }, seed, 2'000, 3);
+        compare_with_reference(
+            radix, [&](const Event& event) { radix.push(event); }, seed, 2'000, 3);
     }
 }
 
@@ -113,7 +117,8 @@ TEST_CASE("the event queue keeps the order while it moves its events between hea
     for (std::size_t peak : {EventQueue::heap_below / 2, EventQueue::radix_above + 1, EventQueue::radix_above * 8}) {
         for (std::uint64_t seed : {7, 8, 9}) {
             EventQueue queue;
-            compare_with_reference(queue, [&](const Event& event) { queue.push(event); }, seed, peak, 4);
+            compare_with_reference(
+                queue, [&](const Event& event) { queue.push(event); }, seed, peak, 4);
         }
     }
 }
@@ -125,7 +130,9 @@ TEST_CASE("the radix heap keeps the order when many events land inside a sorted 
     std::set<std::pair<std::int64_t, std::uint64_t>> expected;
     std::uint64_t sequence = 0;
     auto push = [&](std::int64_t at) {
-        radix.push(Event{.at = Instant{at}, .sequence = sequence, .action = EventAction::call(static_cast<std::uint32_t>(sequence))});
+        radix.push(Event{.at = Instant{at},
+                         .sequence = sequence,
+                         .action = EventAction::call(static_cast<std::uint32_t>(sequence))});
         expected.emplace(at, sequence++);
     };
     auto pop = [&] {
@@ -160,7 +167,7 @@ TEST_CASE("a dissolved run's events go back ahead of later events due at the sam
     const std::int64_t late = std::int64_t{1} << 40;
     push(10);
     const std::uint32_t first_late = push(late);
-    REQUIRE(radix.pop().at.ns == 10);  // the run is now the event at `late`
+    REQUIRE(radix.pop().at.ns == 10);      // the run is now the event at `late`
     std::vector<std::uint32_t> also_late;  // due with it, so they wait in a bucket (more than a sorted run holds)
     for (int i = 0; i < 20; ++i) also_late.push_back(push(late));
     std::vector<std::uint32_t> between;
@@ -175,7 +182,9 @@ TEST_CASE("events due at the run's own instant, pushed as fast as it drains, kee
     RadixEventHeap radix;
     std::uint64_t sequence = 0;
     auto push = [&](std::int64_t at) {
-        radix.push(Event{.at = Instant{at}, .sequence = sequence, .action = EventAction::call(static_cast<std::uint32_t>(sequence))});
+        radix.push(Event{.at = Instant{at},
+                         .sequence = sequence,
+                         .action = EventAction::call(static_cast<std::uint32_t>(sequence))});
         ++sequence;
     };
     for (int far = 0; far < 100; ++far) push(1'000'000 + far);

@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "models/world/fault_schedule.hpp"
 #include "checks/metrics.hpp"
+#include "models/world/fault_schedule.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"

@@ -22,11 +22,14 @@ std::string scenario_text(const std::string& faults, const std::string& network 
   "seed": 7,
   "horizon": "1h",
   "servers": ["server-1", "server-2"],
-  "network": )" + network + R"(,
+  "network": )" +
+           network + R"(,
   "lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s" },
   "job": { "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" },
-  "faults": )" + faults + R"(,
-  "fault_generators": )" + generators + R"(,
+  "faults": )" +
+           faults + R"(,
+  "fault_generators": )" +
+           generators + R"(,
   "designs": { "d": {} }
 })";
 }
@@ -46,33 +49,42 @@ bool says(const std::string& error, const std::string& expected) {
            error.find('\n') == std::string::npos;
 }
 
-std::string with_generator(const std::string& generator) { return scenario_text("[]", R"({ "delay": "1ms" })", "[" + generator + "]"); }
+std::string with_generator(const std::string& generator) {
+    return scenario_text("[]", R"({ "delay": "1ms" })", "[" + generator + "]");
+}
 
 }  // namespace
 
 TEST_CASE("the faults and generators used below are valid as they stand") {
-    CHECK(error_of(scenario_text(R"([
+    CHECK(
+        error_of(scenario_text(
+            R"([
       { "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "60s" },
       { "delay_spike": ["server-1", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" },
       { "pause": "server-1", "for": "10s", "when": { "event": "job.preparing", "customer": 42 } }
-    ])", R"({ "delay": "1ms", "loss": "1/100", "duplicate": "0/1" })",
-                                 R"([{ "pause": "servers", "mean_interval": "360ms", "for": { "pareto": { "min": "1ms", "alpha": 1, "max": "1s" } } },
+    ])",
+            R"({ "delay": "1ms", "loss": "1/100", "duplicate": "0/1" })",
+            R"([{ "pause": "servers", "mean_interval": "360ms", "for": { "pareto": { "min": "1ms", "alpha": 1, "max": "1s" } } },
                                      { "pause": "servers", "mean_interval": "1m", "for": { "lognormal": { "median": "1s", "sigma": 1, "max": "1s" } } }])")) ==
-          "no error");
+        "no error");
 }
 
 TEST_CASE("a partition with a node on both sides is refused") {
-    const auto error = error_of(scenario_text(R"([{ "partition": [["server-1", "server-2"], ["lock-store", "server-1"]], "at": "5s" }])"));
+    const auto error = error_of(
+        scenario_text(R"([{ "partition": [["server-1", "server-2"], ["lock-store", "server-1"]], "at": "5s" }])"));
     CHECK(says(error, "/faults/0/partition: node server-1 is on both sides"));
 }
 
 TEST_CASE("a partition naming an unknown node names the place in the list") {
-    const auto error = error_of(scenario_text(R"([{ "partition": [["server-1"], ["lock-store", "redis-9"]], "at": "5s" }])"));
-    CHECK(says(error, "/faults/0/partition/1/1: unknown node \"redis-9\"; the nodes are server-1, server-2, lock-store"));
+    const auto error =
+        error_of(scenario_text(R"([{ "partition": [["server-1"], ["lock-store", "redis-9"]], "at": "5s" }])"));
+    CHECK(
+        says(error, "/faults/0/partition/1/1: unknown node \"redis-9\"; the nodes are server-1, server-2, lock-store"));
 }
 
 TEST_CASE("a delay spike from a node to itself is refused") {
-    const auto error = error_of(scenario_text(R"([{ "delay_spike": ["lock-store", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" }])"));
+    const auto error = error_of(
+        scenario_text(R"([{ "delay_spike": ["lock-store", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" }])"));
     CHECK(says(error, "/faults/0/delay_spike/1: expected two different nodes"));
 }
 
@@ -81,7 +93,8 @@ TEST_CASE("odds above certainty or not a fraction at all are refused") {
                "/network/loss: expected odds such as \"1/100\" (at most 1/1), got \"2/1\""));
     CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "duplicate": "abc" })")),
                "/network/duplicate: expected odds such as \"1/100\" (at most 1/1), got \"abc\""));
-    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "links": [{ "between": ["server-1", "lock-store"], "loss": "1/0" }] })")),
+    CHECK(says(error_of(scenario_text(
+                   "[]", R"({ "delay": "1ms", "links": [{ "between": ["server-1", "lock-store"], "loss": "1/0" }] })")),
                "/network/links/0/loss: expected odds such as \"1/100\""));
     CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "loss": "1/2 of them" })")),
                "/network/loss: expected odds such as \"1/100\""));
@@ -97,8 +110,9 @@ TEST_CASE("a generator that would draw more than 10000 faults per node is refuse
     // The horizon is 1h: one every 360ms is 10000 exactly, one every 359ms is 10027.
     CHECK(error_of(with_generator(R"({ "pause": "servers", "mean_interval": "360ms", "for": "1s" })")) == "no error");
     const auto error = error_of(with_generator(R"({ "pause": "servers", "mean_interval": "359ms", "for": "1s" })"));
-    CHECK(says(error, "/fault_generators/0/mean_interval: expected a mean interval that gives at most 10000 faults per "
-                      "node in the window"));
+    CHECK(says(error,
+               "/fault_generators/0/mean_interval: expected a mean interval that gives at most 10000 faults per "
+               "node in the window"));
     CHECK(says(error_of(with_generator(R"({ "crash": ["lock-store"], "mean_interval": "0s" })")),
                "/fault_generators/0/mean_interval: expected a mean interval that gives at most 10000"));
 }
@@ -117,7 +131,8 @@ TEST_CASE("a lognormal whose max is below its median is refused") {
 
 TEST_CASE("a generator whose window starts at the horizon says so rather than asking for a field that is optional") {
     // "until" defaults to the horizon, so leaving it out is allowed; what is wrong here is "from".
-    const auto error = error_of(with_generator(R"({ "pause": "servers", "mean_interval": "1m", "for": "1s", "from": "1h" })"));
+    const auto error =
+        error_of(with_generator(R"({ "pause": "servers", "mean_interval": "1m", "for": "1s", "from": "1h" })"));
     CHECK(error != "no error");
     CHECK(error.find("missing required field") == std::string::npos);
     CHECK(error.find("/fault_generators/0") != std::string::npos);
@@ -125,9 +140,10 @@ TEST_CASE("a generator whose window starts at the horizon says so rather than as
 
 TEST_CASE("a trigger's fields are read as their kind declares them") {
     // An integer field given as text would never match: refused, not left to fail silently.
-    CHECK_THAT(error_of(scenario_text(
-                   R"([{ "pause": "server-1", "for": "10s", "when": { "event": "job.preparing", "customer": "42" } }])")),
-               Catch::Contains("/faults/0/when/customer"));
+    CHECK_THAT(
+        error_of(scenario_text(
+            R"([{ "pause": "server-1", "for": "10s", "when": { "event": "job.preparing", "customer": "42" } }])")),
+        Catch::Contains("/faults/0/when/customer"));
     // A node field must name a node.
     CHECK_THAT(error_of(scenario_text(
                    R"([{ "crash": "lock-store", "when": { "event": "lock.granted", "holder": "server-9" } }])")),

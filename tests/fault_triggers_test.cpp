@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/host.hpp"
@@ -78,7 +78,8 @@ std::string scenario_with(const std::string& faults) {
   "network": { "delay": "1ms" },
   "lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s" },
   "job": { "name": "renewals", "at": "00:00", "customers": [41, 42, 43], "period": "2026-10", "work_per_customer": "4s" },
-  "faults": )" + faults + R"(,
+  "faults": )" +
+           faults + R"(,
   "designs": { "only": {} }
 })";
 }
@@ -108,9 +109,9 @@ TEST_CASE("a trigger fires on the nth matching event only, and only once") {
     std::vector<Instant> fired;
     engine.on_event(std::string(trace_kind::job_preparing), server_1, {{"customer", std::int64_t{42}}}, 2,
                     [&engine, &fired] { fired.push_back(engine.now()); });
-    prepare_at(engine, at(1_s), server_1, 42);  // the first match
-    prepare_at(engine, at(2_s), server_1, 41);  // another customer
-    prepare_at(engine, at(3_s), server_2, 42);  // another node
+    prepare_at(engine, at(1_s), server_1, 42);                   // the first match
+    prepare_at(engine, at(2_s), server_1, 41);                   // another customer
+    prepare_at(engine, at(3_s), server_2, 42);                   // another node
     engine.schedule_at(at(4_s), server_1, [&engine, server_1] {  // another kind
         engine.record(server_1, trace_kind::job_customer_skipped,
                       {{"customer", std::int64_t{42}}, {"reason", std::string("already charged")}});
@@ -145,13 +146,16 @@ TEST_CASE("a trigger matches a field only by equal type and value, and needs eve
                     [&text_fired] { ++text_fired; });
     engine.on_event(std::string(trace_kind::db_write), server, {{"token", std::int64_t{34}}}, 1,
                     [&token_fired] { ++token_fired; });
-    engine.on_event(std::string(trace_kind::db_write), server, {{"customer", std::int64_t{42}}, {"token", std::int64_t{34}}},
-                    1, [&both_fired] { ++both_fired; });
+    engine.on_event(std::string(trace_kind::db_write), server,
+                    {{"customer", std::int64_t{42}}, {"token", std::int64_t{34}}}, 1, [&both_fired] { ++both_fired; });
     // A write of customer `customer`, with a fencing token or without (token is optional).
     const auto write_at = [&engine, server](Instant when, std::int64_t customer, std::optional<std::int64_t> token) {
         engine.schedule_at(when, server, [&engine, server, customer, token] {
-            std::vector<Field> fields{{"customer", customer}, {"period", std::string("2026-10")},
-                                      {"status", std::string("charged")}, {"rows", std::int64_t{1}}, {"client", server}};
+            std::vector<Field> fields{{"customer", customer},
+                                      {"period", std::string("2026-10")},
+                                      {"status", std::string("charged")},
+                                      {"rows", std::int64_t{1}},
+                                      {"client", server}};
             if (token) fields.push_back({"token", *token});
             engine.record(server, trace_kind::db_write, std::move(fields));
         });
@@ -187,7 +191,8 @@ TEST_CASE("a trigger's action is a world event: it runs although the node that m
     Engine engine(1);
     const NodeId server = engine.add_node("server-1");
     std::optional<Instant> action_at;
-    engine.on_event(std::string(trace_kind::node_paused), server, {}, 1, [&engine, &action_at] { action_at = engine.now(); });
+    engine.on_event(std::string(trace_kind::node_paused), server, {}, 1,
+                    [&engine, &action_at] { action_at = engine.now(); });
     engine.schedule_at(at(1_s), no_node, [&engine, server] { engine.pause(server, 10_s, "gc"); });
     engine.run(at(1_min));
     CHECK(action_at == at(1_s));  // not at 11s, when the node resumes
@@ -249,7 +254,8 @@ TEST_CASE("a trigger field that names a node matches the event's node field") {
     // lock.granted records its holder as a node, not as text.
     const auto pause_when_granted_to = [](const std::string& holder) {
         return run_only_design(scenario_with(R"([
-          { "pause": "lock-store", "for": "1s", "when": { "event": "lock.granted", "holder": ")" + holder + R"(" } }
+          { "pause": "lock-store", "for": "1s", "when": { "event": "lock.granted", "holder": ")" +
+                                             holder + R"(" } }
         ])"));
     };
     for (const std::string holder : {"server-1", "server-2"}) {

@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "sim/frame_pool.hpp"
 #include "sim/engine.hpp"
+#include "sim/frame_pool.hpp"
 #include "sim/task.hpp"
 
 using namespace locksim;
@@ -20,7 +20,7 @@ TEST_CASE("frames handed out at once never overlap, whatever their sizes") {
         std::size_t bytes;
     };
     std::vector<Frame> frames;
-    for (std::size_t i = 0; i < 5'000; ++i) {  // enough to need several blocks per size
+    for (std::size_t i = 0; i < 5'000; ++i) {            // enough to need several blocks per size
         const std::size_t bytes = 8 + (i * 37) % 1'500;  // some above the pooled sizes
         auto* start = static_cast<std::byte*>(frame_pool::allocate(bytes));
         std::memset(start, static_cast<int>(i & 0xff), bytes);
@@ -30,7 +30,8 @@ TEST_CASE("frames handed out at once never overlap, whatever their sizes") {
         REQUIRE(std::all_of(frames[i].start, frames[i].start + frames[i].bytes,
                             [i](std::byte b) { return b == static_cast<std::byte>(i & 0xff); }));
     std::sort(frames.begin(), frames.end(), [](const Frame& a, const Frame& b) { return a.start < b.start; });
-    for (std::size_t i = 1; i < frames.size(); ++i) REQUIRE(frames[i - 1].start + frames[i - 1].bytes <= frames[i].start);
+    for (std::size_t i = 1; i < frames.size(); ++i)
+        REQUIRE(frames[i - 1].start + frames[i - 1].bytes <= frames[i].start);
     for (const Frame& frame : frames) frame_pool::release(frame.start, frame.bytes);
 }
 
@@ -80,7 +81,9 @@ TEST_CASE("a frame made on a thread that has ended can be freed on another") {
 }
 
 namespace {
-Task<int> add(int a, int b) { co_return a + b; }
+Task<int> add(int a, int b) {
+    co_return a + b;
+}
 Task<void> sum_to(int n, int& total) {
     for (int i = 1; i <= n; ++i) total = co_await add(total, i);  // a child frame made and freed each time
 }

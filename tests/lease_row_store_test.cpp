@@ -37,11 +37,14 @@ struct LeaseWorld {
     void on_database(Duration when, std::function<void()> statement) {
         engine.schedule_at(at(when), database, std::move(statement));
     }
-    void on_world(Duration when, std::function<void()> fault) { engine.schedule_at(at(when), no_node, std::move(fault)); }
+    void on_world(Duration when, std::function<void()> fault) {
+        engine.schedule_at(at(when), no_node, std::move(fault));
+    }
     // A claim at `when` whose result is appended to `results`.
     void claim_at(Duration when, const std::string& owner, NodeId client, Duration ttl,
                   std::vector<std::optional<std::int64_t>>& results) {
-        on_database(when, [this, owner, client, ttl, &results] { results.push_back(store.claim(lease, owner, ttl, client)); });
+        on_database(
+            when, [this, owner, client, ttl, &results] { results.push_back(store.claim(lease, owner, ttl, client)); });
     }
     void run() { engine.run(at(60_min)); }
 
@@ -120,7 +123,8 @@ TEST_CASE("tokens only rise, through expiry and release alike") {
     Claims claims;
     std::vector<int> released;
     world.claim_at(0_s, "server-1", world.server_1, 30_s, claims);
-    world.on_database(5_s, [&] { released.push_back(world.store.release(lease, "server-1", 33, true, world.server_1)); });
+    world.on_database(5_s,
+                      [&] { released.push_back(world.store.release(lease, "server-1", 33, true, world.server_1)); });
     world.claim_at(5_s, "server-2", world.server_2, 30_s, claims);
     world.claim_at(40_s, "server-1", world.server_1, 30_s, claims);
     world.run();
@@ -181,10 +185,13 @@ TEST_CASE("a checked release ends the lease only for the matching owner and fenc
     Claims claims;
     std::vector<int> released;
     world.claim_at(0_s, "server-1", world.server_1, 30_s, claims);
-    world.on_database(5_s, [&] { released.push_back(world.store.release(lease, "server-2", 33, true, world.server_2)); });
-    world.on_database(5_s, [&] { released.push_back(world.store.release(lease, "server-1", 32, true, world.server_1)); });
+    world.on_database(5_s,
+                      [&] { released.push_back(world.store.release(lease, "server-2", 33, true, world.server_2)); });
+    world.on_database(5_s,
+                      [&] { released.push_back(world.store.release(lease, "server-1", 32, true, world.server_1)); });
     world.claim_at(6_s, "server-2", world.server_2, 30_s, claims);
-    world.on_database(7_s, [&] { released.push_back(world.store.release(lease, "server-1", 33, true, world.server_1)); });
+    world.on_database(7_s,
+                      [&] { released.push_back(world.store.release(lease, "server-1", 33, true, world.server_1)); });
     world.claim_at(7_s, "server-2", world.server_2, 30_s, claims);
     world.run();
     CHECK(released == std::vector<int>{0, 0, 1});
@@ -205,7 +212,8 @@ TEST_CASE("a plain release ends whoever's lease it is") {
     Claims claims;
     std::vector<int> released;
     world.claim_at(0_s, "server-2", world.server_2, 30_s, claims);
-    world.on_database(5_s, [&] { released.push_back(world.store.release(lease, "server-1", 0, false, world.server_1)); });
+    world.on_database(5_s,
+                      [&] { released.push_back(world.store.release(lease, "server-1", 0, false, world.server_1)); });
     world.claim_at(6_s, "server-1", world.server_1, 30_s, claims);
     world.run();
     CHECK(released == std::vector<int>{1});
@@ -233,8 +241,10 @@ TEST_CASE("releasing a lease that already ran out changes nothing") {
     Claims claims;
     std::vector<int> released;
     world.claim_at(0_s, "server-1", world.server_1, 30_s, claims);
-    world.on_database(31_s, [&] { released.push_back(world.store.release(lease, "server-1", 33, true, world.server_1)); });
-    world.on_database(32_s, [&] { released.push_back(world.store.release(lease, "server-1", 33, false, world.server_1)); });
+    world.on_database(31_s,
+                      [&] { released.push_back(world.store.release(lease, "server-1", 33, true, world.server_1)); });
+    world.on_database(32_s,
+                      [&] { released.push_back(world.store.release(lease, "server-1", 33, false, world.server_1)); });
     world.run();
     CHECK(released == std::vector<int>{0, 0});
     CHECK(events_of(world.engine, trace_kind::lock_released).empty());
@@ -340,9 +350,7 @@ TEST_CASE("a claim in the same instant as a forward step reports the old lease's
         if (event.kind == trace_kind::lock_granted || event.kind == trace_kind::lock_expired)
             story.push_back(fmt::format("{} {} at {}", event.kind, event.integer("token"), event.at));
     CHECK(story == std::vector<std::string>{
-                       "lock.granted 33 at 0.000s",
-                       "lock.expired 33 at 10.000s",
-                       "lock.granted 34 at 10.000s",
+                       "lock.granted 33 at 0.000s", "lock.expired 33 at 10.000s", "lock.granted 34 at 10.000s",
                        "lock.expired 34 at 40.000s",  // 65s on the stepped clock
                    });
 }

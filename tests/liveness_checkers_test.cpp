@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "models/trace_kinds.hpp"
 #include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;
@@ -20,11 +20,15 @@ namespace {
 
 const NodeId server_1{0}, server_2{1}, server_3{2}, store{3}, provider{4}, billing{5};
 
-Instant t(Duration since_start) { return Instant{} + since_start; }
+Instant t(Duration since_start) {
+    return Instant{} + since_start;
+}
 
 class TraceBuilder {
 public:
-    TraceBuilder() { trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"}); }
+    TraceBuilder() {
+        trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"});
+    }
 
     TraceBuilder& at(Duration when, NodeId node, std::string_view kind, std::vector<Field> fields = {}) {
         TraceEvent event;
@@ -39,17 +43,22 @@ public:
     TraceBuilder& write(Duration when, NodeId client, std::int64_t customer, std::string status, std::int64_t rows,
                         std::string period = "2026-10") {
         return at(when, billing, trace_kind::db_write,
-                  {{"customer", customer}, {"period", std::move(period)}, {"status", std::move(status)},
-                   {"rows", rows}, {"client", client}});
+                  {{"customer", customer},
+                   {"period", std::move(period)},
+                   {"status", std::move(status)},
+                   {"rows", rows},
+                   {"client", client}});
     }
     TraceBuilder& built(Duration when, NodeId client, std::string period, Duration cpu) {
-        return at(when, billing, trace_kind::index_built, {{"period", std::move(period)}, {"cpu", cpu}, {"client", client}});
+        return at(when, billing, trace_kind::index_built,
+                  {{"period", std::move(period)}, {"cpu", cpu}, {"client", client}});
     }
     TraceBuilder& acquired(Duration when, NodeId holder) {
         return at(when, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
     }
     TraceBuilder& ended(Duration when, NodeId holder) {
-        return at(when, holder, trace_kind::belief_ended, {{"key", std::string("k")}, {"reason", std::string("released")}});
+        return at(when, holder, trace_kind::belief_ended,
+                  {{"key", std::string("k")}, {"reason", std::string("released")}});
     }
     TraceBuilder& crashed(Duration when, NodeId node) {
         return at(when, node, trace_kind::node_crashed, {{"cause", std::string("crash")}});
@@ -110,7 +119,9 @@ TEST_CASE("double applies: a zero-row write does not make its server a writer of
     // server-2's refused write does not make it a writer of the row: when it then charges
     // after server-1, that is the second writer, counted once.
     TraceBuilder b;
-    b.write(1_s, server_2, 42, "charged", 0).write(2_s, server_1, 42, "charged", 1).write(3_s, server_2, 42, "charged", 1);
+    b.write(1_s, server_2, 42, "charged", 0)
+        .write(2_s, server_1, 42, "charged", 1)
+        .write(3_s, server_2, 42, "charged", 1);
     RunMetrics metrics;
     count_double_applies(b.trace(), metrics);
     CHECK(metrics.double_applies == 1);
@@ -118,7 +129,9 @@ TEST_CASE("double applies: a zero-row write does not make its server a writer of
 
 TEST_CASE("double applies: a claim by a second server is not a double apply, only status charged is") {
     TraceBuilder b;
-    b.write(1_s, server_1, 42, "charged", 1).write(2_s, server_2, 42, "claimed", 1).write(3_s, server_3, 42, "claimed", 1);
+    b.write(1_s, server_1, 42, "charged", 1)
+        .write(2_s, server_2, 42, "claimed", 1)
+        .write(3_s, server_3, 42, "claimed", 1);
     RunMetrics metrics;
     count_double_applies(b.trace(), metrics);
     CHECK(metrics.double_applies == 0);
@@ -150,11 +163,19 @@ TEST_CASE("double applies: every server after the first counts once, a server wr
 TEST_CASE("double applies: a fenced write with a token counts like any other") {
     TraceBuilder b;
     b.at(1_s, billing, trace_kind::db_write,
-         {{"customer", std::int64_t{42}}, {"period", std::string("2026-10")}, {"status", std::string("charged")},
-          {"rows", std::int64_t{1}}, {"client", server_1}, {"token", std::int64_t{33}}});
+         {{"customer", std::int64_t{42}},
+          {"period", std::string("2026-10")},
+          {"status", std::string("charged")},
+          {"rows", std::int64_t{1}},
+          {"client", server_1},
+          {"token", std::int64_t{33}}});
     b.at(2_s, billing, trace_kind::db_write,
-         {{"customer", std::int64_t{42}}, {"period", std::string("2026-10")}, {"status", std::string("charged")},
-          {"rows", std::int64_t{1}}, {"client", server_2}, {"token", std::int64_t{34}}});
+         {{"customer", std::int64_t{42}},
+          {"period", std::string("2026-10")},
+          {"status", std::string("charged")},
+          {"rows", std::int64_t{1}},
+          {"client", server_2},
+          {"token", std::int64_t{34}}});
     RunMetrics metrics;
     count_double_applies(b.trace(), metrics);
     CHECK(metrics.double_applies == 1);
@@ -251,7 +272,11 @@ TEST_CASE("stall: the longest of several stalls is kept") {
 TEST_CASE("stall: a second holder crashing during a stall does not restart it") {
     // Two believers at once (an overlap); both crash; the stall runs from the first crash.
     TraceBuilder b;
-    b.acquired(0_s, server_1).acquired(5_s, server_2).crashed(10_s, server_1).crashed(20_s, server_2).acquired(30_s, server_3);
+    b.acquired(0_s, server_1)
+        .acquired(5_s, server_2)
+        .crashed(10_s, server_1)
+        .crashed(20_s, server_2)
+        .acquired(30_s, server_3);
     CHECK(waits_of(b, 100_s).longest_stall == 20_s);
 }
 
@@ -266,7 +291,11 @@ TEST_CASE("stall: the crashed holder itself taking the lock again ends the stall
 TEST_CASE("wait: from a job's start to its server holding the lock, the longest across servers") {
     TraceBuilder b;
     b.job_started(0_s, server_1).job_started(0_s, server_2).job_started(1_s, server_3);
-    b.acquired(0_s, server_1).ended(7_s, server_1).acquired(7_s, server_2).ended(20_s, server_2).acquired(21_s, server_3);
+    b.acquired(0_s, server_1)
+        .ended(7_s, server_1)
+        .acquired(7_s, server_2)
+        .ended(20_s, server_2)
+        .acquired(21_s, server_3);
     const auto metrics = waits_of(b, 100_s);
     CHECK(metrics.longest_wait == 20_s);
     CHECK(check_trace(b.trace(), t(100_s)).value("longest_wait_ms") == 20000);
@@ -333,8 +362,8 @@ TEST_CASE("job runs count the jobs that started, finished or not") {
 TEST_CASE("an empty trace measures zero for every liveness metric") {
     TraceBuilder b;
     const auto metrics = check_trace(b.trace(), t(100_s));
-    for (const char* name : {"stall_ms", "longest_wait_ms", "lock_refusals", "job_runs", "duplicate_work_ms",
-                             "double_applies"})
+    for (const char* name :
+         {"stall_ms", "longest_wait_ms", "lock_refusals", "job_runs", "duplicate_work_ms", "double_applies"})
         CHECK(metrics.value(name) == 0);
 }
 
@@ -348,8 +377,8 @@ TEST_CASE("every metric has a meaning, and no name is listed twice") {
         INFO(name);
         CHECK_FALSE(metric_meaning(name).empty());
     }
-    for (const char* added : {"double_applies", "duplicate_work_ms", "stall_ms", "longest_wait_ms", "lock_refusals",
-                              "job_runs"})
+    for (const char* added :
+         {"double_applies", "duplicate_work_ms", "stall_ms", "longest_wait_ms", "lock_refusals", "job_runs"})
         CHECK(unique.count(added) == 1);
     CHECK(metric_meaning("no_such_metric").empty());
 }

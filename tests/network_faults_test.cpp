@@ -152,7 +152,8 @@ TEST_CASE("a link that loses one message in two loses about half of many, each t
         lost_ids.insert(event->integer("id"));
     }
     std::set<std::int64_t> delivered_ids;
-    for (const auto* event : events_of(world.engine, trace_kind::message_delivered)) delivered_ids.insert(event->integer("id"));
+    for (const auto* event : events_of(world.engine, trace_kind::message_delivered))
+        delivered_ids.insert(event->integer("id"));
     CHECK(delivered_ids.size() == arrived.size());
     for (std::int64_t id : lost_ids) REQUIRE_FALSE(delivered_ids.contains(id));
 }
@@ -215,8 +216,8 @@ TEST_CASE("a call over a duplicating link returns once although the request and 
     TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.duplication = Odds{1, 1}});
     int handled = 0;
     CallOutcome outcome;
-    world.engine.spawn(world.client, call_then_sleep(Host(world.engine, world.client), world.network, world.store,
-                                                     handled, outcome));
+    world.engine.spawn(world.client,
+                       call_then_sleep(Host(world.engine, world.client), world.network, world.store, handled, outcome));
     world.engine.run(at(1_min));
 
     // The server sees the request twice and answers both; each answer comes twice.
@@ -304,7 +305,8 @@ TEST_CASE("healing a cut direction delivers what is sent after the heal") {
     world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
     world.engine.schedule_at(at(3_s), no_node, [&world] { world.network.heal(world.client, world.store); });
     std::vector<Instant> at_store;
-    for (Duration t : {500_ms, 2_s, 4_s}) send_at(world.engine, world.network, at(t), world.client, world.store, at_store);
+    for (Duration t : {500_ms, 2_s, 4_s})
+        send_at(world.engine, world.network, at(t), world.client, world.store, at_store);
     world.engine.run(at(1_min));
 
     CHECK(at_store == std::vector<Instant>{at(500_ms + 1_ms), at(4_s + 1_ms)});
@@ -388,12 +390,13 @@ TEST_CASE("the reachable groups count a link cut one way as cut, but go around i
 
 TEST_CASE("a held direction delays only what is sent before the hold ends, and only that way") {
     TwoNodes world(DelayModel::fixed(10_ms));
-    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
+    world.engine.schedule_at(at(1_s), no_node,
+                             [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
     std::vector<Instant> at_store;
     std::vector<Instant> at_client;
     send_at(world.engine, world.network, at(500_ms), world.client, world.store, at_store);  // before the hold
     send_at(world.engine, world.network, at(2_s), world.client, world.store, at_store);     // during it
-    send_at(world.engine, world.network, at(2_s), world.store, world.client, at_client);     // the other way
+    send_at(world.engine, world.network, at(2_s), world.store, world.client, at_client);    // the other way
     send_at(world.engine, world.network, at(8_s), world.client, world.store, at_store);     // after it
     world.engine.run(at(1_min));
 
@@ -410,8 +413,10 @@ TEST_CASE("a short hold that starts during a longer one does not end the longer 
     // Two delay spikes on one direction: 5s extra until 10s, then 1s extra until 3s.
     // A message sent at 5s is inside the first spike only and is held by its 5s.
     TwoNodes world(DelayModel::fixed(1_ms));
-    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(10_s)); });
-    world.engine.schedule_at(at(2_s), no_node, [&world] { world.network.hold(world.client, world.store, 1_s, at(3_s)); });
+    world.engine.schedule_at(at(1_s), no_node,
+                             [&world] { world.network.hold(world.client, world.store, 5_s, at(10_s)); });
+    world.engine.schedule_at(at(2_s), no_node,
+                             [&world] { world.network.hold(world.client, world.store, 1_s, at(3_s)); });
     std::vector<Instant> at_store;
     send_at(world.engine, world.network, at(5_s), world.client, world.store, at_store);
     world.engine.run(at(1_min));
@@ -420,7 +425,8 @@ TEST_CASE("a short hold that starts during a longer one does not end the longer 
 
 TEST_CASE("a message sent at the instant a hold ends is not held") {
     TwoNodes world(DelayModel::fixed(10_ms));
-    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
+    world.engine.schedule_at(at(1_s), no_node,
+                             [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
     std::vector<Instant> at_store;
     send_at(world.engine, world.network, at(3_s), world.client, world.store, at_store);
     world.engine.run(at(1_min));
@@ -429,7 +435,8 @@ TEST_CASE("a message sent at the instant a hold ends is not held") {
 
 TEST_CASE("a message sent after a hold ends still queues behind a held one, as on one connection") {
     TwoNodes world(DelayModel::fixed(10_ms));
-    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
+    world.engine.schedule_at(at(1_s), no_node,
+                             [&world] { world.network.hold(world.client, world.store, 5_s, at(3_s)); });
     std::vector<Instant> at_store;
     send_at(world.engine, world.network, at(2_s), world.client, world.store, at_store);
     send_at(world.engine, world.network, at(4_s), world.client, world.store, at_store);
@@ -440,7 +447,8 @@ TEST_CASE("a message sent after a hold ends still queues behind a held one, as o
 // --- partitions as a scenario places them -----------------------------------------
 
 TEST_CASE("a scenario's partition loses what crosses it until it heals, and the trace tells when") {
-    const Trace trace = run_with_faults(R"([{ "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "30s" }])");
+    const Trace trace =
+        run_with_faults(R"([{ "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "30s" }])");
     const auto during = crossings(trace, "server-1", "lock-store", at(5_s), at(35_s));
     REQUIRE(during.sent > 0);
     CHECK(during.lost_to_cut == during.sent);

@@ -34,10 +34,13 @@ Task<void> caller(Host host, Network& network, NodeId server, int answer, std::o
                   CallOutcome& outcome, std::vector<Instant>& handled_at) {
     Engine* engine = &host.engine();
     std::vector<Instant>* handled = &handled_at;
-    auto request = call(network, host, server, "GET balance", [engine, handled, answer] {
-        handled->push_back(engine->now());
-        return Answer<int>{answer, std::to_string(answer)};
-    }, timeout);
+    auto request = call(
+        network, host, server, "GET balance",
+        [engine, handled, answer] {
+            handled->push_back(engine->now());
+            return Answer<int>{answer, std::to_string(answer)};
+        },
+        timeout);
     outcome.reply = co_await request;
     outcome.returned_at = host.engine().now();
     co_await host.sleep(10_s);
@@ -68,12 +71,10 @@ TEST_CASE("a fixed link delay delivers after exactly that delay") {
     const NodeId store = engine.add_node("redis");
     network.connect(client, store, DelayModel::fixed(35_ms));
     std::vector<Instant> delivered;
-    engine.schedule_at(at(1_s), client, [&] {
-        network.send(client, store, "PING", [&] { delivered.push_back(engine.now()); });
-    });
-    engine.schedule_at(at(2_s), store, [&] {
-        network.send(store, client, "PONG", [&] { delivered.push_back(engine.now()); });
-    });
+    engine.schedule_at(at(1_s), client,
+                       [&] { network.send(client, store, "PING", [&] { delivered.push_back(engine.now()); }); });
+    engine.schedule_at(at(2_s), store,
+                       [&] { network.send(store, client, "PONG", [&] { delivered.push_back(engine.now()); }); });
     engine.run(at(1_min));
     CHECK(delivered == std::vector<Instant>{at(1_s + 35_ms), at(2_s + 35_ms)});
 }
@@ -134,7 +135,8 @@ TEST_CASE("messages in one direction are delivered in order even when a later on
     network.connect(client, store, DelayModel::uniform(1_ms, 100_ms));
     std::vector<int> order;
     engine.schedule_at(at(1_s), client, [&] {
-        for (int i = 0; i < 50; ++i) network.send(client, store, fmt::format("message {}", i), [&order, i] { order.push_back(i); });
+        for (int i = 0; i < 50; ++i)
+            network.send(client, store, fmt::format("message {}", i), [&order, i] { order.push_back(i); });
     });
     engine.run(at(1_min));
 
@@ -219,9 +221,8 @@ TEST_CASE("a message to a paused node is handled when the pause ends") {
     network.connect(client, store, DelayModel::fixed(1_ms));
     std::vector<Instant> delivered;
     engine.schedule_at(at(1_s), no_node, [&] { engine.pause(store, 5_s, "fork"); });
-    engine.schedule_at(at(2_s), client, [&] {
-        network.send(client, store, "PING", [&] { delivered.push_back(engine.now()); });
-    });
+    engine.schedule_at(at(2_s), client,
+                       [&] { network.send(client, store, "PING", [&] { delivered.push_back(engine.now()); }); });
     engine.run(at(1_min));
     CHECK(delivered == std::vector<Instant>{at(6_s)});
     const auto traced = events_of(engine, trace_kind::message_delivered);
@@ -319,16 +320,22 @@ TEST_CASE("a late reply does not resume a later call of the same process") {
     network.connect(client, store, DelayModel::fixed(1_s));
     std::vector<std::optional<int>> replies;
     std::vector<Instant> returned_at;
-    engine.spawn(client, [](Host host, Network& network, NodeId store, std::vector<std::optional<int>>& replies,
-                            std::vector<Instant>& returned_at) -> Task<void> {
-        auto first = call(network, host, store, "GET first", [] { return Answer<int>{1, "1"}; }, 500_ms);
-        replies.push_back(co_await first);
-        returned_at.push_back(host.engine().now());
-        // The first reply arrives at 2s, while this second call is waiting for its own.
-        auto second = call(network, host, store, "GET second", [] { return Answer<int>{2, "2"}; });
-        replies.push_back(co_await second);
-        returned_at.push_back(host.engine().now());
-    }(Host(engine, client), network, store, replies, returned_at));
+    engine.spawn(client,
+                 [](Host host, Network& network, NodeId store, std::vector<std::optional<int>>& replies,
+                    std::vector<Instant>& returned_at) -> Task<void> {
+                     auto first = call(
+                         network, host, store, "GET first",
+                         [] {
+                             return Answer<int>{1, "1"};
+                         },
+                         500_ms);
+                     replies.push_back(co_await first);
+                     returned_at.push_back(host.engine().now());
+                     // The first reply arrives at 2s, while this second call is waiting for its own.
+                     auto second = call(network, host, store, "GET second", [] { return Answer<int>{2, "2"}; });
+                     replies.push_back(co_await second);
+                     returned_at.push_back(host.engine().now());
+                 }(Host(engine, client), network, store, replies, returned_at));
     engine.run(at(1_min));
     CHECK(replies == std::vector<std::optional<int>>{std::nullopt, 2});
     CHECK(returned_at == std::vector<Instant>{at(500_ms), at(2_s + 500_ms)});

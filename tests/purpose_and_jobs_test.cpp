@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "checks/metrics.hpp"
+#include "checks/run_outcome.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/world/world.hpp"
-#include "checks/metrics.hpp"
 #include "runners/scenario_runner.hpp"
-#include "checks/run_outcome.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "tests/program_support.hpp"
 
@@ -38,15 +38,20 @@ std::string scenario_text(const std::string& world, const std::string& designs =
   "name": "x",
   "description": "a test world",
   "seed": 1,
-  )" + world + R"(,
-  "designs": )" + designs + R"(
+  )" + world +
+           R"(,
+  "designs": )" +
+           designs + R"(
 })";
 }
 
-const std::string servers_3 = R"("horizon": "5m", "servers": ["server-1", "server-2", "server-3"], "network": { "delay": "1ms" })";
+const std::string servers_3 =
+    R"("horizon": "5m", "servers": ["server-1", "server-2", "server-3"], "network": { "delay": "1ms" })";
 const std::string no_lock = R"("lock": { "store": "none" })";
-const std::string redis_lock = R"("lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s", "retry": { "min": "1s", "max": "2s" } })";
-const std::string etcd_lock = R"("lock": { "store": "etcd", "key": "/election/scheduler", "ttl": "10s", "ensemble": 3 })";
+const std::string redis_lock =
+    R"("lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s", "retry": { "min": "1s", "max": "2s" } })";
+const std::string etcd_lock =
+    R"("lock": { "store": "etcd", "key": "/election/scheduler", "ttl": "10s", "ensemble": 3 })";
 const std::string renewals_41_43 =
     R"("job": { "name": "renewals", "at": "00:00", "customers": [41, 42, 43], "period": "2026-10", "work_per_customer": "4s" })";
 const std::string renewals_41_46 =
@@ -54,7 +59,9 @@ const std::string renewals_41_46 =
 const std::string index_rebuild =
     R"("job": { "kind": "index-rebuild", "name": "search-index", "at": "00:00", "period": "2026-10-01T03", "work": "35s" })";
 
-Scenario parse(const std::string& text) { return parse_scenario(text, "x.json", metric_names()); }
+Scenario parse(const std::string& text) {
+    return parse_scenario(text, "x.json", metric_names());
+}
 
 std::string error_of(const std::string& text) {
     try {
@@ -65,7 +72,9 @@ std::string error_of(const std::string& text) {
     return "no error";
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 const Design& only_design(const Scenario& scenario) {
     REQUIRE(scenario.designs.size() == 1);
@@ -171,8 +180,9 @@ TEST_CASE("purpose: an expectation the file states on a metric replaces the impl
     CHECK(design.expectations[2].metric == "stale_writes_accepted");
     CHECK(design.expectations[2].implied);
     // A stated "at most" counts as stating the metric too.
-    const auto bounded = parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-                                             R"({ "d": { "expect": { "stale_writes_accepted": { "at_most": 2 } } } })"));
+    const auto bounded =
+        parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
+                            R"({ "d": { "expect": { "stale_writes_accepted": { "at_most": 2 } } } })"));
     const auto& stated = only_design(bounded).expectations;
     REQUIRE(stated.size() == 2);
     CHECK(stated[0].metric == "stale_writes_accepted");
@@ -207,12 +217,13 @@ TEST_CASE("purpose: set at the top level it applies to every design, and a desig
 }
 
 TEST_CASE("purpose: an unknown purpose names the field's pointer and the two purposes") {
-    const auto top = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
+    const auto top =
+        error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
     CHECK(top.starts_with("x.json:"));
     CHECK(contains(top, "/purpose: unknown purpose \"speed\"; expected \"correctness\""));
     CHECK(contains(top, "\"efficiency\""));
-    const auto in_design =
-        error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43, R"({ "d": { "purpose": "Efficiency" } })"));
+    const auto in_design = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
+                                                  R"({ "d": { "purpose": "Efficiency" } })"));
     CHECK(contains(in_design, "/designs/d/purpose: unknown purpose \"Efficiency\""));
     const auto not_text =
         error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43, R"({ "d": { "purpose": 1 } })"));
@@ -249,15 +260,17 @@ TEST_CASE("purpose: without a lock a correctness design fails its implied expect
 }
 
 TEST_CASE("purpose: the program exits 2 on an unknown purpose and 1 when an implied expectation fails") {
-    const auto broken = write_temp("locksim_purpose_speed.json",
-                                   scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
+    const auto broken =
+        write_temp("locksim_purpose_speed.json",
+                   scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
     const auto refused = run_locksim("run " + broken);
     CHECK(refused.exit_code == 2);
     CHECK(refused.err.find(broken + ":") == 0);
     CHECK(contains(refused.err, "/purpose: unknown purpose \"speed\""));
 
-    const auto failing = write_temp("locksim_purpose_implied.json",
-                                    scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43, R"({ "no-lock": {} })"));
+    const auto failing =
+        write_temp("locksim_purpose_implied.json",
+                   scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43, R"({ "no-lock": {} })"));
     const auto failed = run_locksim("run " + failing);
     CHECK(failed.exit_code == 1);
     CHECK(contains(failed.out, "no-lock: double_charges expected 0 (a correctness lock), got 6"));
@@ -266,15 +279,16 @@ TEST_CASE("purpose: the program exits 2 on an unknown purpose and 1 when an impl
 // --- no lock, unique claim --------------------------------------------------------------
 
 TEST_CASE("store none: a lock with any other field is refused, and a design can drop the base lock's fields") {
-    const auto error = error_of(scenario_text(servers_3 + R"(, "lock": { "store": "none", "ttl": "30s" }, )" + renewals_41_43));
+    const auto error =
+        error_of(scenario_text(servers_3 + R"(, "lock": { "store": "none", "ttl": "30s" }, )" + renewals_41_43));
     CHECK(contains(error, "/lock/ttl: unknown field \"ttl\"; expected one of: store"));
     const auto in_design = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
                                                   R"({ "d": { "lock": { "store": "none" } } })"));
     // The base lock's key stays unless the design drops it with null.
     CHECK(contains(in_design, "/lock/key: unknown field \"key\"; expected one of: store (in design \"d\")"));
-    const auto dropped = parse(scenario_text(
-        servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-        R"({ "d": { "lock": { "store": "none", "key": null, "ttl": null, "retry": null } } })"));
+    const auto dropped =
+        parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
+                            R"({ "d": { "lock": { "store": "none", "key": null, "ttl": null, "retry": null } } })"));
     const auto& world = only_design(dropped).world;
     CHECK(world.lock.store == StoreKind::none);
     CHECK(world.store_nodes.empty());
@@ -292,8 +306,7 @@ TEST_CASE("store none: three servers without a lock charge every customer three 
     CHECK(events(ran.run.trace, trace_kind::belief_acquired).empty());
     CHECK(ran.run.trace.node_names() ==
           std::vector<std::string>{"server-1", "server-2", "server-3", "payment-provider", "billing-db"});
-    CHECK(outcomes(ran.run.trace) ==
-          std::vector<std::string>{"server-1: done", "server-2: done", "server-3: done"});
+    CHECK(outcomes(ran.run.trace) == std::vector<std::string>{"server-1: done", "server-2: done", "server-3: done"});
 }
 
 TEST_CASE("store none: with no lock to wait for, no job waited for one") {
@@ -306,7 +319,8 @@ TEST_CASE("store none: with no lock to wait for, no job waited for one") {
 }
 
 TEST_CASE("unique claim: each customer is charged once, the other servers skip it at the duplicate key") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": true)"));
+    const auto scenario =
+        parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": true)"));
     const auto& design = only_design(scenario);
     CHECK(design.world.protection.unique_claim);
     const auto ran = run_design(design);
@@ -325,7 +339,8 @@ TEST_CASE("unique claim: each customer is charged once, the other servers skip i
 }
 
 TEST_CASE("unique claim: false is the same as leaving it out") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": false)"));
+    const auto scenario =
+        parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": false)"));
     CHECK_FALSE(only_design(scenario).world.protection.unique_claim);
     CHECK(run_design(only_design(scenario)).metrics.charges == 9);
 }
@@ -366,7 +381,8 @@ TEST_CASE("unique claim with fencing: the fenced claim must not make the server 
 // --- hash assignment --------------------------------------------------------------------
 
 TEST_CASE("hash assignment: customer c is charged only by the server at index c mod 3") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_46, R"({ "d": { "job": { "assign": "hash" } } })"));
+    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_46,
+                                              R"({ "d": { "job": { "assign": "hash" } } })"));
     CHECK(only_design(scenario).world.job.assignment == Assignment::hash);
     const auto ran = run_design(only_design(scenario));
     CHECK(ran.metrics.charges == 6);
@@ -376,10 +392,10 @@ TEST_CASE("hash assignment: customer c is charged only by the server at index c 
 }
 
 TEST_CASE("hash assignment: the index is the place in the servers list, not the order of the names") {
-    const auto scenario = parse(scenario_text(
-        R"("horizon": "5m", "servers": ["zeta", "alpha"], "network": { "delay": "1ms" }, )" + no_lock + ", " +
-            renewals_41_46,
-        R"({ "d": { "job": { "assign": "hash" } } })"));
+    const auto scenario =
+        parse(scenario_text(R"("horizon": "5m", "servers": ["zeta", "alpha"], "network": { "delay": "1ms" }, )" +
+                                no_lock + ", " + renewals_41_46,
+                            R"({ "d": { "job": { "assign": "hash" } } })"));
     const auto ran = run_design(only_design(scenario));
     CHECK(charged_by(ran.run.trace) == "41:alpha 42:zeta 43:alpha 44:zeta 45:alpha 46:zeta");
 }
@@ -407,8 +423,9 @@ TEST_CASE("hash assignment: assigning all is the default, and an unknown assignm
 TEST_CASE("leadership: only the elected leader's scheduler runs the job, the others skip it") {
     const std::string job =
         R"("job": { "name": "renewals", "at": "00:01", "customers": [41, 42, 43], "period": "2026-10", "work_per_customer": "4s", "lock_for": "leadership" })";
-    const auto scenario = parse(scenario_text(servers_3 + ", " + etcd_lock + ", " + job,
-                                              R"({ "leader": {}, "each-run": { "job": { "lock_for": "each-run" } } })"));
+    const auto scenario =
+        parse(scenario_text(servers_3 + ", " + etcd_lock + ", " + job,
+                            R"({ "leader": {}, "each-run": { "job": { "lock_for": "each-run" } } })"));
     CHECK(design_named(scenario, "leader").world.job.lock_scope == LockScope::leadership);
     CHECK(design_named(scenario, "each-run").world.job.lock_scope == LockScope::each_run);
 
@@ -449,7 +466,8 @@ TEST_CASE("leadership: only the elected leader's scheduler runs the job, the oth
 TEST_CASE("leadership: an index rebuild run by the leader is built once") {
     const std::string job =
         R"("job": { "kind": "index-rebuild", "name": "search-index", "at": "00:01", "period": "2026-10-01T03", "work": "35s", "lock_for": "leadership" })";
-    const auto scenario = parse(scenario_text(servers_3 + ", " + etcd_lock + ", " + job + R"(, "purpose": "efficiency")"));
+    const auto scenario =
+        parse(scenario_text(servers_3 + ", " + etcd_lock + ", " + job + R"(, "purpose": "efficiency")"));
     const auto ran = run_design(only_design(scenario));
     CHECK(ran.metrics.job_runs == 1);
     CHECK(events(ran.run.trace, trace_kind::index_built).size() == 1);
@@ -461,11 +479,13 @@ TEST_CASE("leadership: refused without a shared lock store, and an unknown scope
         R"("job": { "name": "renewals", "at": "00:01", "customers": [41], "period": "2026-10", "work_per_customer": "4s", "lock_for": "leadership" })";
     const auto none = error_of(scenario_text(servers_3 + ", " + no_lock + ", " + job));
     CHECK(contains(none, "/job/lock_for: a leader is elected through a shared lock store; this design has none"));
-    const auto in_memory = error_of(scenario_text(servers_3 + R"(, "lock": { "store": "in-memory", "key": "k" }, )" + job));
+    const auto in_memory =
+        error_of(scenario_text(servers_3 + R"(, "lock": { "store": "in-memory", "key": "k" }, )" + job));
     CHECK(contains(in_memory, "/job/lock_for: a leader is elected through a shared lock store"));
     const auto unknown = error_of(scenario_text(servers_3 + ", " + etcd_lock + ", " + renewals_41_43,
                                                 R"({ "d": { "job": { "lock_for": "ever" } } })"));
-    CHECK(contains(unknown, "/designs/d/job/lock_for: unknown value \"ever\"; expected \"each-run\" or \"leadership\""));
+    CHECK(
+        contains(unknown, "/designs/d/job/lock_for: unknown value \"ever\"; expected \"each-run\" or \"leadership\""));
 }
 
 // --- index rebuild ----------------------------------------------------------------------
@@ -482,7 +502,8 @@ TEST_CASE("index rebuild: read with its own fields, and no customers") {
 }
 
 TEST_CASE("index rebuild: without a fault one server builds, the others find the index built") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild + R"(, "purpose": "efficiency")"));
+    const auto scenario =
+        parse(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild + R"(, "purpose": "efficiency")"));
     const auto ran = run_design(only_design(scenario));
     const auto built = events(ran.run.trace, trace_kind::index_built);
     REQUIRE(built.size() == 1);
@@ -557,19 +578,23 @@ TEST_CASE("index rebuild: the loader refuses renewals fields, a zero build, and 
         R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P", "work": "35s", "assign": "hash" })"));
     CHECK(contains(assign, "/job/assign: unknown field \"assign\""));
     const auto zero = error_of(scenario_text(
-        servers_3 + ", " + redis_lock + R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P", "work": "0s" })"));
+        servers_3 + ", " + redis_lock +
+        R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P", "work": "0s" })"));
     CHECK(contains(zero, "/job/work: expected the processor time of one build, above 0s"));
-    const auto missing = error_of(scenario_text(
-        servers_3 + ", " + redis_lock + R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P" })"));
+    const auto missing =
+        error_of(scenario_text(servers_3 + ", " + redis_lock +
+                               R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P" })"));
     CHECK(contains(missing, "/job"));
     CHECK(contains(missing, "work"));
-    const auto unique = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild + R"(, "unique_claim": true)"));
+    const auto unique =
+        error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild + R"(, "unique_claim": true)"));
     CHECK(contains(unique, "/unique_claim: a unique claim inserts renewal rows; the job must be the renewals job"));
-    const auto unique_in_design = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild,
-                                                         R"({ "d": { "unique_claim": true } })"));
+    const auto unique_in_design = error_of(
+        scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild, R"({ "d": { "unique_claim": true } })"));
     CHECK(contains(unique_in_design, "/designs/d/unique_claim: a unique claim inserts renewal rows"));
-    const auto kind = error_of(scenario_text(
-        servers_3 + ", " + redis_lock + R"(, "job": { "kind": "reindex", "name": "i", "at": "00:00", "period": "P", "work": "1s" })"));
+    const auto kind = error_of(
+        scenario_text(servers_3 + ", " + redis_lock +
+                      R"(, "job": { "kind": "reindex", "name": "i", "at": "00:00", "period": "P", "work": "1s" })"));
     CHECK(contains(kind, "/job/kind: unknown value \"reindex\"; expected \"renewals\" or \"index-rebuild\""));
 }
 
@@ -625,7 +650,8 @@ TEST_CASE("compute: a pause that spans the work's end, and a pause extended whil
         std::vector<Instant> ended;
         engine.spawn(server, computer(Host(engine, server), 10_s, ended));
         engine.schedule_at(at(2_s), no_node, [&engine, server] { engine.pause(server, 5_s, "gc"); });
-        engine.schedule_at(at(4_s), no_node, [&engine, server] { engine.pause(server, 6_s, "gc"); });  // frozen until 10s
+        engine.schedule_at(at(4_s), no_node,
+                           [&engine, server] { engine.pause(server, 6_s, "gc"); });  // frozen until 10s
         engine.run(at(1_min));
         CHECK(ended == std::vector<Instant>{at(18_s)});
     }

@@ -33,8 +33,12 @@ struct RedisWorld {
           client_2(engine.add_node("server-2")),
           redis(Host(engine, redis_node), persistence) {}
 
-    void on_redis(Duration when, std::function<void()> command) { engine.schedule_at(at(when), redis_node, std::move(command)); }
-    void on_world(Duration when, std::function<void()> fault) { engine.schedule_at(at(when), no_node, std::move(fault)); }
+    void on_redis(Duration when, std::function<void()> command) {
+        engine.schedule_at(at(when), redis_node, std::move(command));
+    }
+    void on_world(Duration when, std::function<void()> fault) {
+        engine.schedule_at(at(when), no_node, std::move(fault));
+    }
     // The value of the key as a GET at `when` sees it.
     void get_at(Duration when, std::vector<std::optional<std::string>>& seen) {
         on_redis(when, [this, &seen] { seen.push_back(redis.get(key)); });
@@ -161,7 +165,7 @@ TEST_CASE("extend_if_equals with the key's value resets its TTL from now") {
     world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "mine", 10_s, world.client_1); });
     world.on_redis(5_s, [&] { replies.push_back(world.redis.extend_if_equals(key, "mine", 10_s)); });
     Values seen;
-    world.get_at(12_s, seen);                 // past the first deadline, before the new one
+    world.get_at(12_s, seen);                // past the first deadline, before the new one
     world.get_at(15_s - Duration{1}, seen);  // the last nanosecond before the new deadline
     world.get_at(15_s, seen);
     world.run();
@@ -232,7 +236,7 @@ TEST_CASE("a forward step of the Redis host's wall clock past the deadline frees
     const auto expired = events_of(world.engine, trace_kind::lock_expired);
     REQUIRE(expired.size() == 2);  // "first" at the step, "second" when its own TTL runs out
     CHECK(expired[0]->text("value") == "first");
-    CHECK(expired[0]->at == at(10_s));             // the step's true time...
+    CHECK(expired[0]->at == at(10_s));                     // the step's true time...
     CHECK(expired[0]->instant("expires_at") == at(30_s));  // ...not the original deadline
     CHECK(expired[0]->wall == at(35_s));
     CHECK(expired[1]->text("value") == "second");
@@ -344,7 +348,8 @@ TEST_CASE("with appendfsync everysec a write in the last second before the crash
 }
 
 TEST_CASE("with RDB snapshots a restart loads the last snapshot, not the last write") {
-    CHECK(after_restart({PersistenceSpec::Mode::snapshot, 30_s}, 25_s) == std::nullopt);  // snapshot at 30s not yet taken
+    CHECK(after_restart({PersistenceSpec::Mode::snapshot, 30_s}, 25_s) ==
+          std::nullopt);  // snapshot at 30s not yet taken
     CHECK(after_restart({PersistenceSpec::Mode::snapshot, 30_s}, 35_s) == "7f3a9c1e");
 }
 

@@ -46,23 +46,27 @@ LockSpec redlock_lock(Duration ttl = 10_s, Duration node_timeout = 50_ms) {
 // Redis node has its own one-way delay to both servers. server-1's wall clock is an hour
 // ahead, so a validity computed from the wall clock would show.
 struct RedlockWorld {
-    explicit RedlockWorld(LockSpec lock = redlock_lock(), std::vector<Duration> one_way = std::vector<Duration>(5, 1_ms))
+    explicit RedlockWorld(LockSpec lock = redlock_lock(),
+                          std::vector<Duration> one_way = std::vector<Duration>(5, 1_ms))
         : engine(1), network(engine) {
         for (int i = 1; i <= 5; ++i) redis.push_back(engine.add_node(fmt::format("redis-{}", i)));
         server_1 = engine.add_node("server-1", ClockSettings{.offset = 60_min});
         server_2 = engine.add_node("server-2");
         for (const NodeId server : {server_1, server_2})
-            for (std::size_t i = 0; i < redis.size(); ++i) network.connect(server, redis[i], DelayModel::fixed(one_way[i]));
+            for (std::size_t i = 0; i < redis.size(); ++i)
+                network.connect(server, redis[i], DelayModel::fixed(one_way[i]));
         world.servers = {"server-1", "server-2"};
         for (int i = 1; i <= 5; ++i) world.store_nodes.push_back(fmt::format("redis-{}", i));
         world.lock = lock;
-        deployment = deploy_redlock(
-            StoreContext{engine, network, world, [this](const std::string& name) { return *engine.trace().find_node(name); }});
+        deployment = deploy_redlock(StoreContext{
+            engine, network, world, [this](const std::string& name) { return *engine.trace().find_node(name); }});
         client_1 = deployment->client_for(Host(engine, server_1));
         client_2 = deployment->client_for(Host(engine, server_2));
     }
 
-    void on_world(Duration when, std::function<void()> fault) { engine.schedule_at(at(when), no_node, std::move(fault)); }
+    void on_world(Duration when, std::function<void()> fault) {
+        engine.schedule_at(at(when), no_node, std::move(fault));
+    }
     void crash_at(Duration when, std::vector<int> numbers) {
         on_world(when, [this, numbers] {
             for (int n : numbers) engine.crash(redis[n - 1], "test");
@@ -132,7 +136,8 @@ Task<void> acquire_after(Host host, LockStoreClient& client, Duration start_afte
 }
 
 // Acquires after `start_after`, holds for `hold`, releases.
-Task<void> acquire_then_release(Host host, LockStoreClient& client, Duration start_after, Duration hold, Acquired& acquired) {
+Task<void> acquire_then_release(Host host, LockStoreClient& client, Duration start_after, Duration hold,
+                                Acquired& acquired) {
     auto acquiring = acquire_after(host, client, start_after, acquired);
     co_await acquiring;
     co_await host.sleep(hold);
@@ -151,7 +156,9 @@ Task<void> acquire_then_extend(Host host, LockStoreClient& client, Duration star
     extended.result = co_await extending;
 }
 
-Instant monotonic(Duration since_boot) { return Instant{0} + since_boot; }
+Instant monotonic(Duration since_boot) {
+    return Instant{0} + since_boot;
+}
 
 }  // namespace
 
@@ -159,7 +166,8 @@ TEST_CASE("a client that gets three of five nodes holds the lock") {
     RedlockWorld world;
     world.crash_at(0_s, {4, 5});
     Acquired acquired;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
     world.run();
     REQUIRE(acquired.lease);
     CHECK(acquired.got_at == at(1_s + 50_ms));  // the two dead nodes' timeouts, then done
@@ -178,15 +186,18 @@ TEST_CASE("a client that gets two of five nodes holds nothing and releases on ev
     world.crash_at(0_s, {3, 4, 5});
     world.restart_at(5_s, {3, 4, 5});
     Acquired acquired;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
     world.run();
 
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE_FALSE(granted.empty());
     const std::string first_value = granted[0]->text("value");
-    CHECK(world.nodes_with(trace_kind::lock_granted, first_value) == std::vector<NodeId>{world.redis[0], world.redis[1]});
+    CHECK(world.nodes_with(trace_kind::lock_granted, first_value) ==
+          std::vector<NodeId>{world.redis[0], world.redis[1]});
     CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", key, first_value)) == world.all_redis());
-    CHECK(world.nodes_with(trace_kind::lock_released, first_value) == std::vector<NodeId>{world.redis[0], world.redis[1]});
+    CHECK(world.nodes_with(trace_kind::lock_released, first_value) ==
+          std::vector<NodeId>{world.redis[0], world.redis[1]});
     for (const auto* released : events_of(world.engine, trace_kind::lock_released)) {
         CHECK(released->node_ref("by") == world.server_1);
         CHECK_FALSE(released->flag("plain"));
@@ -230,7 +241,8 @@ TEST_CASE("a node that answers after the node timeout counts as a failure") {
     // longer than the 50ms node timeout, so only two replies count.
     RedlockWorld world(redlock_lock(10_s, 50_ms), {1_ms, 1_ms, 30_ms, 30_ms, 30_ms});
     Acquired acquired;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
     world.run(3_s);
     CHECK_FALSE(acquired.lease);
 
@@ -249,7 +261,8 @@ TEST_CASE("a node that answers within the node timeout counts, and its wait shor
     // redis-4 and redis-5 answer after a 48ms round trip, inside the 50ms node timeout.
     RedlockWorld world(redlock_lock(10_s, 50_ms), {1_ms, 1_ms, 1_ms, 24_ms, 24_ms});
     Acquired acquired;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
     world.run();
     REQUIRE(acquired.lease);
     CHECK(acquired.got - acquired.asked == 48_ms);
@@ -262,7 +275,8 @@ TEST_CASE("a majority that took longer than the TTL less the drift is given back
     // 10s - 9.95s - 102ms < 0 of validity. The keys still live when the release arrives.
     RedlockWorld world(redlock_lock(10_s, 11_s), std::vector<Duration>(5, 4975_ms));
     Acquired acquired;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, acquired));
     world.run(16_s);
     CHECK_FALSE(acquired.lease);
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
@@ -277,8 +291,10 @@ TEST_CASE("a second client gets the lock only after the first one's keys expire"
     RedlockWorld world;
     Acquired first;
     Acquired second;
-    Host(world.engine, world.server_1).spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, first));
-    Host(world.engine, world.server_2).spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 2_s, second));
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, first));
+    Host(world.engine, world.server_2)
+        .spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 2_s, second));
     world.run();
     REQUIRE(first.lease);
     REQUIRE(second.lease);
@@ -295,7 +311,8 @@ TEST_CASE("extension on a majority succeeds and counts validity from when it was
     Acquired acquired;
     Extended extended;
     Host(world.engine, world.server_1)
-        .spawn(acquire_then_extend(Host(world.engine, world.server_1), *world.client_1, 1_s, 4_s - 2_ms, acquired, extended));
+        .spawn(acquire_then_extend(Host(world.engine, world.server_1), *world.client_1, 1_s, 4_s - 2_ms, acquired,
+                                   extended));
     world.run();
     REQUIRE(acquired.lease);
     REQUIRE(extended.result);
@@ -318,7 +335,8 @@ TEST_CASE("extension on fewer than a majority is refused") {
     Acquired acquired;
     Extended extended;
     Host(world.engine, world.server_1)
-        .spawn(acquire_then_extend(Host(world.engine, world.server_1), *world.client_1, 1_s, 4_s - 2_ms, acquired, extended));
+        .spawn(acquire_then_extend(Host(world.engine, world.server_1), *world.client_1, 1_s, 4_s - 2_ms, acquired,
+                                   extended));
     world.run();
     REQUIRE(acquired.lease);
     REQUIRE(extended.result);
@@ -332,7 +350,8 @@ TEST_CASE("release deletes the key on every node with compare-and-delete") {
     Acquired second;
     Host(world.engine, world.server_1)
         .spawn(acquire_then_release(Host(world.engine, world.server_1), *world.client_1, 1_s, 1_s, first));
-    Host(world.engine, world.server_2).spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 3_s, second));
+    Host(world.engine, world.server_2)
+        .spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 3_s, second));
     world.run();
     REQUIRE(first.lease);
     CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", key, first.lease->value)) == world.all_redis());

@@ -31,7 +31,8 @@ namespace {
 
 const std::string key = "lock:renewals";
 
-ReplicationSpec replication(Duration lag, Duration down_after = 3_s, int wait_replicas = 0, Duration wait_timeout = {}) {
+ReplicationSpec replication(Duration lag, Duration down_after = 3_s, int wait_replicas = 0,
+                            Duration wait_timeout = {}) {
     ReplicationSpec spec;
     spec.lag = lag;
     spec.down_after = down_after;
@@ -76,7 +77,9 @@ struct ReplicatedWorld {
 
     NodeId node(const std::string& name) const { return *engine.trace().find_node(name); }
     Host host(const std::string& name) { return Host(engine, node(name)); }
-    void on_world(Duration when, std::function<void()> fault) { engine.schedule_at(at(when), no_node, std::move(fault)); }
+    void on_world(Duration when, std::function<void()> fault) {
+        engine.schedule_at(at(when), no_node, std::move(fault));
+    }
     void crash_at(Duration when, const std::string& name) {
         on_world(when, [this, name] { engine.crash(node(name), "test"); });
     }
@@ -238,7 +241,8 @@ TEST_CASE("a lock set within the replication lag is granted again by the new pri
     world.run();
     REQUIRE(first.lease);
     REQUIRE(second.lease);
-    CHECK(world.messages(trace_kind::message_sent, fmt::format("replicate SET {} {}", key, first.lease->value)).empty());
+    CHECK(
+        world.messages(trace_kind::message_sent, fmt::format("replicate SET {} {}", key, first.lease->value)).empty());
 
     const auto failover = events_of(world.engine, trace_kind::store_failover);
     REQUIRE(failover.size() == 1);
@@ -308,7 +312,8 @@ TEST_CASE("WAIT returns 0 when the primary restarted before replicating, and the
     CHECK(acquired.got_at > given_back[0]->at);
 }
 
-TEST_CASE("with WAIT 1 a client whose primary crashed before replicating holds nothing until a replica can acknowledge") {
+TEST_CASE(
+    "with WAIT 1 a client whose primary crashed before replicating holds nothing until a replica can acknowledge") {
     // 1. redis-1 grants the lock at 1.001s and crashes at 1.05s, before the lag passed.
     // 2. The WAIT is never answered; the client gives up and retries. After the failover
     //    redis-2 grants the key, but no replica is left to acknowledge it: WAIT returns 0.
@@ -363,7 +368,8 @@ TEST_CASE("a primary paused through a failover comes back as a replica of the ne
     CHECK(delivered[0]->node == world.node("redis-1"));
     std::vector<const TraceEvent*> acks;
     for (const auto* event : events_of(world.engine, trace_kind::message_sent))
-        if (event->node == world.node("redis-1") && event->text("label").rfind("REPLCONF ACK", 0) == 0) acks.push_back(event);
+        if (event->node == world.node("redis-1") && event->text("label").rfind("REPLCONF ACK", 0) == 0)
+            acks.push_back(event);
     REQUIRE(acks.size() == 1);
     CHECK(acks[0]->at == delivered[0]->at);
     CHECK(acquired.got_at == at(15_s + 1_ms + 100_ms + 3_ms));

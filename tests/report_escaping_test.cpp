@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "checks/metrics.hpp"
-#include "runners/scenario_runner.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/svg_figure.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "tests/program_support.hpp"
 
@@ -45,7 +45,10 @@ nlohmann::json hostile_document() {
         {"servers", {"server-1", "server-2"}},
         {"network", {{"delay", "1ms"}}},
         {"lock",
-         {{"store", "redis"}, {"key", "lock " + payload + " 'k' end; END #1"}, {"ttl", "30s"}, {"retry", {{"min", "1s"}, {"max", "2s"}}}}},
+         {{"store", "redis"},
+          {"key", "lock " + payload + " 'k' end; END #1"},
+          {"ttl", "30s"},
+          {"retry", {{"min", "1s"}, {"max", "2s"}}}}},
         {"job",
          {{"name", "job " + payload + " 'j' end"},
           {"at", "00:00"},
@@ -66,7 +69,9 @@ ScenarioOutcome hostile_outcome() {
     return run_scenario(scenario, scenario.seed);
 }
 
-ReportPage hostile_page() { return ReportPage{"3-4", "locksim run '" + payload + "' --seed 1", payload + "'.html"}; }
+ReportPage hostile_page() {
+    return ReportPage{"3-4", "locksim run '" + payload + "' --seed 1", payload + "'.html"};
+}
 
 std::string lowercase(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
@@ -77,11 +82,11 @@ std::string lowercase(std::string text) {
 // Every '<' opens (or closes) an element the reports write themselves, and every '&'
 // starts one of the entities escaped() writes: nothing from the scenario became markup.
 void check_only_own_markup(const std::string& markup) {
-    static const std::set<std::string> own{"a",     "article", "body",    "circle", "code", "defs",   "details", "div",
-                                           "em",    "footer",  "g",       "h1",     "h2",   "head",   "header",  "html",
-                                           "li",    "line",    "marker",  "meta",   "ol",   "p",      "path",    "pattern",
-                                           "rect",  "section", "span",    "strong", "style", "summary", "svg",   "table",
-                                           "td",    "text",    "th",      "title",  "tr",   "tspan",  "ul",      "!doctype"};
+    static const std::set<std::string> own{
+        "a",   "article", "body", "circle",  "code",   "defs",    "details", "div",    "em",     "footer",
+        "g",   "h1",      "h2",   "head",    "header", "html",    "li",      "line",   "marker", "meta",
+        "ol",  "p",       "path", "pattern", "rect",   "section", "span",    "strong", "style",  "summary",
+        "svg", "table",   "td",   "text",    "th",     "title",   "tr",      "tspan",  "ul",     "!doctype"};
     std::set<std::string> strangers;
     for (std::size_t at = markup.find('<'); at != std::string::npos; at = markup.find('<', at + 1)) {
         std::size_t from = at + 1;
@@ -89,7 +94,8 @@ void check_only_own_markup(const std::string& markup) {
         std::size_t to = from;
         while (to < markup.size() && (std::isalnum(static_cast<unsigned char>(markup[to])) || markup[to] == '!')) ++to;
         const std::string name = markup.substr(from, to - from);
-        const bool ends_name = to < markup.size() && (markup[to] == ' ' || markup[to] == '>' || markup[to] == '/' || markup[to] == '\n');
+        const bool ends_name =
+            to < markup.size() && (markup[to] == ' ' || markup[to] == '>' || markup[to] == '/' || markup[to] == '\n');
         if (!own.contains(name) || !ends_name) strangers.insert(markup.substr(at, 20));
     }
     CHECK(strangers.empty());
@@ -164,20 +170,22 @@ TEST_CASE("a hostile scenario's free text reaches the HTML page only escaped") {
     CHECK(page.find("<h1>" + payload_escaped + " it&#39;s</h1>") != std::string::npos);
     CHECK(page.find("<title>" + payload_escaped + " it&#39;s · locksim</title>") != std::string::npos);
     CHECK(page.find("<p class=\"lesson\">lesson " + payload_escaped + " it&#39;s</p>") != std::string::npos);
-    CHECK(page.find("description " + payload_escaped + " &amp; &#39;more&#39; &quot;quoted&quot;") != std::string::npos);
+    CHECK(page.find("description " + payload_escaped + " &amp; &#39;more&#39; &quot;quoted&quot;") !=
+          std::string::npos);
     CHECK(page.find("<h2>unfenced " + payload_escaped + " &#39;a&#39;</h2>") != std::string::npos);
     CHECK(page.find("<h2>fenced " + payload_escaped + "</h2>") != std::string::npos);
     CHECK(page.find("<h2>idempotent " + payload_escaped + "</h2>") != std::string::npos);
-    CHECK(page.find("lock " + payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);       // the lock key
-    CHECK(page.find("job " + payload_escaped + " &#39;j&#39; end") != std::string::npos);                 // the job name
-    CHECK(page.find(payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);                      // the period
-    CHECK(page.find(payload_escaped + " &#39;i&#39; end;42#") != std::string::npos);                      // the idempotency key
+    CHECK(page.find("lock " + payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);  // the lock key
+    CHECK(page.find("job " + payload_escaped + " &#39;j&#39; end") != std::string::npos);           // the job name
+    CHECK(page.find(payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);                // the period
+    CHECK(page.find(payload_escaped + " &#39;i&#39; end;42#") != std::string::npos);  // the idempotency key
     CHECK(page.find("<code>locksim run &#39;" + payload_escaped + "&#39; --seed 1</code>") != std::string::npos);
-    CHECK(page.find("<a href=\"" + payload_escaped + "&#39;.html\">") != std::string::npos);             // the index link
+    CHECK(page.find("<a href=\"" + payload_escaped + "&#39;.html\">") != std::string::npos);  // the index link
     CHECK(page.find("<code>scenarios/" + payload_escaped + "&#39;s.json</code>") != std::string::npos);  // the file
     // The anchors are the designs' numbers and slugs (this document's keys are sorted: fenced, idempotent, unfenced).
     CHECK(page.find("<article class=\"design\" id=\"d3-unfenced-script-alert-x-y-script-a\"") != std::string::npos);
-    CHECK(page.find("<a href=\"#d1-fenced-script-alert-x-y-script\">fenced " + payload_escaped + "</a>") != std::string::npos);
+    CHECK(page.find("<a href=\"#d1-fenced-script-alert-x-y-script\">fenced " + payload_escaped + "</a>") !=
+          std::string::npos);
     CHECK(page.find("id=\"d2-idempotent-script-alert-x-y-script-e1\"") != std::string::npos);
     // The story still reads: the unfenced design charged customer 42 twice.
     CHECK(page.find("customer 42 charged a second time for " + payload_escaped) != std::string::npos);
@@ -290,7 +298,8 @@ TEST_CASE("a hostile scenario's Mermaid diagrams carry its text only as entity c
     CHECK(text_lines > 50);
     // The payload is there, coded.
     CHECK(markdown.find("#lt;script#gt;alert(\"x&y\")#lt;/script#gt;") != std::string::npos);
-    CHECK(markdown.find("#lt;script#gt;alert(\"x&y\")#lt;/script#gt; 'k' #101;nd#59; #69;ND #35;1") != std::string::npos);
+    CHECK(markdown.find("#lt;script#gt;alert(\"x&y\")#lt;/script#gt; 'k' #101;nd#59; #69;ND #35;1") !=
+          std::string::npos);
 }
 
 TEST_CASE("a hostile scenario's Perfetto trace is valid JSON holding its text verbatim") {
@@ -299,8 +308,10 @@ TEST_CASE("a hostile scenario's Perfetto trace is valid JSON holding its text ve
     CHECK(document["otherData"]["scenario"] == payload + " it's");
     std::set<std::string> designs;
     for (const auto& event : document["traceEvents"])
-        if (event.contains("args") && event["args"].contains("design")) designs.insert(event["args"]["design"].get<std::string>());
-    CHECK(designs == std::set<std::string>{"unfenced " + payload + " 'a'", "fenced " + payload, "idempotent " + payload});
+        if (event.contains("args") && event["args"].contains("design"))
+            designs.insert(event["args"]["design"].get<std::string>());
+    CHECK(designs ==
+          std::set<std::string>{"unfenced " + payload + " 'a'", "fenced " + payload, "idempotent " + payload});
 }
 
 TEST_CASE("the loader refuses a server name that could carry markup") {

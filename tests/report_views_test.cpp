@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "checks/metrics.hpp"
-#include "runners/scenario_runner.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/svg_figure.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "support.hpp"
 #include "tests/program_support.hpp"
@@ -37,12 +37,14 @@ using namespace locksim::testing;
 
 namespace {
 
-std::string scenario_path(const std::string& name) { return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name; }
+std::string scenario_path(const std::string& name) {
+    return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name;
+}
 
 // A fresh, empty directory of this test process's own.
 std::filesystem::path fresh_directory(const std::string& name) {
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("locksim_report_views_" + std::to_string(getpid()) + "_" + name);
+    const auto path =
+        std::filesystem::temp_directory_path() / ("locksim_report_views_" + std::to_string(getpid()) + "_" + name);
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
     return path;
@@ -74,9 +76,9 @@ const DesignOutcome& design(const ScenarioOutcome& outcome, const std::string& n
 }
 
 std::string page_of(const Loaded& ran) {
-    return render_html_report(ran.outcome, ReportPage{ran.scenario.section,
-                                                      "locksim run scenarios/" + ran.outcome.name + ".json --seed 1",
-                                                      "index.html"});
+    return render_html_report(
+        ran.outcome,
+        ReportPage{ran.scenario.section, "locksim run scenarios/" + ran.outcome.name + ".json --seed 1", "index.html"});
 }
 
 // One design's part of the page: its <article>.
@@ -90,12 +92,14 @@ std::string article_of(const std::string& page, const std::string& design_name) 
 }
 
 bool flagged_a_violation(const DesignOutcome& d) {
-    return std::any_of(d.metrics.flagged.begin(), d.metrics.flagged.end(), [](const FlaggedEvent& f) { return f.violation; });
+    return std::any_of(d.metrics.flagged.begin(), d.metrics.flagged.end(),
+                       [](const FlaggedEvent& f) { return f.violation; });
 }
 
 std::size_t messages_sent(const DesignOutcome& d) {
-    return static_cast<std::size_t>(std::count_if(d.trace.events().begin(), d.trace.events().end(),
-                                                  [](const TraceEvent& e) { return e.kind == trace_kind::message_sent; }));
+    return static_cast<std::size_t>(
+        std::count_if(d.trace.events().begin(), d.trace.events().end(),
+                      [](const TraceEvent& e) { return e.kind == trace_kind::message_sent; }));
 }
 
 const std::vector<std::string> structure_scenarios{"gc-pause-40s.json", "zookeeper-gc-pause.json", "partition.json",
@@ -192,7 +196,8 @@ TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure an
             const SequenceFigure figure = build_sequence_figure(d);
             const std::string svg = render_svg_figure(figure, anchor);
             REQUIRE_FALSE(figure.steps.empty());
-            for (std::size_t i = 0; i < figure.steps.size(); ++i) CHECK(figure.steps[i].number == static_cast<int>(i) + 1);
+            for (std::size_t i = 0; i < figure.steps.size(); ++i)
+                CHECK(figure.steps[i].number == static_cast<int>(i) + 1);
             for (const auto& step : figure.steps) {
                 const std::string n = std::to_string(step.number);
                 CHECK(count_of(svg, "id=\"" + anchor + "-fig-e" + n + "\"") == 1);
@@ -216,7 +221,8 @@ TEST_CASE("gc-pause-40s fenced page shows the refused stale write with both toke
     CHECK(fenced.find("token 33") != std::string::npos);
     CHECK(fenced.find("token 34") != std::string::npos);
     CHECK(fenced.find("<ul class=\"protections\">") != std::string::npos);
-    CHECK(fenced.find("stale write refused: token 33 came after token 34 had written customer 42") != std::string::npos);
+    CHECK(fenced.find("stale write refused: token 33 came after token 34 had written customer 42") !=
+          std::string::npos);
     CHECK(count_of(fenced, "<g class=\"caption tone-protection\">") == 1);
     CHECK(fenced.find("<g class=\"caption tone-violation\">") == std::string::npos);
     CHECK(fenced.find("<ul class=\"violations\">") == std::string::npos);
@@ -231,9 +237,10 @@ TEST_CASE("gc-pause-40s unfenced page tells the second charge of customer 42 and
     const auto list = unfenced.find("<ul class=\"violations\">");
     REQUIRE(list != std::string::npos);
     const std::string violations = unfenced.substr(list, unfenced.find("</ul>", list) - list);
-    CHECK(violations.find("customer 42 charged a second time for 2026-10: server-1 sent it at 46.000s, 15.999s after its "
-                          "lease had ended at the store (30.001s), having been frozen by a gc pause of 40s that it could "
-                          "not notice") != std::string::npos);
+    CHECK(
+        violations.find("customer 42 charged a second time for 2026-10: server-1 sent it at 46.000s, 15.999s after its "
+                        "lease had ended at the store (30.001s), having been frozen by a gc pause of 40s that it could "
+                        "not notice") != std::string::npos);
     CHECK(count_of(unfenced, "<g class=\"caption tone-violation\">") == 1);  // the second charge
 }
 
@@ -384,7 +391,8 @@ TEST_CASE("Mermaid: a fenced sequenceDiagram per design, a participant per lane,
         const SequenceFigure figure = build_sequence_figure(d);
         const auto& block = blocks[b];
         // Comments (%%) may come first; the diagram's type is the first statement.
-        const auto first = std::find_if(block.begin(), block.end(), [](const std::string& l) { return !l.starts_with("%%"); });
+        const auto first =
+            std::find_if(block.begin(), block.end(), [](const std::string& l) { return !l.starts_with("%%"); });
         REQUIRE(first != block.end());
         CHECK(*first == "sequenceDiagram");
 
@@ -504,8 +512,9 @@ TEST_CASE("Perfetto: slices on a track nest, flows pair up, every event belongs 
                 while (!open.empty() && open.back().second <= slice.first && open.back().first < slice.first)
                     open.pop_back();
                 if (!open.empty()) {
-                    INFO("pid " << track.first << " tid " << track.second << ": [" << slice.first << ", " << slice.second
-                                << "] against [" << open.back().first << ", " << open.back().second << "]");
+                    INFO("pid " << track.first << " tid " << track.second << ": [" << slice.first << ", "
+                                << slice.second << "] against [" << open.back().first << ", " << open.back().second
+                                << "]");
                     CHECK(slice.second <= open.back().second);
                 }
                 open.push_back(slice);
@@ -550,8 +559,8 @@ TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 
         const auto ran = run_locksim("report scenarios --out '" + out.string() + "'");
         CHECK(ran.exit_code == 0);
         const auto files = shipped_scenarios();
-        CHECK(ran.out == "Wrote " + std::to_string(files.size()) + " reports and the course index: " +
-                             (out / "index.html").string() + "\n");
+        CHECK(ran.out == "Wrote " + std::to_string(files.size()) +
+                             " reports and the course index: " + (out / "index.html").string() + "\n");
         const std::string index = slurp(out / "index.html");
 
         // What the index should list, chapter by chapter: by section, then by name.
@@ -658,7 +667,8 @@ TEST_CASE("locksim report gives scenarios whose names slug alike a page each") {
     const auto out = fresh_directory("alike-out");
     const std::string text = slurp(scenario_path("gc-pause-40s.json"));
     const std::string field = "\"name\": \"gc-pause-40s\"";
-    for (const auto& [file, name] : std::vector<std::pair<std::string, std::string>>{{"a.json", "gc pause"}, {"b.json", "gc-pause"}}) {
+    for (const auto& [file, name] :
+         std::vector<std::pair<std::string, std::string>>{{"a.json", "gc pause"}, {"b.json", "gc-pause"}}) {
         std::string renamed = text;
         renamed.replace(renamed.find(field), field.size(), "\"name\": \"" + name + "\"");
         std::ofstream(in / file) << renamed;
@@ -699,8 +709,7 @@ TEST_CASE("a figure relates a violation to the messages about its customer by th
             ++about_42;
             CHECK_FALSE(step.related);
         }
-        if (step.text.find("charge customer 4 ") != std::string::npos ||
-            step.text.ends_with("charge customer 4")) {
+        if (step.text.find("charge customer 4 ") != std::string::npos || step.text.ends_with("charge customer 4")) {
             ++about_4;
             CHECK(step.related);
         }

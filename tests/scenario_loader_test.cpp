@@ -22,10 +22,13 @@ std::string scenario_text(const std::string& faults = R"([{ "pause": "server-1",
   "seed": 7,
   "servers": ["server-1", "server-2"],
   "network": { "delay": "1ms" },
-  "lock": )" + lock + R"(,
+  "lock": )" +
+           lock + R"(,
   "job": { "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" },
-  "faults": )" + faults + R"(,
-  "designs": )" + designs + R"(
+  "faults": )" +
+           faults + R"(,
+  "designs": )" +
+           designs + R"(
 })";
 }
 
@@ -41,10 +44,9 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a valid scenario resolves every unit and keeps designs in file order") {
-    const auto scenario = parse_scenario(
-        scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40s" }])",
-                      R"({ "zeta": {}, "alpha": { "lock": { "ttl": "5s" } } })"),
-        "test.json", metric_names());
+    const auto scenario = parse_scenario(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40s" }])",
+                                                       R"({ "zeta": {}, "alpha": { "lock": { "ttl": "5s" } } })"),
+                                         "test.json", metric_names());
     REQUIRE(scenario.designs.size() == 2);
     CHECK(scenario.designs[0].name == "zeta");
     CHECK(scenario.designs[1].name == "alpha");
@@ -65,22 +67,24 @@ TEST_CASE("broken JSON is reported with the line and column of the mistake") {
 }
 
 TEST_CASE("an unknown field names its pointer and the fields that are allowed") {
-    const auto error = error_of(scenario_text(R"([])", R"({ "d": {} })",
-                                              R"({ "store": "redis", "key": "k", "ttl": "30s", "tll": "5s" })"));
+    const auto error = error_of(
+        scenario_text(R"([])", R"({ "d": {} })", R"({ "store": "redis", "key": "k", "ttl": "30s", "tll": "5s" })"));
     CHECK(error.find("test.json:7:") == 0);
     CHECK(error.find("/lock/tll: unknown field \"tll\"; expected one of: store, key, ttl") != std::string::npos);
 }
 
 TEST_CASE("a duration in unknown units says what a duration looks like") {
     const auto error = error_of(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40 parsecs" }])"));
-    CHECK(error == "test.json:9:56: /faults/0/for: expected a duration such as \"40s\", \"250ms\" or \"5m\" "
-                   "(units ns, us, ms, s, m, h), got \"40 parsecs\"");
+    CHECK(error ==
+          "test.json:9:56: /faults/0/for: expected a duration such as \"40s\", \"250ms\" or \"5m\" "
+          "(units ns, us, ms, s, m, h), got \"40 parsecs\"");
 }
 
 TEST_CASE("a fault on a node that does not exist lists the nodes there are") {
     const auto error = error_of(scenario_text(R"([{ "pause": "server-9", "at": "6s", "for": "40s" }])"));
-    CHECK(error == "test.json:9:25: /faults/0/pause: unknown node \"server-9\"; the nodes are server-1, server-2, "
-                   "lock-store, payment-provider, billing-db");
+    CHECK(error ==
+          "test.json:9:25: /faults/0/pause: unknown node \"server-9\"; the nodes are server-1, server-2, "
+          "lock-store, payment-provider, billing-db");
 }
 
 TEST_CASE("a value set by a design is reported at the design's pointer") {
@@ -138,17 +142,19 @@ TEST_CASE("a base value that only breaks in one design's world names that design
 }
 
 TEST_CASE("text with control characters is refused, so nothing can write escapes to a terminal") {
-    const auto error = error_of(scenario_text(R"([])", R"({ "d": {} })",
-                                              R"({ "store": "redis", "key": "lock\u001b[31m", "ttl": "30s" })"));
+    const auto error = error_of(
+        scenario_text(R"([])", R"({ "d": {} })", R"({ "store": "redis", "key": "lock\u001b[31m", "ttl": "30s" })"));
     CHECK(error.find("/lock/key: expected text without control characters") != std::string::npos);
 }
 
 TEST_CASE("durations above a week, a zero retry delay and option of another store are refused") {
     CHECK(error_of(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "9223372036854775807ns" }])"))
               .find("/faults/0/for: expected at most 168h") != std::string::npos);
-    CHECK(error_of(scenario_text(R"([])", R"({ "d": {} })",
-                                 R"({ "store": "redis", "key": "k", "ttl": "30s", "retry": { "min": "0s", "max": "1ns" } })"))
+    CHECK(error_of(scenario_text(
+                       R"([])", R"({ "d": {} })",
+                       R"({ "store": "redis", "key": "k", "ttl": "30s", "retry": { "min": "0s", "max": "1ns" } })"))
               .find("/lock/retry/min: expected at least 1ms") != std::string::npos);
-    CHECK(error_of(scenario_text(R"([])", R"({ "d": {} })", R"({ "store": "redis", "key": "k", "ttl": "30s", "nodes": 5 })"))
+    CHECK(error_of(
+              scenario_text(R"([])", R"({ "d": {} })", R"({ "store": "redis", "key": "k", "ttl": "30s", "nodes": 5 })"))
               .find("/lock/nodes: \"nodes\" is an option of redlock only") != std::string::npos);
 }

@@ -51,13 +51,15 @@ TEST_CASE("shard 0 of a 1-based count is refused with the 0-based spelling") {
 }
 
 TEST_CASE("a Slurm array task's shard is its array index, counted from 1") {
-    const auto shard = chosen("slurm/4", {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "1"},
-                                          {"SLURM_ARRAY_TASK_MAX", "4"}});
+    const auto shard =
+        chosen("slurm/4", {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_MAX", "4"}});
     CHECK(shard.index == 3);
     CHECK(shard.count == 4);
     CHECK(shard.source == "SLURM_ARRAY_TASK_ID=3");
     // A rerun of one missing shard is an array of one: still shard 3 of 4.
-    CHECK(chosen("slurm/4", {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_MIN", "3"}, {"SLURM_ARRAY_TASK_MAX", "3"},
+    CHECK(chosen("slurm/4", {{"SLURM_ARRAY_TASK_ID", "3"},
+                             {"SLURM_ARRAY_TASK_MIN", "3"},
+                             {"SLURM_ARRAY_TASK_MAX", "3"},
                              {"SLURM_ARRAY_TASK_COUNT", "1"}})
               .index == 3);
 }

@@ -8,16 +8,18 @@
 #include <sstream>
 
 #include "checks/metrics.hpp"
-#include "runners/scenario_runner.hpp"
 #include "reports/result_json.hpp"
 #include "reports/trace_json.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 using namespace locksim;
 
 namespace {
 
-std::string scenario_path(const std::string& name) { return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name; }
+std::string scenario_path(const std::string& name) {
+    return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name;
+}
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);

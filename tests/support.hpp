@@ -23,7 +23,9 @@ struct StringMaker<locksim::Instant> {
 }  // namespace Catch
 
 namespace locksim {
-inline Instant at(Duration since_midnight) { return midnight + since_midnight; }
+inline Instant at(Duration since_midnight) {
+    return midnight + since_midnight;
+}
 
 // A process that sleeps `length` on its node and notes the true time it woke.
 inline Task<void> sleeper(Host host, Duration length, std::vector<Instant>& woke) {

@@ -23,7 +23,9 @@ std::filesystem::path fresh_directory(const std::string& name) {
     return path;
 }
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) {
+    return "'" + path.string() + "'";
+}
 
 }  // namespace
 
@@ -48,7 +50,8 @@ TEST_CASE("a sweep file says what produced it") {
 
 TEST_CASE("locksim --version names the commit it was built from") {
     const auto ran = run_locksim("--version");
-    CHECK_THAT(ran.out, Catch::Matches("locksim 0\\.1\\.0 \\(commit ([0-9a-f]{12}(-dirty\\.[0-9a-f]{8})?|unknown)\\)\n"));
+    CHECK_THAT(ran.out,
+               Catch::Matches("locksim 0\\.1\\.0 \\(commit ([0-9a-f]{12}(-dirty\\.[0-9a-f]{8})?|unknown)\\)\n"));
 }
 
 TEST_CASE("shards written with --output merge into exactly the unsharded sweep") {
@@ -71,9 +74,9 @@ TEST_CASE("shards written with --output merge into exactly the unsharded sweep")
 
 TEST_CASE("a shard of a Slurm array task takes its index from the environment") {
     const auto dir = fresh_directory("slurm");
-    const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 8 --shard slurm/4 --output " +
-                                     quoted(dir / "shard.json"),
-                                 "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4");
+    const auto ran = run_locksim(
+        "sweep scenarios/random-gc-pauses.json --seeds 8 --shard slurm/4 --output " + quoted(dir / "shard.json"),
+        "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4");
     REQUIRE(ran.exit_code == 0);
     CHECK_THAT(ran.err, Catch::Contains("shard 2/4 (SLURM_ARRAY_TASK_ID=2)"));
     const auto shard = Json::parse(slurp(dir / "shard.json"));
@@ -101,7 +104,8 @@ TEST_CASE("merge refuses the shard of an edited scenario, and merges one moved t
     edited.replace(edited.find("\"description\": \""), 16, "\"description\": \"Edited. ");
     std::ofstream(dir / "edited.json") << edited;
 
-    REQUIRE(run_locksim("sweep scenarios/random-gc-pauses.json --seeds 6 --shard 1/2 -o " + quoted(dir / "a.json")).exit_code == 0);
+    REQUIRE(run_locksim("sweep scenarios/random-gc-pauses.json --seeds 6 --shard 1/2 -o " + quoted(dir / "a.json"))
+                .exit_code == 0);
     REQUIRE(run_locksim("sweep " + quoted(dir / "moved" / "random-gc-pauses.json") + " --seeds 6 --shard 2/2 -o " +
                         quoted(dir / "b.json"))
                 .exit_code == 0);
@@ -111,7 +115,8 @@ TEST_CASE("merge refuses the shard of an edited scenario, and merges one moved t
     CHECK(run_locksim("merge " + quoted(dir / "a.json") + " " + quoted(dir / "b.json")).exit_code == 0);
     const auto refused = run_locksim("merge " + quoted(dir / "a.json") + " " + quoted(dir / "c.json"));
     CHECK(refused.exit_code == 2);
-    CHECK_THAT(refused.err, Catch::Contains((dir / "c.json").string()) && Catch::Contains("provenance.scenario_sha256"));
+    CHECK_THAT(refused.err,
+               Catch::Contains((dir / "c.json").string()) && Catch::Contains("provenance.scenario_sha256"));
     CHECK(count_of(refused.err, "\n") == 1);
     std::filesystem::remove_all(dir);
 }
@@ -124,7 +129,7 @@ TEST_CASE("merge names a killed shard, lists the missing for sbatch, and totals 
                     .exit_code == 0);
     const std::string second = slurp(dir / "shard-2.json");
     std::ofstream(dir / "shard-2.json", std::ios::trunc) << second.substr(0, second.size() / 3);  // killed mid-write
-    std::ofstream(dir / "shard-3.json", std::ios::trunc);                                        // killed before writing
+    std::ofstream(dir / "shard-3.json", std::ios::trunc);  // killed before writing
     const std::string all = quoted(dir) + "/shard-*.json";
 
     const auto merged = run_locksim("merge " + all);
@@ -143,7 +148,8 @@ TEST_CASE("merge names a killed shard, lists the missing for sbatch, and totals 
 
 TEST_CASE("merge --missing prints nothing when every shard is there") {
     const auto dir = fresh_directory("complete");
-    REQUIRE(run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2 --shard 1/1 -o " + quoted(dir / "s.json")).exit_code == 0);
+    REQUIRE(run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2 --shard 1/1 -o " + quoted(dir / "s.json"))
+                .exit_code == 0);
     const auto missing = run_locksim("merge --missing " + quoted(dir / "s.json"));
     CHECK(missing.exit_code == 0);
     CHECK(missing.out.empty());

@@ -5,10 +5,10 @@
 #include "tests/support.hpp"
 
 #include "checks/metrics.hpp"
-#include "runners/sweep_runner.hpp"
 #include "checks/sweep_merge.hpp"
-#include "reports/sweep_text.hpp"
 #include "checks/sweep_summary.hpp"
+#include "reports/sweep_text.hpp"
+#include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 using namespace locksim;
@@ -39,13 +39,15 @@ SweepSummary shard_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t i
     part.seeds = seeds;
     part.shard = i;
     part.shards = n;
-    part.provenance = SweepProvenance{scenario.content_sha256, "0.1.0", "abc", sweep_command_line(scenario.file, seeds, i, n)};
+    part.provenance =
+        SweepProvenance{scenario.content_sha256, "0.1.0", "abc", sweep_command_line(scenario.file, seeds, i, n)};
     return part;
 }
 
 ShardFiles shard_files(const std::vector<SweepSummary>& parts) {
     ShardFiles files;
-    for (const auto& part : parts) add_shard_file(files, fmt::format("shard-{}.json", part.shard), sweep_json(part).dump(2));
+    for (const auto& part : parts)
+        add_shard_file(files, fmt::format("shard-{}.json", part.shard), sweep_json(part).dump(2));
     return files;
 }
 
@@ -94,7 +96,8 @@ TEST_CASE("the Wilson interval matches known values") {
 TEST_CASE("a sweep counts every seed once whatever the thread count, at the smallest sizes") {
     const Scenario scenario = random_gc_pauses();
     // More threads than seeds, down to one seed on 64 threads.
-    for (std::uint64_t seeds : {1, 2, 3, 7, 64}) check_against_one_thread(scenario, SeedBlock{1, seeds}, {1, 2, 3, 8, 16, 64});
+    for (std::uint64_t seeds : {1, 2, 3, 7, 64})
+        check_against_one_thread(scenario, SeedBlock{1, seeds}, {1, 2, 3, 8, 16, 64});
 }
 
 TEST_CASE("a sweep of 1000 seeds has the one-thread totals on 2, 3, 8, 16 and 64 threads") {
@@ -122,7 +125,8 @@ TEST_CASE("shards of one seed each, on more threads than seeds, merge into the u
     for (std::uint64_t count : {1, 2, 7}) {
         const SeedBlock seeds{10, count};
         std::vector<SweepSummary> parts;
-        for (std::uint32_t i = 1; i <= count; ++i) parts.push_back(shard_of(scenario, seeds, i, static_cast<std::uint32_t>(count), 16));
+        for (std::uint32_t i = 1; i <= count; ++i)
+            parts.push_back(shard_of(scenario, seeds, i, static_cast<std::uint32_t>(count), 16));
         SweepSummary merged = merge_shards(shard_files(parts), MergeMode::whole);
         for (const auto& design : merged.designs) CHECK(design.runs == count);
         merged.provenance = {};
@@ -155,7 +159,8 @@ TEST_CASE("merge refuses a shard of an edited scenario, naming the field that di
 TEST_CASE("merge refuses shards built by another locksim") {
     SweepSummary newer = made_shard(2, 2);
     newer.provenance.locksim_version = "0.2.0";
-    CHECK_THAT(merge_error({made_shard(1, 2), newer}), Catch::Contains("provenance.locksim_version is 0.2.0, not 0.1.0"));
+    CHECK_THAT(merge_error({made_shard(1, 2), newer}),
+               Catch::Contains("provenance.locksim_version is 0.2.0, not 0.1.0"));
     SweepSummary rebuilt = made_shard(2, 2);
     rebuilt.provenance.commit = "def";
     CHECK_THAT(merge_error({made_shard(1, 2), rebuilt}), Catch::Contains("provenance.commit is def, not abc"));
@@ -222,14 +227,14 @@ TEST_CASE("a shard whose numbers are not whole numbers of their size is refused,
         REQUIRE(at != std::string::npos);
         return text.replace(at, from.size(), to);
     };
-    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"\"runs\":50", "\"runs\":50.9"},
-             {"\"runs\":50", "\"runs\":-50"},
-             {"\"double_charges\":0", "\"double_charges\":1e400"},
-             {"\"first\":1", "\"first\":1e30"},
-             {"\"index\":1", "\"index\":4294967297"},
-             {"\"of\":2", "\"of\":\"2\""},
-             {"\"failing_seeds\":[]", "\"failing_seeds\":[-3]"}}) {
+    for (const auto& [from, to] :
+         std::vector<std::pair<std::string, std::string>>{{"\"runs\":50", "\"runs\":50.9"},
+                                                          {"\"runs\":50", "\"runs\":-50"},
+                                                          {"\"double_charges\":0", "\"double_charges\":1e400"},
+                                                          {"\"first\":1", "\"first\":1e30"},
+                                                          {"\"index\":1", "\"index\":4294967297"},
+                                                          {"\"of\":2", "\"of\":\"2\""},
+                                                          {"\"failing_seeds\":[]", "\"failing_seeds\":[-3]"}}) {
         INFO(to);
         ShardFiles files;
         CHECK_THROWS_AS(add_shard_file(files, "shard-1.json", with(from, to)), SweepError);
@@ -264,8 +269,9 @@ TEST_CASE("an incomplete copy of a shard that is also given whole is named as su
     add_shard_file(files, "shard-1.json", sweep_json(made_shard(1, 2)).dump(2));
     add_shard_file(files, "shard-2.json", second);
     add_shard_file(files, "shard-2.json.old", second.substr(0, 150));
-    CHECK_THROWS_WITH(merge_shards(files, MergeMode::whole),
-                      Catch::Contains("shard-2.json.old is an incomplete copy of shard 2/2, which shard-2.json holds whole"));
+    CHECK_THROWS_WITH(
+        merge_shards(files, MergeMode::whole),
+        Catch::Contains("shard-2.json.old is an incomplete copy of shard 2/2, which shard-2.json holds whole"));
     ShardFiles stray;
     add_shard_file(stray, "shard-1.json", sweep_json(made_shard(1, 1)).dump(2));
     add_shard_file(stray, "empty.json", "");
@@ -295,7 +301,8 @@ TEST_CASE("shard blocks partition even a sweep whose seed count times the shard 
 TEST_CASE("a file that is not JSON at all is not taken for a killed shard") {
     ShardFiles files;
     CHECK_THROWS_WITH(add_shard_file(files, "notes.txt", "seed 1 failed\n{}"), Catch::Contains("not valid JSON"));
-    CHECK_THROWS_WITH(add_shard_file(files, "other.json", "{\"name\": 1}"), Catch::Contains("not a locksim sweep summary"));
+    CHECK_THROWS_WITH(add_shard_file(files, "other.json", "{\"name\": 1}"),
+                      Catch::Contains("not a locksim sweep summary"));
 }
 
 TEST_CASE("the missing shards are listed as sbatch --array takes them") {
@@ -304,20 +311,23 @@ TEST_CASE("the missing shards are listed as sbatch --array takes them") {
     CHECK(index_ranges({2, 5, 6, 7}) == "2,5-7");
     CHECK(index_ranges({1, 2, 4, 6, 7}) == "1-2,4,6-7");
     ShardFiles files;
-    for (std::uint32_t i : {1, 3, 4, 8}) add_shard_file(files, fmt::format("shard-{}.json", i), sweep_json(made_shard(i, 8)).dump());
+    for (std::uint32_t i : {1, 3, 4, 8})
+        add_shard_file(files, fmt::format("shard-{}.json", i), sweep_json(made_shard(i, 8)).dump());
     CHECK(index_ranges(missing_shards(files)) == "2,5-7");
 }
 
 TEST_CASE("a partial merge totals the shards present and says which they are") {
     ShardFiles files;
-    for (std::uint32_t i : {1, 3}) add_shard_file(files, fmt::format("shard-{}.json", i), sweep_json(made_shard(i, 4)).dump());
+    for (std::uint32_t i : {1, 3})
+        add_shard_file(files, fmt::format("shard-{}.json", i), sweep_json(made_shard(i, 4)).dump());
     const SweepSummary partial = merge_shards(files, MergeMode::partial);
     CHECK(partial.partial_shards == std::vector<std::uint32_t>{1, 3});
     CHECK(partial.designs[0].runs == 50);
     const auto json = sweep_json(partial);
     CHECK(json.at("partial").at("seeds_covered") == 50);
     CHECK_FALSE(json.contains("covered"));
-    CHECK_THAT(render_sweep_text(partial, "locksim", false), Catch::Contains("PARTIAL: shards 1,3 of 4 (50 of 100 seeds); still missing: 2,4"));
+    CHECK_THAT(render_sweep_text(partial, "locksim", false),
+               Catch::Contains("PARTIAL: shards 1,3 of 4 (50 of 100 seeds); still missing: 2,4"));
     // A partial merge is not a shard: merging it again is refused.
     ShardFiles again;
     CHECK_THROWS_WITH(add_shard_file(again, "partial.json", json.dump()), Catch::Contains("partial merge"));

@@ -22,7 +22,9 @@ ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vect
     Host(engine_, leader_node()).spawn(lead(term_));
 }
 
-std::string ConsensusEnsemble::prefix_of(const std::string& path) const { return path.substr(0, path.rfind('/')); }
+std::string ConsensusEnsemble::prefix_of(const std::string& path) const {
+    return path.substr(0, path.rfind('/'));
+}
 
 // ---- replication -----------------------------------------------------------------------
 
@@ -38,7 +40,8 @@ Task<std::optional<std::size_t>> ConsensusEnsemble::replicate(Command command) {
         if (f != leader_) send_append(f, index);
     for (;;) {
         if (term_ != term) co_return std::nullopt;  // deposed while waiting
-        const auto have = std::count_if(members_.begin(), members_.end(), [index](const Member& m) { return m.acked >= index; });
+        const auto have =
+            std::count_if(members_.begin(), members_.end(), [index](const Member& m) { return m.acked >= index; });
         if (static_cast<std::size_t>(have) >= majority()) break;
         co_await acks_changed_.wait(host);
     }
@@ -50,10 +53,10 @@ void ConsensusEnsemble::send_append(std::size_t f, std::size_t index) {
     const std::size_t from = leader_;
     const std::uint64_t term = term_;
     const Command& entry = members_[from].log[index - 1];
-    const char* what = entry.kind == Command::Kind::create           ? "create"
-                       : entry.kind == Command::Kind::remove         ? "delete"
-                       : entry.kind == Command::Kind::open_session   ? "open session"
-                                                                     : "expire session";
+    const char* what = entry.kind == Command::Kind::create         ? "create"
+                       : entry.kind == Command::Kind::remove       ? "delete"
+                       : entry.kind == Command::Kind::open_session ? "open session"
+                                                                   : "expire session";
     network_.send(members_[from].node, members_[f].node, fmt::format("append #{} {} {}", index, what, entry.path),
                   [this, f, from, index, term] {
                       Member& follower = members_[f];
@@ -66,17 +69,19 @@ void ConsensusEnsemble::send_append(std::size_t f, std::size_t index) {
                           network_.send(follower.node, members_[from].node, fmt::format("missing from #{}", missing),
                                         [this, f, from, missing, term] {
                                             if (term != term_ || from != leader_) return;
-                                            for (std::size_t k = missing; k <= members_[from].log.size(); ++k) send_append(f, k);
+                                            for (std::size_t k = missing; k <= members_[from].log.size(); ++k)
+                                                send_append(f, k);
                                         });
                           return;
                       }
                       catch_up(follower, members_[from].committed);
                       // Acknowledge only what it holds: the leader counts this towards a majority.
-                      network_.send(follower.node, members_[from].node, fmt::format("ack #{}", index), [this, f, index, term] {
-                          if (term != term_) return;
-                          members_[f].acked = std::max(members_[f].acked, index);
-                          acks_changed_.notify_all(engine_);
-                      });
+                      network_.send(follower.node, members_[from].node, fmt::format("ack #{}", index),
+                                    [this, f, index, term] {
+                                        if (term != term_) return;
+                                        members_[f].acked = std::max(members_[f].acked, index);
+                                        acks_changed_.notify_all(engine_);
+                                    });
                   });
 }
 
@@ -139,7 +144,8 @@ void ConsensusEnsemble::apply(Member& member, std::size_t index, bool leader) {
     }
 }
 
-void ConsensusEnsemble::delete_key(Member& member, const std::string& path, bool leader, std::string_view why, NodeId by) {
+void ConsensusEnsemble::delete_key(Member& member, const std::string& path, bool leader, std::string_view why,
+                                   NodeId by) {
     auto found = member.state.keys.find(path);
     if (found == member.state.keys.end()) return;
     const ConsensusKey key = found->second;
@@ -149,11 +155,18 @@ void ConsensusEnsemble::delete_key(Member& member, const std::string& path, bool
     if (holder_of_[prefix] == path) {
         const Host host(engine_, member.node);
         if (why == "expired")
-            host.record(trace_kind::lock_expired, {{"key", prefix}, {"value", path}, {"token", key.create_revision},
-                                                   {"holder", key.client}, {"expires_at", host.wall_now()}});
+            host.record(trace_kind::lock_expired, {{"key", prefix},
+                                                   {"value", path},
+                                                   {"token", key.create_revision},
+                                                   {"holder", key.client},
+                                                   {"expires_at", host.wall_now()}});
         else
-            host.record(trace_kind::lock_released, {{"key", prefix}, {"value", path}, {"token", key.create_revision},
-                                                    {"holder", key.client}, {"by", by}, {"plain", false}});
+            host.record(trace_kind::lock_released, {{"key", prefix},
+                                                    {"value", path},
+                                                    {"token", key.create_revision},
+                                                    {"holder", key.client},
+                                                    {"by", by},
+                                                    {"plain", false}});
         holder_of_[prefix].clear();
     }
     fire_watches(path);
@@ -168,8 +181,11 @@ void ConsensusEnsemble::report_holder(Member& member, const std::string& prefix)
     if (!lowest || holder_of_[prefix] == lowest->path) return;
     holder_of_[prefix] = lowest->path;
     Host(engine_, member.node)
-        .record(trace_kind::lock_granted, {{"key", prefix}, {"value", lowest->path}, {"token", lowest->create_revision},
-                                           {"holder", lowest->client}, {"ttl", session_timeout_[lowest->session]}});
+        .record(trace_kind::lock_granted, {{"key", prefix},
+                                           {"value", lowest->path},
+                                           {"token", lowest->create_revision},
+                                           {"holder", lowest->client},
+                                           {"ttl", session_timeout_[lowest->session]}});
 }
 
 void ConsensusEnsemble::fire_watches(const std::string& path) {
@@ -296,17 +312,23 @@ Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
     std::vector<Task<std::optional<std::int64_t>>> answers;
     for (std::size_t other = 0; other < members_.size(); ++other) {
         if (other == me) continue;
-        answers.push_back([](ConsensusEnsemble* self, Host host, std::size_t other) -> Task<std::optional<std::int64_t>> {
-            auto request = call(self->network_, host, self->members_[other].node, "vote?", [self, other] {
-                const Member& voter = self->members_[other];
-                const bool leader_alive = other == self->leader_ ||
-                    self->engine_.monotonic_now(voter.node) - voter.last_heard_leader < self->spec_.consensus.election_timeout;
-                const std::int64_t length = leader_alive ? -1 : static_cast<std::int64_t>(voter.log.size());
-                return Answer<std::int64_t>{length, leader_alive ? "no: my leader is alive" : fmt::format("log {}", length)};
-            }, self->spec_.consensus.election_timeout / 2);
-            auto reply = co_await request;
-            co_return reply;
-        }(this, host, other));
+        answers.push_back(
+            [](ConsensusEnsemble* self, Host host, std::size_t other) -> Task<std::optional<std::int64_t>> {
+                auto request = call(
+                    self->network_, host, self->members_[other].node, "vote?",
+                    [self, other] {
+                        const Member& voter = self->members_[other];
+                        const bool leader_alive = other == self->leader_ ||
+                                                  self->engine_.monotonic_now(voter.node) - voter.last_heard_leader <
+                                                      self->spec_.consensus.election_timeout;
+                        const std::int64_t length = leader_alive ? -1 : static_cast<std::int64_t>(voter.log.size());
+                        return Answer<std::int64_t>{
+                            length, leader_alive ? "no: my leader is alive" : fmt::format("log {}", length)};
+                    },
+                    self->spec_.consensus.election_timeout / 2);
+                auto reply = co_await request;
+                co_return reply;
+            }(this, host, other));
     }
     const auto replies = co_await gather(host, std::move(answers));
     if (me == leader_) co_return;
@@ -335,7 +357,8 @@ Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
         if (!session_heard_.contains(session)) session_heard_[session] = host.monotonic_now();
         arm_session_expiry(session);
     }
-    host.record(trace_kind::consensus_leader, {{"term", static_cast<std::int64_t>(term_)}, {"previous", members_[old].node}});
+    host.record(trace_kind::consensus_leader,
+                {{"term", static_cast<std::int64_t>(term_)}, {"previous", members_[old].node}});
     host.spawn(lead(term_));
 }
 

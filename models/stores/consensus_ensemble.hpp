@@ -53,7 +53,8 @@ class ConsensusEnsemble {
 public:
     enum class Flavor { zookeeper, etcd };
 
-    ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members, const LockSpec& spec, Flavor flavor);
+    ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members, const LockSpec& spec,
+                      Flavor flavor);
 
     Flavor flavor() const { return flavor_; }
     // The node clients send requests to now: the leader, or the last one if none is elected.
@@ -80,12 +81,12 @@ private:
         Kind kind = Kind::open_session;
         std::string path;  // create: prefix; remove: path
         std::int64_t session = 0;
-        NodeId client;     // open_session, create: the client; remove: who asked
-        Duration timeout{};  // open_session
+        NodeId client;           // open_session, create: the client; remove: who asked
+        Duration timeout{};      // open_session
         std::uint64_t term = 0;  // the leader's term when it appended the entry
     };
     struct State {
-        std::int64_t revision = 0;      // last zxid / revision
+        std::int64_t revision = 0;  // last zxid / revision
         std::int64_t next_session = 1;
         std::int64_t next_sequence = 0;  // ZooKeeper's parent cversion
         std::map<std::string, ConsensusKey> keys;
@@ -97,8 +98,8 @@ private:
         std::size_t committed = 0;  // entries [0, committed) are committed
         std::size_t applied = 0;
         State state;
-        std::size_t acked = 0;       // leader's view: how much of its log this member has
-        Instant last_heard_leader;   // follower: monotonic reading at the last leader message
+        std::size_t acked = 0;      // leader's view: how much of its log this member has
+        Instant last_heard_leader;  // follower: monotonic reading at the last leader message
     };
     struct Watch {
         NodeId client;
@@ -130,11 +131,11 @@ private:
     std::uint64_t term_ = 1;
     Condition acks_changed_;
     std::map<std::string, std::vector<Watch>> watches_;
-    std::map<std::int64_t, Instant> session_heard_;     // leader's monotonic reading
+    std::map<std::int64_t, Instant> session_heard_;  // leader's monotonic reading
     std::map<std::int64_t, Duration> session_timeout_;
-    std::map<std::string, std::string> holder_of_;      // prefix -> path of the lowest key, as last reported
-    std::map<std::size_t, std::int64_t> opened_;        // log index -> session it opened
-    std::map<std::size_t, ConsensusKey> created_;       // log index -> key it created
+    std::map<std::string, std::string> holder_of_;  // prefix -> path of the lowest key, as last reported
+    std::map<std::size_t, std::int64_t> opened_;    // log index -> session it opened
+    std::map<std::size_t, ConsensusKey> created_;   // log index -> key it created
 };
 
 }  // namespace locksim

@@ -42,13 +42,14 @@ ConsensusLockClient::ConsensusLockClient(Host host, Network& network, ConsensusE
 Task<std::int64_t> ConsensusLockClient::open_session() {
     for (;;) {
         const Instant sent = host_.monotonic_now();
-        auto request = call(network_, host_, ensemble_.leader_node(),
-                            zookeeper() ? fmt::format("connect (session timeout {})", format_duration(spec_.ttl))
-                                        : fmt::format("LeaseGrant TTL={}", spec_.ttl.ns / 1'000'000'000),
-                            [ensemble = &ensemble_, client = host_.id(), ttl = spec_.ttl, zk = zookeeper()] {
-                                return serve_open(ensemble, client, ttl, zk);
-                            },
-                            spec_.request_timeout);
+        auto request = call(
+            network_, host_, ensemble_.leader_node(),
+            zookeeper() ? fmt::format("connect (session timeout {})", format_duration(spec_.ttl))
+                        : fmt::format("LeaseGrant TTL={}", spec_.ttl.ns / 1'000'000'000),
+            [ensemble = &ensemble_, client = host_.id(), ttl = spec_.ttl, zk = zookeeper()] {
+                return serve_open(ensemble, client, ttl, zk);
+            },
+            spec_.request_timeout);
         const auto reply = co_await request;
         if (reply && *reply) {
             session_ = **reply;
@@ -65,15 +66,17 @@ Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
         co_await host_.sleep(spec_.ttl / 3);
         if (session_ != session) co_return;  // a newer session replaced this one
         const Instant sent = host_.monotonic_now();
-        auto request = call(network_, host_, ensemble_.leader_node(),
-                            zookeeper() ? fmt::format("ping session 0x{:x}", session)
-                                        : fmt::format("LeaseKeepAlive {:x}", 0x694d000 + session),
-                            [ensemble = &ensemble_, session] {
-                                const auto alive = ensemble->heartbeat(session);
-                                return Answer<std::optional<bool>>{alive, !alive ? "not the leader"
-                                                                          : *alive ? "ok" : "session expired"};
-                            },
-                            spec_.request_timeout);
+        auto request = call(
+            network_, host_, ensemble_.leader_node(),
+            zookeeper() ? fmt::format("ping session 0x{:x}", session)
+                        : fmt::format("LeaseKeepAlive {:x}", 0x694d000 + session),
+            [ensemble = &ensemble_, session] {
+                const auto alive = ensemble->heartbeat(session);
+                return Answer<std::optional<bool>>{alive, !alive   ? "not the leader"
+                                                          : *alive ? "ok"
+                                                                   : "session expired"};
+            },
+            spec_.request_timeout);
         const auto reply = co_await request;
         if (session_ != session) co_return;
         if (!reply || !*reply) continue;  // no leader answered: try again next round
@@ -89,15 +92,15 @@ Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
 
 Task<std::optional<ConsensusKey>> ConsensusLockClient::create_own_key(std::int64_t session) {
     for (;;) {
-        const std::string label =
-            zookeeper() ? fmt::format("create {}/lock- EPHEMERAL_SEQUENTIAL", spec_.key)
-                        : fmt::format("Txn if create_revision({}/{:x}) == 0 then Put lease {:x}", spec_.key,
-                                      0x694d000 + session, 0x694d000 + session);
-        auto request = call(network_, host_, ensemble_.leader_node(), label,
-                            [ensemble = &ensemble_, prefix = spec_.key, session, client = host_.id(), zk = zookeeper()] {
-                                return serve_create(ensemble, prefix, session, client, zk);
-                            },
-                            spec_.request_timeout);
+        const std::string label = zookeeper() ? fmt::format("create {}/lock- EPHEMERAL_SEQUENTIAL", spec_.key)
+                                              : fmt::format("Txn if create_revision({}/{:x}) == 0 then Put lease {:x}",
+                                                            spec_.key, 0x694d000 + session, 0x694d000 + session);
+        auto request = call(
+            network_, host_, ensemble_.leader_node(), label,
+            [ensemble = &ensemble_, prefix = spec_.key, session, client = host_.id(), zk = zookeeper()] {
+                return serve_create(ensemble, prefix, session, client, zk);
+            },
+            spec_.request_timeout);
         const auto reply = co_await request;
         if (reply) co_return *reply;  // the key, or nullopt: the session is gone
         // No answer: the create may or may not have happened. Look for a key of ours, as
@@ -110,15 +113,16 @@ Task<std::optional<ConsensusKey>> ConsensusLockClient::create_own_key(std::int64
 
 Task<std::vector<ConsensusKey>> ConsensusLockClient::list_waiters() {
     for (;;) {
-        auto request = call(network_, host_, ensemble_.leader_node(),
-                            zookeeper() ? fmt::format("getChildren {}", spec_.key)
-                                        : fmt::format("Range {}/ sort by create_revision", spec_.key),
-                            [ensemble = &ensemble_, prefix = spec_.key] {
-                                auto keys = ensemble->children(prefix);
-                                std::string shown = keys ? fmt::format("{} waiting", keys->size()) : "not the leader";
-                                return Answer<std::optional<std::vector<ConsensusKey>>>{std::move(keys), shown};
-                            },
-                            spec_.request_timeout);
+        auto request = call(
+            network_, host_, ensemble_.leader_node(),
+            zookeeper() ? fmt::format("getChildren {}", spec_.key)
+                        : fmt::format("Range {}/ sort by create_revision", spec_.key),
+            [ensemble = &ensemble_, prefix = spec_.key] {
+                auto keys = ensemble->children(prefix);
+                std::string shown = keys ? fmt::format("{} waiting", keys->size()) : "not the leader";
+                return Answer<std::optional<std::vector<ConsensusKey>>>{std::move(keys), shown};
+            },
+            spec_.request_timeout);
         const auto reply = co_await request;
         if (reply && *reply) co_return **reply;
     }
@@ -126,14 +130,16 @@ Task<std::vector<ConsensusKey>> ConsensusLockClient::list_waiters() {
 
 Task<bool> ConsensusLockClient::watch_deletion(const std::string& path) {
     for (;;) {
-        auto request = call(network_, host_, ensemble_.leader_node(),
-                            zookeeper() ? fmt::format("exists {} watch", path) : fmt::format("Watch {} (delete)", path),
-                            [ensemble = &ensemble_, path, client = host_.id(), woken = &woken_, engine = &host_.engine()] {
-                                const auto watching = ensemble->watch(path, client, [woken, engine] { woken->notify_all(*engine); });
-                                return Answer<std::optional<bool>>{watching, !watching ? "not the leader"
-                                                                             : *watching ? "watching" : "gone"};
-                            },
-                            spec_.request_timeout);
+        auto request = call(
+            network_, host_, ensemble_.leader_node(),
+            zookeeper() ? fmt::format("exists {} watch", path) : fmt::format("Watch {} (delete)", path),
+            [ensemble = &ensemble_, path, client = host_.id(), woken = &woken_, engine = &host_.engine()] {
+                const auto watching = ensemble->watch(path, client, [woken, engine] { woken->notify_all(*engine); });
+                return Answer<std::optional<bool>>{watching, !watching   ? "not the leader"
+                                                             : *watching ? "watching"
+                                                                         : "gone"};
+            },
+            spec_.request_timeout);
         const auto reply = co_await request;
         if (reply && *reply) co_return **reply;
     }
@@ -150,7 +156,8 @@ Task<Lease> ConsensusLockClient::acquire() {
         }
         for (;;) {
             const auto waiters = co_await list_waiters();
-            auto mine = std::find_if(waiters.begin(), waiters.end(), [&](const ConsensusKey& k) { return k.path == own->path; });
+            auto mine = std::find_if(waiters.begin(), waiters.end(),
+                                     [&](const ConsensusKey& k) { return k.path == own->path; });
             if (mine == waiters.end()) break;  // our key is gone: the session expired while we waited
             if (mine == waiters.begin()) co_return Lease{spec_.key, own->path, own->create_revision, heard_until_};
             const ConsensusKey& target = spec_.consensus.watch_holder ? waiters.front() : *(mine - 1);
@@ -171,10 +178,11 @@ Task<ExtendResult> ConsensusLockClient::extend(const Lease&) {
 
 Task<void> ConsensusLockClient::release(const Lease& lease) {
     if (session_expired_) co_return;  // the cluster already deleted the key with the session
-    auto request = call(network_, host_, ensemble_.leader_node(),
-                        zookeeper() ? fmt::format("delete {}", lease.value) : fmt::format("Delete {}", lease.value),
-                        [ensemble = &ensemble_, path = lease.value, by = host_.id()] { return serve_remove(ensemble, path, by); },
-                        spec_.request_timeout);
+    auto request = call(
+        network_, host_, ensemble_.leader_node(),
+        zookeeper() ? fmt::format("delete {}", lease.value) : fmt::format("Delete {}", lease.value),
+        [ensemble = &ensemble_, path = lease.value, by = host_.id()] { return serve_remove(ensemble, path, by); },
+        spec_.request_timeout);
     co_await request;
 }
 
@@ -183,7 +191,8 @@ namespace {
 class ConsensusDeployment final : public StoreDeployment {
 public:
     ConsensusDeployment(const StoreContext& context, ConsensusEnsemble::Flavor flavor)
-        : context_(context), ensemble_(context.engine, context.network, nodes_of(context), context.world.lock, flavor) {}
+        : context_(context),
+          ensemble_(context.engine, context.network, nodes_of(context), context.world.lock, flavor) {}
 
     std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
         return std::make_unique<ConsensusLockClient>(server, context_.network, ensemble_, context_.world.lock);

@@ -20,10 +20,13 @@ public:
 
     Task<std::int64_t> session() {
         while (!session_) {
-            auto request = call(*network_, host_, database_, "connect", [locks = locks_, client = host_.id()] {
-                const std::int64_t id = locks->connect(client);
-                return Answer<std::int64_t>{id, fmt::format("session {}", id)};
-            }, spec_.request_timeout);
+            auto request = call(
+                *network_, host_, database_, "connect",
+                [locks = locks_, client = host_.id()] {
+                    const std::int64_t id = locks->connect(client);
+                    return Answer<std::int64_t>{id, fmt::format("session {}", id)};
+                },
+                spec_.request_timeout);
             session_ = co_await request;
         }
         co_return *session_;
@@ -33,10 +36,13 @@ public:
     Task<ExtendResult> keep_alive() {
         if (!session_) co_return ExtendResult{ExtendResult::Outcome::refused, {}};
         const Instant sent = host_.monotonic_now();
-        auto request = call(*network_, host_, database_, "SELECT 1", [locks = locks_, session = *session_] {
-            const bool alive = locks->touch(session);
-            return Answer<bool>{alive, alive ? "1" : "FATAL: terminating connection due to idle timeout"};
-        }, spec_.request_timeout);
+        auto request = call(
+            *network_, host_, database_, "SELECT 1",
+            [locks = locks_, session = *session_] {
+                const bool alive = locks->touch(session);
+                return Answer<bool>{alive, alive ? "1" : "FATAL: terminating connection due to idle timeout"};
+            },
+            spec_.request_timeout);
         const auto alive = co_await request;
         if (!alive) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
         if (!*alive) {
@@ -76,13 +82,14 @@ public:
 
     Task<void> release(const Lease& lease) override {
         const std::int64_t session = co_await connection_.session();
-        auto request = call(*connection_.network_, host_, connection_.database_,
-                            fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", lease.key),
-                            [locks = connection_.locks_, session, key = lease.key] {
-                                const auto unlocked = locks->advisory_unlock(session, key);
-                                return Answer<std::optional<bool>>{unlocked, unlocked && *unlocked ? "t" : "f"};
-                            },
-                            connection_.spec_.request_timeout);
+        auto request = call(
+            *connection_.network_, host_, connection_.database_,
+            fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", lease.key),
+            [locks = connection_.locks_, session, key = lease.key] {
+                const auto unlocked = locks->advisory_unlock(session, key);
+                return Answer<std::optional<bool>>{unlocked, unlocked && *unlocked ? "t" : "f"};
+            },
+            connection_.spec_.request_timeout);
         co_await request;
     }
 
@@ -91,13 +98,14 @@ protected:
         const std::int64_t session = co_await connection_.session();
         const Instant sent = host_.monotonic_now();
         const std::string key = connection_.spec_.key;
-        auto request = call(*connection_.network_, host_, connection_.database_,
-                            fmt::format("SELECT pg_try_advisory_lock(hashtext('{}'))", key),
-                            [locks = connection_.locks_, session, key] {
-                                const auto taken = locks->try_advisory_lock(session, key);
-                                return Answer<std::optional<bool>>{taken, !taken ? "FATAL: no session" : *taken ? "t" : "f"};
-                            },
-                            connection_.spec_.request_timeout);
+        auto request = call(
+            *connection_.network_, host_, connection_.database_,
+            fmt::format("SELECT pg_try_advisory_lock(hashtext('{}'))", key),
+            [locks = connection_.locks_, session, key] {
+                const auto taken = locks->try_advisory_lock(session, key);
+                return Answer<std::optional<bool>>{taken, !taken ? "FATAL: no session" : *taken ? "t" : "f"};
+            },
+            connection_.spec_.request_timeout);
         const auto taken = co_await request;
         if (!taken) co_return std::nullopt;
         if (!*taken) {
@@ -127,15 +135,17 @@ public:
             const std::int64_t session = co_await connection_.session();
             const std::string row = connection_.spec_.key;
             // No timeout: the statement waits in the database's lock queue as long as it takes.
-            auto request = call(*connection_.network_, connection_.host_, connection_.database_,
-                                fmt::format("BEGIN; SELECT * FROM jobs WHERE name='{}' FOR UPDATE", row),
-                                [locks = connection_.locks_, session, row] { return serve_lock_row(locks, session, row); });
+            auto request =
+                call(*connection_.network_, connection_.host_, connection_.database_,
+                     fmt::format("BEGIN; SELECT * FROM jobs WHERE name='{}' FOR UPDATE", row),
+                     [locks = connection_.locks_, session, row] { return serve_lock_row(locks, session, row); });
             const auto locked = co_await request;
             // The statement waited in the queue for as long as it took; the session's idle
             // clock starts again when it returns.
             const Instant answered = connection_.host_.monotonic_now();
             if (locked && *locked)
-                co_return Lease{row, fmt::format("session {}", session), std::nullopt, connection_.valid_from(answered)};
+                co_return Lease{row, fmt::format("session {}", session), std::nullopt,
+                                connection_.valid_from(answered)};
             connection_.forget_session();
         }
     }
@@ -144,12 +154,13 @@ public:
 
     Task<void> release(const Lease&) override {
         const std::int64_t session = co_await connection_.session();
-        auto request = call(*connection_.network_, connection_.host_, connection_.database_, "COMMIT",
-                            [locks = connection_.locks_, session] {
-                                const bool done = locks->commit(session);
-                                return Answer<bool>{done, done ? "COMMIT" : "FATAL: no session"};
-                            },
-                            connection_.spec_.request_timeout);
+        auto request = call(
+            *connection_.network_, connection_.host_, connection_.database_, "COMMIT",
+            [locks = connection_.locks_, session] {
+                const bool done = locks->commit(session);
+                return Answer<bool>{done, done ? "COMMIT" : "FATAL: no session"};
+            },
+            connection_.spec_.request_timeout);
         co_await request;
     }
 
@@ -160,12 +171,14 @@ private:
 class DatabaseLockDeployment final : public StoreDeployment {
 public:
     explicit DatabaseLockDeployment(const StoreContext& context)
-        : context_(context), database_(context.node(context.world.billing_node)),
+        : context_(context),
+          database_(context.node(context.world.billing_node)),
           locks_(Host(context.engine, database_), context.world.lock.idle_timeout) {}
 
     std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
         if (context_.world.lock.store == StoreKind::db_advisory)
-            return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_, context_.world.lock);
+            return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_,
+                                                        context_.world.lock);
         return std::make_unique<RowLockClient>(server, context_.network, database_, locks_, context_.world.lock);
     }
 

@@ -6,7 +6,8 @@
 
 namespace locksim {
 
-DatabaseLocks::DatabaseLocks(Host host, std::optional<Duration> idle_timeout) : host_(host), idle_timeout_(idle_timeout) {
+DatabaseLocks::DatabaseLocks(Host host, std::optional<Duration> idle_timeout)
+    : host_(host), idle_timeout_(idle_timeout) {
     // Sessions and their locks live in the server's memory: a crash ends them all (the
     // clients learn it at their next statement).
     host_.engine().on_crash(host_.id(), [this] {
@@ -77,8 +78,9 @@ Task<bool> DatabaseLocks::lock_row(std::int64_t session, std::string row) {
         if (held == rows_.end()) {
             const NodeId client = sessions_.at(session).client;
             rows_[row] = Held{session, client};
-            host_.record(trace_kind::lock_granted,
-                         {{"key", row}, {"value", std::string("FOR UPDATE")}, {"holder", client}, {"session", session}});
+            host_.record(
+                trace_kind::lock_granted,
+                {{"key", row}, {"value", std::string("FOR UPDATE")}, {"holder", client}, {"session", session}});
             co_return true;
         }
         if (held->second.session == session) co_return true;
@@ -101,7 +103,8 @@ void DatabaseLocks::end_session(std::int64_t session, std::string_view why) {
     auto found = sessions_.find(session);
     if (found == sessions_.end()) return;
     const NodeId client = found->second.client;
-    host_.record(trace_kind::db_session_ended, {{"session", session}, {"client", client}, {"reason", std::string(why)}});
+    host_.record(trace_kind::db_session_ended,
+                 {{"session", session}, {"client", client}, {"reason", std::string(why)}});
     for (auto* locks : {&advisory_, &rows_}) {
         std::vector<std::string> held;
         for (const auto& [key, lock] : *locks)
@@ -116,8 +119,11 @@ void DatabaseLocks::release(std::map<std::string, Held>& locks, const std::strin
     const Held held = locks.at(key);
     locks.erase(key);
     host_.record(session_ended ? trace_kind::lock_expired : trace_kind::lock_released,
-                 {{"key", key}, {"value", std::string(&locks == &advisory_ ? "advisory" : "FOR UPDATE")},
-                  {"holder", held.client}, {"by", by}, {"plain", false}});
+                 {{"key", key},
+                  {"value", std::string(&locks == &advisory_ ? "advisory" : "FOR UPDATE")},
+                  {"holder", held.client},
+                  {"by", by},
+                  {"plain", false}});
     row_released_.notify_all(host_.engine());
 }
 

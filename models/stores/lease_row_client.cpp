@@ -22,8 +22,7 @@ Task<std::optional<Lease>> LeaseRowLockClient::try_acquire() {
         network_, host_, store_node_, label,
         [store = &store_, key = spec_.key, owner = host_.name(), ttl = spec_.ttl, client = host_.id()] {
             const auto granted = store->claim(key, owner, ttl, client);
-            return Answer<std::optional<std::int64_t>>{granted,
-                                                       granted ? fmt::format("fence {}", *granted) : "0 rows"};
+            return Answer<std::optional<std::int64_t>>{granted, granted ? fmt::format("fence {}", *granted) : "0 rows"};
         },
         spec_.request_timeout);
     const auto fence = co_await request;
@@ -33,9 +32,9 @@ Task<std::optional<Lease>> LeaseRowLockClient::try_acquire() {
 
 Task<ExtendResult> LeaseRowLockClient::extend(const Lease& lease) {
     const Instant sent = host_.monotonic_now();
-    const auto label =
-        fmt::format("UPDATE leases SET lease_until=now()+'{}' WHERE name='{}' AND owner='{}' AND fence={} AND lease_until > now()", spec_.ttl,
-                    lease.key, lease.value, *lease.token);
+    const auto label = fmt::format(
+        "UPDATE leases SET lease_until=now()+'{}' WHERE name='{}' AND owner='{}' AND fence={} AND lease_until > now()",
+        spec_.ttl, lease.key, lease.value, *lease.token);
     auto request = call(
         network_, host_, store_node_, label,
         [store = &store_, key = lease.key, owner = lease.value, fence = *lease.token, ttl = spec_.ttl] {
@@ -67,7 +66,8 @@ Task<void> LeaseRowLockClient::release(const Lease& lease) {
 }
 
 std::unique_ptr<StoreDeployment> deploy_lease_row(const StoreContext& context) {
-    return std::make_unique<SingleNodeDeployment<LeaseRowStore, LeaseRowLockClient>>(context, context.world.lock.first_token);
+    return std::make_unique<SingleNodeDeployment<LeaseRowStore, LeaseRowLockClient>>(context,
+                                                                                     context.world.lock.first_token);
 }
 
 }  // namespace locksim

@@ -39,12 +39,9 @@ std::optional<std::int64_t> LeaseRowStore::claim(const std::string& name, const 
     const std::int64_t fence = found == rows_.end() ? first_token_ : found->second.fence + 1;
     const Instant until = host_.wall_now() + ttl;
     rows_[name] = Row{owner, client, until, fence, false};
-    host_.record(trace_kind::lock_granted, {{"key", name},
-                                            {"value", owner},
-                                            {"token", fence},
-                                            {"holder", client},
-                                            {"ttl", ttl},
-                                            {"expires_at", until}});
+    host_.record(
+        trace_kind::lock_granted,
+        {{"key", name}, {"value", owner}, {"token", fence}, {"holder", client}, {"ttl", ttl}, {"expires_at", until}});
     report_expiry_at_deadline(name);
     return fence;
 }
@@ -57,11 +54,9 @@ int LeaseRowStore::extend(const std::string& name, const std::string& owner, std
     // claimed by someone else must not extend the new holder's lease.
     if (row.owner != owner || row.fence != fence || expired(row)) return 0;
     row.lease_until = host_.wall_now() + ttl;
-    host_.record(trace_kind::lock_renewed, {{"key", name},
-                                            {"value", owner},
-                                            {"token", fence},
-                                            {"holder", row.holder},
-                                            {"expires_at", row.lease_until}});
+    host_.record(
+        trace_kind::lock_renewed,
+        {{"key", name}, {"value", owner}, {"token", fence}, {"holder", row.holder}, {"expires_at", row.lease_until}});
     report_expiry_at_deadline(name);
     return 1;
 }

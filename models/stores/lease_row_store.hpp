@@ -25,8 +25,7 @@ public:
     // lease_until > now(): rows changed. A lapsed lease is not revived, even if unclaimed.
     int extend(const std::string& name, const std::string& owner, std::int64_t fence, Duration ttl);
     // Ends the lease now; with `check_owner` only if owner and fence still match.
-    int release(const std::string& name, const std::string& owner, std::int64_t fence, bool check_owner,
-                NodeId client);
+    int release(const std::string& name, const std::string& owner, std::int64_t fence, bool check_owner, NodeId client);
 
 private:
     struct Row {

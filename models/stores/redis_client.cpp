@@ -6,8 +6,10 @@ namespace locksim {
 
 RedisLockClient::RedisLockClient(Host host, Network& network, NodeId store_node, RedisServer& store,
                                  const LockSpec& spec)
-    : PollingLockClient(host, spec.retry), connection_(network, host, store_node, store, spec.request_timeout),
-      spec_(spec), values_(host.random_stream("lock-values")) {}
+    : PollingLockClient(host, spec.retry),
+      connection_(network, host, store_node, store, spec.request_timeout),
+      spec_(spec),
+      values_(host.random_stream("lock-values")) {}
 
 Task<std::optional<Lease>> RedisLockClient::try_acquire() {
     const std::string value = values_.hex(8);
@@ -31,7 +33,8 @@ Task<void> RedisLockClient::release(const Lease& lease) {
 }
 
 std::unique_ptr<StoreDeployment> deploy_redis(const StoreContext& context) {
-    return std::make_unique<SingleNodeDeployment<RedisServer, RedisLockClient>>(context, context.world.lock.persistence);
+    return std::make_unique<SingleNodeDeployment<RedisServer, RedisLockClient>>(context,
+                                                                                context.world.lock.persistence);
 }
 
 }  // namespace locksim

@@ -6,41 +6,44 @@
 
 namespace locksim {
 namespace {
-std::int64_t whole_milliseconds(Duration d) { return d.ns / 1'000'000; }
+std::int64_t whole_milliseconds(Duration d) {
+    return d.ns / 1'000'000;
+}
 }  // namespace
 
 Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::string value,
                                                          std::optional<Duration> ttl) const {
     const std::string label = ttl ? fmt::format("SET {} {} NX PX {}", key, value, whole_milliseconds(*ttl))
                                   : fmt::format("SET {} {} NX", key, value);
-    auto request = call(*network_, client_, node_, label,
-                        [server = server_, key, value, ttl, client = client_.id()] {
-                            const bool ok = server->set_if_absent(key, value, ttl, client);
-                            return Answer<bool>{ok, ok ? "OK" : "(nil)"};
-                        },
-                        timeout_);
+    auto request = call(
+        *network_, client_, node_, label,
+        [server = server_, key, value, ttl, client = client_.id()] {
+            const bool ok = server->set_if_absent(key, value, ttl, client);
+            return Answer<bool>{ok, ok ? "OK" : "(nil)"};
+        },
+        timeout_);
     co_return co_await request;
 }
 
 Task<std::optional<int>> RedisConnection::extend_if_equals(std::string key, std::string value, Duration ttl) const {
-    auto request = call(*network_, client_, node_,
-                        fmt::format("SET {} {} IFEQ {} PX {}", key, value, value, whole_milliseconds(ttl)),
-                        [server = server_, key, value, ttl] {
-                            const int result = server->extend_if_equals(key, value, ttl);
-                            return Answer<int>{result, result == 1 ? "OK" : "(nil)"};
-                        },
-                        timeout_);
+    auto request = call(
+        *network_, client_, node_, fmt::format("SET {} {} IFEQ {} PX {}", key, value, value, whole_milliseconds(ttl)),
+        [server = server_, key, value, ttl] {
+            const int result = server->extend_if_equals(key, value, ttl);
+            return Answer<int>{result, result == 1 ? "OK" : "(nil)"};
+        },
+        timeout_);
     co_return co_await request;
 }
 
 Task<std::optional<int>> RedisConnection::release(std::string key, std::string value, bool plain) const {
-    auto request = call(*network_, client_, node_,
-                        plain ? fmt::format("DEL {}", key) : fmt::format("DELEX {} IFEQ {}", key, value),
-                        [server = server_, key, value, plain, client = client_.id()] {
-                            const int deleted = plain ? server->del(key, client) : server->delete_if_equals(key, value, client);
-                            return Answer<int>{deleted, fmt::format("{}", deleted)};
-                        },
-                        timeout_);
+    auto request = call(
+        *network_, client_, node_, plain ? fmt::format("DEL {}", key) : fmt::format("DELEX {} IFEQ {}", key, value),
+        [server = server_, key, value, plain, client = client_.id()] {
+            const int deleted = plain ? server->del(key, client) : server->delete_if_equals(key, value, client);
+            return Answer<int>{deleted, fmt::format("{}", deleted)};
+        },
+        timeout_);
     co_return co_await request;
 }
 

@@ -17,7 +17,9 @@ Task<std::optional<int>> as_count(Task<std::optional<bool>> reply) {
 }  // namespace
 
 RedlockClient::RedlockClient(Host host, std::vector<RedisConnection> nodes, const LockSpec& spec)
-    : PollingLockClient(host, spec.retry), nodes_(std::move(nodes)), spec_(spec),
+    : PollingLockClient(host, spec.retry),
+      nodes_(std::move(nodes)),
+      spec_(spec),
       values_(host.random_stream("lock-values")) {}
 
 Task<std::size_t> RedlockClient::count_yes(std::vector<Task<std::optional<int>>> replies) {
@@ -36,7 +38,8 @@ Task<std::optional<Lease>> RedlockClient::try_acquire() {
     const std::size_t granted = co_await count_yes(std::move(replies));
     const Duration elapsed = host_.monotonic_now() - started;
     const Duration validity = spec_.ttl - elapsed - drift();
-    if (granted >= majority() && validity.ns > 0) co_return Lease{spec_.key, value, std::nullopt, started + spec_.ttl - drift()};
+    if (granted >= majority() && validity.ns > 0)
+        co_return Lease{spec_.key, value, std::nullopt, started + spec_.ttl - drift()};
     co_await release_everywhere(value);
     co_return std::nullopt;
 }
@@ -52,7 +55,9 @@ Task<ExtendResult> RedlockClient::extend(const Lease& lease) {
     co_return ExtendResult{ExtendResult::Outcome::refused, {}};
 }
 
-Task<void> RedlockClient::release(const Lease& lease) { co_await release_everywhere(lease.value); }
+Task<void> RedlockClient::release(const Lease& lease) {
+    co_await release_everywhere(lease.value);
+}
 
 Task<void> RedlockClient::release_everywhere(const std::string& value) {
     const bool plain = spec_.release == ReleaseMode::plain_delete;
@@ -69,7 +74,8 @@ public:
         for (const auto& name : context.world.store_nodes) {
             const NodeId node = context.node(name);
             nodes_.push_back(node);
-            servers_.push_back(std::make_unique<RedisServer>(Host(context.engine, node), context.world.lock.persistence));
+            servers_.push_back(
+                std::make_unique<RedisServer>(Host(context.engine, node), context.world.lock.persistence));
         }
     }
 

@@ -68,10 +68,10 @@ public:
     // WAIT n timeout, sent to the primary after a write: how many replicas acknowledged.
     Task<std::optional<int>> wait_for_replicas(const Host& client) {
         Member& primary = members_[primary_];
-        auto request = call(context_.network, client, primary.node,
-                            fmt::format("WAIT {} {}", spec_.replication.wait_replicas,
-                                        spec_.replication.wait_timeout.ns / 1'000'000),
-                            [this] { return count_acknowledgements(); }, spec_.request_timeout + spec_.replication.wait_timeout);
+        auto request = call(
+            context_.network, client, primary.node,
+            fmt::format("WAIT {} {}", spec_.replication.wait_replicas, spec_.replication.wait_timeout.ns / 1'000'000),
+            [this] { return count_acknowledgements(); }, spec_.request_timeout + spec_.replication.wait_timeout);
         co_return co_await request;
     }
 
@@ -79,8 +79,8 @@ private:
     struct Member {
         NodeId node;
         std::unique_ptr<RedisServer> server;
-        std::uint64_t applied = 0;   // offset of the stream this member has applied
-        std::uint64_t acked = 0;     // what the primary has heard it acknowledge
+        std::uint64_t applied = 0;  // offset of the stream this member has applied
+        std::uint64_t acked = 0;    // what the primary has heard it acknowledge
     };
 
     Host primary_host() const { return Host(context_.engine, members_[primary_].node); }
@@ -89,8 +89,8 @@ private:
         const std::uint64_t offset = ++offset_;
         members_[primary_].applied = offset;
         const NodeId from = members_[primary_].node;
-        const std::string label = state ? fmt::format("replicate SET {} {}", key, state->value)
-                                        : fmt::format("replicate DEL {}", key);
+        const std::string label =
+            state ? fmt::format("replicate SET {} {}", key, state->value) : fmt::format("replicate DEL {}", key);
         for (std::size_t r = 0; r < members_.size(); ++r) {
             if (r == primary_) continue;
             // The lag passes on the primary: if it crashes first, the write never leaves.
@@ -100,10 +100,11 @@ private:
                     if (!replica.server->is_replica()) return;  // promoted meanwhile: it is no longer a follower
                     replica.server->apply_replicated(key, state);
                     replica.applied = offset;
-                    context_.network.send(replica.node, from, fmt::format("REPLCONF ACK {}", offset), [this, r, offset] {
-                        members_[r].acked = std::max(members_[r].acked, offset);
-                        acks_changed_.notify_all(context_.engine);
-                    });
+                    context_.network.send(replica.node, from, fmt::format("REPLCONF ACK {}", offset),
+                                          [this, r, offset] {
+                                              members_[r].acked = std::max(members_[r].acked, offset);
+                                              acks_changed_.notify_all(context_.engine);
+                                          });
                 });
             });
         }
@@ -134,8 +135,12 @@ private:
         for (;;) {
             co_await sentinel.sleep(seconds(1));
             const Member& primary = members_[primary_];
-            auto ping = call(context_.network, sentinel, primary.node, "PING", [] { return Answer<bool>{true, "PONG"}; },
-                             seconds(1));
+            auto ping = call(
+                context_.network, sentinel, primary.node, "PING",
+                [] {
+                    return Answer<bool>{true, "PONG"};
+                },
+                seconds(1));
             if (co_await ping) {
                 last_reply = sentinel.monotonic_now();
                 continue;
@@ -160,9 +165,9 @@ private:
         const std::size_t old_primary = primary_;
         primary_ = *chosen;
         members_[primary_].server->promote();
-        sentinel.record(trace_kind::store_failover, {{"from", members_[old_primary].node},
-                                                     {"to", members_[primary_].node},
-                                                     {"offset", *answers[primary_]}});
+        sentinel.record(
+            trace_kind::store_failover,
+            {{"from", members_[old_primary].node}, {"to", members_[primary_].node}, {"offset", *answers[primary_]}});
         // Every other member follows the new primary: a replica resynchronises, and an old
         // primary that was only paused learns it when it runs again (a crashed one on restart).
         for (std::size_t r = 0; r < members_.size(); ++r) {
@@ -175,10 +180,13 @@ private:
 
     Task<std::optional<std::int64_t>> ask_offset(const Host& sentinel, std::size_t r) {
         if (r == primary_) co_return std::nullopt;
-        auto request = call(context_.network, sentinel, members_[r].node, "INFO replication", [this, r] {
-            const auto offset = static_cast<std::int64_t>(members_[r].applied);
-            return Answer<std::int64_t>{offset, fmt::format("offset {}", offset)};
-        }, seconds(1));
+        auto request = call(
+            context_.network, sentinel, members_[r].node, "INFO replication",
+            [this, r] {
+                const auto offset = static_cast<std::int64_t>(members_[r].applied);
+                return Answer<std::int64_t>{offset, fmt::format("offset {}", offset)};
+            },
+            seconds(1));
         co_return co_await request;
     }
 
@@ -207,7 +215,9 @@ private:
     Condition acks_changed_;
 };
 
-RedisConnection ReplicatedRedisClient::primary() const { return store_.connection_to_primary(host_); }
+RedisConnection ReplicatedRedisClient::primary() const {
+    return store_.connection_to_primary(host_);
+}
 
 Task<std::optional<Lease>> ReplicatedRedisClient::try_acquire() {
     const std::string value = values_.hex(8);

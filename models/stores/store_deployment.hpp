@@ -36,7 +36,8 @@ class SingleNodeDeployment final : public StoreDeployment {
 public:
     template <class... ServerArguments>
     explicit SingleNodeDeployment(const StoreContext& context, ServerArguments&&... arguments)
-        : context_(context), node_(context.node(context.world.store_nodes.at(0))),
+        : context_(context),
+          node_(context.node(context.world.store_nodes.at(0))),
           server_(Host(context.engine, node_), std::forward<ServerArguments>(arguments)...) {}
 
     std::unique_ptr<LockStoreClient> client_for(const Host& server) override {

@@ -16,7 +16,8 @@ Fault make_fault(const FaultGenerator& generator, const std::string& node, Insta
         case FaultGenerator::Kind::pause: return PauseFault{node, at, amount, generator.cause, std::nullopt};
         case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount, std::nullopt, false};
         case FaultGenerator::Kind::crash:
-            return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt, std::nullopt};
+            return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt,
+                              std::nullopt};
     }
     return PauseFault{node, at, amount, generator.cause, std::nullopt};
 }
@@ -35,7 +36,8 @@ std::vector<Fault> draw_fault_schedule(const std::vector<FaultGenerator>& genera
             }
         }
     }
-    std::stable_sort(faults.begin(), faults.end(), [](const Fault& a, const Fault& b) { return time_of(a) < time_of(b); });
+    std::stable_sort(faults.begin(), faults.end(),
+                     [](const Fault& a, const Fault& b) { return time_of(a) < time_of(b); });
     return faults;
 }
 

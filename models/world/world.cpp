@@ -15,9 +15,9 @@
 #include "models/stores/store_deployment.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/world/fault_schedule.hpp"
-#include "sim/trace.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
+#include "sim/trace.hpp"
 
 namespace locksim {
 namespace {
@@ -93,8 +93,9 @@ private:
                 holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock)).get();
             }
             const std::size_t index = servers_.size();
-            auto& server = servers_.emplace_back(std::make_unique<JobServer>(
-                host, network_, holder, resources, ServerPlace{index, spec_.servers.size()}, spec_.job, spec_.protection));
+            auto& server = servers_.emplace_back(std::make_unique<JobServer>(host, network_, holder, resources,
+                                                                             ServerPlace{index, spec_.servers.size()},
+                                                                             spec_.job, spec_.protection));
             host.spawn(server->run_nightly_job([this, index] { job_ended(index); }));
             // A crashed server's job is over too; what it left behind is the story.
             engine_.on_crash(host.id(), [this, index] { job_ended(index); });
@@ -147,14 +148,16 @@ private:
         strike(f.at, f.when, [this, target = node(f.node), f] {
             engine_.crash(target, "crash");
             if (f.restart_after)
-                engine_.schedule_at(engine_.now() + *f.restart_after, no_node, [this, target] { engine_.restart(target); });
+                engine_.schedule_at(engine_.now() + *f.restart_after, no_node,
+                                    [this, target] { engine_.restart(target); });
         });
     }
     void schedule(const PartitionFault& f) {
         strike(f.at, f.when, [this, f] {
             for_each_pair(f, [this](NodeId from, NodeId to) { network_.cut(from, to); });
             engine_.record(no_node, trace_kind::network_partitioned,
-                           {{"groups", describe_groups()}, {"one_way", f.one_way},
+                           {{"groups", describe_groups()},
+                            {"one_way", f.one_way},
                             {"cut", fmt::format("{} / {}", fmt::join(f.side_a, ", "), fmt::join(f.side_b, ", "))}});
             if (!f.heal_after) return;
             engine_.schedule_at(engine_.now() + *f.heal_after, no_node, [this, f] {
@@ -170,7 +173,8 @@ private:
             const Instant until = engine_.now() + f.length;
             network_.hold(from, to, f.extra, until);
             if (!f.one_way) network_.hold(to, from, f.extra, until);
-            engine_.record(from, trace_kind::link_held, {{"to", to}, {"extra", f.extra}, {"until", until}, {"one_way", f.one_way}});
+            engine_.record(from, trace_kind::link_held,
+                           {{"to", to}, {"extra", f.extra}, {"until", until}, {"one_way", f.one_way}});
         });
     }
 

@@ -76,8 +76,8 @@ struct RedlockSpec {
 
 struct ConsensusSpec {
     int ensemble = 3;
-    bool watch_holder = false;     // every waiter watches the holder (the herd effect) instead of its predecessor
-    Duration election_timeout{};   // silence from the leader after which a follower takes over
+    bool watch_holder = false;    // every waiter watches the holder (the herd effect) instead of its predecessor
+    Duration election_timeout{};  // silence from the leader after which a follower takes over
 };
 
 struct LockSpec {
@@ -87,12 +87,12 @@ struct LockSpec {
     bool renew = true;  // renew every ttl/3 while the value is still ours
     ReleaseMode release = ReleaseMode::compare_and_delete;
     RetrySpec retry;
-    Duration request_timeout;      // how long a client waits for the store's reply
-    std::int64_t first_token = 1;  // lease-row: the token of the first grant
-    PersistenceSpec persistence;   // redis, redis-replicated, redlock
-    ReplicationSpec replication;   // redis-replicated
-    RedlockSpec redlock;           // redlock
-    ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
+    Duration request_timeout;              // how long a client waits for the store's reply
+    std::int64_t first_token = 1;          // lease-row: the token of the first grant
+    PersistenceSpec persistence;           // redis, redis-replicated, redlock
+    ReplicationSpec replication;           // redis-replicated
+    RedlockSpec redlock;                   // redlock
+    ConsensusSpec consensus;               // zookeeper, etcd: ttl is the session (lease) timeout
     std::optional<Duration> idle_timeout;  // db-*: the database ends a session idle this long (ttl = this)
     bool expires = true;                   // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
     bool wall_clock_durations = false;     // the holder times its lease on the wall clock, not the monotonic one
@@ -121,19 +121,19 @@ struct JobSpec {
     Instant starts_at;  // a wall-clock reading: each server's scheduler fires at it
     std::vector<std::int64_t> customers;
     std::string period;
-    Duration work_per_customer;  // preparing one invoice, between the lease check and the charge
+    Duration work_per_customer;          // preparing one invoice, between the lease check and the charge
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
-    bool release_in_finally = true;                 // false: an error skips the release; the lock stays until it expires
-    Duration rebuild_work{};                        // index_rebuild: processor time one build takes
+    bool release_in_finally = true;  // false: an error skips the release; the lock stays until it expires
+    Duration rebuild_work{};         // index_rebuild: processor time one build takes
     Assignment assignment = Assignment::all;
     LockScope lock_scope = LockScope::each_run;
 };
 
 // How the job protects the resources it writes to.
 struct ProtectionSpec {
-    bool fencing = false;  // claim the billing row with the lock's token before charging
+    bool fencing = false;                        // claim the billing row with the lock's token before charging
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
     bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win (seed §6)
 };
@@ -152,14 +152,14 @@ struct PauseFault {
     std::string node;
     Instant at;  // true time
     Duration length;
-    std::string cause;  // "gc", "sigstop", "swap"
+    std::string cause;                 // "gc", "sigstop", "swap"
     std::optional<EventTrigger> when;  // if set, the fault strikes then and `at` is unused
 };
 
 struct ClockStepFault {
     std::string node;
-    Instant at;        // true time
-    Duration delta;    // how far the wall clock jumps; negative jumps back
+    Instant at;      // true time
+    Duration delta;  // how far the wall clock jumps; negative jumps back
     std::optional<EventTrigger> when;
     bool slew = false;  // corrected gradually at 500 ppm instead of in one step (NTP under 128 ms)
 };

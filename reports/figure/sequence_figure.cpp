@@ -48,7 +48,8 @@ Lookahead look_ahead(const Trace& trace) {
 std::set<std::int64_t> customers_in_violations(const DesignOutcome& design) {
     std::set<std::int64_t> customers;
     for (const auto& event : design.trace.events())
-        if (const auto* flag = design.metrics.flag_for(event.sequence); flag && flag->violation && event.has("customer"))
+        if (const auto* flag = design.metrics.flag_for(event.sequence);
+            flag && flag->violation && event.has("customer"))
             customers.insert(event.integer("customer"));
     return customers;
 }
@@ -62,9 +63,9 @@ bool about_customer(const TraceEvent& message, const std::set<std::int64_t>& cus
 // the customers it hurt.
 bool tells_the_story(const TraceEvent& event, EventTone tone, const std::set<std::int64_t>& customers) {
     static const std::set<std::string_view> story_kinds{
-        kind::lock_granted,  kind::lock_expired,     kind::lock_released,    kind::belief_acquired,
-        kind::belief_ended,  kind::store_failover,   kind::session_expired,  kind::consensus_leader,
-        kind::job_rebuilding, kind::index_built,     kind::db_session_ended, kind::store_loaded};
+        kind::lock_granted,   kind::lock_expired,   kind::lock_released,    kind::belief_acquired,
+        kind::belief_ended,   kind::store_failover, kind::session_expired,  kind::consensus_leader,
+        kind::job_rebuilding, kind::index_built,    kind::db_session_ended, kind::store_loaded};
     if (tone != EventTone::normal || story_kinds.contains(event.kind)) return true;
     return event.has("customer") && customers.contains(event.integer("customer"));
 }
@@ -81,7 +82,8 @@ public:
         for (const auto& flag : design.metrics.flagged) figure_.has_violation = figure_.has_violation || flag.violation;
         figure_.is_server.assign(design.lanes.size(), false);
         for (const auto& event : trace_.events())
-            if (event.kind == kind::job_started || event.kind == kind::job_campaigning || event.kind == kind::job_finished)
+            if (event.kind == kind::job_started || event.kind == kind::job_campaigning ||
+                event.kind == kind::job_finished)
                 figure_.is_server[lane(event.node)] = true;
         customers_ = customers_in_violations(design);
     }
@@ -137,7 +139,8 @@ private:
                                  (event.has("reply_to") && ahead_.refused_requests.contains(event.integer("reply_to")));
             if (refused) {
                 const bool reply = event.has("reply_to");
-                retry_candidates_.push_back(RetryCandidate{figure_.steps.size(), reply ? *step.to_lane : step.lane, reply});
+                retry_candidates_.push_back(
+                    RetryCandidate{figure_.steps.size(), reply ? *step.to_lane : step.lane, reply});
             }
             step.related = !figure_.has_violation || about_customer(event, customers_) ||
                            (event.has("reply_to") && related_requests_.contains(event.integer("reply_to")));
@@ -179,7 +182,8 @@ private:
     bool acquired_between(std::size_t client, Instant from, Instant to) const {
         auto found = acquired_at_.find(client);
         if (found == acquired_at_.end()) return false;
-        return std::any_of(found->second.begin(), found->second.end(), [&](Instant at) { return at > from && at <= to; });
+        return std::any_of(found->second.begin(), found->second.end(),
+                           [&](Instant at) { return at > from && at <= to; });
     }
 
     void track_spans(const TraceEvent& event) {
@@ -187,23 +191,31 @@ private:
         if (event.kind == kind::belief_acquired) {
             acquired_at_[here].push_back(event.at);
             const std::string who = trace_.node_name(event.node);
-            std::string label = event.has("token") ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
-                                                   : fmt::format("lease as {} believed it", who);
-            open_beliefs_[{here, event.text("key")}] = FigureSpan{FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label)};
+            std::string label = event.has("token")
+                                    ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
+                                    : fmt::format("lease as {} believed it", who);
+            open_beliefs_[{here, event.text("key")}] =
+                FigureSpan{FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label)};
         } else if (event.kind == kind::belief_ended) {
             close({here, event.text("key")}, open_beliefs_, event.at);
         } else if (event.kind == kind::lock_granted) {
             const std::size_t holder = lane(event.node_ref("holder"));
-            std::string label = fmt::format("{}'s lock as {} saw it{}", trace_.node_name(event.node_ref("holder")),
-                                            trace_.node_name(event.node),
-                                            event.has("token") ? fmt::format(" (token {})", event.integer("token")) : "");
-            open_grants_[{here, grant_identity(event)}] = FigureSpan{FigureSpan::Kind::granted, here, event.at, event.at, false, holder, std::move(label)};
+            std::string label = fmt::format(
+                "{}'s lock as {} saw it{}", trace_.node_name(event.node_ref("holder")), trace_.node_name(event.node),
+                event.has("token") ? fmt::format(" (token {})", event.integer("token")) : "");
+            open_grants_[{here, grant_identity(event)}] =
+                FigureSpan{FigureSpan::Kind::granted, here, event.at, event.at, false, holder, std::move(label)};
         } else if (event.kind == kind::lock_expired || event.kind == kind::lock_released) {
             close({here, grant_identity(event)}, open_grants_, event.at);
         } else if (event.kind == kind::db_session_ended) {
             close_all_for_holder(here, lane(event.node_ref("client")), event.at);
         } else if (event.kind == kind::node_paused) {
-            open_pauses_[here] = FigureSpan{FigureSpan::Kind::paused, here, event.at, event.at, false, here,
+            open_pauses_[here] = FigureSpan{FigureSpan::Kind::paused,
+                                            here,
+                                            event.at,
+                                            event.at,
+                                            false,
+                                            here,
                                             fmt::format("{} pause", event.text("cause"))};
         } else if (event.kind == kind::node_resumed) {
             close(here, open_pauses_, event.at);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/event_text.hpp"
 #include "checks/run_outcome.hpp"
+#include "reports/event_text.hpp"
 
 namespace locksim {
 
@@ -20,20 +20,20 @@ struct FigureStep {
     std::uint64_t sequence = 0;  // the trace event
     Instant at;                  // true time
     std::size_t lane = 0;
-    std::string text;            // what happened, in words; for a message, its label
+    std::string text;  // what happened, in words; for a message, its label
     EventTone tone = EventTone::normal;
-    std::string explanation;     // the checker's sentence, if it flagged the event
-    bool related = true;         // part of a violation's story; the rest fades
-    std::optional<Instant> wall;       // the node's clock readings (none for world events)
+    std::string explanation;      // the checker's sentence, if it flagged the event
+    bool related = true;          // part of a violation's story; the rest fades
+    std::optional<Instant> wall;  // the node's clock readings (none for world events)
     std::optional<Instant> monotonic;
 
     // A message: drawn from (lane, at) to (to_lane, arrives).
     std::optional<std::size_t> to_lane;
     Instant arrives;
     bool lost = false;
-    bool reply = false;          // an answer to an earlier request
-    bool retry = false;          // a refused attempt after the first: drawn thin, without a label
-    std::string note;            // on a client's first refusal: how many more followed, until when
+    bool reply = false;  // an answer to an earlier request
+    bool retry = false;  // a refused attempt after the first: drawn thin, without a label
+    std::string note;    // on a client's first refusal: how many more followed, until when
 
     bool is_message() const { return to_lane.has_value(); }
 };
@@ -59,9 +59,9 @@ struct SequenceFigure {
     std::vector<bool> is_server;    // per lane: a job server (it ran or stood for the job)
     std::vector<FigureStep> steps;  // in trace order
     std::vector<FigureSpan> spans;
-    Instant end;                    // when the run stopped
-    std::size_t messages = 0;       // messages the trace holds (drawn or left out)
-    std::size_t left_out = 0;       // steps beyond the cap, not drawn
+    Instant end;               // when the run stopped
+    std::size_t messages = 0;  // messages the trace holds (drawn or left out)
+    std::size_t left_out = 0;  // steps beyond the cap, not drawn
     bool has_violation = false;
 };
 

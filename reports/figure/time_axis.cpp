@@ -5,7 +5,9 @@
 namespace locksim {
 namespace {
 
-double in_seconds(Duration d) { return static_cast<double>(d.ns) / 1e9; }
+double in_seconds(Duration d) {
+    return static_cast<double>(d.ns) / 1e9;
+}
 
 // The time-proportional part of the figure: every gap shorter than a break.
 Duration busy_time(const SequenceFigure& figure, Duration break_after) {
@@ -22,7 +24,7 @@ Duration busy_time(const SequenceFigure& figure, Duration break_after) {
 TimeAxis::TimeAxis(const SequenceFigure& figure, Settings settings) {
     const double busy = in_seconds(busy_time(figure, settings.break_after));
     scale_ = busy * settings.px_per_second > settings.max_seconds_height ? settings.max_seconds_height / busy
-                                                                        : settings.px_per_second;
+                                                                         : settings.px_per_second;
     double y = settings.top;
     Instant previous;
     for (std::size_t i = 0; i < figure.steps.size(); ++i) {
@@ -31,7 +33,8 @@ TimeAxis::TimeAxis(const SequenceFigure& figure, Settings settings) {
         if (i > 0) {
             const Duration gap = step.at - previous;
             if (gap > settings.break_after) {
-                breaks_.push_back(AxisBreak{y + settings.row / 2, y + settings.row / 2 + settings.break_height, previous, step.at});
+                breaks_.push_back(
+                    AxisBreak{y + settings.row / 2, y + settings.row / 2 + settings.break_height, previous, step.at});
                 y += settings.break_height + needed;
             } else {
                 y += std::max(needed, in_seconds(gap) * scale_);
@@ -45,7 +48,8 @@ TimeAxis::TimeAxis(const SequenceFigure& figure, Settings settings) {
     // need somewhere to end.
     const Duration tail = figure.steps.empty() ? Duration{} : figure.end - previous;
     if (tail > settings.break_after) {
-        breaks_.push_back(AxisBreak{y + settings.row / 2, y + settings.row / 2 + settings.break_height, previous, figure.end});
+        breaks_.push_back(
+            AxisBreak{y + settings.row / 2, y + settings.row / 2 + settings.break_height, previous, figure.end});
         y += settings.break_height + settings.row;
     } else {
         y += std::max(settings.row, in_seconds(tail) * scale_);

@@ -21,13 +21,13 @@ struct AxisBreak {
 class TimeAxis {
 public:
     struct Settings {
-        double top = 0;                    // y of the first step
-        double row = 18;                   // a step with a label
-        double thin_row = 3;               // a step drawn without a label (a retry)
+        double top = 0;       // y of the first step
+        double row = 18;      // a step with a label
+        double thin_row = 3;  // a step drawn without a label (a retry)
         double break_height = 34;
         Duration break_after = seconds(4);  // an idle stretch longer than this is cut
-        double max_seconds_height = 2400;  // time-proportional space, at most (long runs get a smaller scale)
-        double px_per_second = 12;         // the scale for runs short enough
+        double max_seconds_height = 2400;   // time-proportional space, at most (long runs get a smaller scale)
+        double px_per_second = 12;          // the scale for runs short enough
     };
 
     TimeAxis(const SequenceFigure& figure, Settings settings);

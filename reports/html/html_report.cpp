@@ -16,10 +16,11 @@ namespace locksim {
 namespace {
 
 std::string page_head(const std::string& title) {
-    return fmt::format("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                       "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                       escaped(title), page_style());
+    return fmt::format(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
+        escaped(title), page_style());
 }
 
 // "3-4" → "Seed §3–4 · The catch, The fix".
@@ -27,22 +28,25 @@ std::string section_line(const std::string& section) {
     if (section.empty()) return "";
     std::string chapters = chapter_title(section.front());
     if (section.size() == 3)
-        for (char c = static_cast<char>(section.front() + 1); c <= section.back(); ++c) chapters += ", " + chapter_title(c);
-    return fmt::format("Seed §{} · {}", escaped(section.size() == 3 ? fmt::format("{}–{}", section.front(), section.back()) : section),
+        for (char c = static_cast<char>(section.front() + 1); c <= section.back(); ++c)
+            chapters += ", " + chapter_title(c);
+    return fmt::format("Seed §{} · {}",
+                       escaped(section.size() == 3 ? fmt::format("{}–{}", section.front(), section.back()) : section),
                        escaped(chapters));
 }
 
 std::string verdict(const DesignOutcome& design) {
     if (design.expectations.empty()) return "<span>no expectations</span>";
-    const auto failed = std::count_if(design.expectations.begin(), design.expectations.end(), [](const auto& e) { return !e.held; });
+    const auto failed =
+        std::count_if(design.expectations.begin(), design.expectations.end(), [](const auto& e) { return !e.held; });
     if (failed == 0)
         return fmt::format("<span class=\"good verdict-held\">{} expectation{} held</span>", design.expectations.size(),
                            design.expectations.size() == 1 ? "" : "s");
     std::string failures;
     for (const auto& e : design.expectations)
         if (!e.held) failures += (failures.empty() ? "" : "; ") + describe_failure(e);
-    return fmt::format("<span class=\"bad verdict-failed\">{} of {} failed: {}</span>", failed, design.expectations.size(),
-                       escaped(failures));
+    return fmt::format("<span class=\"bad verdict-failed\">{} of {} failed: {}</span>", failed,
+                       design.expectations.size(), escaped(failures));
 }
 
 std::string comparison(const ScenarioOutcome& outcome) {
@@ -71,15 +75,18 @@ std::string comparison(const ScenarioOutcome& outcome) {
         return text;
     });
     row("two holders at once", [&](const DesignOutcome& d) {
-        return d.metrics.overlaps.empty() ? std::string("no")
-                                          : fmt::format("<span class=\"bad\">yes, {}</span>", format_tenths(d.metrics.overlap_time));
+        return d.metrics.overlaps.empty()
+                   ? std::string("no")
+                   : fmt::format("<span class=\"bad\">yes, {}</span>", format_tenths(d.metrics.overlap_time));
     });
     row("stale writes refused", [&](const DesignOutcome& d) {
-        return d.metrics.stale_writes_rejected > 0 ? fmt::format("<span class=\"good\">{}</span>", d.metrics.stale_writes_rejected)
-                                                    : std::string("0");
+        return d.metrics.stale_writes_rejected > 0
+                   ? fmt::format("<span class=\"good\">{}</span>", d.metrics.stale_writes_rejected)
+                   : std::string("0");
     });
     for (const auto& metric : extra_columns(outcome))
-        row(escaped(header_of(metric)), [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
+        row(escaped(header_of(metric)),
+            [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
     row("expectations", [](const DesignOutcome& d) { return verdict(d); });
     html += "</table>\n";
     return html;
@@ -98,22 +105,26 @@ std::string clocks_cell(const FigureStep& step) {
 
 std::string event_table(const SequenceFigure& figure, const std::string& anchor) {
     std::string html =
-        "<table class=\"events\">\n<tr><th>#</th><th>true time</th><th>node</th><th>its clocks</th><th>what happened</th>"
+        "<table class=\"events\">\n<tr><th>#</th><th>true time</th><th>node</th><th>its clocks</th><th>what "
+        "happened</th>"
         "<th>why it matters</th></tr>\n";
     for (const auto& step : figure.steps) {
         std::string classes;
         if (!step.related) classes += " faded";
         if (step.tone == EventTone::violation) classes += " violation";
         if (step.tone == EventTone::protection) classes += " protection";
-        std::string what = step.is_message()
-                               ? fmt::format("→ {}: <code>{}</code>{}{}", escaped(figure.lanes[*step.to_lane]), escaped(step.text),
-                                             step.lost ? " <em>(lost)</em>" : "",
-                                             step.note.empty() ? "" : fmt::format(" <em>(refused, {})</em>", escaped(step.note)))
-                               : escaped(step.text);
-        html += fmt::format("<tr id=\"{0}-e{1}\" class=\"{2}\"><td><a href=\"#{0}-fig-e{1}\">e{1}</a></td><td class=\"num mono\">{3}</td>"
-                            "<td>{4}</td><td class=\"mono\">{5}</td><td>{6}</td><td>{7}</td></tr>\n",
-                            escaped(anchor), step.number, classes, format_seconds(step.at), escaped(figure.lanes[step.lane]),
-                            clocks_cell(step), what, escaped(step.explanation));
+        std::string what =
+            step.is_message()
+                ? fmt::format("→ {}: <code>{}</code>{}{}", escaped(figure.lanes[*step.to_lane]), escaped(step.text),
+                              step.lost ? " <em>(lost)</em>" : "",
+                              step.note.empty() ? "" : fmt::format(" <em>(refused, {})</em>", escaped(step.note)))
+                : escaped(step.text);
+        html += fmt::format(
+            "<tr id=\"{0}-e{1}\" class=\"{2}\"><td><a href=\"#{0}-fig-e{1}\">e{1}</a></td><td class=\"num "
+            "mono\">{3}</td>"
+            "<td>{4}</td><td class=\"mono\">{5}</td><td>{6}</td><td>{7}</td></tr>\n",
+            escaped(anchor), step.number, classes, format_seconds(step.at), escaped(figure.lanes[step.lane]),
+            clocks_cell(step), what, escaped(step.explanation));
     }
     html += "</table>\n";
     return html;
@@ -126,24 +137,28 @@ std::string design_article(const DesignOutcome& design, const std::string& ancho
         escaped(design.name), escaped(design.name), to_string(design.purpose), verdict(design));
     std::string violations, protections, faults;
     for (const auto& step : figure.steps) {
-        const std::string link = fmt::format("<a href=\"#{}-e{}\">e{}</a> at {}", escaped(anchor), step.number, step.number,
-                                             format_seconds(step.at));
+        const std::string link = fmt::format("<a href=\"#{}-e{}\">e{}</a> at {}", escaped(anchor), step.number,
+                                             step.number, format_seconds(step.at));
         if (step.tone == EventTone::violation && !step.explanation.empty())
             violations += fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation));
         else if (step.tone == EventTone::protection && !step.explanation.empty())
             protections += fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation));
         else if (step.tone == EventTone::fault)
-            faults += fmt::format("<li>{} on {}: {}</li>\n", link, escaped(figure.lanes[step.lane]), escaped(step.text));
+            faults +=
+                fmt::format("<li>{} on {}: {}</li>\n", link, escaped(figure.lanes[step.lane]), escaped(step.text));
     }
     if (!faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + faults + "</ul>\n";
-    if (!violations.empty()) html += "<p class=\"bad\">What went wrong:</p>\n<ul class=\"violations\">\n" + violations + "</ul>\n";
-    if (!protections.empty()) html += "<p class=\"good\">What protected it:</p>\n<ul class=\"protections\">\n" + protections + "</ul>\n";
+    if (!violations.empty())
+        html += "<p class=\"bad\">What went wrong:</p>\n<ul class=\"violations\">\n" + violations + "</ul>\n";
+    if (!protections.empty())
+        html += "<p class=\"good\">What protected it:</p>\n<ul class=\"protections\">\n" + protections + "</ul>\n";
     if (violations.empty() && design.metrics.double_charges() == 0 && design.metrics.overlaps.empty())
         html += "<p class=\"good\">Nothing went wrong in this run.</p>\n";
     if (figure.left_out > 0)
-        html += fmt::format("<p class=\"banner\">This run is long: the figure and the table show its first {} steps, up to {}; "
-                            "{} later steps are left out (<code>--format trace</code> has every event).</p>\n",
-                            figure.steps.size(), format_seconds(figure.end), figure.left_out);
+        html += fmt::format(
+            "<p class=\"banner\">This run is long: the figure and the table show its first {} steps, up to {}; "
+            "{} later steps are left out (<code>--format trace</code> has every event).</p>\n",
+            figure.steps.size(), format_seconds(figure.end), figure.left_out);
     html += render_svg_figure(figure, anchor);
     html += fmt::format("<details open><summary>Every step ({} steps, {} messages)</summary>\n", figure.steps.size(),
                         figure.messages);
@@ -153,12 +168,12 @@ std::string design_article(const DesignOutcome& design, const std::string& ancho
 }
 
 std::string course_item(const CourseEntry& entry) {
-    return fmt::format("<li><a href=\"{}\"><strong>{}</strong></a>{} — {} {}</li>\n", escaped(entry.href),
-                       escaped(entry.name),
-                       entry.section.size() > 1 ? fmt::format(" <span class=\"chapter\">§{}</span>", escaped(entry.section)) : "",
-                       escaped(entry.lesson),
-                       entry.held ? "<span class=\"good verdict-held\" title=\"every expectation held\"></span>"
-                                  : "<span class=\"bad verdict-failed\">an expectation failed</span>");
+    return fmt::format(
+        "<li><a href=\"{}\"><strong>{}</strong></a>{} — {} {}</li>\n", escaped(entry.href), escaped(entry.name),
+        entry.section.size() > 1 ? fmt::format(" <span class=\"chapter\">§{}</span>", escaped(entry.section)) : "",
+        escaped(entry.lesson),
+        entry.held ? "<span class=\"good verdict-held\" title=\"every expectation held\"></span>"
+                   : "<span class=\"bad verdict-failed\">an expectation failed</span>");
 }
 
 }  // namespace
@@ -184,35 +199,40 @@ std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage&
     html += "<header>\n";
     if (!page.index_link.empty())
         html += fmt::format("<p><a href=\"{}\">← all scenarios</a></p>\n", escaped(page.index_link));
-    html += fmt::format("<p class=\"chapter\">{}</p>\n<h1>{}</h1>\n", section_line(page.section), escaped(outcome.name));
+    html +=
+        fmt::format("<p class=\"chapter\">{}</p>\n<h1>{}</h1>\n", section_line(page.section), escaped(outcome.name));
     if (!outcome.lesson.empty()) html += fmt::format("<p class=\"lesson\">{}</p>\n", escaped(outcome.lesson));
     html += fmt::format("<p class=\"description\">{}</p>\n", escaped(outcome.description));
-    html += fmt::format("<p>Seed {}. Replay it: <code>{}</code></p>\n</header>\n", outcome.seed, escaped(page.replay_command));
+    html += fmt::format("<p>Seed {}. Replay it: <code>{}</code></p>\n</header>\n", outcome.seed,
+                        escaped(page.replay_command));
     html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome) + "</section>\n";
-    html += "<section>\n<h2>How to read the figures</h2>\n<p class=\"howto\">One lane per node. Time runs down the page in "
-            "true time, which no node can read: spacing grows with elapsed time, so a slanted arrow is a slow message. "
-            "A zig-zag marks a stretch in which nothing happened, cut short and labelled with its length; steps closer "
-            "than a line of text are spread apart, and the exact time of each step is printed on the left. Beside a "
-            "server's lane, a solid bar is its lease as it believed it; on the store's lane a hatched bar is the lock as "
-            "the store saw it. Every step has a number: e17 in a figure is row e17 of the table below it (click either). "
-            "When a design went wrong, the steps that tell that story are drawn strong and the rest fade.</p>\n" +
-            render_svg_legend() + "</section>\n";
+    html +=
+        "<section>\n<h2>How to read the figures</h2>\n<p class=\"howto\">One lane per node. Time runs down the page in "
+        "true time, which no node can read: spacing grows with elapsed time, so a slanted arrow is a slow message. "
+        "A zig-zag marks a stretch in which nothing happened, cut short and labelled with its length; steps closer "
+        "than a line of text are spread apart, and the exact time of each step is printed on the left. Beside a "
+        "server's lane, a solid bar is its lease as it believed it; on the store's lane a hatched bar is the lock as "
+        "the store saw it. Every step has a number: e17 in a figure is row e17 of the table below it (click either). "
+        "When a design went wrong, the steps that tell that story are drawn strong and the rest fade.</p>\n" +
+        render_svg_legend() + "</section>\n";
     html += "<div class=\"designs\">\n";
     for (std::size_t i = 0; i < outcome.designs.size(); ++i)
         html += design_article(outcome.designs[i], design_anchor(outcome, i));
     html += "</div>\n";
-    html += fmt::format("<footer><p>Generated by locksim from <code>{}</code>, seed {}. The same file and seed give the "
-                        "same page, byte for byte.</p></footer>\n</body>\n</html>\n",
-                        escaped(outcome.file), outcome.seed);
+    html += fmt::format(
+        "<footer><p>Generated by locksim from <code>{}</code>, seed {}. The same file and seed give the "
+        "same page, byte for byte.</p></footer>\n</body>\n</html>\n",
+        escaped(outcome.file), outcome.seed);
     return html;
 }
 
 std::string render_course_index(const std::vector<CourseEntry>& entries) {
     std::string html = page_head("locksim · distributed locks, scenario by scenario");
-    html += "<header>\n<p class=\"chapter\">locksim</p>\n<h1>Distributed locks, scenario by scenario</h1>\n"
-            "<p class=\"description\">Every scenario is a run of the simulator, drawn from its trace. They follow the "
-            "seed's story: the problem, leases, the catch, the fix, where the lock lives, and practice. Each page shows "
-            "the designs side by side and, for each, a sequence figure and every step it took.</p>\n</header>\n";
+    html +=
+        "<header>\n<p class=\"chapter\">locksim</p>\n<h1>Distributed locks, scenario by scenario</h1>\n"
+        "<p class=\"description\">Every scenario is a run of the simulator, drawn from its trace. They follow the "
+        "seed's story: the problem, leases, the catch, the fix, where the lock lives, and practice. Each page shows "
+        "the designs side by side and, for each, a sequence figure and every step it took.</p>\n</header>\n";
     html += "<section>\n";
     // Chapter by chapter; a scenario that spans sections ("3-4") appears in each of them.
     for (char chapter = '1'; chapter <= '9'; ++chapter) {
@@ -224,7 +244,8 @@ std::string render_course_index(const std::vector<CourseEntry>& entries) {
         }
         if (items.empty()) continue;
         html += fmt::format("<h2>{}{}</h2>\n<ol class=\"course\">\n{}</ol>\n",
-                            chapter == '9' ? std::string() : fmt::format("{} · ", chapter), escaped(chapter_title(chapter)), items);
+                            chapter == '9' ? std::string() : fmt::format("{} · ", chapter),
+                            escaped(chapter_title(chapter)), items);
     }
     html += "</section>\n<footer><p>Generated by locksim.</p></footer>\n</body>\n</html>\n";
     return html;

@@ -23,8 +23,10 @@ std::string slug(std::string_view text) {
     for (char c : text) {
         const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
         const bool keep = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
-        if (keep) out += lower;
-        else if (!out.empty() && out.back() != '-') out += '-';
+        if (keep)
+            out += lower;
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
     }
     while (!out.empty() && out.back() == '-') out.pop_back();
     return out.empty() ? std::string("design") : out;

@@ -13,7 +13,7 @@
 namespace locksim {
 namespace {
 
-constexpr double gutter = 96;       // step number and true time
+constexpr double gutter = 96;  // step number and true time
 constexpr double lane_width = 150;
 constexpr double header = 44;
 constexpr double caption_width = 420;
@@ -33,7 +33,9 @@ double text_end(const FigureStep& step, double x) {
     return x + 9 + em * static_cast<double>(shown);
 }
 
-double lane_x(std::size_t lane) { return gutter + lane_width * (static_cast<double>(lane) + 0.5); }
+double lane_x(std::size_t lane) {
+    return gutter + lane_width * (static_cast<double>(lane) + 0.5);
+}
 
 class SvgWriter {
 public:
@@ -51,7 +53,9 @@ public:
         double width = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + caption_width;
         for (const auto& step : figure_.steps)
             if (!step.explanation.empty())
-                width = std::max(width, caption_x(step) + caption_em * static_cast<double>(std::min(step.explanation.size(), caption_limit) + 6));
+                width = std::max(
+                    width, caption_x(step) +
+                               caption_em * static_cast<double>(std::min(step.explanation.size(), caption_limit) + 6));
         const double height = axis_.bottom() + 30;
         out_ += fmt::format(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"figure\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
@@ -76,7 +80,8 @@ private:
             "<marker id=\"{0}-lost\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"9\" markerHeight=\"9\">"
             "<path d=\"M1,1 L9,9 M9,1 L1,9\" stroke=\"{1}\" stroke-width=\"2\"/></marker>\n"
             "<pattern id=\"{0}-hatch\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
-            "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" opacity=\"0.55\"/></pattern>\n",
+            "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" "
+            "opacity=\"0.55\"/></pattern>\n",
             escaped(anchor_), palette::violation);
         out_ += "</defs>\n";
     }
@@ -85,13 +90,15 @@ private:
         for (std::size_t lane = 0; lane < figure_.lanes.size(); ++lane) {
             const double x = lane_x(lane);
             out_ += fmt::format("<g class=\"lane\" data-node=\"{}\">", escaped(figure_.lanes[lane]));
-            out_ += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
-                                "stroke-width=\"1.2\" opacity=\"0.55\"/>",
-                                x, header, height - 20, colours_[lane]);
+            out_ += fmt::format(
+                "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
+                "stroke-width=\"1.2\" opacity=\"0.55\"/>",
+                x, header, height - 20, colours_[lane]);
             out_ += fmt::format("<rect x=\"{:.1f}\" y=\"6\" width=\"{:.1f}\" height=\"28\" rx=\"5\" fill=\"{}\"/>",
                                 x - lane_width / 2 + 8, lane_width - 16, colours_[lane]);
-            out_ += fmt::format("<text x=\"{:.1f}\" y=\"25\" text-anchor=\"middle\" class=\"lane-name\">{}</text></g>\n",
-                                x, escaped(shortened(figure_.lanes[lane], 20)));
+            out_ +=
+                fmt::format("<text x=\"{:.1f}\" y=\"25\" text-anchor=\"middle\" class=\"lane-name\">{}</text></g>\n", x,
+                            escaped(shortened(figure_.lanes[lane], 20)));
         }
     }
 
@@ -101,8 +108,9 @@ private:
             const double top = axis_.y_at(span.from);
             const double bottom = std::max(axis_.y_at(span.to), top + 2);
             const double x = lane_x(span.lane);
-            const std::string tip = fmt::format("{}: {} to {}{}", span.label, format_seconds(span.from),
-                                                format_seconds(span.to), span.open ? " (still when the run stopped)" : "");
+            const std::string tip =
+                fmt::format("{}: {} to {}{}", span.label, format_seconds(span.from), format_seconds(span.to),
+                            span.open ? " (still when the run stopped)" : "");
             switch (span.kind) {
                 case FigureSpan::Kind::believed:
                     bar("believed", x - 15, top, 7, bottom - top, colours_[span.holder], "", tip);
@@ -120,11 +128,12 @@ private:
                 case FigureSpan::Kind::down: {
                     const bool down = span.kind == FigureSpan::Kind::down;
                     out_ += fmt::format(
-                        "<g class=\"{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"40\" height=\"{:.1f}\" "
+                        "<g class=\"{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"40\" "
+                        "height=\"{:.1f}\" "
                         "fill=\"{}\" opacity=\"0.22\"/>",
                         down ? "down" : "pause", escaped(tip), x - 20, top, bottom - top, palette::fault);
-                    out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"span-label\">{} {}</text></g>\n", x - 18,
-                                        top + 11, escaped(down ? std::string("down") : span.label),
+                    out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"span-label\">{} {}</text></g>\n",
+                                        x - 18, top + 11, escaped(down ? std::string("down") : span.label),
                                         escaped(format_duration_rounded(span.to - span.from)));
                     break;
                 }
@@ -134,12 +143,13 @@ private:
 
     void bar(std::string_view kind, double x, double y, double w, double h, const std::string& colour,
              const std::string& overlay, const std::string& tip) {
-        out_ += fmt::format("<g class=\"{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
-                            "height=\"{:.1f}\" fill=\"{}\" opacity=\"0.85\"/>",
-                            kind, escaped(tip), x, y, w, h, colour);
+        out_ += fmt::format(
+            "<g class=\"{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
+            "height=\"{:.1f}\" fill=\"{}\" opacity=\"0.85\"/>",
+            kind, escaped(tip), x, y, w, h, colour);
         if (!overlay.empty())
-            out_ += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>", x, y, w,
-                                h, overlay);
+            out_ += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>", x,
+                                y, w, h, overlay);
         out_ += "</g>\n";
     }
 
@@ -151,11 +161,12 @@ private:
             for (double x = 4; x < width - 4; x += 12)
                 zigzag += fmt::format("{}{:.0f},{:.1f} ", zigzag.empty() ? "M" : "L", x,
                                       middle + (static_cast<int>(x / 12) % 2 == 0 ? -4.0 : 4.0));
-            out_ += fmt::format("<g class=\"break\"><rect x=\"0\" y=\"{:.1f}\" width=\"{:.0f}\" height=\"{:.1f}\" "
-                                "fill=\"#f6f8fa\"/><path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\"/>"
-                                "<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"break-label\">{} later</text></g>\n",
-                                cut.top, width, cut.bottom - cut.top, zigzag, palette::faint, 8.0, middle - 6,
-                                escaped(format_duration_rounded(cut.to - cut.from)));
+            out_ += fmt::format(
+                "<g class=\"break\"><rect x=\"0\" y=\"{:.1f}\" width=\"{:.0f}\" height=\"{:.1f}\" "
+                "fill=\"#f6f8fa\"/><path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\"/>"
+                "<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"break-label\">{} later</text></g>\n",
+                cut.top, width, cut.bottom - cut.top, zigzag, palette::faint, 8.0, middle - 6,
+                escaped(format_duration_rounded(cut.to - cut.from)));
         }
     }
 
@@ -176,9 +187,10 @@ private:
             out_ += fmt::format("<g class=\"{}\" id=\"{}-fig-e{}\"><a href=\"#{}-e{}\">", classes, escaped(anchor_),
                                 step.number, escaped(anchor_), step.number);
             if (!step.retry)
-                out_ += fmt::format("<text x=\"4\" y=\"{0:.1f}\" class=\"number\">e{1}</text>"
-                                    "<text x=\"{2:.0f}\" y=\"{0:.1f}\" class=\"time\" text-anchor=\"end\">{3}</text>",
-                                    y + 4, step.number, gutter - 8, format_seconds(step.at));
+                out_ += fmt::format(
+                    "<text x=\"4\" y=\"{0:.1f}\" class=\"number\">e{1}</text>"
+                    "<text x=\"{2:.0f}\" y=\"{0:.1f}\" class=\"time\" text-anchor=\"end\">{3}</text>",
+                    y + 4, step.number, gutter - 8, format_seconds(step.at));
             if (step.is_message())
                 arrow(step, y);
             else
@@ -193,15 +205,17 @@ private:
         const double x2 = lane_x(*step.to_lane);
         const double y2 = std::max(axis_.y_at(step.arrives), y);
         const double inset = x2 > x1 ? -4 : 4;  // stop short of the lane line so the head shows
-        const std::string colour = step.tone == EventTone::violation ? std::string(palette::violation)
-                                                                     : colours_[step.lane];
-        out_ += fmt::format("<title>e{} · {} → {} · sent {}, {} {}: {}</title>", step.number, escaped(figure_.lanes[step.lane]),
-                            escaped(figure_.lanes[*step.to_lane]), format_seconds(step.at), step.lost ? "lost" : "arrived",
-                            format_seconds(step.arrives), escaped(step.text));
-        out_ += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
-                            "stroke-width=\"{}\" marker-end=\"url(#{}-{})\"/>",
-                            x1, y, x2 + (step.lost ? 0 : inset), y2, colour, step.retry ? "0.6" : "1.3",
-                            escaped(anchor_), step.lost ? "lost" : "head");
+        const std::string colour =
+            step.tone == EventTone::violation ? std::string(palette::violation) : colours_[step.lane];
+        out_ += fmt::format("<title>e{} · {} → {} · sent {}, {} {}: {}</title>", step.number,
+                            escaped(figure_.lanes[step.lane]), escaped(figure_.lanes[*step.to_lane]),
+                            format_seconds(step.at), step.lost ? "lost" : "arrived", format_seconds(step.arrives),
+                            escaped(step.text));
+        out_ += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+            "stroke-width=\"{}\" marker-end=\"url(#{}-{})\"/>",
+            x1, y, x2 + (step.lost ? 0 : inset), y2, colour, step.retry ? "0.6" : "1.3", escaped(anchor_),
+            step.lost ? "lost" : "head");
         if (step.retry) return;
         const bool rightwards = x2 >= x1;
         std::string label = shortened(step.text, label_limit);
@@ -231,10 +245,11 @@ private:
     }
 
     void caption(const FigureStep& step, double y, double x) {
-        out_ += fmt::format("<g class=\"caption tone-{0}\"><a href=\"#{1}-e{2}\"><text x=\"{3:.1f}\" y=\"{4:.1f}\">"
-                            "<tspan class=\"caption-number\">e{2}</tspan> {5}</text></a></g>\n",
-                            tone_name(step.tone), escaped(anchor_), step.number, x, y + 4,
-                            escaped(shortened(step.explanation, caption_limit)));
+        out_ += fmt::format(
+            "<g class=\"caption tone-{0}\"><a href=\"#{1}-e{2}\"><text x=\"{3:.1f}\" y=\"{4:.1f}\">"
+            "<tspan class=\"caption-number\">e{2}</tspan> {5}</text></a></g>\n",
+            tone_name(step.tone), escaped(anchor_), step.number, x, y + 4,
+            escaped(shortened(step.explanation, caption_limit)));
     }
 
     static std::string_view tone_name(EventTone tone) {
@@ -278,9 +293,11 @@ std::string render_svg_legend() {
         "<rect x=\"424\" y=\"34\" width=\"40\" height=\"18\" fill=\"{2}\" opacity=\"0.22\"/>"
         "<text x=\"470\" y=\"47\">a pause, or a node down</text>"
         "<circle cx=\"444\" cy=\"68\" r=\"6\" fill=\"{0}\"/><text x=\"470\" y=\"72\" fill=\"{0}\">✗ a violation</text>"
-        "<circle cx=\"580\" cy=\"68\" r=\"3.5\" fill=\"{1}\"/><text x=\"592\" y=\"72\" fill=\"{1}\">✓ a protection that worked</text>"
+        "<circle cx=\"580\" cy=\"68\" r=\"3.5\" fill=\"{1}\"/><text x=\"592\" y=\"72\" fill=\"{1}\">✓ a protection "
+        "that worked</text>"
         "<defs><pattern id=\"legend-hatch\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
-        "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" opacity=\"0.55\"/></pattern></defs>\n",
+        "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" "
+        "opacity=\"0.55\"/></pattern></defs>\n",
         palette::violation, palette::protection, palette::fault);
     out += "</svg>\n";
     return out;

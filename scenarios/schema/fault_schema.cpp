@@ -26,7 +26,8 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
         if (kind == nullptr) {
             std::vector<std::string_view> names;
             for (const KindSpec* known : all_trace_kinds()) names.push_back(known->name);
-            value.fail(fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(names, ", ")));
+            value.fail(
+                fmt::format("unknown event kind \"{}\"; expected one of: {}", trigger.kind, fmt::join(names, ", ")));
         }
     }
     for (const auto& [key, value] : when.members()) {
@@ -74,11 +75,12 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
             item.allow_only({"pause", "at", "when", "for", "kind"});
             std::string kind = item.has("kind") ? item["kind"].string() : "gc";
             if (kind != "gc" && kind != "sigstop" && kind != "swap")
-                item["kind"].fail(fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
+                item["kind"].fail(
+                    fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
             const Duration length = item["for"].duration();
             if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
-            faults.push_back(
-                PauseFault{read_node_ref(item["pause"], nodes), read_time(item), length, std::move(kind), read_trigger(item, nodes)});
+            faults.push_back(PauseFault{read_node_ref(item["pause"], nodes), read_time(item), length, std::move(kind),
+                                        read_trigger(item, nodes)});
         } else if (item.has("clock_step")) {
             item.allow_only({"clock_step", "at", "when", "by"});
             faults.push_back(ClockStepFault{read_node_ref(item["clock_step"], nodes), read_time(item),
@@ -92,7 +94,8 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
                                             read_trigger(item, nodes), true});
         } else if (item.has("crash")) {
             item.allow_only({"crash", "at", "when", "restart_after"});
-            CrashFault crash{read_node_ref(item["crash"], nodes), read_time(item), std::nullopt, read_trigger(item, nodes)};
+            CrashFault crash{read_node_ref(item["crash"], nodes), read_time(item), std::nullopt,
+                             read_trigger(item, nodes)};
             if (item.has("restart_after")) crash.restart_after = item["restart_after"].duration();
             faults.push_back(std::move(crash));
         } else if (item.has("partition")) {
@@ -116,14 +119,19 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
             item.allow_only({"delay_spike", "at", "when", "for", "extra", "one_way"});
             const auto ends = item["delay_spike"].elements();
             if (ends.size() != 2) item["delay_spike"].fail("expected [from, to]");
-            DelaySpikeFault spike{read_node_ref(ends[0], nodes), read_node_ref(ends[1], nodes), read_time(item),
-                                  item["for"].duration(), item["extra"].duration(),
-                                  item.has("one_way") && item["one_way"].boolean(), read_trigger(item, nodes)};
+            DelaySpikeFault spike{read_node_ref(ends[0], nodes),
+                                  read_node_ref(ends[1], nodes),
+                                  read_time(item),
+                                  item["for"].duration(),
+                                  item["extra"].duration(),
+                                  item.has("one_way") && item["one_way"].boolean(),
+                                  read_trigger(item, nodes)};
             if (spike.from == spike.to) ends[1].fail("expected two different nodes");
             faults.push_back(std::move(spike));
         } else {
-            item.fail("expected a fault with \"pause\", \"clock_step\", \"clock_slew\", \"crash\", \"partition\" or "
-                      "\"delay_spike\"");
+            item.fail(
+                "expected a fault with \"pause\", \"clock_step\", \"clock_slew\", \"crash\", \"partition\" or "
+                "\"delay_spike\"");
         }
     }
     return faults;
@@ -176,8 +184,10 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
                                   format_seconds(generator.from), format_seconds(generator.until)));
         if (generator.mean_interval.ns <= 0 ||
             (generator.until - generator.from).ns / generator.mean_interval.ns > max_faults_per_target)
-            item["mean_interval"].fail(fmt::format("expected a mean interval that gives at most {} faults per node in "
-                                                   "the window", max_faults_per_target));
+            item["mean_interval"].fail(
+                fmt::format("expected a mean interval that gives at most {} faults per node in "
+                            "the window",
+                            max_faults_per_target));
         generators.push_back(std::move(generator));
     }
     return generators;

@@ -65,7 +65,8 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
     }
     if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
     if (job.has("assign"))
-        spec.assignment = read_choice<Assignment>(job["assign"], {{"all", Assignment::all}, {"hash", Assignment::hash}});
+        spec.assignment =
+            read_choice<Assignment>(job["assign"], {{"all", Assignment::all}, {"hash", Assignment::hash}});
 }
 
 void read_index_rebuild(const JsonReader& job, JobSpec& spec) {

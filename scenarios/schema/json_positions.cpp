@@ -45,8 +45,7 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 // on anything unexpected it returns early, and every loop consumes input, so it terminates.
 class Scanner {
 public:
-    Scanner(std::string_view text, std::map<std::string, TextPosition, std::less<>>& values,
-            Duplicate& duplicate)
+    Scanner(std::string_view text, std::map<std::string, TextPosition, std::less<>>& values, Duplicate& duplicate)
         : text_(text), values_(values), duplicate_(duplicate) {}
 
     void value(const std::string& pointer) {
@@ -54,19 +53,17 @@ public:
         if (at_end()) return;
         values_[pointer] = here();
         switch (peek()) {
-        case '{': object(pointer); break;
-        case '[': array(pointer); break;
-        case '"': (void)string(); break;
-        default: scalar(); break;
+            case '{': object(pointer); break;
+            case '[': array(pointer); break;
+            case '"': (void)string(); break;
+            default: scalar(); break;
         }
     }
 
 private:
     bool at_end() const { return pos_ >= text_.size(); }
     char peek() const { return at_end() ? '\0' : text_[pos_]; }
-    TextPosition here() const {
-        return {line_, static_cast<int>(pos_ - line_start_) + 1};
-    }
+    TextPosition here() const { return {line_, static_cast<int>(pos_ - line_start_) + 1}; }
     void advance() {
         if (text_[pos_] == '\n') {
             ++line_;
@@ -120,8 +117,8 @@ private:
     // Numbers, true, false, null: nlohmann has checked them, we only step over them.
     void scalar() {
         auto part_of_scalar = [](char c) {
-            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                   c == '-' || c == '+' || c == '.';
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' ||
+                   c == '.';
         };
         while (!at_end() && part_of_scalar(peek())) advance();
     }
@@ -142,13 +139,13 @@ private:
             char e = peek();
             advance();
             switch (e) {
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': append_utf8(out, code_point()); break;
-            default: out += e; break;  // \" \\ \/
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'u': append_utf8(out, code_point()); break;
+                default: out += e; break;  // \" \\ \/
             }
         }
         return out;

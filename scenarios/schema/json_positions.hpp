@@ -38,9 +38,7 @@ public:
 
     // The first object member (in text order) whose key was already used in the same
     // object: its pointer and the position of the second occurrence's key (its opening quote).
-    const std::optional<std::pair<std::string, TextPosition>>& duplicate_key() const {
-        return duplicate_;
-    }
+    const std::optional<std::pair<std::string, TextPosition>>& duplicate_key() const { return duplicate_; }
 
 private:
     std::map<std::string, TextPosition, std::less<>> values_;

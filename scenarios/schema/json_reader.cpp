@@ -26,8 +26,10 @@ std::string printable(std::string_view text) {
     std::string out;
     for (char c : text) {
         const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) out += fmt::format("\\x{:02x}", byte);
-        else out += c;
+        if (byte < 0x20 || byte == 0x7f)
+            out += fmt::format("\\x{:02x}", byte);
+        else
+            out += c;
     }
     return out;
 }
@@ -43,7 +45,9 @@ std::string type_name(const Json& value) {
 
 }  // namespace
 
-std::string message_safe(std::string_view text, std::size_t limit) { return clipped(printable(text), limit); }
+std::string message_safe(std::string_view text, std::size_t limit) {
+    return clipped(printable(text), limit);
+}
 
 JsonReader::JsonReader(const JsonSource& source, const Json& value, std::string pointer)
     : source_(&source), value_(&value), pointer_(std::move(pointer)) {}
@@ -67,16 +71,18 @@ void JsonReader::fail(std::string_view message) const {
         if (auto position = source_->positions->find(where))
             location += fmt::format(":{}:{}", position->line, position->column);
     }
-    throw ScenarioError(fmt::format("{}: {}: {}{}", location, where.empty() ? "/" : clipped(printable(where)),
-                                    clipped(printable(message), 3000),
-                                    design_context ? fmt::format(" (in design \"{}\")", clipped(printable(source_->design_name))) : ""));
+    throw ScenarioError(fmt::format(
+        "{}: {}: {}{}", location, where.empty() ? "/" : clipped(printable(where)), clipped(printable(message), 3000),
+        design_context ? fmt::format(" (in design \"{}\")", clipped(printable(source_->design_name))) : ""));
 }
 
 void JsonReader::expect(bool condition, std::string_view what) const {
     if (!condition) fail(fmt::format("expected {}, got {}", what, type_name(*value_)));
 }
 
-bool JsonReader::has(std::string_view key) const { return value_->is_object() && value_->contains(key); }
+bool JsonReader::has(std::string_view key) const {
+    return value_->is_object() && value_->contains(key);
+}
 
 JsonReader JsonReader::operator[](std::string_view key) const {
     expect(value_->is_object(), "an object");
@@ -97,7 +103,8 @@ std::vector<std::pair<std::string, JsonReader>> JsonReader::members() const {
     expect(value_->is_object(), "an object");
     std::vector<std::pair<std::string, JsonReader>> result;
     for (auto it = value_->begin(); it != value_->end(); ++it)
-        result.emplace_back(it.key(), JsonReader(*source_, it.value(), pointer_ + "/" + escape_pointer_token(it.key())));
+        result.emplace_back(it.key(),
+                            JsonReader(*source_, it.value(), pointer_ + "/" + escape_pointer_token(it.key())));
     return result;
 }
 
@@ -152,7 +159,8 @@ Duration JsonReader::duration() const {
     const auto parsed = parse_duration(value_->get<std::string>());
     if (const auto* error = std::get_if<std::string>(&parsed)) fail(*error);
     const Duration d = std::get<Duration>(parsed);
-    if (d > max_duration) fail(fmt::format("expected at most {}, got \"{}\"", format_duration(max_duration), value_->get<std::string>()));
+    if (d > max_duration)
+        fail(fmt::format("expected at most {}, got \"{}\"", format_duration(max_duration), value_->get<std::string>()));
     return d;
 }
 

@@ -10,8 +10,8 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <stdexcept>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,8 +40,8 @@ struct JsonSource {
     std::string file;
     const JsonPositions* positions = nullptr;
     const Json* design_override = nullptr;  // null when reading the base document
-    std::string design_pointer;                       // "/designs/fenced"
-    std::string design_name;                          // "fenced"
+    std::string design_pointer;             // "/designs/fenced"
+    std::string design_name;                // "fenced"
 };
 
 // No duration in a scenario may exceed this (a week); it keeps every sum of times far
@@ -56,8 +56,8 @@ public:
     const Json& json() const { return *value_; }
 
     bool has(std::string_view key) const;
-    JsonReader operator[](std::string_view key) const;  // a required field
-    std::vector<JsonReader> elements() const;           // an array's items
+    JsonReader operator[](std::string_view key) const;                // a required field
+    std::vector<JsonReader> elements() const;                         // an array's items
     std::vector<std::pair<std::string, JsonReader>> members() const;  // an object's, in file order
     // Fails on the first member not in `allowed`, listing what is.
     void allow_only(std::initializer_list<std::string_view> allowed) const;
@@ -67,7 +67,7 @@ public:
     std::int64_t integer() const;
     std::uint64_t unsigned_integer() const;
     bool boolean() const;
-    double number() const;  // any JSON number, for shape parameters such as a Pareto alpha
+    double number() const;             // any JSON number, for shape parameters such as a Pareto alpha
     Duration duration() const;         // "40s"; never negative, at most max_duration
     Duration signed_duration() const;  // "-5ms" allowed; at most max_duration either way
 

@@ -40,17 +40,34 @@ struct StoreOption {
     bool (*applies)(StoreKind);
     std::string_view stores;  // for the message
 };
-bool is_redis_family(StoreKind k) { return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock; }
-bool is_replicated(StoreKind k) { return k == StoreKind::redis_replicated; }
-bool is_redlock(StoreKind k) { return k == StoreKind::redlock; }
-bool is_consensus(StoreKind k) { return k == StoreKind::zookeeper || k == StoreKind::etcd; }
-bool is_lease_row(StoreKind k) { return k == StoreKind::lease_row; }
+bool is_redis_family(StoreKind k) {
+    return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock;
+}
+bool is_replicated(StoreKind k) {
+    return k == StoreKind::redis_replicated;
+}
+bool is_redlock(StoreKind k) {
+    return k == StoreKind::redlock;
+}
+bool is_consensus(StoreKind k) {
+    return k == StoreKind::zookeeper || k == StoreKind::etcd;
+}
+bool is_lease_row(StoreKind k) {
+    return k == StoreKind::lease_row;
+}
 bool is_polling(StoreKind k) {
     return !is_consensus(k) && k != StoreKind::db_for_update && k != StoreKind::in_memory && k != StoreKind::none;
 }
-bool has_ttl(StoreKind k) { return !is_database_lock(k) && k != StoreKind::in_memory && k != StoreKind::none; }
-bool is_database(StoreKind k) { return is_database_lock(k); }
-bool releases_by_value(StoreKind k) { return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock || k == StoreKind::lease_row; }
+bool has_ttl(StoreKind k) {
+    return !is_database_lock(k) && k != StoreKind::in_memory && k != StoreKind::none;
+}
+bool is_database(StoreKind k) {
+    return is_database_lock(k);
+}
+bool releases_by_value(StoreKind k) {
+    return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
+           k == StoreKind::lease_row;
+}
 constexpr std::array<StoreOption, 16> store_options{{
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
@@ -81,9 +98,10 @@ PersistenceSpec read_persistence(const JsonReader& field) {
     if (mode == "none") return PersistenceSpec{PersistenceSpec::Mode::none, {}};
     if (mode == "aof-everysec") return PersistenceSpec{PersistenceSpec::Mode::append_everysec, {}};
     if (mode == "aof-always") return PersistenceSpec{PersistenceSpec::Mode::append_always, {}};
-    field.fail(fmt::format("unknown persistence \"{}\"; expected \"none\", \"aof-everysec\", \"aof-always\" or "
-                           "{{\"rdb\": \"60s\"}}",
-                           mode));
+    field.fail(
+        fmt::format("unknown persistence \"{}\"; expected \"none\", \"aof-everysec\", \"aof-always\" or "
+                    "{{\"rdb\": \"60s\"}}",
+                    mode));
 }
 
 int read_count(const JsonReader& field, int low, int high) {
@@ -137,16 +155,35 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
 }  // namespace
 
 LockSpec read_lock(const JsonReader& lock) {
-    lock.allow_only({"store", "key", "ttl", "renew", "release", "retry", "request_timeout", "first_token", "persistence",
-                     "replicas", "replication_lag", "down_after", "wait", "nodes", "node_timeout", "ensemble", "watch",
-                     "election_timeout", "idle_timeout", "durations"});
+    lock.allow_only({"store",
+                     "key",
+                     "ttl",
+                     "renew",
+                     "release",
+                     "retry",
+                     "request_timeout",
+                     "first_token",
+                     "persistence",
+                     "replicas",
+                     "replication_lag",
+                     "down_after",
+                     "wait",
+                     "nodes",
+                     "node_timeout",
+                     "ensemble",
+                     "watch",
+                     "election_timeout",
+                     "idle_timeout",
+                     "durations"});
     LockSpec spec;
     const std::string store = lock["store"].string();
-    const auto* found = std::find_if(store_names.begin(), store_names.end(), [&](const StoreName& s) { return s.name == store; });
+    const auto* found =
+        std::find_if(store_names.begin(), store_names.end(), [&](const StoreName& s) { return s.name == store; });
     if (found == store_names.end()) {
         std::vector<std::string_view> names;
         for (const auto& s : store_names) names.push_back(s.name);
-        lock["store"].fail(fmt::format("unknown lock store \"{}\"; expected one of: {}", store, fmt::join(names, ", ")));
+        lock["store"].fail(
+            fmt::format("unknown lock store \"{}\"; expected one of: {}", store, fmt::join(names, ", ")));
     }
     spec.store = found->kind;
     if (spec.store == StoreKind::none) {
@@ -168,7 +205,7 @@ LockSpec read_lock(const JsonReader& lock) {
         spec.renew = false;
     } else if (spec.store == StoreKind::redis && lock["ttl"].json() == "none") {
         if (lock.has("renew")) lock["renew"].boolean();  // checked, though a lock that never expires needs no renewal
-        spec.expires = false;  // SET NX without PX: a lock, not a lease
+        spec.expires = false;                            // SET NX without PX: a lock, not a lease
         spec.ttl = max_duration;
         spec.renew = false;
     } else if (is_database_lock(spec.store)) {
@@ -183,9 +220,13 @@ LockSpec read_lock(const JsonReader& lock) {
     }
     if (lock.has("release")) {
         const std::string release = lock["release"].string();
-        if (release == "compare-and-delete") spec.release = ReleaseMode::compare_and_delete;
-        else if (release == "plain-delete") spec.release = ReleaseMode::plain_delete;
-        else lock["release"].fail(fmt::format("unknown release \"{}\"; expected \"compare-and-delete\" or \"plain-delete\"", release));
+        if (release == "compare-and-delete")
+            spec.release = ReleaseMode::compare_and_delete;
+        else if (release == "plain-delete")
+            spec.release = ReleaseMode::plain_delete;
+        else
+            lock["release"].fail(
+                fmt::format("unknown release \"{}\"; expected \"compare-and-delete\" or \"plain-delete\"", release));
     }
     spec.retry = RetrySpec{default_retry_min, default_retry_max};
     if (lock.has("retry") && is_polling(spec.store)) {

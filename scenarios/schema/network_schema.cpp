@@ -15,13 +15,17 @@ std::string read_node_ref(const JsonReader& field, const std::vector<std::string
 }
 
 DurationDistribution read_distribution(const JsonReader& field, bool signed_values) {
-    const auto value = [signed_values](const JsonReader& f) { return signed_values ? f.signed_duration() : f.duration(); };
+    const auto value = [signed_values](const JsonReader& f) {
+        return signed_values ? f.signed_duration() : f.duration();
+    };
     if (field.json().is_string()) return DurationDistribution::fixed(value(field));
     if (!field.json().is_object())
-        field.fail("expected a duration such as \"1ms\", or {\"uniform\": [low, high]}, {\"exponential\": mean}, "
-                   "{\"pareto\": {\"min\", \"alpha\", \"max\"}} or {\"lognormal\": {\"median\", \"sigma\", \"max\"}}");
+        field.fail(
+            "expected a duration such as \"1ms\", or {\"uniform\": [low, high]}, {\"exponential\": mean}, "
+            "{\"pareto\": {\"min\", \"alpha\", \"max\"}} or {\"lognormal\": {\"median\", \"sigma\", \"max\"}}");
     field.allow_only({"uniform", "exponential", "pareto", "lognormal"});
-    if (field.json().size() != 1) field.fail("expected exactly one of \"uniform\", \"exponential\", \"pareto\", \"lognormal\"");
+    if (field.json().size() != 1)
+        field.fail("expected exactly one of \"uniform\", \"exponential\", \"pareto\", \"lognormal\"");
     if (field.has("uniform")) {
         const auto bounds = field["uniform"].elements();
         if (bounds.size() != 2) field["uniform"].fail("expected two durations [low, high]");
@@ -35,7 +39,8 @@ DurationDistribution read_distribution(const JsonReader& field, bool signed_valu
         const JsonReader spec = field["exponential"];
         if (spec.json().is_string()) return DurationDistribution::exponential(Duration{}, spec.duration());
         spec.allow_only({"min", "mean"});
-        return DurationDistribution::exponential(spec.has("min") ? spec["min"].duration() : Duration{}, spec["mean"].duration());
+        return DurationDistribution::exponential(spec.has("min") ? spec["min"].duration() : Duration{},
+                                                 spec["mean"].duration());
     }
     const auto shape = [](const JsonReader& f, double low, double high) {
         const double x = f.number();

@@ -10,7 +10,6 @@
 
 namespace locksim {
 
-
 struct Design {
     std::string name;
     WorldSpec world;  // the base world with this design's overrides applied
@@ -19,7 +18,7 @@ struct Design {
 };
 
 struct Scenario {
-    std::string file;  // as given on the command line
+    std::string file;            // as given on the command line
     std::string content_sha256;  // of the file's bytes: what a sweep says it ran, whatever the path
     std::string name;
     std::string description;

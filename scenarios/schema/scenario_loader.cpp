@@ -6,9 +6,9 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -30,9 +30,9 @@ constexpr std::string_view provider_node = "payment-provider";
 // Defaults for fields a scenario may leave out; README.md lists them.
 constexpr Duration default_horizon = hours(1);
 
-constexpr std::array<std::string_view, 12> world_fields{"horizon",         "servers",      "clocks",  "network",
-                                                       "lock",            "job",          "fencing", "unique_claim",
-                                                       "idempotency_key", "faults",       "fault_generators", "purpose"};
+constexpr std::array<std::string_view, 12> world_fields{
+    "horizon",      "servers",         "clocks", "network",          "lock",   "job", "fencing",
+    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose"};
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
@@ -72,14 +72,17 @@ public:
             (world.lock.store == StoreKind::none || world.lock.store == StoreKind::in_memory))
             root_["job"]["lock_for"].fail("a leader is elected through a shared lock store; this design has none");
         if (world.job.lock_scope == LockScope::leadership && world.job.starts_at == Instant{})
-            root_["job"]["at"].fail("with \"lock_for\": \"leadership\" the servers stand for leader at midnight; start "
-                                    "the job later (\"00:01\") so that one has been elected by then");
+            root_["job"]["at"].fail(
+                "with \"lock_for\": \"leadership\" the servers stand for leader at midnight; start "
+                "the job later (\"00:01\") so that one has been elected by then");
         if (world.job.lock_scope == LockScope::leadership && world.job.assignment == Assignment::hash)
-            root_["job"]["assign"].fail("only the leader runs the job, so it cannot be split by hash among the servers; "
-                                        "use one or the other");
+            root_["job"]["assign"].fail(
+                "only the leader runs the job, so it cannot be split by hash among the servers; "
+                "use one or the other");
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
         if (root_.has("fault_generators"))
-            world.fault_generators = read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);
+            world.fault_generators =
+                read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);
         return world;
     }
 
@@ -89,9 +92,11 @@ private:
         for (const auto& item : list.elements()) {
             std::string name = item.string();
             if (!is_node_name(name))
-                item.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
+                item.fail(
+                    fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
             if (name == billing_node || name == provider_node || name == "world" || is_store_node_name(name))
-                item.fail(fmt::format("\"{}\" is reserved for a service node or the world; name servers differently", name));
+                item.fail(
+                    fmt::format("\"{}\" is reserved for a service node or the world; name servers differently", name));
             if (std::find(servers.begin(), servers.end(), name) != servers.end())
                 item.fail(fmt::format("server \"{}\" is listed twice", name));
             servers.push_back(std::move(name));
@@ -128,9 +133,10 @@ private:
         if (root_.has("fencing")) {
             protection.fencing = root_["fencing"].boolean();
             if (protection.fencing && !gives_tokens(lock.store))
-                root_["fencing"].fail("fencing needs a lock store that hands out tokens, and this one gives none "
-                                      "(a Redis value is random and never increases); use \"lease-row\", "
-                                      "\"zookeeper\" or \"etcd\"");
+                root_["fencing"].fail(
+                    "fencing needs a lock store that hands out tokens, and this one gives none "
+                    "(a Redis value is random and never increases); use \"lease-row\", "
+                    "\"zookeeper\" or \"etcd\"");
         }
         if (root_.has("idempotency_key")) {
             const JsonReader field = root_["idempotency_key"];
@@ -173,9 +179,10 @@ LockPurpose read_purpose(const JsonReader& world) {
     const std::string purpose = world["purpose"].string();
     if (purpose == "correctness") return LockPurpose::correctness;
     if (purpose == "efficiency") return LockPurpose::efficiency;
-    world["purpose"].fail(fmt::format("unknown purpose \"{}\"; expected \"correctness\" (a double run is an incident) "
-                                      "or \"efficiency\" (a double run wastes work)",
-                                      purpose));
+    world["purpose"].fail(
+        fmt::format("unknown purpose \"{}\"; expected \"correctness\" (a double run is an incident) "
+                    "or \"efficiency\" (a double run wastes work)",
+                    purpose));
 }
 
 // A correctness lock may never let money move twice or a stale write through; a design
@@ -228,22 +235,26 @@ std::optional<ShapeProblem> shape_problem(std::string_view text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '{' || c == '[') {
             open.push_back(Open{c == '{', 1});
             if (open.size() > max_depth)
-                return ShapeProblem{position_at_offset(text, i), "/: nested more than 64 levels deep; a scenario needs a handful"};
+                return ShapeProblem{position_at_offset(text, i),
+                                    "/: nested more than 64 levels deep; a scenario needs a handful"};
         } else if (c == '}' || c == ']') {
             if (!open.empty()) open.pop_back();
         } else if (c == ',' && !open.empty()) {
             const Open& here = open.back();
             if (++open.back().items > (here.object ? max_object_members : max_array_items))
                 return ShapeProblem{position_at_offset(text, i),
-                                    here.object ? fmt::format("/: an object with more than {} fields", max_object_members)
-                                                : fmt::format("/: an array with more than {} items", max_array_items)};
+                                    here.object
+                                        ? fmt::format("/: an object with more than {} fields", max_object_members)
+                                        : fmt::format("/: an array with more than {} items", max_array_items)};
         }
     }
     return std::nullopt;
@@ -255,8 +266,10 @@ TextPosition first_overflowing_number(std::string_view text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
         if (c == '"') {
@@ -279,9 +292,10 @@ TextPosition first_overflowing_number(std::string_view text) {
 
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
     if (text.size() > max_file_bytes)
-        throw ScenarioError(fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
-                                        "most {} (1 MiB)",
-                                        file, text.size(), max_file_bytes));
+        throw ScenarioError(
+            fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
+                        "most {} (1 MiB)",
+                        file, text.size(), max_file_bytes));
     if (auto problem = shape_problem(text))
         throw ScenarioError(fmt::format("{}:{}:{}: {}", file, problem->at.line, problem->at.column, problem->message));
     Json document;
@@ -289,9 +303,10 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         document = Json::parse(text);
     } catch (const Json::out_of_range&) {
         const TextPosition at = first_overflowing_number(text);
-        throw ScenarioError(fmt::format("{}:{}:{}: a number too large to represent (beyond about 1.8e308); scenario "
-                                        "numbers are counts, seeds and factors of modest size",
-                                        file, at.line, at.column));
+        throw ScenarioError(
+            fmt::format("{}:{}:{}: a number too large to represent (beyond about 1.8e308); scenario "
+                        "numbers are counts, seeds and factors of modest size",
+                        file, at.line, at.column));
     } catch (const Json::parse_error& error) {
         const TextPosition at = position_at_offset(text, offending_token_start(text, error.byte));
         std::string reason = error.what();
@@ -305,7 +320,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
             if (end != std::string::npos && end > start + 40)
                 reason = reason.substr(0, start) + "…" + reason.substr(end - 40);
         }
-        throw ScenarioError(fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, message_safe(reason, 600)));
+        throw ScenarioError(
+            fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, message_safe(reason, 600)));
     }
     const JsonPositions positions = JsonPositions::scan(text);
     if (const auto& duplicate = positions.duplicate_key())
@@ -315,7 +331,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
-    std::vector<std::string_view> top_level_fields{"$schema", "name", "description", "lesson", "section", "seed", "designs"};
+    std::vector<std::string_view> top_level_fields{"$schema", "name", "description", "lesson",
+                                                   "section", "seed", "designs"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     root.allow_only(top_level_fields);
 
@@ -330,10 +347,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     if (root.has("lesson")) scenario.lesson = root["lesson"].string();
     const auto section_ok = [](const std::string& text) {
         const auto digit = [](char c) { return c >= '1' && c <= '6'; };
-        return (text.size() == 1 && digit(text[0])) || (text.size() == 3 && digit(text[0]) && text[1] == '-' && digit(text[2]) && text[0] < text[2]);
+        return (text.size() == 1 && digit(text[0])) ||
+               (text.size() == 3 && digit(text[0]) && text[1] == '-' && digit(text[2]) && text[0] < text[2]);
     };
     if (root.has("section") && !section_ok(scenario.section))
-        root["section"].fail(fmt::format("expected the seed's section it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"", scenario.section));
+        root["section"].fail(
+            fmt::format("expected the seed's section it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"",
+                        scenario.section));
     scenario.seed = root["seed"].unsigned_integer();
 
     Json base_world = Json::object();
@@ -370,14 +390,16 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics) {
     std::ifstream in(path, std::ios::binary);
     if (std::filesystem::is_directory(path))
-        throw ScenarioError(fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
+        throw ScenarioError(
+            fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
     if (!in) throw ScenarioError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
     std::error_code size_error;
     const auto bytes = std::filesystem::file_size(path, size_error);
     if (!size_error && bytes > max_file_bytes)
-        throw ScenarioError(fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
-                                        "most {} (1 MiB)",
-                                        path, bytes, max_file_bytes));
+        throw ScenarioError(
+            fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
+                        "most {} (1 MiB)",
+                        path, bytes, max_file_bytes));
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", path));

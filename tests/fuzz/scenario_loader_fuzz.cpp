@@ -19,8 +19,8 @@
 #include <variant>
 #include <vector>
 
-#include "fuzz_support.hpp"
 #include "checks/metrics.hpp"
+#include "fuzz_support.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace {
@@ -64,7 +64,8 @@ void check_scenario(const locksim::Scenario& scenario) {
             promise_broken("horizon", "parse_scenario",
                            "design \"" + printable(design.name) + "\" has a horizon outside (0, a week]");
         if (world.billing_node.empty() || world.provider_node.empty())
-            promise_broken("service-node", "parse_scenario", "design \"" + printable(design.name) + "\" lacks a service node");
+            promise_broken("service-node", "parse_scenario",
+                           "design \"" + printable(design.name) + "\" lacks a service node");
         // The world looks every name up among its nodes and dereferences the result.
         std::vector<std::string> nodes = world.servers;
         nodes.insert(nodes.end(), world.store_nodes.begin(), world.store_nodes.end());

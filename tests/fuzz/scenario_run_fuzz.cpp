@@ -30,28 +30,28 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "checks/metrics.hpp"
+#include "checks/run_outcome.hpp"
 #include "fuzz_support.hpp"
 #include "models/world/world.hpp"
-#include "checks/metrics.hpp"
-#include "runners/scenario_runner.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/junit.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
 #include "reports/result_json.hpp"
-#include "checks/run_outcome.hpp"
 #include "reports/summary_table.hpp"
 #include "reports/text_style.hpp"
 #include "reports/text_timeline.hpp"
 #include "reports/trace_json.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/engine.hpp"
 
@@ -67,7 +67,7 @@ constexpr std::size_t max_customers = 64;
 // about 150 us (the trace JSON and Perfetto most): runs are capped at 20,000 events a
 // design, and only inputs whose designs handled at most 5,000 events in all are
 // rendered. The fuzzer then keeps an input well under a second.
-constexpr std::uint64_t event_budget = 20'000;      // per design run
+constexpr std::uint64_t event_budget = 20'000;        // per design run
 constexpr std::uint64_t render_below_events = 5'000;  // all designs of an input together
 
 // LOCKSIM_FUZZ_VERBOSE=1: one line per input on stderr, with its events and timings.
@@ -92,7 +92,8 @@ constexpr std::string_view result_end = "\n\x01end of result\x01\n";  // no rend
 
 std::string render_cheap(const locksim::ScenarioOutcome& outcome) {
     std::string all = locksim::render_result_json(outcome) + std::string(result_end);
-    for (const auto& design : outcome.designs) all += locksim::render_compact_timeline(design, locksim::TextStyle(false));
+    for (const auto& design : outcome.designs)
+        all += locksim::render_compact_timeline(design, locksim::TextStyle(false));
     return all;
 }
 
@@ -113,7 +114,8 @@ std::string render_everything(const locksim::ScenarioOutcome& outcome, const loc
     mark("render_perfetto", perfetto.size());
     for (const auto& [name, text] : {std::pair{"render_result_json", &result}, std::pair{"render_trace_json", &trace},
                                      std::pair{"render_perfetto", &perfetto}}) {
-        if (!nlohmann::json::accept(*text)) promise_broken("invalid-json", name, "produced text that is not valid JSON");
+        if (!nlohmann::json::accept(*text))
+            promise_broken("invalid-json", name, "produced text that is not valid JSON");
     }
     mark("json::accept x3", 0);
     const locksim::ReportPage page{scenario.section, "locksim run fuzz.json --seed " + std::to_string(outcome.seed),
@@ -137,7 +139,8 @@ std::string render_everything(const locksim::ScenarioOutcome& outcome, const loc
             if (!expectation.held) failures.push_back(locksim::describe_failure(expectation));
         checked.push_back(locksim::CheckedDesign{design.name, failures, locksim::efficiency_cost(design)});
     }
-    const std::string junit = locksim::render_junit({locksim::CheckedScenario{outcome.file, outcome.name, "", checked}});
+    const std::string junit =
+        locksim::render_junit({locksim::CheckedScenario{outcome.file, outcome.name, "", checked}});
 
     mark("render_junit", junit.size());
     all += result + trace + perfetto + html + index + mermaid + junit;
@@ -181,7 +184,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const locksim::ScenarioOutcome outcome = locksim::run_scenario(scenario, scenario.seed, std::nullopt, options);
         run_seconds = seconds_since(started);
         if (outcome.designs.size() != scenario.designs.size())
-            promise_broken("design-count", "run_scenario", "an outcome with another number of designs than the scenario");
+            promise_broken("design-count", "run_scenario",
+                           "an outcome with another number of designs than the scenario");
         for (const auto& design : outcome.designs) {
             if (design.summary.events_handled > event_budget)
                 promise_broken("event-limit", "run_scenario", "a run handled more events than its event_limit");
@@ -190,7 +194,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         first_cheap = render_cheap(outcome);
         if (events_this_input <= render_below_events) first = render_everything(outcome, scenario);
     } catch (const locksim::RunawayRun&) {
-        if (verbose) std::fprintf(stderr, "locksim-fuzz: %s: RunawayRun after %.3fs\n", scenario.name.c_str(), seconds_since(started));
+        if (verbose)
+            std::fprintf(stderr, "locksim-fuzz: %s: RunawayRun after %.3fs\n", scenario.name.c_str(),
+                         seconds_since(started));
         return 0;  // over the event budget: the engine said so, as it should
     } catch (const std::exception& error) {
         locksim_fuzz::unexpected_exception("run_scenario or a renderer", error);
@@ -199,7 +205,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     if (verbose)
-        std::fprintf(stderr, "locksim-fuzz: %s: %zu designs, %llu events, run %.3fs, run+render %.3fs, %zu bytes rendered\n",
+        std::fprintf(stderr,
+                     "locksim-fuzz: %s: %zu designs, %llu events, run %.3fs, run+render %.3fs, %zu bytes rendered\n",
                      scenario.name.c_str(), scenario.designs.size(), static_cast<unsigned long long>(events_this_input),
                      run_seconds, seconds_since(started), first.size());
     // Determinism: the same file and seed give the same metrics and timelines.
