@@ -13,7 +13,7 @@ if(GIT_FOUND AND EXISTS "${SOURCE_DIR}/.git")
     # Sources changed since that commit: the binary is not that commit's. The suffix
     # hashes the change itself, so two different changes of one commit are two builds,
     # while an edit outside the sources (the README, a scenario file) changes nothing.
-    set(sources sim models reports scenarios/schema CMakeLists.txt)
+    set(sources sim models scenarios/schema checks reports runners cli CMakeLists.txt)
     execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" status --porcelain -- ${sources}
                     OUTPUT_VARIABLE changes OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
     if(changes)
