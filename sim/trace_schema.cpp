@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+#include <cstdint>
+
 #include "sim/trace.hpp"
 
 namespace locksim {
@@ -25,21 +28,25 @@ const FieldSpec* KindSpec::field(std::string_view key) const {
 }
 
 std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const Field> fields) {
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        const Field& given = fields[i];
-        const FieldSpec* spec = kind.field(given.key);
-        if (spec == nullptr) return fmt::format("{} events have no field \"{}\"", kind.name, given.key);
-        if (given.value.index() != static_cast<std::size_t>(spec->type))
-            return fmt::format("{}.{} must be {}, not {}", kind.name, given.key, type_name(spec->type),
+    // One pass over the fields, marking which declared field each one is: it runs for
+    // every event recorded. A kind declares at most 64 fields.
+    assert(kind.fields.size() <= 64);
+    std::uint64_t seen = 0;
+    for (const Field& given : fields) {
+        std::size_t at = 0;
+        while (at < kind.fields.size() && kind.fields[at].name != given.key) ++at;
+        if (at == kind.fields.size()) return fmt::format("{} events have no field \"{}\"", kind.name, given.key);
+        const FieldSpec& spec = kind.fields[at];
+        if (given.value.index() != static_cast<std::size_t>(spec.type))
+            return fmt::format("{}.{} must be {}, not {}", kind.name, given.key, type_name(spec.type),
                                type_name(static_cast<FieldType>(given.value.index())));
-        for (std::size_t j = 0; j < i; ++j)
-            if (fields[j].key == given.key) return fmt::format("{}.{} is given twice", kind.name, given.key);
+        if (seen & (std::uint64_t{1} << at)) return fmt::format("{}.{} is given twice", kind.name, given.key);
+        seen |= std::uint64_t{1} << at;
     }
-    for (const auto& spec : kind.fields) {
-        if (spec.optional) continue;
-        bool present = false;
-        for (const auto& given : fields) present = present || given.key == spec.name;
-        if (!present) return fmt::format("{} events need \"{}\" ({})", kind.name, spec.name, type_name(spec.type));
+    for (std::size_t at = 0; at < kind.fields.size(); ++at) {
+        const FieldSpec& spec = kind.fields[at];
+        if (!spec.optional && !(seen & (std::uint64_t{1} << at)))
+            return fmt::format("{} events need \"{}\" ({})", kind.name, spec.name, type_name(spec.type));
     }
     return std::nullopt;
 }
