@@ -21,7 +21,8 @@ void count_charges(const Trace& trace, RunMetrics& metrics) {
             metrics.flagged.push_back(
                 FlaggedEvent{event.sequence, true,
                              fmt::format("customer {} charged a {} time for {}", event.integer("customer"),
-                                         count == 2 ? "second" : fmt::format("{}th", count), event.text("period"))});
+                                         count == 2 ? "second" : fmt::format("{}th", count), event.text("period")),
+                             "double_charges"});
     }
     for (const auto& [renewal, count] : charges)
         if (count > 1) metrics.double_charged.push_back(DoubleCharge{renewal.first, renewal.second, count});

@@ -2,6 +2,8 @@
 // The commands locksim prints for a person to run again (replay a failing seed, rerun a
 // shard): each word as a POSIX shell reads it back.
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,5 +20,10 @@ inline std::string shell_quoted(const std::string& word) {
     for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return quoted + "'";
 }
+
+// `locksim run FILE --seed N [--design D] [--faults JSON]`, as `program` was invoked.
+std::string replay_command(const std::string& program, const std::string& file, std::uint64_t seed,
+                           const std::optional<std::string>& design = std::nullopt,
+                           const std::optional<std::string>& faults = std::nullopt);
 
 }  // namespace locksim

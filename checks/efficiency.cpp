@@ -20,7 +20,8 @@ void measure_duplicate_work(const Trace& trace, RunMetrics& metrics) {
         metrics.duplicate_work += wasted;
         metrics.flagged.push_back(FlaggedEvent{
             event.sequence, true,
-            fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted)});
+            fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted),
+            "duplicate_work_ms"});
     }
 }
 

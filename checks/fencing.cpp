@@ -25,7 +25,8 @@ void check_fencing(const Trace& trace, RunMetrics& metrics) {
             metrics.flagged.push_back(FlaggedEvent{
                 event.sequence, changed,
                 fmt::format("{}: token {} came after token {} had written customer {}",
-                            changed ? "stale write ACCEPTED" : "stale write refused", token, seen->second, row.first)});
+                            changed ? "stale write ACCEPTED" : "stale write refused", token, seen->second, row.first),
+                changed ? "stale_writes_accepted" : "stale_writes_rejected"});
         }
         if (changed && (seen == highest_token.end() || token > seen->second)) highest_token[row] = token;
     }

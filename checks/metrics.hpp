@@ -31,6 +31,7 @@ struct FlaggedEvent {
     std::uint64_t sequence = 0;  // TraceEvent::sequence
     bool violation = false;      // false: a protection that worked (a refused stale write)
     std::string explanation;
+    std::string_view metric;  // the metric it counts towards: "double_charges", "stale_writes_refused", …
 };
 
 struct RunMetrics {

@@ -15,7 +15,8 @@ void count_foreign_releases(const Trace& trace, RunMetrics& metrics) {
         metrics.flagged.push_back(
             FlaggedEvent{event.sequence, true,
                          fmt::format("{} removed the lock that {} held", trace.node_name(event.node_ref("by")),
-                                     trace.node_name(event.node_ref("holder")))});
+                                     trace.node_name(event.node_ref("holder"))),
+                         "foreign_releases"});
     }
 }
 

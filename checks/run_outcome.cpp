@@ -17,9 +17,14 @@ bool ScenarioOutcome::held() const {
 }
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics) {
+    return evaluate(expectations, [&metrics](std::string_view metric) { return metrics.value(metric); });
+}
+
+std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations,
+                                        const std::function<std::int64_t(std::string_view)>& value_of) {
     std::vector<ExpectationResult> results;
     for (const auto& expectation : expectations) {
-        const std::int64_t actual = metrics.value(expectation.metric);
+        const std::int64_t actual = value_of(expectation.metric);
         bool held = false;
         switch (expectation.comparison) {
             case Expectation::Comparison::equals: held = actual == expectation.value; break;

@@ -2,7 +2,9 @@
 // A finished run of a scenario: per design its trace and what the checkers found.
 // Every renderer is a function of this and nothing else.
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checks/expectations.hpp"
@@ -42,6 +44,9 @@ struct ScenarioOutcome {
 };
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics);
+// The same for any set of metrics: `value_of` gives a metric's value by name.
+std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations,
+                                        const std::function<std::int64_t(std::string_view)>& value_of);
 
 const char* to_string(LockPurpose purpose);
 

@@ -10,6 +10,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/check_command.hpp"
+#include "cli/explore_command.hpp"
 #include "cli/kinds_command.hpp"
 #include "cli/list_command.hpp"
 #include "cli/report_command.hpp"
@@ -69,6 +70,11 @@ int main(int argc, char** argv) {
     run_app->add_option("--seed", seed,
                         "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
     run_app->add_option("--design", run.design, "Run only the design with this name");
+    run_app->add_option("--faults", run.faults,
+                        "These faults instead of the file's, as JSON written like its \"faults\" (no faults are\n"
+                        "drawn): replays a placement that `locksim explore` found, e.g.\n"
+                        "'[{\"pause\": \"server-1\", \"for\": \"40s\", \"when\": {\"event\": \"job.preparing\", "
+                        "\"node\": \"server-1\", \"nth\": 2}}]'");
     std::string format = "text";
     run_app
         ->add_option(
@@ -170,6 +176,27 @@ int main(int argc, char** argv) {
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
 
+    ExploreCommandOptions explore;
+    explore.program = argv[0];
+    CLI::App* explore_app = app.add_subcommand(
+        "explore",
+        "Try every fault of the file's \"explore\" block at every point where it can strike, per design,\n"
+        "and report the windows in which one breaks the lock's promise, each with its replay command");
+    explore_app->add_option("FILE", explore.file, "Scenario file (JSON) with an \"explore\" block")->required();
+    explore_app->add_option("--design", explore.design, "Explore only the design with this name");
+    explore_app->add_option("--jobs,-j", explore.jobs,
+                            "Worker threads (default: the CPUs this process may use); results never depend on it");
+    explore_app->add_option("--format", explore.format, "text (default) or json")
+        ->check(CLI::IsMember({"text", "json"}));
+    explore_app->add_flag("--placements", explore.placements, "With --format json: list every placement tried");
+    add_color(explore_app, explore.color);
+    explore_app->footer(
+        "A strike point is a moment right after one of a target node's events in the run without the\n"
+        "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2).\n"
+        "Exit 0 when the block's \"expect\" held, 1 when one failed, 2 for unusable input.\n"
+        "Example: locksim explore scenarios/gc-pause-40s.json\n"
+        "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json");
+
     ReportCommandOptions report;
     report.program = argv[0];
     std::string report_seed;
@@ -185,6 +212,7 @@ int main(int argc, char** argv) {
     add_event_limit(run_app, run.max_events);
     add_event_limit(sweep_app, sweep.max_events);
     add_event_limit(check_app, check.max_events);
+    add_event_limit(explore_app, explore.max_events);
     add_event_limit(report_app, report.max_events);
 
     try {
@@ -209,6 +237,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(merge_app)) return merge_command(merge);
         if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
         if (app.got_subcommand(kinds_app)) return kinds_command(kinds_format);
+        if (app.got_subcommand(explore_app)) return explore_command(explore);
         if (app.got_subcommand(report_app)) return report_command(report);
         if (app.got_subcommand(check_app)) return check_command(check);
     } catch (const std::exception& error) {

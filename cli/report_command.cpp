@@ -40,12 +40,6 @@ bool make_directory(const std::string& directory) {
 
 }  // namespace
 
-std::string replay_command(const std::string& program, const std::string& file, std::uint64_t seed,
-                           const std::optional<std::string>& design) {
-    return fmt::format("{} run {} --seed {}{}", shell_quoted(program), shell_quoted(file), seed,
-                       design ? " --design " + shell_quoted(*design) : "");
-}
-
 // The page's file name: the scenario's name as a slug, never "index" (the course index's)
 // and never one already written in this run (two names can slug alike).
 std::string page_name(const std::string& scenario, std::set<std::string>& taken) {

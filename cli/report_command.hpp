@@ -20,8 +20,6 @@ std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome,
                                                  std::set<std::string>* taken = nullptr);
 
 // "locksim run scenarios/gc-pause-40s.json --seed 1", quoted for a shell.
-std::string replay_command(const std::string& program, const std::string& file, std::uint64_t seed,
-                           const std::optional<std::string>& design = std::nullopt);
 
 struct ReportCommandOptions {
     std::vector<std::string> paths;

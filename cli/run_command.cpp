@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "checks/command_line.hpp"
 #include "cli/report_command.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
@@ -86,15 +87,24 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
                 out += style.violation(
                            fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) +
                        "\n";
-    out += fmt::format("Replay: {}\n", replay_command(options.program, outcome.file, outcome.seed, options.design));
+    out += fmt::format("Replay: {}\n",
+                       replay_command(options.program, outcome.file, outcome.seed, options.design, options.faults));
     return out;
 }
 
 }  // namespace
 
 int run_command(const RunCommandOptions& options) {
-    const auto loaded = load_scenario_or_report(options.file);
+    auto loaded = load_scenario_or_report(options.file);
     if (!loaded) return 2;
+    if (options.faults) {
+        try {
+            replace_faults(*loaded, *options.faults, "--faults");
+        } catch (const ScenarioError& error) {
+            fmt::print(stderr, "{}\n", error.what());
+            return 2;
+        }
+    }
     const Scenario& scenario = *loaded;
     if (options.design) {
         const auto& designs = scenario.designs;
@@ -127,9 +137,9 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     if (options.report_directory) {
-        const auto written =
-            write_scenario_report(outcome, scenario, *options.report_directory,
-                                  replay_command(options.program, options.file, outcome.seed, options.design));
+        const auto written = write_scenario_report(
+            outcome, scenario, *options.report_directory,
+            replay_command(options.program, options.file, outcome.seed, options.design, options.faults));
         if (!written) return 2;
         // Where the report went is for the person at the terminal: on stderr, so that
         // stdout stays one clean document in the json, trace and other formats.

@@ -1,18 +1,15 @@
 #include "cli/sweep_command.hpp"
 
 #include <fmt/format.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "checks/metrics.hpp"
 #include "checks/sweep_merge.hpp"
@@ -20,6 +17,7 @@
 #include "cli/build_info.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
+#include "cli/worker_threads.hpp"
 #include "reports/sweep_text.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/sweep_runner.hpp"
@@ -27,53 +25,6 @@
 
 namespace locksim {
 namespace {
-
-// A bar on the terminal, redrawn in place: nothing when output goes to a file or a pipe,
-// or under CI. The wall clock here measures this process for the rate and the ETA only.
-class ProgressBar {
-public:
-    explicit ProgressBar(std::uint64_t total)
-        : total_(total), shown_(show_progress()), started_(std::chrono::steady_clock::now()) {}
-
-    void update(std::uint64_t done) {
-        if (!shown_ || total_ == 0) return;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-        const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
-        const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0;
-        constexpr int width = 30;
-        const int filled = static_cast<int>(width * done / total_);
-        fmt::print(stderr, "\r[{}{}] {:3}% {}/{} seeds · {:.0f} seeds/s · ETA {:.0f}s ", std::string(filled, '#'),
-                   std::string(width - filled, '.'), 100 * done / total_, done, total_, rate, eta);
-        std::fflush(stderr);
-        drawn_ = true;
-    }
-
-    ~ProgressBar() {
-        if (drawn_) fmt::print(stderr, "\r{}\r", std::string(100, ' '));
-    }
-
-private:
-    std::uint64_t total_;
-    bool shown_;
-    bool drawn_ = false;
-    std::chrono::steady_clock::time_point started_;
-};
-
-// More threads than this is a typing mistake, not a machine.
-constexpr unsigned max_jobs = 4096;
-
-// The CPUs this process may run on: its affinity mask, which taskset and Slurm's CPU
-// allotment narrow, rather than every CPU of the machine. (A CPU quota, such as docker
-// --cpus or a Kubernetes CPU limit, is not an affinity: give --jobs there.)
-unsigned usable_cpus() {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        const int count = CPU_COUNT(&set);
-        if (count > 0) return static_cast<unsigned>(count);
-    }
-    return std::max(1u, std::thread::hardware_concurrency());
-}
 
 std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
                      const std::string& program) {
@@ -136,18 +87,14 @@ int sweep_command(const SweepCommandOptions& options) {
     const Scenario& scenario = *loaded;
     const SeedBlock all{options.start, options.seeds};
     const SeedBlock mine = shard_block(all, shard.index, shard.count);
-    if (options.jobs > max_jobs) {
-        fmt::print(stderr, "--jobs: at most {} threads (this process may use {} CPUs); got {}\n", max_jobs,
-                   usable_cpus(), options.jobs);
-        return 2;
-    }
-    const unsigned threads = options.jobs > 0 ? options.jobs : usable_cpus();
+    const auto threads = worker_threads(options.jobs);
+    if (!threads) return 2;
 
     SweepSummary summary;
     try {
-        ProgressBar bar(mine.count);
+        ProgressBar bar(mine.count, "seeds");
         summary = run_sweep(
-            scenario, mine, threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
+            scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
     } catch (const RunawayRun& runaway) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
         return 2;

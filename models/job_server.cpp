@@ -5,22 +5,20 @@
 #include <cassert>
 
 #include "models/idempotency_key.hpp"
-#include "models/sql_text.hpp"
 #include "models/trace_kinds.hpp"
-#include "sim/duration_text.hpp"
-#include "sim/rpc.hpp"
 
 namespace locksim {
 
 JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources resources, ServerPlace place,
-                     const JobSpec& job, const ProtectionSpec& protection)
+                     const JobSpec& job, const ProtectionSpec& protection, std::optional<std::int64_t> bad_record)
     : host_(host),
-      network_(network),
       lock_(lock),
-      resources_(resources),
+      billing_(host, network, resources.billing_node, resources.billing, job.period),
+      provider_(host, network, resources.provider_node, resources.provider, job.period),
       place_(place),
       job_(job),
-      protection_(protection) {}
+      protection_(protection),
+      bad_record_(bad_record) {}
 
 Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     const bool leadership = job_.lock_scope == LockScope::leadership;
@@ -40,13 +38,12 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     std::shared_ptr<HeldLease> held = leadership_;
     if (lock_ != nullptr && !leadership) held = co_await lock_->acquire();
 
-    // Two statements, not `cond ? co_await a : co_await b`: GCC 12 miscompiles a co_await
-    // inside a conditional expression (a double destruction of the result).
     Ending ending;
-    if (job_.kind == JobKind::index_rebuild)
-        ending = co_await rebuild_index(held.get());
-    else
-        ending = co_await renew_subscriptions(held.get());
+    try {
+        ending = co_await run_job(held.get());
+    } catch (const JobError& error) {
+        ending = Ending{fmt::format("failed: {}", error.what()), true};
+    }
     // The finally path: whatever happened above, the lock is released — unless the code
     // releases only on success, and an error skipped it: then the lock waits for its TTL.
     // A leader keeps its lock: it is the role, not the run.
@@ -58,6 +55,13 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     }
     host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", ending.outcome}});
     finished();
+}
+
+Task<JobServer::Ending> JobServer::run_job(HeldLease* held) {
+    // Two statements, not `cond ? co_await a : co_await b`: GCC 12 miscompiles a co_await
+    // inside a conditional expression (a double destruction of the result).
+    if (job_.kind == JobKind::index_rebuild) co_return co_await rebuild_index(held);
+    co_return co_await renew_subscriptions(held);
 }
 
 // Stand for leader from the start of the run; the lock, once granted, is kept and renewed.
@@ -88,13 +92,17 @@ bool JobServer::owns(std::int64_t customer) const {
 Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
     for (const auto customer : job_.customers) {
         if (!owns(customer)) continue;
-        if (customer == job_.error_at_customer && host_.name() == job_.error_on_server)
-            // An exception in the job's code (a bad record, a bug): the loop ends here.
-            co_return Ending{fmt::format("failed: an error while handling customer {}", customer), true};
+        open_record(customer);
         if (co_await renew_subscription(customer, held) == Step::stop)
             co_return Ending{"stopped: the lock is no longer ours", false};
     }
     co_return Ending{"done", false};
+}
+
+// The job's own code takes up the customer's record; an injected bad record throws here,
+// before anything is sent.
+void JobServer::open_record(std::int64_t customer) const {
+    if (customer == bad_record_) throw JobError(fmt::format("an error while handling customer {}", customer));
 }
 
 // One customer, in the order of the seed's story: check the lease, skip what is already
@@ -102,7 +110,7 @@ Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
 Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldLease* held) {
     if (!may_act(held)) co_return Step::stop;
 
-    const RenewalRow row = co_await read_renewal(customer);
+    const RenewalRow row = co_await billing_.read_renewal(customer);
     if (row.status == RenewalStatus::charged) {
         host_.record(trace_kind::job_customer_skipped,
                      {{"customer", customer}, {"reason", std::string("already charged")}});
@@ -113,7 +121,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     co_await host_.sleep(job_.work_per_customer);
 
     // The row's INSERT comes first: the unique key decides who may go on at all.
-    if (protection_.unique_claim && co_await insert_renewal(customer) == 0) {
+    if (protection_.unique_claim && co_await billing_.insert_renewal(customer) == 0) {
         // The unique key said another server inserted this renewal first: it is theirs.
         host_.record(trace_kind::job_customer_skipped,
                      {{"customer", customer}, {"reason", std::string("another server inserted the renewal first")}});
@@ -126,7 +134,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
         token = held->lease.token;
         // The claim comes before the charge: a stale holder is stopped here. A pause
         // between this claim and the charge is not stopped by anything in the database.
-        if (co_await claim_renewal(customer, *token) == 0) {
+        if (co_await billing_.claim_renewal(customer, *token) == 0) {
             lost(held, "fenced out: a newer token wrote the row");
             co_return Step::stop;
         }
@@ -138,9 +146,9 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     // after the check can land before anything leaves the server.
     co_await host_.sleep(Duration{});
 
-    co_await charge(customer);
+    co_await provider_.charge(customer, idempotency_key(customer));
 
-    if (co_await record_charged(customer, token) == 0 && token) {
+    if (co_await billing_.record_charged(customer, token) == 0 && token) {
         lost(held, "fenced out: a newer token wrote the row");
         co_return Step::stop;
     }
@@ -151,119 +159,17 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
 // index exists, and build it if not. Nothing is fenced: a second build only costs time.
 Task<JobServer::Ending> JobServer::rebuild_index(HeldLease* held) {
     if (!may_act(held)) co_return Ending{"stopped: the lock is no longer ours", false};
-    const bool built = co_await index_built();
+    const bool built = co_await billing_.index_built();
     if (built) co_return Ending{"skipped: the index is already built", false};
     host_.record(trace_kind::job_rebuilding, {{"period", job_.period}});
     co_await host_.compute(job_.rebuild_work);
-    co_await record_index_build();
+    co_await billing_.record_index_build(job_.rebuild_work);
     co_return Ending{"done", false};
 }
 
 std::optional<std::string> JobServer::idempotency_key(std::int64_t customer) const {
     if (!protection_.idempotency_key) return std::nullopt;
     return expand_idempotency_key(*protection_.idempotency_key, customer, job_.period);
-}
-
-Task<RenewalRow> JobServer::read_renewal(std::int64_t customer) {
-    auto request = call(
-        network_, host_, resources_.billing_node,
-        MessageText(fmt::format("SELECT status FROM renewals WHERE customer={} AND period='{}'", customer, job_.period),
-                    {{"customer", customer}}),
-        [db = resources_.billing, customer, period = job_.period] {
-            const RenewalRow found = db->read(customer, period);
-            return Answer<RenewalRow>{found, fmt::format("'{}'", to_string(found.status))};
-        });
-    auto row = co_await request;
-    co_return *row;  // no timeout, and the foundation's network loses nothing
-}
-
-Task<int> JobServer::claim_renewal(std::int64_t customer, std::int64_t token) {
-    auto request =
-        call(network_, host_, resources_.billing_node,
-             MessageText(
-                 fmt::format("UPDATE renewals SET status='claimed', fence={0} WHERE customer={1} AND period='{2}' AND "
-                             "fence < {0}",
-                             token, customer, job_.period),
-                 {{"customer", customer}, {"token", token}}),
-             [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
-                 const int changed = db->claim(customer, period, token, client);
-                 return Answer<int>{changed, rows_label(changed)};
-             });
-    auto rows = co_await request;
-    co_return *rows;
-}
-
-Task<int> JobServer::insert_renewal(std::int64_t customer) {
-    auto request = call(
-        network_, host_, resources_.billing_node,
-        MessageText(fmt::format("INSERT INTO renewals (customer, period, status) VALUES ({}, '{}', 'claimed')",
-                                customer, job_.period),
-                    {{"customer", customer}}),
-        [db = resources_.billing, customer, period = job_.period, client = host_.id()] {
-            const int inserted = db->insert_claim(customer, period, client);
-            return Answer<int>{inserted, inserted == 1 ? std::string("INSERT 0 1")
-                                                       : std::string("duplicate key: renewals_customer_period_key")};
-        });
-    auto rows = co_await request;
-    co_return *rows;
-}
-
-Task<bool> JobServer::index_built() {
-    auto request = call(network_, host_, resources_.billing_node,
-                        fmt::format("SELECT 1 FROM index_builds WHERE hour='{}'", job_.period),
-                        [db = resources_.billing, period = job_.period] {
-                            const bool built = db->index_built_for(period);
-                            return Answer<bool>{built, built ? std::string("1 row") : std::string("0 rows")};
-                        });
-    auto built = co_await request;
-    co_return *built;
-}
-
-Task<void> JobServer::record_index_build() {
-    auto request = call(network_, host_, resources_.billing_node,
-                        fmt::format("INSERT INTO index_builds (hour, cpu) VALUES ('{}', '{}')", job_.period,
-                                    format_duration(job_.rebuild_work)),
-                        [db = resources_.billing, period = job_.period, cpu = job_.rebuild_work, client = host_.id()] {
-                            db->record_index_build(period, cpu, client);
-                            return Answer<bool>{true, std::string("INSERT 0 1")};
-                        });
-    co_await request;
-}
-
-Task<int> JobServer::record_charged(std::int64_t customer, std::optional<std::int64_t> token) {
-    const std::string statement =
-        token ? fmt::format(
-                    "UPDATE renewals SET status='charged', fence={0} WHERE customer={1} AND period='{2}' AND fence <= "
-                    "{0}",
-                    *token, customer, job_.period)
-              : fmt::format("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer,
-                            job_.period);
-    std::vector<Field> about{{"customer", customer}};
-    if (token) about.push_back({"token", *token});
-    auto request = call(network_, host_, resources_.billing_node, MessageText(statement, std::move(about)),
-                        [db = resources_.billing, customer, period = job_.period, token, client = host_.id()] {
-                            const int changed = db->record_charged(customer, period, token, client);
-                            return Answer<int>{changed, rows_label(changed)};
-                        });
-    auto rows = co_await request;
-    co_return *rows;
-}
-
-Task<ChargeReceipt> JobServer::charge(std::int64_t customer) {
-    const auto key = idempotency_key(customer);
-    const std::string label = key ? fmt::format("charge customer {} (Idempotency-Key: {})", customer, *key)
-                                  : fmt::format("charge customer {}", customer);
-    std::vector<Field> about{{"customer", customer}};
-    if (key) about.push_back({"key", *key});
-    auto request =
-        call(network_, host_, resources_.provider_node, MessageText(label, std::move(about)),
-             [provider = resources_.provider, customer, period = job_.period, key, client = host_.id()] {
-                 const ChargeReceipt r = provider->charge(customer, period, key, client);
-                 return Answer<ChargeReceipt>{r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
-                                                            : fmt::format("charged (charge {})", r.charge_id)};
-             });
-    auto receipt = co_await request;
-    co_return *receipt;
 }
 
 }  // namespace locksim

@@ -6,14 +6,16 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
-#include "models/billing_database.hpp"
+#include "models/billing_client.hpp"
 #include "models/lock_holder.hpp"
-#include "models/payment_provider.hpp"
+#include "models/provider_client.hpp"
 #include "models/world/world_spec.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
+#include "sim/task.hpp"
 
 namespace locksim {
 
@@ -25,6 +27,12 @@ struct JobResources {
     PaymentProvider* provider = nullptr;
 };
 
+// An exception in the job's own code (a bad record, a bug): it unwinds the job to its
+// finally path, the way an uncaught error ends a real job.
+struct JobError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Where this server stands among the job servers (for hash assignment).
 struct ServerPlace {
     std::size_t index = 0;
@@ -33,9 +41,10 @@ struct ServerPlace {
 
 class JobServer {
 public:
-    // `lock` is null when the design takes no lock at all.
+    // `lock` is null when the design takes no lock at all. `bad_record` is the customer
+    // whose record makes this server's job throw, when a scenario injects that error here.
     JobServer(Host host, Network& network, LockHolder* lock, JobResources resources, ServerPlace place,
-              const JobSpec& job, const ProtectionSpec& protection);
+              const JobSpec& job, const ProtectionSpec& protection, std::optional<std::int64_t> bad_record);
 
     // The scheduled job, from its start time to release. Spawn it once on the server's
     // node; `finished` is called when it ends.
@@ -44,7 +53,7 @@ public:
 private:
     struct Ending {
         std::string outcome;
-        bool failed = false;  // an error in the job's code
+        bool failed = false;  // a JobError ended it
     };
     enum class Step { next_customer, stop };
 
@@ -57,23 +66,18 @@ private:
     Task<Step> renew_subscription(std::int64_t customer, HeldLease* held);
     Task<Ending> rebuild_index(HeldLease* held);
 
-    Task<RenewalRow> read_renewal(std::int64_t customer);
-    Task<int> claim_renewal(std::int64_t customer, std::int64_t token);
-    Task<int> insert_renewal(std::int64_t customer);
-    Task<int> record_charged(std::int64_t customer, std::optional<std::int64_t> token);
-    Task<ChargeReceipt> charge(std::int64_t customer);
-    Task<bool> index_built();
-    Task<void> record_index_build();
-
+    Task<Ending> run_job(HeldLease* held);
+    void open_record(std::int64_t customer) const;
     std::optional<std::string> idempotency_key(std::int64_t customer) const;
 
     Host host_;
-    Network& network_;
     LockHolder* lock_;
-    JobResources resources_;
+    BillingClient billing_;
+    ProviderClient provider_;
     ServerPlace place_;
     JobSpec job_;
     ProtectionSpec protection_;
+    std::optional<std::int64_t> bad_record_;
     std::shared_ptr<HeldLease> leadership_;  // lock scope leadership: set once elected
 };
 

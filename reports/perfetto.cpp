@@ -68,25 +68,21 @@ public:
                 // A flow binds the send slice to the receive slice; every id is used once.
                 const std::uint64_t flow =
                     (static_cast<std::uint64_t>(design_index) << 32) | static_cast<std::uint64_t>(step.number);
-                events_.push_back(Json{{"ph", "X"},
-                                       {"pid", pid},
-                                       {"tid", Track::sent},
-                                       {"ts", in_us(step.at)},
-                                       {"dur", 0},
-                                       {"name", step.text},
-                                       {"args", args},
-                                       {"bind_id", fmt::format("0x{:x}", flow)},
-                                       {"flow_out", true}});
-                if (!step.lost)
+                // One instant slice at each end; "flow_out" on the send, "flow_in" on the arrival.
+                const auto end_of_flow = [&](int at_pid, int tid, Instant at, const char* direction) {
                     events_.push_back(Json{{"ph", "X"},
-                                           {"pid", base + static_cast<int>(*step.to_lane)},
-                                           {"tid", Track::received},
-                                           {"ts", in_us(step.arrives)},
+                                           {"pid", at_pid},
+                                           {"tid", tid},
+                                           {"ts", in_us(at)},
                                            {"dur", 0},
                                            {"name", step.text},
                                            {"args", args},
                                            {"bind_id", fmt::format("0x{:x}", flow)},
-                                           {"flow_in", true}});
+                                           {direction, true}});
+                };
+                end_of_flow(pid, Track::sent, step.at, "flow_out");
+                if (!step.lost)
+                    end_of_flow(base + static_cast<int>(*step.to_lane), Track::received, step.arrives, "flow_in");
                 continue;
             }
             args["tone"] = step.tone == EventTone::violation    ? "violation"

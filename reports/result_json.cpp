@@ -27,13 +27,7 @@ Json design_json(const DesignOutcome& design) {
                             {"holders", {design.trace.node_name(o.first), design.trace.node_name(o.second)}},
                             {"from_ns", o.from.ns},
                             {"to_ns", o.to.ns}});
-    Json expectations = Json::array();
-    for (const auto& e : design.expectations)
-        expectations.push_back({{"metric", e.expectation.metric},
-                                {"expected", expected_value(e.expectation)},
-                                {"actual", e.actual},
-                                {"implied", e.expectation.implied},
-                                {"held", e.held}});
+    const Json expectations = expectations_json(design.expectations);
     return Json{{"name", design.name},
                 {"purpose", to_string(design.purpose)},
                 {"metrics", metrics},
@@ -48,6 +42,17 @@ Json design_json(const DesignOutcome& design) {
 }
 
 }  // namespace
+
+Json expectations_json(const std::vector<ExpectationResult>& results) {
+    Json expectations = Json::array();
+    for (const auto& e : results)
+        expectations.push_back({{"metric", e.expectation.metric},
+                                {"expected", expected_value(e.expectation)},
+                                {"actual", e.actual},
+                                {"implied", e.expectation.implied},
+                                {"held", e.held}});
+    return expectations;
+}
 
 Json result_json(const ScenarioOutcome& outcome) {
     Json designs = Json::array();

@@ -10,6 +10,8 @@
 namespace locksim {
 
 nlohmann::ordered_json result_json(const ScenarioOutcome& outcome);
+// Each expectation with what was found: {"metric", "expected", "actual", "implied", "held"}.
+nlohmann::ordered_json expectations_json(const std::vector<ExpectationResult>& results);
 // The document followed by a newline, pretty-printed with two spaces.
 std::string render_result_json(const ScenarioOutcome& outcome);
 

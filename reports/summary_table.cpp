@@ -70,21 +70,7 @@ std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle
         row.push_back(expectations_cell(design, style));
         rows.push_back(std::move(row));
     }
-    const std::size_t columns = header.size();
-    std::vector<std::size_t> widths(columns, 0);
-    for (const auto& row : rows)
-        for (std::size_t c = 0; c < columns; ++c) widths[c] = std::max(widths[c], display_width(row[c]));
-
-    std::string table;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        std::string line;
-        for (std::size_t c = 0; c < columns; ++c) {
-            const std::string cell = r == 0 ? style.heading(rows[r][c]) : rows[r][c];
-            line += c + 1 == columns ? cell : pad_right(cell, widths[c] + 3);
-        }
-        table += line + "\n";
-    }
-    return table;
+    return text_table(rows, style);
 }
 
 }  // namespace locksim

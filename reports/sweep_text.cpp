@@ -65,17 +65,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
                         fmt::format("{}", d.double_charges), rate,
                         seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
     }
-    std::vector<std::size_t> widths(rows[0].size(), 0);
-    for (const auto& row : rows)
-        for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], display_width(row[c]));
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        std::string line;
-        for (std::size_t c = 0; c < rows[r].size(); ++c) {
-            const std::string cell = r == 0 ? style.heading(rows[r][c]) : rows[r][c];
-            line += c + 1 == rows[r].size() ? cell : pad_right(cell, widths[c] + 3);
-        }
-        out += line + "\n";
-    }
+    out += text_table(rows, style);
     bool any = false;
     for (const auto& d : summary.designs) {
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i) {

@@ -28,4 +28,22 @@ std::string pad_right(std::string_view text, std::size_t width) {
 
 // As a POSIX shell reads it back: plain words stay plain, anything else is single-quoted.
 
+std::string text_table(const std::vector<std::vector<std::string>>& rows, const TextStyle& style) {
+    if (rows.empty()) return "";
+    const std::size_t columns = rows.front().size();
+    std::vector<std::size_t> widths(columns, 0);
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < columns; ++c) widths[c] = std::max(widths[c], display_width(row[c]));
+    std::string table;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::string line;
+        for (std::size_t c = 0; c < columns; ++c) {
+            const std::string cell = r == 0 ? style.heading(rows[r][c]) : rows[r][c];
+            line += c + 1 == columns ? cell : pad_right(cell, widths[c] + 3);
+        }
+        table += line + "\n";
+    }
+    return table;
+}
+
 }  // namespace locksim

@@ -3,6 +3,7 @@
 // --color=always); otherwise every function returns its text unchanged.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace locksim {
 
@@ -29,5 +30,9 @@ std::size_t display_width(std::string_view text);
 
 // `text` padded with spaces to `width` display columns.
 std::string pad_right(std::string_view text, std::size_t width);
+
+// Rows as aligned columns three spaces apart, the first row as a heading; every row has
+// as many cells as the first.
+std::string text_table(const std::vector<std::vector<std::string>>& rows, const TextStyle& style);
 
 }  // namespace locksim

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
@@ -14,7 +15,8 @@ namespace locksim {
 ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members,
                                      const LockSpec& spec, Flavor flavor)
     : engine_(engine), network_(network), spec_(spec), flavor_(flavor) {
-    for (NodeId node : members) members_.push_back(Member{node, {}, 0, 0, {}, 0, {}});
+    for (NodeId node : members) members_.push_back(Member{node, {}, 0, 0, ConsensusState(flavor), 0, {}});
+    leader_of_term_ = {0, leader_};
     for (std::size_t i = 0; i < members_.size(); ++i) {
         engine_.on_restart(members_[i].node, [this, i] { rejoin(i); });
         Host(engine_, members_[i].node).spawn(follow(i));
@@ -22,13 +24,9 @@ ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vect
     Host(engine_, leader_node()).spawn(lead(term_));
 }
 
-std::string ConsensusEnsemble::prefix_of(const std::string& path) const {
-    return path.substr(0, path.rfind('/'));
-}
-
 // ---- replication -----------------------------------------------------------------------
 
-Task<std::optional<std::size_t>> ConsensusEnsemble::replicate(Command command) {
+Task<std::optional<std::size_t>> ConsensusEnsemble::replicate(ConsensusCommand command) {
     const std::uint64_t term = term_;
     Member& leader = members_[leader_];
     const Host host(engine_, leader.node);
@@ -38,154 +36,136 @@ Task<std::optional<std::size_t>> ConsensusEnsemble::replicate(Command command) {
     leader.acked = index;
     for (std::size_t f = 0; f < members_.size(); ++f)
         if (f != leader_) send_append(f, index);
-    for (;;) {
+    if (!has_majority(index)) {
+        co_await commit_waiters_[index].wait(host);
         if (term_ != term) co_return std::nullopt;  // deposed while waiting
-        const auto have =
-            std::count_if(members_.begin(), members_.end(), [index](const Member& m) { return m.acked >= index; });
-        if (static_cast<std::size_t>(have) >= majority()) break;
-        co_await acks_changed_.wait(host);
+        assert(has_majority(index));
     }
     commit_up_to(index);
     co_return index;
 }
 
+bool ConsensusEnsemble::has_majority(std::size_t index) const {
+    const auto have =
+        std::count_if(members_.begin(), members_.end(), [index](const Member& m) { return m.acked >= index; });
+    return static_cast<std::size_t>(have) >= majority();
+}
+
+// Entries reach a majority in log order (a member acknowledges only a log without gaps),
+// so the ones an ack committed are the lowest waiting.
+void ConsensusEnsemble::wake_committed() {
+    while (!commit_waiters_.empty() && has_majority(commit_waiters_.begin()->first)) {
+        auto committed = commit_waiters_.extract(commit_waiters_.begin());
+        committed.mapped().notify_all(engine_);
+    }
+}
+
 void ConsensusEnsemble::send_append(std::size_t f, std::size_t index) {
     const std::size_t from = leader_;
     const std::uint64_t term = term_;
-    const Command& entry = members_[from].log[index - 1];
-    const char* what = entry.kind == Command::Kind::create         ? "create"
-                       : entry.kind == Command::Kind::remove       ? "delete"
-                       : entry.kind == Command::Kind::open_session ? "open session"
-                                                                   : "expire session";
-    network_.send(members_[from].node, members_[f].node, fmt::format("append #{} {} {}", index, what, entry.path),
-                  [this, f, from, index, term] {
-                      Member& follower = members_[f];
-                      if (term != term_ || from != leader_) return;  // from a deposed leader
-                      follower.last_heard_leader = engine_.monotonic_now(follower.node);
-                      if (follower.log.size() == index - 1) follower.log.push_back(members_[from].log[index - 1]);
-                      if (follower.log.size() < index) {
-                          // A gap: earlier entries never arrived. Ask for everything from the first missing one.
-                          const std::size_t missing = follower.log.size() + 1;
-                          network_.send(follower.node, members_[from].node, fmt::format("missing from #{}", missing),
-                                        [this, f, from, missing, term] {
-                                            if (term != term_ || from != leader_) return;
-                                            for (std::size_t k = missing; k <= members_[from].log.size(); ++k)
-                                                send_append(f, k);
-                                        });
-                          return;
-                      }
-                      catch_up(follower, members_[from].committed);
-                      // Acknowledge only what it holds: the leader counts this towards a majority.
-                      network_.send(follower.node, members_[from].node, fmt::format("ack #{}", index),
-                                    [this, f, index, term] {
-                                        if (term != term_) return;
-                                        members_[f].acked = std::max(members_[f].acked, index);
-                                        acks_changed_.notify_all(engine_);
-                                    });
-                  });
+    const ConsensusCommand& entry = members_[from].log[index - 1];
+    network_.send(
+        members_[from].node, members_[f].node,
+        fmt::format("append #{} {} {}", index, to_string(entry.kind), entry.path), [this, f, from, index, term] {
+            Member& follower = members_[f];
+            if (term != term_ || from != leader_) return;  // from a deposed leader
+            follower.last_heard_leader = engine_.monotonic_now(follower.node);
+            if (follower.log.size() == index - 1) follower.log.push_back(members_[from].log[index - 1]);
+            if (follower.log.size() < index) {
+                // A gap: earlier entries never arrived. Ask for everything from the first missing one.
+                const std::size_t missing = follower.log.size() + 1;
+                network_.send(follower.node, members_[from].node, fmt::format("missing from #{}", missing),
+                              [this, f, from, missing, term] {
+                                  if (term != term_ || from != leader_) return;
+                                  for (std::size_t k = missing; k <= members_[from].log.size(); ++k) send_append(f, k);
+                              });
+                return;
+            }
+            catch_up(follower, members_[from].committed);
+            // Acknowledge only what it holds: the leader counts this towards a majority.
+            network_.send(follower.node, members_[from].node, fmt::format("ack #{}", index), [this, f, index, term] {
+                if (term != term_) return;
+                members_[f].acked = std::max(members_[f].acked, index);
+                wake_committed();
+            });
+        });
 }
 
 void ConsensusEnsemble::catch_up(Member& member, std::size_t leader_committed) {
     member.committed = std::max(member.committed, std::min(leader_committed, member.log.size()));
-    while (member.applied < member.committed) apply(member, ++member.applied, false);
+    apply_through(member, false);
 }
 
 void ConsensusEnsemble::commit_up_to(std::size_t index) {
     Member& leader = members_[leader_];
     leader.committed = std::max(leader.committed, index);
-    while (leader.applied < leader.committed) apply(leader, ++leader.applied, true);
+    apply_through(leader, true);
 }
 
-// ---- the state machine -----------------------------------------------------------------
-
-void ConsensusEnsemble::apply(Member& member, std::size_t index, bool leader) {
-    const Command& command = member.log[index - 1];
-    State& state = member.state;
-    switch (command.kind) {
-        case Command::Kind::open_session: {
-            const std::int64_t id = state.next_session++;
-            state.sessions[id] = command.client;
-            ++state.revision;
-            if (leader) {
-                opened_[index] = id;
-                session_heard_[id] = engine_.monotonic_now(member.node);
-                session_timeout_[id] = command.timeout;
-                arm_session_expiry(id);
-            }
-            break;
-        }
-        case Command::Kind::create: {
-            const std::int64_t revision = ++state.revision;
-            const std::string path = flavor_ == Flavor::zookeeper
-                                         ? fmt::format("{}/lock-{:010}", command.path, state.next_sequence++)
-                                         : fmt::format("{}/{:x}", command.path, 0x694d000 + command.session);
-            ConsensusKey key{path, revision, command.session, command.client};
-            state.keys[path] = key;
-            if (leader) {
-                created_[index] = key;
-                report_holder(member, command.path);
-            }
-            break;
-        }
-        case Command::Kind::remove:
-            ++state.revision;
-            delete_key(member, command.path, leader, "released", command.client);
-            break;
-        case Command::Kind::expire_session: {
-            ++state.revision;
-            std::vector<std::string> owned;
-            for (const auto& [path, key] : state.keys)
-                if (key.session == command.session) owned.push_back(path);
-            for (const auto& path : owned) delete_key(member, path, leader, "expired", command.client);
-            state.sessions.erase(command.session);
-            if (leader) session_heard_.erase(command.session);
-            break;
-        }
+// Applies the member's committed entries it has not applied yet; the leader also answers
+// for them: it replies, reports the holder and fires watches.
+void ConsensusEnsemble::apply_through(Member& member, bool leader) {
+    assert(member.committed <= member.log.size());
+    while (member.applied < member.committed) {
+        const std::size_t index = ++member.applied;
+        const ConsensusCommand& command = member.log[index - 1];
+        const AppliedCommand applied = member.state.apply(command);
+        if (leader) announce(command, index, applied);
     }
 }
 
-void ConsensusEnsemble::delete_key(Member& member, const std::string& path, bool leader, std::string_view why,
-                                   NodeId by) {
-    auto found = member.state.keys.find(path);
-    if (found == member.state.keys.end()) return;
-    const ConsensusKey key = found->second;
-    member.state.keys.erase(found);
-    if (!leader) return;
-    const std::string prefix = prefix_of(path);
-    if (holder_of_[prefix] == path) {
-        const Host host(engine_, member.node);
-        if (why == "expired")
+void ConsensusEnsemble::announce(const ConsensusCommand& command, std::size_t index, const AppliedCommand& applied) {
+    if (applied.opened_session) {
+        const std::int64_t id = *applied.opened_session;
+        opened_[index] = id;
+        session_heard_[id] = engine_.monotonic_now(leader_node());
+        session_timeout_[id] = command.timeout;
+        arm_session_expiry(id);
+    }
+    if (applied.created) {
+        created_[index] = *applied.created;
+        report_holder(command.path);
+    }
+    const bool expired = command.kind == ConsensusCommand::Kind::expire_session;
+    for (const auto& key : applied.deleted) announce_deleted(key, expired, command.client);
+    if (expired) session_heard_.erase(command.session);
+}
+
+void ConsensusEnsemble::announce_deleted(const ConsensusKey& key, bool expired, NodeId by) {
+    const std::string prefix = prefix_of(key.path);
+    if (holder_of_[prefix] == key.path) {
+        const Host host(engine_, leader_node());
+        if (expired)
             host.record(trace_kind::lock_expired, {{"key", prefix},
-                                                   {"value", path},
+                                                   {"value", key.path},
                                                    {"token", key.create_revision},
                                                    {"holder", key.client},
                                                    {"expires_at", host.wall_now()}});
         else
             host.record(trace_kind::lock_released, {{"key", prefix},
-                                                    {"value", path},
+                                                    {"value", key.path},
                                                     {"token", key.create_revision},
                                                     {"holder", key.client},
                                                     {"by", by},
                                                     {"plain", false}});
         holder_of_[prefix].clear();
     }
-    fire_watches(path);
-    report_holder(member, prefix);
+    fire_watches(key.path);
+    report_holder(prefix);
 }
 
 // The store's view of who holds the lock: the lowest key under the prefix.
-void ConsensusEnsemble::report_holder(Member& member, const std::string& prefix) {
-    const ConsensusKey* lowest = nullptr;
-    for (const auto& [path, key] : member.state.keys)
-        if (prefix_of(path) == prefix && (!lowest || key.create_revision < lowest->create_revision)) lowest = &key;
-    if (!lowest || holder_of_[prefix] == lowest->path) return;
-    holder_of_[prefix] = lowest->path;
-    Host(engine_, member.node)
+void ConsensusEnsemble::report_holder(const std::string& prefix) {
+    const auto waiting = members_[leader_].state.children(prefix);
+    if (waiting.empty() || holder_of_[prefix] == waiting.front().path) return;
+    const ConsensusKey& lowest = waiting.front();
+    holder_of_[prefix] = lowest.path;
+    Host(engine_, leader_node())
         .record(trace_kind::lock_granted, {{"key", prefix},
-                                           {"value", lowest->path},
-                                           {"token", lowest->create_revision},
-                                           {"holder", lowest->client},
-                                           {"ttl", session_timeout_[lowest->session]}});
+                                           {"value", lowest.path},
+                                           {"token", lowest.create_revision},
+                                           {"holder", lowest.client},
+                                           {"ttl", session_timeout_[lowest.session]}});
 }
 
 void ConsensusEnsemble::fire_watches(const std::string& path) {
@@ -220,7 +200,7 @@ void ConsensusEnsemble::arm_session_expiry(std::int64_t session) {
         session_heard_.erase(heard);  // expire once
         Host(engine_, leader).record(trace_kind::session_expired, {{"session", session}});
         Host(engine_, leader).spawn([](ConsensusEnsemble* self, std::int64_t session) -> Task<void> {
-            Command command{Command::Kind::expire_session, "", session, no_node, {}, 0};
+            ConsensusCommand command{ConsensusCommand::Kind::expire_session, "", session, no_node, {}, 0};
             co_await self->replicate(std::move(command));
         }(this, session));
     });
@@ -228,7 +208,7 @@ void ConsensusEnsemble::arm_session_expiry(std::int64_t session) {
 
 std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
     if (!is_leader(leader_node())) return std::nullopt;
-    if (!members_[leader_].state.sessions.contains(session)) return false;
+    if (!members_[leader_].state.has_session(session)) return false;
     if (session_heard_.contains(session)) session_heard_[session] = engine_.monotonic_now(leader_node());
     return true;
 }
@@ -237,39 +217,34 @@ std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
 
 Task<std::optional<std::int64_t>> ConsensusEnsemble::open_session(NodeId client, Duration timeout) {
     if (!is_leader(leader_node())) co_return std::nullopt;
-    Command command{Command::Kind::open_session, "", 0, client, timeout, 0};
+    ConsensusCommand command{ConsensusCommand::Kind::open_session, "", 0, client, timeout, 0};
     const auto index = co_await replicate(std::move(command));
     if (!index) co_return std::nullopt;
     co_return opened_.at(*index);
 }
 
 Task<std::optional<ConsensusKey>> ConsensusEnsemble::create(std::string prefix, std::int64_t session, NodeId client) {
-    if (!members_[leader_].state.sessions.contains(session)) co_return std::nullopt;
-    Command command{Command::Kind::create, std::move(prefix), session, client, {}, 0};
+    if (!members_[leader_].state.has_session(session)) co_return std::nullopt;
+    ConsensusCommand command{ConsensusCommand::Kind::create, std::move(prefix), session, client, {}, 0};
     const auto index = co_await replicate(std::move(command));
     if (!index) co_return std::nullopt;
     co_return created_.at(*index);
 }
 
 Task<std::optional<bool>> ConsensusEnsemble::remove(std::string path, NodeId by) {
-    if (!members_[leader_].state.keys.contains(path)) co_return false;
-    Command command{Command::Kind::remove, std::move(path), 0, by, {}, 0};
+    if (!members_[leader_].state.has_key(path)) co_return false;
+    ConsensusCommand command{ConsensusCommand::Kind::remove, std::move(path), 0, by, {}, 0};
     const auto index = co_await replicate(std::move(command));
     if (!index) co_return std::nullopt;
     co_return true;
 }
 
 std::optional<std::vector<ConsensusKey>> ConsensusEnsemble::children(const std::string& prefix) {
-    std::vector<ConsensusKey> found;
-    for (const auto& [path, key] : members_[leader_].state.keys)
-        if (prefix_of(path) == prefix) found.push_back(key);
-    std::sort(found.begin(), found.end(),
-              [](const ConsensusKey& a, const ConsensusKey& b) { return a.create_revision < b.create_revision; });
-    return found;
+    return members_[leader_].state.children(prefix);
 }
 
 std::optional<bool> ConsensusEnsemble::watch(const std::string& path, NodeId client, WatchCallback on_delete) {
-    if (!members_[leader_].state.keys.contains(path)) return false;
+    if (!members_[leader_].state.has_key(path)) return false;
     watches_[path].push_back(Watch{client, std::move(on_delete)});
     return true;
 }
@@ -347,13 +322,18 @@ Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
     const std::size_t old = leader_;
     leader_ = me;
     ++term_;
+    assert(leader_of_term_.size() == term_);  // terms only rise, and each has one leader
+    leader_of_term_.push_back(me);
+    // The old leader's pending writes give up: their clients hear "not the leader".
+    for (auto& [index, waiting] : commit_waiters_) waiting.notify_all(engine_);
+    commit_waiters_.clear();
     Member& leader = members_[me];
     for (auto& member : members_) member.acked = 0;
     leader.acked = leader.log.size();
     commit_up_to(leader.log.size());
     // Every session counts as heard from now, as a new ZooKeeper leader resets them.
     for (auto& [session, heard] : session_heard_) heard = host.monotonic_now();
-    for (const auto& [session, client] : leader.state.sessions) {
+    for (const auto& [session, client] : leader.state.sessions()) {
         if (!session_heard_.contains(session)) session_heard_[session] = host.monotonic_now();
         arm_session_expiry(session);
     }
@@ -367,7 +347,7 @@ void ConsensusEnsemble::rejoin(std::size_t me) {
     if (me == leader_) return;  // came back before anyone noticed: it leads again with its log
     const Member& leader = members_[leader_];
     member.log = leader.log;
-    member.state = State{};
+    member.state = ConsensusState(flavor_);
     member.committed = member.applied = 0;
     catch_up(member, leader.committed);
     member.last_heard_leader = engine_.monotonic_now(member.node);

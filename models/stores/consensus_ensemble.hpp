@@ -21,9 +21,15 @@
 // 3. The new leader treats every session as heard from at the takeover, as ZooKeeper
 //    resets session timers on a leader change.
 //
+// The data itself is ConsensusState, applied entry by entry on every member.
+//
 // Simplifications: clients reach whichever node is leader now (a real client reconnects
 // to another server of its list); watches survive a leader change (real clients
 // re-register them on reconnect); a node that restarts copies the leader's log at once.
+// The term and the leader's index are one shared variable that every member reads
+// directly (a god's-eye view): a member never acts on a stale belief about who leads,
+// and messages from a deposed leader are dropped on arrival. Elections, not split
+// votes, are what this model is for.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -32,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "models/stores/consensus_state.hpp"
 #include "models/world/world_spec.hpp"
 #include "sim/condition.hpp"
 #include "sim/engine.hpp"
@@ -39,19 +46,12 @@
 
 namespace locksim {
 
-struct ConsensusKey {
-    std::string path;
-    std::int64_t create_revision = 0;  // ZooKeeper's czxid, etcd's create revision: the fencing token
-    std::int64_t session = 0;          // deleted when the session expires
-    NodeId client;
-};
-
 // What a waiter learns when the key it watches goes away.
 using WatchCallback = std::function<void()>;
 
 class ConsensusEnsemble {
 public:
-    enum class Flavor { zookeeper, etcd };
+    using Flavor = ConsensusFlavor;
 
     ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members, const LockSpec& spec,
                       Flavor flavor);
@@ -76,28 +76,12 @@ public:
     bool is_leader(NodeId node) const { return members_[leader_].node == node && engine_.is_up(node); }
 
 private:
-    struct Command {
-        enum class Kind { open_session, create, remove, expire_session };
-        Kind kind = Kind::open_session;
-        std::string path;  // create: prefix; remove: path
-        std::int64_t session = 0;
-        NodeId client;           // open_session, create: the client; remove: who asked
-        Duration timeout{};      // open_session
-        std::uint64_t term = 0;  // the leader's term when it appended the entry
-    };
-    struct State {
-        std::int64_t revision = 0;  // last zxid / revision
-        std::int64_t next_session = 1;
-        std::int64_t next_sequence = 0;  // ZooKeeper's parent cversion
-        std::map<std::string, ConsensusKey> keys;
-        std::map<std::int64_t, NodeId> sessions;  // open sessions and their clients
-    };
     struct Member {
         NodeId node;
-        std::vector<Command> log;
+        std::vector<ConsensusCommand> log;
         std::size_t committed = 0;  // entries [0, committed) are committed
-        std::size_t applied = 0;
-        State state;
+        std::size_t applied = 0;    // applied <= committed <= log.size()
+        ConsensusState state;
         std::size_t acked = 0;      // leader's view: how much of its log this member has
         Instant last_heard_leader;  // follower: monotonic reading at the last leader message
     };
@@ -106,13 +90,16 @@ private:
         WatchCallback on_delete;
     };
 
-    Task<std::optional<std::size_t>> replicate(Command command);  // index once committed
+    Task<std::optional<std::size_t>> replicate(ConsensusCommand command);  // index once committed
+    bool has_majority(std::size_t index) const;
+    void wake_committed();
     void send_append(std::size_t follower, std::size_t index);
     void catch_up(Member& member, std::size_t leader_committed);
     void commit_up_to(std::size_t index);
-    void apply(Member& member, std::size_t index, bool leader);
-    void delete_key(Member& member, const std::string& path, bool leader, std::string_view why, NodeId by);
-    void report_holder(Member& member, const std::string& prefix);  // on the leader
+    void apply_through(Member& member, bool leader);
+    void announce(const ConsensusCommand& command, std::size_t index, const AppliedCommand& applied);
+    void announce_deleted(const ConsensusKey& key, bool expired, NodeId by);
+    void report_holder(const std::string& prefix);  // on the leader
     void fire_watches(const std::string& path);
     void arm_session_expiry(std::int64_t session);
     Task<void> lead(std::uint64_t term);
@@ -120,7 +107,6 @@ private:
     Task<void> stand_for_election(std::size_t member);
     void rejoin(std::size_t member);
     std::size_t majority() const { return members_.size() / 2 + 1; }
-    std::string prefix_of(const std::string& path) const;
 
     Engine& engine_;
     Network& network_;
@@ -129,7 +115,10 @@ private:
     Flavor flavor_;
     std::size_t leader_ = 0;
     std::uint64_t term_ = 1;
-    Condition acks_changed_;
+    std::vector<std::size_t> leader_of_term_;  // index 0 unused: one leader per term, asserted
+    // The replicate() waiting for each entry of the leader's log to reach a majority: an
+    // ack wakes only the entries it committed, a new term all of them (to give up).
+    std::map<std::size_t, Condition> commit_waiters_;
     std::map<std::string, std::vector<Watch>> watches_;
     std::map<std::int64_t, Instant> session_heard_;  // leader's monotonic reading
     std::map<std::int64_t, Duration> session_timeout_;

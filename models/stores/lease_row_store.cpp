@@ -1,5 +1,7 @@
 #include "models/stores/lease_row_store.hpp"
 
+#include <cassert>
+
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
@@ -37,6 +39,7 @@ std::optional<std::int64_t> LeaseRowStore::claim(const std::string& name, const 
     // paused): the trace still tells the old lease's end before the new grant.
     if (found != rows_.end() && !found->second.expiry_reported) report_expiry(found->second, name);
     const std::int64_t fence = found == rows_.end() ? first_token_ : found->second.fence + 1;
+    assert(found == rows_.end() || fence > found->second.fence);  // a row's fence only rises
     const Instant until = host_.wall_now() + ttl;
     rows_[name] = Row{owner, client, until, fence, false};
     host_.record(

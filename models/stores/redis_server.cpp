@@ -1,5 +1,7 @@
 #include "models/stores/redis_server.hpp"
 
+#include <cassert>
+
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
@@ -96,7 +98,10 @@ bool RedisServer::set_if_absent(const std::string& key, const std::string& value
         return false;
     }
     const Instant expires_at = ttl ? host_.wall_now() + *ttl : never;
-    keys_[key] = Entry{StoredKey{value, client, expires_at}, next_version_++};
+    // One value per key: a SET NX grants only where nothing is stored, never over a value.
+    [[maybe_unused]] const bool fresh =
+        keys_.try_emplace(key, Entry{StoredKey{value, client, expires_at}, next_version_++}).second;
+    assert(fresh);
     changed(key);
     std::vector<Field> fields{{"key", key}, {"value", value}, {"holder", client}};
     if (ttl) {
@@ -112,25 +117,24 @@ int RedisServer::delete_if_equals(const std::string& key, const std::string& val
     expire_if_due(key);
     auto entry = keys_.find(key);
     if (entry == keys_.end() || entry->second.stored.value != value) return 0;
-    host_.record(trace_kind::lock_released, {{"key", key},
-                                             {"value", entry->second.stored.value},
-                                             {"holder", entry->second.stored.holder},
-                                             {"by", client},
-                                             {"plain", false}});
-    keys_.erase(entry);
-    changed(key);
-    return 1;
+    return release(entry, client, false);
 }
 
 int RedisServer::del(const std::string& key, NodeId client) {
     expire_if_due(key);
     auto entry = keys_.find(key);
     if (entry == keys_.end()) return 0;
+    return release(entry, client, true);
+}
+
+// `plain`: deleted without comparing the value, whoever's it was.
+int RedisServer::release(std::map<std::string, Entry>::iterator entry, NodeId client, bool plain) {
+    const std::string key = entry->first;
     host_.record(trace_kind::lock_released, {{"key", key},
                                              {"value", entry->second.stored.value},
                                              {"holder", entry->second.stored.holder},
                                              {"by", client},
-                                             {"plain", true}});
+                                             {"plain", plain}});
     keys_.erase(entry);
     changed(key);
     return 1;

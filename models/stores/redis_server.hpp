@@ -63,6 +63,7 @@ private:
     };
 
     void expire_if_due(const std::string& key);
+    int release(std::map<std::string, Entry>::iterator entry, NodeId client, bool plain);
     void arm_expiry(const std::string& key);
     void changed(const std::string& key);  // after every write: persistence and replication
     void start_saving();

@@ -93,13 +93,19 @@ private:
                 holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock)).get();
             }
             const std::size_t index = servers_.size();
-            auto& server = servers_.emplace_back(std::make_unique<JobServer>(host, network_, holder, resources,
-                                                                             ServerPlace{index, spec_.servers.size()},
-                                                                             spec_.job, spec_.protection));
+            auto& server = servers_.emplace_back(
+                std::make_unique<JobServer>(host, network_, holder, resources, ServerPlace{index, spec_.servers.size()},
+                                            spec_.job, spec_.protection, injected_error_at(name)));
             host.spawn(server->run_nightly_job([this, index] { job_ended(index); }));
             // A crashed server's job is over too; what it left behind is the story.
             engine_.on_crash(host.id(), [this, index] { job_ended(index); });
         }
+    }
+
+    // The customer whose record throws in this server's job, if the scenario injects one.
+    std::optional<std::int64_t> injected_error_at(const std::string& server) const {
+        if (server != spec_.job.error_on_server) return std::nullopt;
+        return spec_.job.error_at_customer;
     }
 
     // The run is over when every server's job has ended: what still ticks afterwards

@@ -2,11 +2,13 @@
 // A scenario as read from its file: one world in several designs, each with what it
 // expects the run to show.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "checks/expectations.hpp"
 #include "models/world/world_spec.hpp"
+#include "scenarios/schema/explore_spec.hpp"
 
 namespace locksim {
 
@@ -26,6 +28,11 @@ struct Scenario {
     std::string section;  // the seed's section it tells, "3" or "3-4"; empty if none
     std::uint64_t seed = 0;
     std::vector<Design> designs;  // in file order
+    std::optional<ExploreSpec> explore;
 };
+
+// Every node of a design's world: servers, the store's nodes, the billing database and
+// the payment provider.
+std::vector<std::string> node_names(const WorldSpec& world);
 
 }  // namespace locksim

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/idempotency_key.hpp"
+#include "scenarios/schema/explore_schema.hpp"
 #include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
@@ -60,9 +61,7 @@ public:
         world.store_nodes = store_node_names(world.lock);
         world.billing_node = billing_node;
         world.provider_node = provider_node;
-        nodes_ = world.servers;
-        nodes_.insert(nodes_.end(), world.store_nodes.begin(), world.store_nodes.end());
-        for (auto name : {provider_node, billing_node}) nodes_.emplace_back(name);
+        nodes_ = node_names(world);
 
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
         read_network(root_["network"], nodes_, world);
@@ -151,29 +150,6 @@ private:
     std::vector<std::string> nodes_;
 };
 
-std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics) {
-    std::vector<Expectation> expectations;
-    for (const auto& [metric, value] : expect.members()) {
-        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
-            value.fail(fmt::format("unknown metric \"{}\"; expected one of: {}", metric, fmt::join(metrics, ", ")));
-        Expectation expectation{metric, Expectation::Comparison::equals, 0};
-        if (value.json().is_object()) {
-            value.allow_only({"at_least", "at_most"});
-            const bool at_least = value.has("at_least");
-            if (at_least == value.has("at_most")) value.fail("expected exactly one of \"at_least\" or \"at_most\"");
-            expectation.comparison = at_least ? Expectation::Comparison::at_least : Expectation::Comparison::at_most;
-            expectation.value = value[at_least ? "at_least" : "at_most"].integer();
-            if (expectation.value < 0)
-                value[at_least ? "at_least" : "at_most"].fail("expected a count of 0 or more: no metric is negative");
-        } else {
-            expectation.value = value.integer();
-            if (expectation.value < 0) value.fail("expected a count of 0 or more: no metric is negative");
-        }
-        expectations.push_back(std::move(expectation));
-    }
-    return expectations;
-}
-
 LockPurpose read_purpose(const JsonReader& world) {
     if (!world.has("purpose")) return LockPurpose::correctness;
     const std::string purpose = world["purpose"].string();
@@ -218,6 +194,29 @@ constexpr int max_depth = 64;
 constexpr std::size_t max_object_members = 1'000;
 constexpr std::size_t max_array_items = 100'000;
 
+// Walks over JSON strings for the raw-text scans below, which care only for what lies
+// outside them: skip() is true while text[i] belongs to a string, quotes included, and
+// steps over escaped characters.
+class StringSkipper {
+public:
+    bool skip(std::string_view text, std::size_t& i) {
+        const char c = text[i];
+        if (in_string_) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string_ = false;
+            return true;
+        }
+        if (c != '"') return false;
+        in_string_ = true;
+        return true;
+    }
+
+private:
+    bool in_string_ = false;
+};
+
 struct ShapeProblem {
     TextPosition at;
     std::string message;
@@ -231,17 +230,11 @@ std::optional<ShapeProblem> shape_problem(std::string_view text) {
         std::size_t items;
     };
     std::vector<Open> open;
-    bool in_string = false;
+    StringSkipper strings;
     for (std::size_t i = 0; i < text.size(); ++i) {
+        if (strings.skip(text, i)) continue;
         const char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
+        if (c == '{' || c == '[') {
             open.push_back(Open{c == '{', 1});
             if (open.size() > max_depth)
                 return ShapeProblem{position_at_offset(text, i),
@@ -262,20 +255,10 @@ std::optional<ShapeProblem> shape_problem(std::string_view text) {
 
 // Where the first number too large for a double is (nlohmann says only that one was).
 TextPosition first_overflowing_number(std::string_view text) {
-    bool in_string = false;
+    StringSkipper strings;
     for (std::size_t i = 0; i < text.size(); ++i) {
+        if (strings.skip(text, i)) continue;
         const char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-            continue;
-        }
         if (c != '-' && (c < '0' || c > '9')) continue;
         std::size_t end = i;
         while (end < text.size() && std::strchr("+-0123456789.eE", text[end]) != nullptr && text[end] != '\0') ++end;
@@ -290,7 +273,38 @@ TextPosition first_overflowing_number(std::string_view text) {
 
 }  // namespace
 
-Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
+std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics) {
+    std::vector<Expectation> expectations;
+    for (const auto& [metric, value] : expect.members()) {
+        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
+            value.fail(fmt::format("unknown metric \"{}\"; expected one of: {}", metric, fmt::join(metrics, ", ")));
+        Expectation expectation{metric, Expectation::Comparison::equals, 0};
+        if (value.json().is_object()) {
+            value.allow_only({"at_least", "at_most"});
+            const bool at_least = value.has("at_least");
+            if (at_least == value.has("at_most")) value.fail("expected exactly one of \"at_least\" or \"at_most\"");
+            expectation.comparison = at_least ? Expectation::Comparison::at_least : Expectation::Comparison::at_most;
+            expectation.value = value[at_least ? "at_least" : "at_most"].integer();
+            if (expectation.value < 0)
+                value[at_least ? "at_least" : "at_most"].fail("expected a count of 0 or more: no metric is negative");
+        } else {
+            expectation.value = value.integer();
+            if (expectation.value < 0) value.fail("expected a count of 0 or more: no metric is negative");
+        }
+        expectations.push_back(std::move(expectation));
+    }
+    return expectations;
+}
+
+namespace {
+
+struct ParsedText {
+    Json document;
+    JsonPositions positions;
+};
+
+// The text as JSON, with the position of every value, or the one-line error.
+ParsedText parse_json_text(std::string_view text, const std::string& file) {
     if (text.size() > max_file_bytes)
         throw ScenarioError(
             fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
@@ -323,16 +337,25 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         throw ScenarioError(
             fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, message_safe(reason, 600)));
     }
-    const JsonPositions positions = JsonPositions::scan(text);
+    JsonPositions positions = JsonPositions::scan(text);
     if (const auto& duplicate = positions.duplicate_key())
         throw ScenarioError(fmt::format("{}:{}:{}: {}: this field appears twice in the same object", file,
                                         duplicate->second.line, duplicate->second.column,
                                         message_safe(duplicate->first)));
+    return ParsedText{std::move(document), std::move(positions)};
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
+    const ParsedText parsed = parse_json_text(text, file);
+    const Json& document = parsed.document;
+    const JsonPositions& positions = parsed.positions;
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
     std::vector<std::string_view> top_level_fields{"$schema", "name", "description", "lesson",
-                                                   "section", "seed", "designs"};
+                                                   "section", "seed", "designs",     "explore"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     root.allow_only(top_level_fields);
 
@@ -384,7 +407,43 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         if (result.purpose == LockPurpose::correctness) add_correctness_expectations(result.expectations, metrics);
         scenario.designs.push_back(std::move(result));
     }
+    if (root.has("explore")) {
+        // The targets must be nodes of every design: the same placements are tried in each.
+        std::vector<std::string> nodes = node_names(scenario.designs.front().world);
+        std::vector<std::string> servers = scenario.designs.front().world.servers;
+        std::vector<std::string> design_names;
+        for (const auto& design : scenario.designs) {
+            const auto missing_from = [](const std::vector<std::string>& names) {
+                return [&names](const std::string& name) {
+                    return std::find(names.begin(), names.end(), name) == names.end();
+                };
+            };
+            const auto theirs = node_names(design.world);
+            std::erase_if(nodes, missing_from(theirs));
+            std::erase_if(servers, missing_from(design.world.servers));
+            design_names.push_back(design.name);
+        }
+        scenario.explore = read_explore(root["explore"], nodes, servers, design_names);
+    }
     return scenario;
+}
+
+std::vector<std::string> node_names(const WorldSpec& world) {
+    std::vector<std::string> nodes = world.servers;
+    nodes.insert(nodes.end(), world.store_nodes.begin(), world.store_nodes.end());
+    nodes.push_back(world.provider_node);
+    nodes.push_back(world.billing_node);
+    return nodes;
+}
+
+void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin) {
+    const ParsedText parsed = parse_json_text(faults_text, origin);
+    const JsonSource source{origin, &parsed.positions, nullptr, "", ""};
+    const JsonReader faults(source, parsed.document, "");
+    for (auto& design : scenario.designs) {
+        design.world.faults = read_faults(faults, node_names(design.world));
+        design.world.fault_generators.clear();
+    }
 }
 
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics) {

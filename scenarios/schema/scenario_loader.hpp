@@ -15,4 +15,8 @@ namespace locksim {
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics);
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics);
 
+// `locksim run --faults '[…]'`: every design's faults become this list, written as in a
+// scenario's "faults", and nothing is drawn from "fault_generators". Errors name `origin`.
+void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin);
+
 }  // namespace locksim

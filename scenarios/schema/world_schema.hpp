@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/expectations.hpp"
 #include "models/world/world_spec.hpp"
 #include "scenarios/schema/json_reader.hpp"
 
@@ -34,6 +35,9 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
 // "fault_generators"; `servers` stands for the job servers in a target list.
 std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,
                                                   const std::vector<std::string>& servers, Duration horizon);
+
+// "expect": metric names with a count, or {"at_least": n} / {"at_most": n}.
+std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics);
 
 // A node name that must exist; the error lists the nodes there are.
 std::string read_node_ref(const JsonReader& field, const std::vector<std::string>& nodes);

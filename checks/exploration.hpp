@@ -1,0 +1,111 @@
+#pragma once
+// What exploring a design found: every placement of a fault at every point where it can
+// strike, whether each broke what the lock is for, and the windows — maximal runs of
+// consecutive strike points on one node at which a fault does.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/expectations.hpp"
+#include "checks/metrics.hpp"
+#include "checks/run_outcome.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+// The metrics whose flagged events are violations, in the order outputs list them.
+const std::vector<std::string>& violation_kinds();
+// A bit per violation_kinds() entry that the run's flagged violations count towards.
+std::uint32_t violations_in(const RunMetrics& metrics);
+std::vector<std::string> violation_names(std::uint32_t violations);
+
+// A point where a fault can strike a node: right after one of its events in the run
+// without faults (each is a moment a process of the node waits). A trigger on the nth
+// event of that kind on that node strikes there again, whatever else the fault changes
+// later.
+struct StrikePoint {
+    std::string node;
+    std::uint64_t sequence = 0;  // of the event in the baseline trace
+    Instant at;                  // true time
+    std::string kind;
+    int nth = 1;
+};
+
+// One entry of the file's "faults", with its sizes resolved for this design.
+struct FaultFamilyPlan {
+    std::string kind;        // "pause", "clock_step", "crash"
+    std::string size_field;  // "for", "by", "restart_after"
+    std::string cause;       // a pause's "kind"
+    std::vector<std::string> targets;
+    std::vector<std::optional<Duration>> sizes;  // crash: nullopt stays down
+    std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")
+};
+
+struct FaultChoice {
+    std::size_t family = 0;
+    std::size_t point = 0;  // index into DesignExploration::points
+    std::size_t size = 0;
+};
+
+struct PlacementOutcome {
+    std::vector<FaultChoice> faults;  // one per depth
+    std::uint32_t violations = 0;
+};
+
+struct ExploreWindow {
+    std::size_t family = 0;
+    std::string node;
+    std::size_t first = 0;  // the first and last violating strike points
+    std::size_t last = 0;
+    std::optional<std::size_t> safe_before;  // the strike points next to the window, safe for every size
+    std::optional<std::size_t> safe_after;
+    std::size_t first_size = 0;     // the smallest violating size at `first`, at `last`,
+    std::size_t last_size = 0;      // and over the whole window
+    std::size_t shortest_size = 0;  // (indices into the family's sizes)
+    std::uint32_t violations = 0;
+    std::uint64_t violating_placements = 0;
+};
+
+struct DesignExploration {
+    std::string name;
+    LockPurpose purpose = LockPurpose::correctness;
+    Trace baseline;        // the run without the file's faults
+    Instant baseline_end;  // when it stopped
+    std::uint32_t baseline_violations = 0;
+    std::vector<FaultFamilyPlan> families;
+    std::vector<StrikePoint> points;           // in trace order
+    std::vector<PlacementOutcome> placements;  // in the order tried
+    std::uint64_t pruned = 0;
+    std::vector<ExploreWindow> windows;  // depth 1 only
+    std::vector<ExpectationResult> expectations;
+
+    std::uint64_t violating() const;
+    std::uint64_t count_of(const std::string& violation) const;  // placements showing it
+    std::int64_t metric(std::string_view name) const;            // explore_metric_names()
+    bool held() const;
+};
+
+struct Exploration {
+    std::string file;
+    std::string name;
+    std::uint64_t seed = 0;
+    int depth = 1;
+    std::vector<DesignExploration> designs;
+
+    bool held() const;
+};
+
+// The windows of a depth-1 exploration: per family and node, maximal runs of strike
+// points at which some size violates, in family, node and time order.
+std::vector<ExploreWindow> find_windows(const DesignExploration& design);
+
+// The fault as a scenario file writes it, ready to paste into "faults":
+// {"pause": "server-1", "for": "40s", "kind": "gc", "when": {"event": "job.preparing", "node": "server-1", "nth": 2}}
+nlohmann::ordered_json fault_object(const DesignExploration& design, const FaultChoice& choice);
+// All of a placement's faults: a "faults" list.
+nlohmann::ordered_json placement_faults(const DesignExploration& design, const PlacementOutcome& placement);
+
+}  // namespace locksim

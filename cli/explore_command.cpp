@@ -1,0 +1,64 @@
+#include "cli/explore_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/terminal.hpp"
+#include "cli/worker_threads.hpp"
+#include "reports/explore_json.hpp"
+#include "reports/explore_text.hpp"
+#include "runners/explore_runner.hpp"
+#include "runners/scenario_runner.hpp"
+
+namespace locksim {
+
+int explore_command(const ExploreCommandOptions& options) {
+    const auto loaded = load_scenario_or_report(options.file);
+    if (!loaded) return 2;
+    const Scenario& scenario = *loaded;
+    if (!scenario.explore) {
+        fmt::print(
+            stderr,
+            "{}: has no \"explore\" block; add one naming the faults to try, such as\n"
+            "  \"explore\": {{ \"faults\": [ {{ \"pause\": \"servers\", \"for\": [\"10s\", \"ttl\", \"ttl+1ms\", "
+            "\"2m\"] }} ] }}\n",
+            options.file);
+        return 2;
+    }
+    if (options.design) {
+        const auto& designs = scenario.designs;
+        if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == *options.design; })) {
+            std::vector<std::string> names;
+            for (const auto& d : designs) names.push_back(d.name);
+            fmt::print(stderr, "{}: --design: no design named \"{}\"; the designs are {}\n", options.file,
+                       *options.design, fmt::join(names, ", "));
+            return 2;
+        }
+    }
+    const auto threads = worker_threads(options.jobs);
+    if (!threads) return 2;
+
+    Exploration exploration;
+    try {
+        ProgressBar bar(0, "placements");
+        exploration = run_explore(
+            scenario, ExploreOptions{options.design, *threads, options.max_events,
+                                     [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); }});
+    } catch (const ExploreError& error) {
+        fmt::print(stderr, "{}: /explore: {}\n", options.file, error.what());
+        return 2;
+    } catch (const RunawayRun& runaway) {
+        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
+        return 2;
+    }
+    if (options.format == "json")
+        fmt::print("{}\n", explore_json(exploration, options.placements).dump(2));
+    else
+        fmt::print("{}", render_explore_text(exploration, options.program,
+                                             TextStyle(use_colour(color_choice(options.color)))));
+    return exploration.held() ? 0 : 1;
+}
+
+}  // namespace locksim

@@ -1,0 +1,27 @@
+#pragma once
+// `locksim explore FILE`: every fault of the file's "explore" block at every point where
+// it can strike, per design; the windows that violate, and how to replay each.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/engine.hpp"
+
+namespace locksim {
+
+struct ExploreCommandOptions {
+    std::string file;
+    std::optional<std::string> design;
+    unsigned jobs = 0;  // 0: every CPU this process may use
+    std::string format = "text";
+    bool placements = false;  // json: every placement tried
+    std::optional<std::string> report_directory;
+    std::string color = "auto";
+    std::string program = "locksim";
+    std::uint64_t max_events = Engine::default_event_limit;
+};
+
+// 0 every explore expectation held, 1 one failed, 2 unusable input.
+int explore_command(const ExploreCommandOptions& options);
+
+}  // namespace locksim

@@ -1,0 +1,41 @@
+#pragma once
+// The job's SQL connection to the billing database: each method is one statement, sent
+// as a request and answered on the database's node, with the text a SQL client prints.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/billing_database.hpp"
+#include "sim/host.hpp"
+#include "sim/network.hpp"
+#include "sim/task.hpp"
+
+namespace locksim {
+
+class BillingClient {
+public:
+    // `period` is the billing period (or the index hour) every statement names.
+    BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period);
+
+    // SELECT status FROM renewals …
+    Task<RenewalRow> read_renewal(std::int64_t customer);
+    // INSERT INTO renewals … 'claimed': 1 row, or 0 when the unique key says it exists.
+    Task<int> insert_renewal(std::int64_t customer);
+    // UPDATE … SET status='claimed', fence=token … AND fence < token: rows changed.
+    Task<int> claim_renewal(std::int64_t customer, std::int64_t token);
+    // UPDATE … SET status='charged' (AND fence <= token when fenced): rows changed.
+    Task<int> record_charged(std::int64_t customer, std::optional<std::int64_t> token);
+    // SELECT 1 FROM index_builds WHERE hour = period.
+    Task<bool> index_built();
+    // INSERT INTO index_builds: this hour's build and the CPU it took.
+    Task<void> record_index_build(Duration cpu);
+
+private:
+    Host host_;
+    Network& network_;
+    NodeId database_node_;
+    BillingDatabase* database_;
+    std::string period_;
+};
+
+}  // namespace locksim

@@ -1,0 +1,31 @@
+#pragma once
+// The job's HTTP client of the payment provider: one charge request per call, with the
+// Idempotency-Key header when the design sends one.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/payment_provider.hpp"
+#include "sim/host.hpp"
+#include "sim/network.hpp"
+#include "sim/task.hpp"
+
+namespace locksim {
+
+class ProviderClient {
+public:
+    ProviderClient(Host host, Network& network, NodeId provider_node, PaymentProvider* provider, std::string period);
+
+    // POST a charge for this customer's period; the receipt says whether the provider
+    // replayed an earlier charge for the same key instead of charging again.
+    Task<ChargeReceipt> charge(std::int64_t customer, std::optional<std::string> idempotency_key);
+
+private:
+    Host host_;
+    Network& network_;
+    NodeId provider_node_;
+    PaymentProvider* provider_;
+    std::string period_;
+};
+
+}  // namespace locksim

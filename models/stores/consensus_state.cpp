@@ -1,0 +1,73 @@
+#include "models/stores/consensus_state.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace locksim {
+
+std::string_view to_string(ConsensusCommand::Kind kind) {
+    switch (kind) {
+        case ConsensusCommand::Kind::open_session: return "open session";
+        case ConsensusCommand::Kind::create: return "create";
+        case ConsensusCommand::Kind::remove: return "delete";
+        case ConsensusCommand::Kind::expire_session: return "expire session";
+    }
+    return "?";
+}
+
+std::string prefix_of(const std::string& path) {
+    return path.substr(0, path.rfind('/'));
+}
+
+AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
+    AppliedCommand applied;
+    // Every entry is one transaction: one zxid, one revision.
+    ++revision_;
+    switch (command.kind) {
+        case ConsensusCommand::Kind::open_session: {
+            const std::int64_t id = next_session_++;
+            sessions_[id] = command.client;
+            applied.opened_session = id;
+            break;
+        }
+        case ConsensusCommand::Kind::create: {
+            // ZooKeeper: a sequential node under the prefix; etcd: a key named by the lease.
+            const std::string path = flavor_ == ConsensusFlavor::zookeeper
+                                         ? fmt::format("{}/lock-{:010}", command.path, next_sequence_++)
+                                         : fmt::format("{}/{:x}", command.path, 0x694d000 + command.session);
+            ConsensusKey key{path, revision_, command.session, command.client};
+            keys_[path] = key;
+            applied.created = std::move(key);
+            break;
+        }
+        case ConsensusCommand::Kind::remove: erase_key(command.path, applied); break;
+        case ConsensusCommand::Kind::expire_session: {
+            std::vector<std::string> owned;
+            for (const auto& [path, key] : keys_)
+                if (key.session == command.session) owned.push_back(path);
+            for (const auto& path : owned) erase_key(path, applied);
+            sessions_.erase(command.session);
+            break;
+        }
+    }
+    return applied;
+}
+
+void ConsensusState::erase_key(const std::string& path, AppliedCommand& applied) {
+    auto found = keys_.find(path);
+    if (found == keys_.end()) return;
+    applied.deleted.push_back(std::move(found->second));
+    keys_.erase(found);
+}
+
+std::vector<ConsensusKey> ConsensusState::children(const std::string& prefix) const {
+    std::vector<ConsensusKey> found;
+    for (const auto& [path, key] : keys_)
+        if (prefix_of(path) == prefix) found.push_back(key);
+    std::sort(found.begin(), found.end(),
+              [](const ConsensusKey& a, const ConsensusKey& b) { return a.create_revision < b.create_revision; });
+    return found;
+}
+
+}  // namespace locksim

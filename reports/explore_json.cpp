@@ -1,0 +1,98 @@
+#include "reports/explore_json.hpp"
+
+#include "reports/explore_text.hpp"
+#include "reports/result_json.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json placement_json(const DesignExploration& design, const FaultChoice& choice) {
+    Json placement;
+    placement["strikes_at"] = format_seconds(design.points[choice.point].at);
+    placement["after"] = describe_strike_point(design, choice.point);
+    placement["fault"] = fault_object(design, choice);
+    return placement;
+}
+
+Json window_json(const DesignExploration& design, const ExploreWindow& window) {
+    const FaultFamilyPlan& family = design.families[window.family];
+    Json out;
+    out["node"] = window.node;
+    out["fault"] = family.kind;
+    out["from"] = format_seconds(design.points[window.first].at);
+    out["to"] = format_seconds(design.points[window.last].at);
+    out["shortest"] = family.size_texts[window.shortest_size];
+    out["violations"] = violation_names(window.violations);
+    out["violating_placements"] = window.violating_placements;
+    out["first_violating"] = placement_json(design, FaultChoice{window.family, window.first, window.first_size});
+    out["last_violating"] = placement_json(design, FaultChoice{window.family, window.last, window.last_size});
+    // Safe for every size: shown with the size that violates on the window's side.
+    out["last_safe_before"] =
+        window.safe_before ? placement_json(design, FaultChoice{window.family, *window.safe_before, window.first_size})
+                           : Json(nullptr);
+    out["first_safe_after"] =
+        window.safe_after ? placement_json(design, FaultChoice{window.family, *window.safe_after, window.last_size})
+                          : Json(nullptr);
+    return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_placement) {
+    Json out;
+    out["scenario"] = exploration.name;
+    out["file"] = exploration.file;
+    out["seed"] = exploration.seed;
+    out["depth"] = exploration.depth;
+    out["designs"] = Json::array();
+    for (const auto& design : exploration.designs) {
+        Json d;
+        d["name"] = design.name;
+        d["strike_points"] = design.points.size();
+        d["violates_without_faults"] = violation_names(design.baseline_violations);
+        Json families = Json::array();
+        for (const auto& family : design.families) {
+            Json sizes = Json::array();
+            for (std::size_t s = 0; s < family.sizes.size(); ++s) {
+                Json size;
+                size["as_written"] = family.size_texts[s];
+                size["value"] = family.sizes[s] ? Json(format_duration(*family.sizes[s])) : Json(nullptr);
+                sizes.push_back(size);
+            }
+            families.push_back(Json{{"fault", family.kind}, {"targets", family.targets}, {"sizes", sizes}});
+        }
+        d["faults"] = families;
+        d["placements"] = design.placements.size();
+        d["pruned"] = design.pruned;
+        d["violating_placements"] = design.violating();
+        Json by_kind = Json::object();
+        for (const auto& kind : violation_kinds()) by_kind[kind] = design.count_of(kind);
+        d["placements_by_violation"] = by_kind;
+        if (exploration.depth == 1) {
+            d["windows"] = Json::array();
+            for (const auto& window : design.windows) d["windows"].push_back(window_json(design, window));
+        } else {
+            // Pairs do not line up in time; the violating ones are listed instead.
+            d["violating_pairs"] = Json::array();
+            for (const auto& placement : design.placements)
+                if (placement.violations != 0)
+                    d["violating_pairs"].push_back(Json{{"faults", placement_faults(design, placement)},
+                                                        {"violations", violation_names(placement.violations)}});
+        }
+        d["expectations"] = expectations_json(design.expectations);
+        if (every_placement) {
+            d["every_placement"] = Json::array();
+            for (const auto& placement : design.placements)
+                d["every_placement"].push_back(Json{{"faults", placement_faults(design, placement)},
+                                                    {"violations", violation_names(placement.violations)}});
+        }
+        out["designs"].push_back(std::move(d));
+    }
+    out["held"] = exploration.held();
+    return out;
+}
+
+}  // namespace locksim

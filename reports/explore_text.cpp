@@ -1,0 +1,142 @@
+#include "reports/explore_text.hpp"
+
+#include <fmt/format.h>
+
+#include "checks/command_line.hpp"
+#include "models/trace_kinds.hpp"
+#include "reports/event_text.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+// "1,236"
+std::string grouped(std::uint64_t n) {
+    std::string digits = fmt::format("{}", n);
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
+// "pause of 1s, 10s, ttl+1ms (30.001s)"
+std::string family_text(const FaultFamilyPlan& family) {
+    std::vector<std::string> sizes;
+    for (std::size_t s = 0; s < family.sizes.size(); ++s) {
+        const auto& size = family.sizes[s];
+        const std::string value = size ? format_duration(*size) : "never (stays down)";
+        sizes.push_back(value == family.size_texts[s] ? value : fmt::format("{} ({})", family.size_texts[s], value));
+    }
+    const char* what = family.kind == "pause"        ? "pauses of"
+                       : family.kind == "clock_step" ? "clock steps by"
+                                                     : "crashes, restarting after";
+    return fmt::format("{} {} on {}", what, fmt::join(sizes, ", "), fmt::join(family.targets, ", "));
+}
+
+std::string size_text(const FaultFamilyPlan& family, std::size_t s) {
+    const auto& size = family.sizes[s];
+    const std::string value = size ? format_duration(*size) : "staying down";
+    return value == family.size_texts[s] || !size ? value : fmt::format("{} ({})", value, family.size_texts[s]);
+}
+
+std::string replay(const Exploration& exploration, const DesignExploration& design, const FaultChoice& choice,
+                   const std::string& program) {
+    auto faults = nlohmann::ordered_json::array();
+    faults.push_back(fault_object(design, choice));
+    return replay_command(program, exploration.file, exploration.seed, design.name, faults.dump());
+}
+
+}  // namespace
+
+std::string describe_strike_point(const DesignExploration& design, std::size_t point) {
+    const StrikePoint& at = design.points[point];
+    const TraceEvent& event = design.baseline.events()[at.sequence];
+    const Trace& trace = design.baseline;
+    std::string what;
+    if (event.kind == trace_kind::message_sent)
+        what = fmt::format("sends \"{}\" to {}", event.text("label"), trace.node_name(event.node_ref("to")));
+    else if (event.kind == trace_kind::message_delivered)
+        what = fmt::format("receives \"{}\" from {}", event.text("label"), trace.node_name(event.node_ref("from")));
+    else if (const auto text = describe_event(event, trace))
+        what = text->text;
+    else
+        what = fmt::format("records {}", event.kind);
+    return fmt::format("{} {} (e{}, {})", at.node, what, at.sequence, format_seconds(at.at));
+}
+
+std::string render_explore_text(const Exploration& exploration, const std::string& program, const TextStyle& style) {
+    std::string out =
+        style.heading(exploration.name) +
+        fmt::format(" · explore, {} · seed {}\n", exploration.depth == 1 ? "one fault per run" : "every pair of faults",
+                    exploration.seed);
+    if (!exploration.designs.empty())
+        for (const auto& family : exploration.designs.front().families) out += "  tries " + family_text(family) + "\n";
+    out += "\n";
+
+    std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "violating"}};
+    for (const auto& kind : violation_kinds()) rows.front().push_back(kind);
+    rows.front().push_back(exploration.depth == 1 ? "windows" : "");
+    for (const auto& design : exploration.designs) {
+        const std::uint64_t violating = design.violating();
+        std::vector<std::string> row{design.name, grouped(design.points.size()), grouped(design.placements.size()),
+                                     violating == 0 ? style.good("0") : style.violation(grouped(violating))};
+        for (const auto& kind : violation_kinds()) row.push_back(grouped(design.count_of(kind)));
+        row.push_back(exploration.depth == 1 ? grouped(design.windows.size()) : "");
+        rows.push_back(std::move(row));
+    }
+    out += text_table(rows, style);
+
+    for (const auto& design : exploration.designs) {
+        out += "\n" + style.heading(design.name);
+        if (design.baseline_violations != 0)
+            out += style.violation(fmt::format(" · violates even without faults ({})",
+                                               fmt::join(violation_names(design.baseline_violations), ", ")));
+        if (exploration.depth == 2) {
+            out += fmt::format(
+                ": {} pairs tried, {} pruned (mirror images and a placement paired with itself), {} "
+                "violate\n",
+                grouped(design.placements.size()), grouped(design.pruned), grouped(design.violating()));
+            continue;
+        }
+        if (design.windows.empty()) {
+            out += ": " + style.good("no placement violates") + "\n";
+            continue;
+        }
+        out += fmt::format(": {} window{}\n", design.windows.size(), design.windows.size() == 1 ? "" : "s");
+        for (std::size_t w = 0; w < design.windows.size(); ++w) {
+            const ExploreWindow& window = design.windows[w];
+            const FaultFamilyPlan& family = design.families[window.family];
+            out += fmt::format("  {}. {} on {}, {} to {}: {} (shortest {}: {})\n", w + 1,
+                               style.violation(fmt::format("{}", fmt::join(violation_names(window.violations), ", "))),
+                               window.node, format_seconds(design.points[window.first].at),
+                               format_seconds(design.points[window.last].at),
+                               fmt::format("{} violating placement{}", window.violating_placements,
+                                           window.violating_placements == 1 ? "" : "s"),
+                               family.kind, size_text(family, window.shortest_size));
+            out += "     opens after  " + describe_strike_point(design, window.first) + "\n";
+            out += "     closes after " + describe_strike_point(design, window.last) + "\n";
+            if (window.safe_after)
+                out += style.quiet("     safe again after " + describe_strike_point(design, *window.safe_after)) + "\n";
+            out += "     replay: " +
+                   replay(exploration, design, FaultChoice{window.family, window.first, window.first_size}, program) +
+                   "\n";
+        }
+    }
+    std::size_t failed = 0;
+    for (const auto& design : exploration.designs)
+        for (const auto& result : design.expectations)
+            if (!result.held) {
+                ++failed;
+                out += style.violation(
+                           fmt::format("FAIL {} {}: {}", exploration.name, design.name, describe_failure(result))) +
+                       "\n";
+            }
+    if (failed == 0)
+        for (const auto& design : exploration.designs)
+            if (!design.expectations.empty()) {
+                out += "\n" + style.good("Every explore expectation held.") + "\n";
+                break;
+            }
+    return out;
+}
+
+}  // namespace locksim

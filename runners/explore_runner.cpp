@@ -1,0 +1,193 @@
+#include "runners/explore_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <set>
+
+#include "checks/metrics.hpp"
+#include "models/world/world.hpp"
+#include "runners/parallel_runs.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+const char* kind_name(ExploreFaultFamily::Kind kind) {
+    switch (kind) {
+        case ExploreFaultFamily::Kind::pause: return "pause";
+        case ExploreFaultFamily::Kind::clock_step: return "clock_step";
+        case ExploreFaultFamily::Kind::crash: return "crash";
+    }
+    return "?";
+}
+
+const char* size_field(ExploreFaultFamily::Kind kind) {
+    switch (kind) {
+        case ExploreFaultFamily::Kind::pause: return "for";
+        case ExploreFaultFamily::Kind::clock_step: return "by";
+        case ExploreFaultFamily::Kind::crash: return "restart_after";
+    }
+    return "?";
+}
+
+FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
+    FaultFamilyPlan plan{kind_name(family.kind), size_field(family.kind), family.cause, family.targets, {}, {}};
+    for (const auto& size : family.sizes) {
+        if (!size) {
+            plan.sizes.push_back(std::nullopt);
+            plan.size_texts.push_back("null");
+            continue;
+        }
+        const Duration value = size->resolve(design.world.lock.ttl);
+        const bool positive_needed = family.kind != ExploreFaultFamily::Kind::clock_step;
+        if ((positive_needed && value.ns <= 0) || (!positive_needed && value.ns == 0))
+            throw ExploreError(
+                fmt::format("design \"{}\": the {} size \"{}\" comes to {} with this design's TTL of "
+                            "{}; give sizes that stay above zero",
+                            design.name, plan.kind, size->text, format_duration_rounded(value),
+                            format_duration(design.world.lock.ttl)));
+        plan.sizes.push_back(value);
+        plan.size_texts.push_back(size->text);
+    }
+    return plan;
+}
+
+// Every event of a target node in the run without faults, in trace order.
+std::vector<StrikePoint> strike_points(const Trace& baseline, const std::vector<FaultFamilyPlan>& families) {
+    std::set<std::string> targets;
+    for (const auto& family : families) targets.insert(family.targets.begin(), family.targets.end());
+    std::vector<StrikePoint> points;
+    std::map<std::pair<std::string, std::string>, int> seen;  // (node, kind) -> events so far
+    for (const auto& event : baseline.events()) {
+        if (event.node == no_node) continue;
+        const std::string node = baseline.node_name(event.node);
+        if (!targets.contains(node)) continue;
+        const int nth = ++seen[{node, std::string(event.kind)}];
+        points.push_back(StrikePoint{node, event.sequence, event.at, std::string(event.kind), nth});
+    }
+    return points;
+}
+
+Fault to_fault(const DesignExploration& design, const FaultChoice& choice) {
+    const FaultFamilyPlan& family = design.families[choice.family];
+    const StrikePoint& point = design.points[choice.point];
+    const EventTrigger when{point.kind, point.node, {}, point.nth};
+    const auto& size = family.sizes[choice.size];
+    if (family.kind == "pause") return PauseFault{point.node, Instant{}, *size, family.cause, when};
+    if (family.kind == "clock_step") return ClockStepFault{point.node, Instant{}, *size, when, false};
+    return CrashFault{point.node, Instant{}, size, when};
+}
+
+std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, int depth, std::uint64_t& pruned) {
+    std::vector<PlacementOutcome> single;
+    for (std::size_t f = 0; f < design.families.size(); ++f) {
+        const auto& family = design.families[f];
+        for (std::size_t p = 0; p < design.points.size(); ++p) {
+            if (std::find(family.targets.begin(), family.targets.end(), design.points[p].node) == family.targets.end())
+                continue;
+            for (std::size_t s = 0; s < family.sizes.size(); ++s)
+                single.push_back(PlacementOutcome{{FaultChoice{f, p, s}}, 0});
+        }
+    }
+    const auto n = static_cast<std::uint64_t>(single.size());
+    if (depth == 1) {
+        if (n > max_explore_placements)
+            throw ExploreError(
+                fmt::format("design \"{}\": {} placements ({} strike points), more than the {} "
+                            "locksim tries; name fewer targets or sizes",
+                            design.name, n, design.points.size(), max_explore_placements));
+        return single;
+    }
+    // Depth 2: every unordered pair of different single placements, n(n-1)/2 of them; the
+    // ordered pairs that repeat a set already tried (its mirror, or one placement twice)
+    // are pruned.
+    const std::uint64_t pairs = n * (n - (n > 0 ? 1 : 0)) / 2;
+    if (pairs > max_explore_placements)
+        throw ExploreError(
+            fmt::format("design \"{}\": depth 2 pairs {} single placements into {} runs (n(n-1)/2), "
+                        "more than the {} locksim tries; name fewer targets or sizes, or use "
+                        "depth 1",
+                        design.name, n, pairs, max_explore_placements));
+    pruned = n * n - pairs;
+    std::vector<PlacementOutcome> both;
+    both.reserve(pairs);
+    for (std::uint64_t a = 0; a < n; ++a)
+        for (std::uint64_t b = a + 1; b < n; ++b)
+            both.push_back(PlacementOutcome{{single[a].faults.front(), single[b].faults.front()}, 0});
+    return both;
+}
+
+}  // namespace
+
+Exploration run_explore(const Scenario& scenario, const ExploreOptions& options) {
+    assert(scenario.explore.has_value());
+    const ExploreSpec& spec = *scenario.explore;
+    Exploration exploration{scenario.file, scenario.name, scenario.seed, spec.depth, {}};
+
+    // Plan every design first, so progress can count towards the whole.
+    std::vector<const Design*> designs;
+    for (const auto& design : scenario.designs) {
+        if (options.design && design.name != *options.design) continue;
+        WorldSpec quiet = design.world;
+        quiet.faults.clear();
+        quiet.fault_generators.clear();
+        RunResult baseline = [&] {
+            try {
+                return run_world(quiet, scenario.seed, RunOptions{.event_limit = options.event_limit});
+            } catch (const RunawayRun& runaway) {
+                throw RunawayRun(fmt::format("design \"{}\", without faults: {}", design.name, runaway.what()));
+            }
+        }();
+        DesignExploration explored;
+        explored.name = design.name;
+        explored.purpose = design.purpose;
+        explored.baseline_violations = violations_in(check_trace(baseline.trace, baseline.summary.ended_at));
+        explored.baseline_end = baseline.summary.ended_at;
+        for (const auto& family : spec.faults) explored.families.push_back(resolve(family, design));
+        explored.points = strike_points(baseline.trace, explored.families);
+        explored.baseline = std::move(baseline.trace);
+        explored.placements = plan_placements(explored, spec.depth, explored.pruned);
+        exploration.designs.push_back(std::move(explored));
+        designs.push_back(&design);
+    }
+
+    std::uint64_t total = 0;
+    for (const auto& design : exploration.designs) total += design.placements.size();
+    std::uint64_t finished = 0;
+    for (std::size_t d = 0; d < exploration.designs.size(); ++d) {
+        DesignExploration& explored = exploration.designs[d];
+        const Design& design = *designs[d];
+        run_in_parallel(
+            explored.placements.size(), options.threads,
+            [&](std::uint64_t k, unsigned) {
+                PlacementOutcome& placement = explored.placements[k];
+                WorldSpec world = design.world;
+                world.faults.clear();
+                world.fault_generators.clear();
+                for (const auto& choice : placement.faults) world.faults.push_back(to_fault(explored, choice));
+                // Messages stay in the trace: a strike point may be a message's arrival.
+                const RunResult run = [&] {
+                    try {
+                        return run_world(world, scenario.seed, RunOptions{.event_limit = options.event_limit});
+                    } catch (const RunawayRun& runaway) {
+                        throw RunawayRun(fmt::format("design \"{}\", with faults {}: {}", design.name,
+                                                     placement_faults(explored, placement).dump(), runaway.what()));
+                    }
+                }();
+                placement.violations = violations_in(check_trace(run.trace, run.summary.ended_at));
+            },
+            [&](std::uint64_t done) { options.progress(finished + done, total); });
+        finished += explored.placements.size();
+        if (spec.depth == 1) explored.windows = find_windows(explored);
+        const auto expected = spec.expect.find(explored.name);
+        if (expected != spec.expect.end())
+            explored.expectations =
+                evaluate(expected->second, [&explored](std::string_view metric) { return explored.metric(metric); });
+    }
+    return exploration;
+}
+
+}  // namespace locksim

@@ -1,0 +1,159 @@
+#include "scenarios/schema/explore_schema.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "scenarios/schema/world_schema.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+
+const std::vector<std::string>& explore_metric_names() {
+    static const std::vector<std::string> names{"placements", "violating_placements", "windows"};
+    return names;
+}
+
+namespace {
+
+constexpr std::string_view size_help =
+    "expected a duration such as \"40s\", or one relative to the lock's TTL: \"ttl\", \"ttl+1ms\", \"ttl-1ms\", "
+    "\"ttl/3\"";
+
+Duration parsed_or_fail(const JsonReader& field, std::string_view text) {
+    const DurationParse parsed = parse_duration(text);
+    if (const auto* problem = std::get_if<std::string>(&parsed))
+        field.fail(fmt::format("{}, got \"{}\": {}", size_help, message_safe(field.string()), *problem));
+    const Duration value = std::get<Duration>(parsed);
+    if (value > max_duration) field.fail(fmt::format("expected at most {} (a week)", format_duration(max_duration)));
+    return value;
+}
+
+std::vector<std::string> read_targets(const JsonReader& field, const std::vector<std::string>& nodes,
+                                      const std::vector<std::string>& servers) {
+    if (field.json().is_string() && field.string() == "servers") return servers;
+    if (field.json().is_string()) return {read_node_ref(field, nodes)};
+    std::vector<std::string> targets;
+    for (const auto& target : field.elements()) {
+        if (target.json().is_string() && target.string() == "servers")
+            targets.insert(targets.end(), servers.begin(), servers.end());
+        else
+            targets.push_back(read_node_ref(target, nodes));
+    }
+    if (targets.empty()) field.fail("expected at least one node, or \"servers\"");
+    std::vector<std::string> unique;
+    for (const auto& name : targets)
+        if (std::find(unique.begin(), unique.end(), name) == unique.end()) unique.push_back(name);
+    return unique;
+}
+
+std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, bool signed_values, bool allow_null) {
+    std::vector<std::optional<SizeExpression>> sizes;
+    const auto read_one = [&](const JsonReader& item) -> std::optional<SizeExpression> {
+        if (allow_null && item.json().is_null()) return std::nullopt;
+        return read_size(item, signed_values);
+    };
+    if (!field.json().is_array()) {
+        sizes.push_back(read_one(field));
+        return sizes;
+    }
+    for (const auto& item : field.elements()) sizes.push_back(read_one(item));
+    if (sizes.empty()) field.fail("expected at least one size to try");
+    return sizes;
+}
+
+}  // namespace
+
+SizeExpression read_size(const JsonReader& field, bool signed_values) {
+    if (!field.json().is_string()) field.fail(std::string(size_help));
+    const std::string text = field.string();
+    SizeExpression size{text};
+    std::string_view rest = text;
+    if (rest.starts_with("ttl")) {
+        size.from_ttl = true;
+        rest.remove_prefix(3);
+        if (rest.empty()) return size;
+        const char op = rest.front();
+        rest.remove_prefix(1);
+        if (op == '/') {
+            std::int64_t divisor = 0;
+            const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), divisor);
+            if (error != std::errc{} || end != rest.data() + rest.size() || divisor < 1 || divisor > 1000)
+                field.fail(fmt::format("expected \"ttl/N\" with N a whole number from 1 to 1000, got \"{}\"",
+                                       message_safe(text)));
+            size.divisor = divisor;
+            return size;
+        }
+        if (op != '+' && op != '-') field.fail(fmt::format("{}, got \"{}\"", size_help, message_safe(text)));
+        const Duration offset = parsed_or_fail(field, rest);
+        size.offset = op == '-' ? Duration{-offset.ns} : offset;
+        return size;
+    }
+    bool negative = false;
+    if (!rest.empty() && (rest.front() == '+' || rest.front() == '-')) {
+        negative = rest.front() == '-';
+        if (!signed_values) field.fail(fmt::format("expected a length without a sign, got \"{}\"", message_safe(text)));
+        rest.remove_prefix(1);
+    }
+    const Duration value = parsed_or_fail(field, rest);
+    size.offset = negative ? Duration{-value.ns} : value;
+    return size;
+}
+
+ExploreSpec read_explore(const JsonReader& block, const std::vector<std::string>& nodes,
+                         const std::vector<std::string>& servers, const std::vector<std::string>& designs) {
+    block.allow_only({"faults", "depth", "expect"});
+    ExploreSpec spec;
+    const auto families = block["faults"].elements();
+    if (families.empty())
+        block["faults"].fail(
+            "expected at least one fault to try, such as {\"pause\": \"servers\", \"for\": [\"40s\"]}");
+    for (const auto& item : families) {
+        ExploreFaultFamily family;
+        std::string target_field;
+        if (item.has("pause")) {
+            item.allow_only({"pause", "for", "kind"});
+            target_field = "pause";
+            family.sizes = read_sizes(item["for"], false, false);
+            if (item.has("kind")) {
+                family.cause = item["kind"].string();
+                if (family.cause != "gc" && family.cause != "sigstop" && family.cause != "swap")
+                    item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
+            }
+        } else if (item.has("clock_step")) {
+            item.allow_only({"clock_step", "by"});
+            target_field = "clock_step";
+            family.kind = ExploreFaultFamily::Kind::clock_step;
+            family.sizes = read_sizes(item["by"], true, false);
+        } else if (item.has("crash")) {
+            item.allow_only({"crash", "restart_after"});
+            target_field = "crash";
+            family.kind = ExploreFaultFamily::Kind::crash;
+            family.sizes = item.has("restart_after") ? read_sizes(item["restart_after"], false, true)
+                                                     : std::vector<std::optional<SizeExpression>>{std::nullopt};
+        } else {
+            item.fail("expected a fault to explore: \"pause\", \"clock_step\" or \"crash\", naming its targets");
+        }
+        family.targets = read_targets(item[target_field], nodes, servers);
+        spec.faults.push_back(std::move(family));
+    }
+    if (block.has("depth")) {
+        const std::int64_t depth = block["depth"].integer();
+        if (depth < 1 || depth > max_explore_depth)
+            block["depth"].fail(
+                fmt::format("expected 1 (one fault per run) or 2 (every pair of faults), got {}", depth));
+        spec.depth = static_cast<int>(depth);
+    }
+    if (block.has("expect")) {
+        for (const auto& [design, expect] : block["expect"].members()) {
+            if (std::find(designs.begin(), designs.end(), design) == designs.end())
+                expect.fail(fmt::format("no design is called \"{}\"; the designs are: {}", message_safe(design),
+                                        fmt::join(designs, ", ")));
+            spec.expect[design] = read_expectations(expect, explore_metric_names());
+        }
+    }
+    return spec;
+}
+
+}  // namespace locksim

@@ -1,0 +1,52 @@
+#pragma once
+// A scenario's "explore" block: the faults to try at every point where they can strike,
+// and what each design should show over all of those placements.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checks/expectations.hpp"
+#include "sim/time.hpp"
+
+namespace locksim {
+
+// A fault's size as the file writes it: "40s", or relative to the design's lock TTL —
+// "ttl", "ttl+1ms", "ttl-1ms", "ttl/3" — so the lease's own boundaries are always tried.
+struct SizeExpression {
+    std::string text;  // as written
+    bool from_ttl = false;
+    Duration offset{};  // a fixed size; with the TTL, what is added (negative: taken away)
+    std::int64_t divisor = 1;
+
+    Duration resolve(Duration ttl) const { return from_ttl ? Duration{ttl.ns / divisor} + offset : offset; }
+};
+
+// One entry of "faults": a kind of fault, the nodes it may strike, and its sizes.
+struct ExploreFaultFamily {
+    enum class Kind { pause, clock_step, crash };
+    Kind kind = Kind::pause;
+    std::vector<std::string> targets;
+    // pause: lengths; clock_step: steps (signed); crash: time until restart, nullopt when
+    // the node stays down.
+    std::vector<std::optional<SizeExpression>> sizes;
+    std::string cause = "gc";  // pause
+};
+
+// The most faults in one placement.
+constexpr int max_explore_depth = 2;
+// The most placements one design may try: depth 2 grows with the square of depth 1's.
+constexpr std::uint64_t max_explore_placements = 1'000'000;
+
+struct ExploreSpec {
+    std::vector<ExploreFaultFamily> faults;
+    int depth = 1;  // faults per placement
+    // By design name: "violating_placements", "windows" or "placements" compared with a count.
+    std::map<std::string, std::vector<Expectation>> expect;
+};
+
+// The metrics an explore block's "expect" may name.
+const std::vector<std::string>& explore_metric_names();
+
+}  // namespace locksim
