@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace locksim {
 
@@ -54,6 +55,24 @@ void write_file_atomically(const std::string& path, std::string_view content) {
         ::fsync(directory_fd);
         ::close(directory_fd);
     }
+}
+
+bool write_file(const std::filesystem::path& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+    out.close();
+    if (out) return true;
+    fmt::print(stderr, "{}: cannot write the file; check that the directory is writable\n", path.string());
+    return false;
+}
+
+bool make_directory(const std::string& directory) {
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (!error && std::filesystem::is_directory(directory)) return true;
+    fmt::print(stderr, "{}: cannot create the report directory: {}\n", directory,
+               error ? error.message() : std::string("a file of that name is in the way"));
+    return false;
 }
 
 }  // namespace locksim

@@ -8,15 +8,53 @@
 #include <fstream>
 
 #include "checks/metrics.hpp"
+#include "checks/command_line.hpp"
+#include "checks/exploration.hpp"
 #include "cli/terminal.hpp"
+#include "cli/worker_threads.hpp"
+#include "reports/explore_text.hpp"
 #include "reports/junit.hpp"
 #include "reports/text_style.hpp"
+#include "runners/explore_runner.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
 
+namespace {
+
+// A scenario's "explore" block as test cases: one per design it sets expectations for,
+// failing with the first violating placement and the command that replays it.
+std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const CheckCommandOptions& options,
+                                             unsigned threads) {
+    const Exploration exploration =
+        run_explore(scenario, ExploreOptions{std::nullopt, options.seed, threads, options.max_events});
+    std::vector<CheckedDesign> checked;
+    for (const auto& design : exploration.designs) {
+        if (design.expectations.empty()) continue;
+        CheckedDesign result{"explore: " + design.name, {}, ""};
+        for (const auto& expectation : design.expectations)
+            if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+        const auto first = std::find_if(design.placements.begin(), design.placements.end(),
+                                        [](const PlacementOutcome& p) { return p.violations != 0; });
+        if (!result.failures.empty() && first != design.placements.end()) {
+            const std::string faults = placement_faults(design, *first).dump();
+            result.failures.push_back(fmt::format(
+                "first violating placement: {} after {} ({}); replay: {}",
+                fmt::join(violation_names(first->violations), ", "),
+                describe_strike_point(design, first->faults.front().point), faults,
+                replay_command(options.program, scenario.file, exploration.seed, design.name, faults)));
+        }
+        checked.push_back(std::move(result));
+    }
+    return checked;
+}
+
+}  // namespace
+
 int check_command(const CheckCommandOptions& options) {
+    const auto threads = worker_threads(options.jobs);
+    if (!threads) return 2;
     const TextStyle style(use_colour(color_choice(options.color)));
     std::vector<std::string> missing;
     const auto files = scenario_files(options.paths, missing);
@@ -37,8 +75,13 @@ int check_command(const CheckCommandOptions& options) {
                     if (!expectation.held) result.failures.push_back(describe_failure(expectation));
                 checked.designs.push_back(std::move(result));
             }
+            if (scenario.explore)
+                for (auto& result : check_exploration(scenario, options, *threads))
+                    checked.designs.push_back(std::move(result));
         } catch (const ScenarioError& error) {
             checked.error = error.what();
+        } catch (const ExploreError& error) {
+            checked.error = fmt::format("{}: /explore: {}", file, error.what());
         } catch (const RunawayRun& runaway) {
             checked.error = fmt::format("{}: {}", file, runaway.what());
         }

@@ -13,6 +13,8 @@ struct CheckCommandOptions {
     std::optional<std::uint64_t> seed;  // overrides every file's seed
     std::optional<std::string> junit;   // where to write JUnit XML
     std::string color = "auto";
+    std::string program = "locksim";  // for the replay commands in failure messages
+    unsigned jobs = 0;                // threads for explore blocks; 0: every usable CPU
     std::uint64_t max_events = Engine::default_event_limit;
 };
 

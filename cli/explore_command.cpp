@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
+#include "cli/atomic_file.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/explore_json.hpp"
 #include "reports/explore_text.hpp"
+#include "reports/html/markup.hpp"
+#include "reports/html/vulnerability_map.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/scenario_runner.hpp"
 
@@ -44,7 +48,7 @@ int explore_command(const ExploreCommandOptions& options) {
     try {
         ProgressBar bar(0, "placements");
         exploration = run_explore(
-            scenario, ExploreOptions{options.design, *threads, options.max_events,
+            scenario, ExploreOptions{options.design, options.seed, *threads, options.max_events,
                                      [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); }});
     } catch (const ExploreError& error) {
         fmt::print(stderr, "{}: /explore: {}\n", options.file, error.what());
@@ -58,6 +62,15 @@ int explore_command(const ExploreCommandOptions& options) {
     else
         fmt::print("{}", render_explore_text(exploration, options.program,
                                              TextStyle(use_colour(color_choice(options.color)))));
+    if (options.report_directory) {
+        // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
+        // at the terminal, on stderr, so that stdout stays one clean document.
+        if (!make_directory(*options.report_directory)) return 2;
+        const auto path =
+            std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
+        if (!write_file(path, render_explore_page(exploration))) return 2;
+        fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
+    }
     return exploration.held() ? 0 : 1;
 }
 

@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     kinds_app->footer("Example: locksim kinds\n         locksim kinds --format json");
 
     CheckCommandOptions check;
+    check.program = argv[0];
     std::string check_seed;
     CLI::App* check_app = app.add_subcommand(
         "check",
@@ -170,9 +171,13 @@ int main(int argc, char** argv) {
     check_app->add_option("PATH", check.paths, "Scenario files or directories")->required();
     check_app->add_option("--seed", check_seed, "Run every file under this seed instead of its own");
     check_app->add_option("--junit", check.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
+    check_app->add_option("--jobs,-j", check.jobs,
+                          "Worker threads for files with an \"explore\" block (default: the CPUs this process may\n"
+                          "use); results never depend on it");
     add_color(check_app, check.color);
     check_app->footer(
-        "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\".\n"
+        "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\". A file's \"explore\" block\n"
+        "adds a test per design it sets expectations for (\"explore: DESIGN\"), run as `locksim explore` runs it.\n"
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
 
@@ -184,18 +189,24 @@ int main(int argc, char** argv) {
         "and report the windows in which one breaks the lock's promise, each with its replay command");
     explore_app->add_option("FILE", explore.file, "Scenario file (JSON) with an \"explore\" block")->required();
     explore_app->add_option("--design", explore.design, "Explore only the design with this name");
+    std::string explore_seed;
+    explore_app->add_option("--seed", explore_seed, "Seed for every run instead of the file's");
     explore_app->add_option("--jobs,-j", explore.jobs,
                             "Worker threads (default: the CPUs this process may use); results never depend on it");
     explore_app->add_option("--format", explore.format, "text (default) or json")
         ->check(CLI::IsMember({"text", "json"}));
     explore_app->add_flag("--placements", explore.placements, "With --format json: list every placement tried");
+    explore_app->add_option("--report", explore.report_directory,
+                            "Also write the vulnerability map (one self-contained HTML page, a cell per run) into\n"
+                            "this directory, as <scenario>-explore.html");
     add_color(explore_app, explore.color);
     explore_app->footer(
         "A strike point is a moment right after one of a target node's events in the run without the\n"
         "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2).\n"
         "Exit 0 when the block's \"expect\" held, 1 when one failed, 2 for unusable input.\n"
         "Example: locksim explore scenarios/gc-pause-40s.json\n"
-        "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json");
+        "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json\n"
+        "         locksim explore scenarios/gc-pause-40s.json --report report");
 
     ReportCommandOptions report;
     report.program = argv[0];
@@ -222,7 +233,7 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     if (!read_seed(run_app, seed, run.seed) || !read_seed(check_app, check_seed, check.seed) ||
-        !read_seed(report_app, report_seed, report.seed))
+        !read_seed(report_app, report_seed, report.seed) || !read_seed(explore_app, explore_seed, explore.seed))
         return 2;
     run.format = format == "json"       ? RunFormat::json
                  : format == "trace"    ? RunFormat::trace

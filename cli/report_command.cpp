@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "checks/command_line.hpp"
+#include "cli/atomic_file.hpp"
 #include "cli/terminal.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
@@ -18,27 +19,6 @@
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
-namespace {
-
-bool write_file(const std::filesystem::path& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary);
-    out << content;
-    out.close();
-    if (out) return true;
-    fmt::print(stderr, "{}: cannot write the file; check that the directory is writable\n", path.string());
-    return false;
-}
-
-bool make_directory(const std::string& directory) {
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (!error && std::filesystem::is_directory(directory)) return true;
-    fmt::print(stderr, "{}: cannot create the report directory: {}\n", directory,
-               error ? error.message() : std::string("a file of that name is in the way"));
-    return false;
-}
-
-}  // namespace
 
 // The page's file name: the scenario's name as a slug, never "index" (the course index's)
 // and never one already written in this run (two names can slug alike).

@@ -60,8 +60,12 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
 Task<JobServer::Ending> JobServer::run_job(HeldLease* held) {
     // Two statements, not `cond ? co_await a : co_await b`: GCC 12 miscompiles a co_await
     // inside a conditional expression (a double destruction of the result).
-    if (job_.kind == JobKind::index_rebuild) co_return co_await rebuild_index(held);
-    co_return co_await renew_subscriptions(held);
+    Ending ending;
+    if (job_.kind == JobKind::index_rebuild)
+        ending = co_await rebuild_index(held);
+    else
+        ending = co_await renew_subscriptions(held);
+    co_return ending;
 }
 
 // Stand for leader from the start of the run; the lock, once granted, is kept and renewed.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "checks/command_line.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
@@ -23,7 +25,11 @@ std::string family_text(const FaultFamilyPlan& family) {
     std::vector<std::string> sizes;
     for (std::size_t s = 0; s < family.sizes.size(); ++s) {
         const auto& size = family.sizes[s];
-        const std::string value = size ? format_duration(*size) : "never (stays down)";
+        if (!size) {
+            sizes.push_back("never (it stays down)");
+            continue;
+        }
+        const std::string value = format_duration(*size);
         sizes.push_back(value == family.size_texts[s] ? value : fmt::format("{} ({})", family.size_texts[s], value));
     }
     const char* what = family.kind == "pause"        ? "pauses of"
@@ -72,14 +78,20 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         for (const auto& family : exploration.designs.front().families) out += "  tries " + family_text(family) + "\n";
     out += "\n";
 
+    // A column per kind of violation that some design shows.
+    std::vector<std::string> kinds;
+    for (const auto& kind : violation_kinds())
+        if (std::any_of(exploration.designs.begin(), exploration.designs.end(),
+                        [&kind](const DesignExploration& d) { return d.count_of(kind) > 0; }))
+            kinds.push_back(kind);
     std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "violating"}};
-    for (const auto& kind : violation_kinds()) rows.front().push_back(kind);
+    for (const auto& kind : kinds) rows.front().push_back(kind);
     rows.front().push_back(exploration.depth == 1 ? "windows" : "");
     for (const auto& design : exploration.designs) {
         const std::uint64_t violating = design.violating();
         std::vector<std::string> row{design.name, grouped(design.points.size()), grouped(design.placements.size()),
                                      violating == 0 ? style.good("0") : style.violation(grouped(violating))};
-        for (const auto& kind : violation_kinds()) row.push_back(grouped(design.count_of(kind)));
+        for (const auto& kind : kinds) row.push_back(grouped(design.count_of(kind)));
         row.push_back(exploration.depth == 1 ? grouped(design.windows.size()) : "");
         rows.push_back(std::move(row));
     }

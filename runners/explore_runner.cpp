@@ -125,7 +125,8 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
 Exploration run_explore(const Scenario& scenario, const ExploreOptions& options) {
     assert(scenario.explore.has_value());
     const ExploreSpec& spec = *scenario.explore;
-    Exploration exploration{scenario.file, scenario.name, scenario.seed, spec.depth, {}};
+    const std::uint64_t seed = options.seed.value_or(scenario.seed);
+    Exploration exploration{scenario.file, scenario.name, seed, spec.depth, {}};
 
     // Plan every design first, so progress can count towards the whole.
     std::vector<const Design*> designs;
@@ -136,7 +137,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         quiet.fault_generators.clear();
         RunResult baseline = [&] {
             try {
-                return run_world(quiet, scenario.seed, RunOptions{.event_limit = options.event_limit});
+                return run_world(quiet, seed, RunOptions{.event_limit = options.event_limit});
             } catch (const RunawayRun& runaway) {
                 throw RunawayRun(fmt::format("design \"{}\", without faults: {}", design.name, runaway.what()));
             }
@@ -171,7 +172,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
                 // Messages stay in the trace: a strike point may be a message's arrival.
                 const RunResult run = [&] {
                     try {
-                        return run_world(world, scenario.seed, RunOptions{.event_limit = options.event_limit});
+                        return run_world(world, seed, RunOptions{.event_limit = options.event_limit});
                     } catch (const RunawayRun& runaway) {
                         throw RunawayRun(fmt::format("design \"{}\", with faults {}: {}", design.name,
                                                      placement_faults(explored, placement).dump(), runaway.what()));

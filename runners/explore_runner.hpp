@@ -23,6 +23,7 @@ public:
 
 struct ExploreOptions {
     std::optional<std::string> design;  // only this one (the caller has checked it exists)
+    std::optional<std::uint64_t> seed;  // instead of the file's
     unsigned threads = 1;
     std::uint64_t event_limit = Engine::default_event_limit;
     // Called now and then with the placements done and the total, over all designs.

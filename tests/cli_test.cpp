@@ -114,26 +114,28 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     CHECK(failing.exit_code == 1);
     CHECK(failing.out.find("PASS gc-pause-40s unfenced") != std::string::npos);
     CHECK(failing.out.find("FAIL gc-pause-40s fenced: double_charges expected 0, got 1") != std::string::npos);
-    CHECK(failing.out.find("\n5 passed, 1 failed\n") != std::string::npos);
+    // Each file: its three designs, and the three designs of its explore block.
+    CHECK(failing.out.find("PASS gc-pause-40s explore: idempotent") != std::string::npos);
+    CHECK(failing.out.find("\n11 passed, 1 failed\n") != std::string::npos);
     const std::string junit = slurp((folder / "report.xml").string());
     CHECK(junit.starts_with("<?xml"));
     std::size_t testcases = 0, failures = 0;
     for (auto at = junit.find("<testcase"); at != std::string::npos; at = junit.find("<testcase", at + 1)) ++testcases;
     for (auto at = junit.find("<failure"); at != std::string::npos; at = junit.find("<failure", at + 1)) ++failures;
-    CHECK(testcases == 6);
+    CHECK(testcases == 12);
     CHECK(failures == 1);
-    CHECK(junit.find("<testsuites name=\"locksim check\" tests=\"6\" failures=\"1\" errors=\"0\">") !=
+    CHECK(junit.find("<testsuites name=\"locksim check\" tests=\"12\" failures=\"1\" errors=\"0\">") !=
           std::string::npos);
 
     std::ofstream(folder / "c-broken.json") << "{ \"name\": ";
     const auto broken = run_locksim("check " + folder.string());
     CHECK(broken.exit_code == 2);
     CHECK(broken.out.find("ERROR " + (folder / "c-broken.json").string()) != std::string::npos);
-    CHECK(broken.out.find("\n5 passed, 2 failed\n") != std::string::npos);
+    CHECK(broken.out.find("\n11 passed, 2 failed\n") != std::string::npos);
 
     const auto passing = run_locksim("check " + (folder / "a-passing.json").string() + " --seed 7");
     CHECK(passing.exit_code == 0);
-    CHECK(passing.out.ends_with("3 passed, 0 failed\n"));
+    CHECK(passing.out.ends_with("6 passed, 0 failed\n"));
     std::filesystem::remove_all(folder);
 }
 

@@ -3,6 +3,7 @@
 // idle timeout, and clients whose crash closes their connection.
 #include <catch2/catch.hpp>
 
+#include "tests/lock_client_fixture.hpp"
 #include "tests/support.hpp"
 
 #include <functional>
@@ -31,6 +32,8 @@ struct StringMaker<std::optional<bool>> {
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using locksim::testing::acquire_after;
+using locksim::testing::Acquired;
 
 namespace {
 
@@ -360,8 +363,7 @@ struct ClientWorld {
         world.lock.ttl = 30_s;
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;
-        deployment = deploy_database_lock(StoreContext{
-            engine, network, world, [this](const std::string& name) { return *engine.trace().find_node(name); }});
+        deployment = deploy_database_lock(testing::store_context(engine, network, world));
         client_1 = deployment->client_for(Host(engine, server_1));
         client_2 = deployment->client_for(Host(engine, server_2));
     }
@@ -376,19 +378,6 @@ struct ClientWorld {
     std::unique_ptr<LockStoreClient> client_1;
     std::unique_ptr<LockStoreClient> client_2;
 };
-
-struct Acquired {
-    std::optional<Lease> lease;
-    Instant got_at;  // true time, for the test only
-};
-
-Task<void> acquire_after(Host host, LockStoreClient& client, Duration start_after, Acquired& acquired) {
-    co_await host.sleep(start_after);
-    auto acquiring = client.acquire();
-    Lease lease = co_await acquiring;
-    acquired.got_at = host.engine().now();
-    acquired.lease = std::move(lease);
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // majority, release everywhere, and no token.
 #include <catch2/catch.hpp>
 
+#include "tests/lock_client_fixture.hpp"
 #include "tests/support.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +27,8 @@
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using locksim::testing::acquire_after;
+using locksim::testing::Acquired;
 
 namespace {
 
@@ -58,8 +61,7 @@ struct RedlockWorld {
         world.servers = {"server-1", "server-2"};
         for (int i = 1; i <= 5; ++i) world.store_nodes.push_back(fmt::format("redis-{}", i));
         world.lock = lock;
-        deployment = deploy_redlock(StoreContext{
-            engine, network, world, [this](const std::string& name) { return *engine.trace().find_node(name); }});
+        deployment = deploy_redlock(testing::store_context(engine, network, world));
         client_1 = deployment->client_for(Host(engine, server_1));
         client_2 = deployment->client_for(Host(engine, server_2));
     }
@@ -106,34 +108,10 @@ struct RedlockWorld {
     std::unique_ptr<LockStoreClient> client_2;
 };
 
-// What a client process saw: readings of its own monotonic clock, and (for the test
-// only) the true time at which acquire() returned.
-struct Acquired {
-    std::optional<Lease> lease;
-    Instant asked;
-    Instant got;
-    Instant got_at;
-};
-
 struct Extended {
     std::optional<ExtendResult> result;
     Instant asked;
 };
-
-Task<void> acquire(Host host, LockStoreClient& client, Acquired& acquired) {
-    acquired.asked = host.monotonic_now();
-    auto acquiring = client.acquire();
-    Lease lease = co_await acquiring;
-    acquired.got = host.monotonic_now();
-    acquired.got_at = host.engine().now();
-    acquired.lease = std::move(lease);
-}
-
-Task<void> acquire_after(Host host, LockStoreClient& client, Duration start_after, Acquired& acquired) {
-    co_await host.sleep(start_after);
-    auto acquiring = acquire(host, client, acquired);
-    co_await acquiring;
-}
 
 // Acquires after `start_after`, holds for `hold`, releases.
 Task<void> acquire_then_release(Host host, LockStoreClient& client, Duration start_after, Duration hold,

@@ -3,6 +3,7 @@
 // replica with the largest offset, and WAIT.
 #include <catch2/catch.hpp>
 
+#include "tests/lock_client_fixture.hpp"
 #include "tests/support.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +27,8 @@
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using locksim::testing::acquire_after;
+using locksim::testing::Acquired;
 
 namespace {
 
@@ -69,8 +72,7 @@ struct ReplicatedWorld {
         world.lock.request_timeout = 1_s;
         world.lock.replication = replication_spec;
         world.lock.replication.replicas = replicas;
-        deployment = deploy_replicated_redis(
-            StoreContext{engine, network, world, [this](const std::string& name) { return node(name); }});
+        deployment = deploy_replicated_redis(testing::store_context(engine, network, world));
         client_1 = deployment->client_for(Host(engine, node("server-1")));
         client_2 = deployment->client_for(Host(engine, node("server-2")));
     }
@@ -116,19 +118,6 @@ struct ReplicatedWorld {
     std::unique_ptr<LockStoreClient> client_2;
 };
 
-struct Acquired {
-    std::optional<Lease> lease;
-    Instant got_at;  // true time, for the test only
-};
-
-Task<void> acquire_after(Host host, LockStoreClient& client, Duration start_after, Acquired& acquired) {
-    co_await host.sleep(start_after);
-    auto acquiring = client.acquire();
-    Lease lease = co_await acquiring;
-    acquired.got_at = host.engine().now();
-    acquired.lease = std::move(lease);
-}
-
 }  // namespace
 
 TEST_CASE("the primary acknowledges a SET at once and the replica gets it only after the replication lag") {
@@ -157,7 +146,7 @@ TEST_CASE("the primary acknowledges a SET at once and the replica gets it only a
     CHECK(acked[0]->at == at(1_s + 1_ms + 500_ms + 2_ms));
 }
 
-TEST_CASE("a replica never expires a key itself; the primary's DEL removes it") {
+TEST_CASE("a replica never expires a key itself, the primary's DEL removes it") {
     // redis-2's wall clock is an hour ahead: by its own clock the key is long expired, yet
     // it keeps the key until the primary's DEL arrives, a lag after the primary expired it.
     ReplicatedWorld world(replication(100_ms), 1, 5_s, {}, {{"redis-2", ClockSettings{.offset = 60_min}}});

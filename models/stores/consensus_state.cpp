@@ -34,8 +34,14 @@ AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
         case ConsensusCommand::Kind::create: {
             // ZooKeeper: a sequential node under the prefix; etcd: a key named by the lease.
             const std::string path = flavor_ == ConsensusFlavor::zookeeper
-                                         ? fmt::format("{}/lock-{:010}", command.path, next_sequence_++)
+                                         ? fmt::format("{}/lock-{:010}", command.path, next_sequence_[command.path]++)
                                          : fmt::format("{}/{:x}", command.path, 0x694d000 + command.session);
+            // etcd's "Txn if create_revision(key) == 0 then Put": a retried create finds its
+            // key and keeps it, with its first revision and place in the queue.
+            if (const auto existing = keys_.find(path); existing != keys_.end()) {
+                applied.created = existing->second;
+                break;
+            }
             ConsensusKey key{path, revision_, command.session, command.client};
             keys_[path] = key;
             applied.created = std::move(key);

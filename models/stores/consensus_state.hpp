@@ -66,7 +66,9 @@ private:
     ConsensusFlavor flavor_;
     std::int64_t revision_ = 0;
     std::int64_t next_session_ = 1;
-    std::int64_t next_sequence_ = 0;  // ZooKeeper's parent cversion
+    // Per parent: the next sequence number. Real ZooKeeper uses the parent's cversion,
+    // which deletions raise too; only the order of the numbers matters to the recipe.
+    std::map<std::string, std::int64_t> next_sequence_;
     std::map<std::string, ConsensusKey> keys_;
     std::map<std::int64_t, NodeId> sessions_;
 };

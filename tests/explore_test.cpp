@@ -1,0 +1,219 @@
+// runners/explore_runner.hpp and checks/exploration.hpp: explore finds the windows a
+// fixed fault placement hides, its fault objects replay what it found, and its results
+// do not depend on the thread count.
+#include <catch2/catch.hpp>
+
+#include "tests/program_support.hpp"
+#include "tests/support.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "checks/exploration.hpp"
+#include "checks/metrics.hpp"
+#include "reports/explore_json.hpp"
+#include "reports/explore_text.hpp"
+#include "runners/explore_runner.hpp"
+#include "runners/scenario_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+using namespace locksim::testing;
+
+namespace {
+
+Scenario flagship() {
+    return load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json", metric_names());
+}
+
+const DesignExploration& design_named(const Exploration& exploration, const std::string& name) {
+    const auto found = std::find_if(exploration.designs.begin(), exploration.designs.end(),
+                                    [&](const DesignExploration& d) { return d.name == name; });
+    REQUIRE(found != exploration.designs.end());
+    return *found;
+}
+
+// What the design's run shows with exactly these faults, through the scenario format.
+std::uint32_t violations_with(const std::string& design, const std::string& faults) {
+    Scenario scenario = flagship();
+    replace_faults(scenario, faults, "--faults");
+    const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed, design);
+    REQUIRE(outcome.designs.size() == 1);
+    return violations_in(outcome.designs.front().metrics);
+}
+
+std::string as_list(const nlohmann::ordered_json& fault) {
+    return nlohmann::ordered_json::array({fault}).dump();
+}
+
+// A small world for the counting tests: one server, two customers, a 30 s lease.
+Scenario tiny(const std::string& explore) {
+    return parse_scenario(fmt::format(R"({{
+  "name": "tiny",
+  "description": "one server",
+  "seed": 1,
+  "horizon": "5m",
+  "servers": ["server-1", "server-2"],
+  "network": {{ "delay": "1ms" }},
+  "lock": {{ "store": "redis", "key": "lock:renewals", "ttl": "30s" }},
+  "job": {{ "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" }},
+  "designs": {{ "unfenced": {{}}, "idempotent": {{ "idempotency_key": "renewal-{{customer}}-{{period}}" }} }},
+  "explore": {}
+}})",
+                                      explore),
+                          "tiny.json", metric_names());
+}
+
+}  // namespace
+
+TEST_CASE("explore finds the unfenced window, the fenced claim-to-charge window, and nothing for idempotent") {
+    const Exploration exploration = run_explore(flagship(), ExploreOptions{.threads = 2});
+    REQUIRE(exploration.designs.size() == 3);
+
+    const auto& unfenced = design_named(exploration, "unfenced");
+    CHECK(unfenced.violating() > 0);
+    CHECK_FALSE(unfenced.windows.empty());
+    for (const auto& window : unfenced.windows)
+        CHECK(violation_names(window.violations) == std::vector<std::string>{"double_charges"});
+
+    // The seed's own caveat: between the fenced claim and the charge nothing in the
+    // database can stop a holder that paused there.
+    const auto& fenced = design_named(exploration, "fenced");
+    const auto claim_to_charge =
+        std::find_if(fenced.windows.begin(), fenced.windows.end(), [&](const ExploreWindow& w) {
+            const TraceEvent& opens = fenced.baseline.events()[fenced.points[w.first].sequence];
+            const TraceEvent& closes = fenced.baseline.events()[fenced.points[w.last].sequence];
+            return opens.kind == trace_kind::message_sent &&
+                   opens.text("label").starts_with("UPDATE renewals SET status='claimed'") &&
+                   closes.kind == trace_kind::message_sent && closes.text("label").starts_with("charge customer");
+        });
+    CHECK(claim_to_charge != fenced.windows.end());
+    CHECK(fenced.count_of("stale_writes_accepted") == 0);
+
+    const auto& idempotent = design_named(exploration, "idempotent");
+    CHECK(idempotent.violating() == 0);
+    CHECK(idempotent.windows.empty());
+    CHECK(idempotent.placements.size() == idempotent.points.size() * 6);  // six pause lengths at every point
+    CHECK(exploration.held());
+}
+
+TEST_CASE("every window's fault objects replay: the first and last violate, the safe ones beside them do not") {
+    const Exploration exploration = run_explore(flagship(), ExploreOptions{.threads = 2});
+    for (const auto& design : exploration.designs) {
+        for (const auto& window : design.windows) {
+            INFO(design.name << " window on " << window.node << " from e" << design.points[window.first].sequence);
+            const auto first = fault_object(design, FaultChoice{window.family, window.first, window.first_size});
+            const auto last = fault_object(design, FaultChoice{window.family, window.last, window.last_size});
+            CHECK(violations_with(design.name, as_list(first)) != 0);
+            CHECK(violations_with(design.name, as_list(last)) != 0);
+            if (window.safe_before)
+                CHECK(violations_with(design.name,
+                                      as_list(fault_object(design, FaultChoice{window.family, *window.safe_before,
+                                                                               window.first_size}))) == 0);
+            if (window.safe_after)
+                CHECK(violations_with(design.name,
+                                      as_list(fault_object(design, FaultChoice{window.family, *window.safe_after,
+                                                                               window.last_size}))) == 0);
+        }
+    }
+}
+
+TEST_CASE("explore's JSON is the same whatever the thread count, including more threads than placements") {
+    const Scenario scenario = flagship();
+    const std::string one = explore_json(run_explore(scenario, ExploreOptions{.threads = 1}), true).dump();
+    const std::string three = explore_json(run_explore(scenario, ExploreOptions{.threads = 3}), true).dump();
+    CHECK(one == three);
+    const Scenario small = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
+    const std::string alone = explore_json(run_explore(small, ExploreOptions{.threads = 1}), true).dump();
+    const std::string crowded = explore_json(run_explore(small, ExploreOptions{.threads = 500}), true).dump();
+    CHECK(alone == crowded);
+}
+
+TEST_CASE("sizes relative to the TTL resolve per design, and a size that comes to nothing is refused") {
+    const Scenario scenario =
+        tiny(R"({ "faults": [ { "pause": "server-1", "for": ["ttl", "ttl+1ms", "ttl-1s", "ttl/3"] } ] })");
+    const Exploration exploration = run_explore(scenario, ExploreOptions{.design = "unfenced"});
+    REQUIRE(exploration.designs.size() == 1);
+    const auto& sizes = exploration.designs.front().families.front().sizes;
+    REQUIRE(sizes.size() == 4);
+    CHECK(*sizes[0] == seconds(30));
+    CHECK(*sizes[1] == seconds(30) + milliseconds(1));
+    CHECK(*sizes[2] == seconds(29));
+    CHECK(*sizes[3] == seconds(10));
+
+    const Scenario nothing = tiny(R"({ "faults": [ { "pause": "server-1", "for": ["ttl-30s"] } ] })");
+    CHECK_THROWS_WITH(run_explore(nothing, ExploreOptions{}),
+                      Catch::Contains("\"ttl-30s\" comes to 0s") && Catch::Contains("stay above zero"));
+}
+
+TEST_CASE("depth 2 tries every unordered pair once and says how many ordered pairs it pruned") {
+    const Scenario one = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
+    const auto singles = run_explore(one, ExploreOptions{.design = "idempotent"}).designs.front().placements.size();
+    const Scenario two = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ], "depth": 2 })");
+    const Exploration explored = run_explore(two, ExploreOptions{.design = "idempotent"});
+    const auto& pairs = explored.designs.front();
+    CHECK(pairs.placements.size() == singles * (singles - 1) / 2);
+    CHECK(pairs.pruned == singles * singles - pairs.placements.size());
+    for (const auto& placement : pairs.placements) CHECK(placement.faults.size() == 2);
+    CHECK(pairs.windows.empty());  // windows are for single faults
+
+    // More than a million pairs: the single placements times sizes enough to pass it.
+    const std::uint64_t sizes_needed = 1500 / singles + 1;
+    std::vector<std::string> sizes;
+    for (std::uint64_t s = 1; s <= sizes_needed; ++s) sizes.push_back(fmt::format("\"{}s\"", s));
+    const Scenario too_many = tiny(fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ], "depth": 2 }})",
+                                               fmt::join(sizes, ", ")));
+    CHECK_THROWS_WITH(run_explore(too_many, ExploreOptions{}),
+                      Catch::Contains("depth 2 pairs") && Catch::Contains("use depth 1"));
+}
+
+TEST_CASE("an explore block that cannot be used is refused at load with its place and what was expected") {
+    const auto refusal = [](const std::string& explore) {
+        try {
+            tiny(explore);
+        } catch (const ScenarioError& error) {
+            return std::string(error.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK_THAT(refusal(R"({ "faults": [] })"),
+               Catch::Contains("/explore/faults") && Catch::Contains("at least one fault"));
+    CHECK_THAT(refusal(R"({ "faults": [ { "pause": "server-9", "for": "1s" } ] })"),
+               Catch::Contains("/explore/faults/0/pause"));
+    CHECK_THAT(refusal(R"({ "faults": [ { "pause": "server-1", "for": "ttl*2" } ] })"),
+               Catch::Contains("/explore/faults/0/for") && Catch::Contains("\"ttl/3\""));
+    CHECK_THAT(refusal(R"({ "faults": [ { "pause": "server-1", "for": "-1s" } ] })"),
+               Catch::Contains("without a sign"));
+    CHECK_THAT(refusal(R"({ "faults": [ { "pause": "server-1", "for": "1s" } ], "depth": 3 })"),
+               Catch::Contains("/explore/depth"));
+    CHECK_THAT(
+        refusal(R"({ "faults": [ { "pause": "server-1", "for": "1s" } ], "expect": { "fenced": { "windows": 0 } } })"),
+        Catch::Contains("no design is called \"fenced\""));
+    CHECK_THAT(
+        refusal(
+            R"({ "faults": [ { "pause": "server-1", "for": "1s" } ], "expect": { "unfenced": { "charges": 0 } } })"),
+        Catch::Contains("unknown metric \"charges\""));
+    CHECK(
+        refusal(
+            R"({ "faults": [ { "clock_step": ["lock-store"], "by": ["-40s", "+40s"] }, { "crash": "servers", "restart_after": [null, "1s"] } ] })") ==
+        "accepted");
+}
+
+TEST_CASE("locksim explore prints the windows with replay commands that show the violation") {
+    const auto ran = run_locksim("explore scenarios/gc-pause-40s.json --design fenced -j 2");
+    CHECK(ran.exit_code == 0);
+    const auto replay_at = ran.out.find("replay: ");
+    REQUIRE(replay_at != std::string::npos);
+    const std::string command = ran.out.substr(replay_at + 8, ran.out.find('\n', replay_at) - replay_at - 8);
+    REQUIRE(command.find("--faults '") != std::string::npos);
+    // The command as printed, through a shell, from locksim's own path onwards.
+    const auto replayed = run_locksim(command.substr(command.find(" run ") + 1));
+    CHECK(replayed.exit_code == 1);
+    CHECK(replayed.out.find("double_charges expected 0, got 1") != std::string::npos);
+
+    const auto none = run_locksim("explore scenarios/partition.json");
+    CHECK(none.exit_code == 2);
+    CHECK(none.err.find("has no \"explore\" block") != std::string::npos);
+}
