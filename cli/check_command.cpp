@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "checks/metrics.hpp"
 #include "checks/command_line.hpp"
 #include "checks/exploration.hpp"
+#include "checks/metrics.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/explore_text.hpp"
@@ -39,11 +39,11 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
                                         [](const PlacementOutcome& p) { return p.violations != 0; });
         if (!result.failures.empty() && first != design.placements.end()) {
             const std::string faults = placement_faults(design, *first).dump();
-            result.failures.push_back(fmt::format(
-                "first violating placement: {} after {} ({}); replay: {}",
-                fmt::join(violation_names(first->violations), ", "),
-                describe_strike_point(design, first->faults.front().point), faults,
-                replay_command(options.program, scenario.file, exploration.seed, design.name, faults)));
+            result.failures.push_back(
+                fmt::format("first violating placement: {} after {} ({}); replay: {}",
+                            fmt::join(violation_names(first->violations), ", "),
+                            describe_strike_point(design, first->faults.front().point), faults,
+                            replay_command(options.program, scenario.file, exploration.seed, design.name, faults)));
         }
         checked.push_back(std::move(result));
     }

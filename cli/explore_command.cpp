@@ -66,8 +66,7 @@ int explore_command(const ExploreCommandOptions& options) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
         // at the terminal, on stderr, so that stdout stays one clean document.
         if (!make_directory(*options.report_directory)) return 2;
-        const auto path =
-            std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
+        const auto path = std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
         if (!write_file(path, render_explore_page(exploration))) return 2;
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
     }

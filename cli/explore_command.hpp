@@ -13,7 +13,7 @@ struct ExploreCommandOptions {
     std::string file;
     std::optional<std::string> design;
     std::optional<std::uint64_t> seed;  // instead of the file's
-    unsigned jobs = 0;  // 0: every CPU this process may use
+    unsigned jobs = 0;                  // 0: every CPU this process may use
     std::string format = "text";
     bool placements = false;  // json: every placement tried
     std::optional<std::string> report_directory;
