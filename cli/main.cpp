@@ -15,6 +15,7 @@
 #include "cli/list_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/shrink_command.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/whole_number.hpp"
 
@@ -208,6 +209,26 @@ int main(int argc, char** argv) {
         "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json\n"
         "         locksim explore scenarios/gc-pause-40s.json --report report");
 
+    ShrinkCommandOptions shrink;
+    shrink.program = argv[0];
+    CLI::App* shrink_app = app.add_subcommand(
+        "shrink", "Shrink a failing run to the smallest scenario file that still shows its violation");
+    shrink_app->add_option("FILE", shrink.file, "Scenario file (JSON)")->required();
+    std::string shrink_seed;
+    shrink_app->add_option("--seed", shrink_seed,
+                           "The failing run's seed (default: the file's), e.g. one a sweep printed");
+    shrink_app->add_option("--design", shrink.design, "The design that failed (default: the file's only design)");
+    shrink_app->add_option("--faults", shrink.faults,
+                           "These faults instead of the file's, as JSON: a placement explore printed");
+    shrink_app->add_option("--out,-o", shrink.out, "Write the minimal scenario file here (default: standard output)");
+    shrink_app->footer(
+        "Drawn faults become fixed ones; then faults, customers, servers and links are removed, pauses,\n"
+        "steps and delays shortened, times replaced by the events they follow and the horizon moved in,\n"
+        "each kept only if the run still shows the same kind of violation. What was removed goes to stderr;\n"
+        "the file's \"expect\" pins the violation, so it can join scenarios/ as a regression test.\n"
+        "Exit 0 with a file, 2 when the run shows no violation or the input is unusable.\n"
+        "Example: locksim shrink scenarios/random-gc-pauses.json --seed 57 --design unfenced --out minimal.json");
+
     ReportCommandOptions report;
     report.program = argv[0];
     std::string report_seed;
@@ -224,6 +245,7 @@ int main(int argc, char** argv) {
     add_event_limit(sweep_app, sweep.max_events);
     add_event_limit(check_app, check.max_events);
     add_event_limit(explore_app, explore.max_events);
+    add_event_limit(shrink_app, shrink.max_events);
     add_event_limit(report_app, report.max_events);
 
     try {
@@ -233,7 +255,8 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     if (!read_seed(run_app, seed, run.seed) || !read_seed(check_app, check_seed, check.seed) ||
-        !read_seed(report_app, report_seed, report.seed) || !read_seed(explore_app, explore_seed, explore.seed))
+        !read_seed(report_app, report_seed, report.seed) || !read_seed(explore_app, explore_seed, explore.seed) ||
+        !read_seed(shrink_app, shrink_seed, shrink.seed))
         return 2;
     run.format = format == "json"       ? RunFormat::json
                  : format == "trace"    ? RunFormat::trace
@@ -249,6 +272,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
         if (app.got_subcommand(kinds_app)) return kinds_command(kinds_format);
         if (app.got_subcommand(explore_app)) return explore_command(explore);
+        if (app.got_subcommand(shrink_app)) return shrink_command(shrink);
         if (app.got_subcommand(report_app)) return report_command(report);
         if (app.got_subcommand(check_app)) return check_command(check);
     } catch (const std::exception& error) {

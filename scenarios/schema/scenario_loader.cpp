@@ -379,9 +379,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
                         scenario.section));
     scenario.seed = root["seed"].unsigned_integer();
 
-    Json base_world = Json::object();
-    for (auto field : world_fields)
-        if (document.contains(field)) base_world[std::string(field)] = document[std::string(field)];
+    const Json base_world = base_world_json(document);
 
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
@@ -396,8 +394,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         design.allow_only(design_fields);
         Json overrides = design.json();
         overrides.erase("expect");
-        Json merged = base_world;
-        merged.merge_patch(overrides);
+        const Json merged = merged_world_json(base_world, overrides);
 
         const JsonSource design_source{file, &positions, &overrides, design.pointer(), name};
         const JsonReader merged_reader(design_source, merged, "");
@@ -434,6 +431,25 @@ std::vector<std::string> node_names(const WorldSpec& world) {
     nodes.push_back(world.provider_node);
     nodes.push_back(world.billing_node);
     return nodes;
+}
+
+Json base_world_json(const Json& document) {
+    Json base_world = Json::object();
+    for (auto field : world_fields)
+        if (document.contains(field)) base_world[std::string(field)] = document[std::string(field)];
+    return base_world;
+}
+
+Json merged_world_json(const Json& base_world, const Json& overrides) {
+    Json merged = base_world;
+    merged.merge_patch(overrides);
+    return merged;
+}
+
+Json design_world_json(const Json& document, const std::string& design) {
+    Json overrides = document.at("designs").at(design);
+    overrides.erase("expect");
+    return merged_world_json(base_world_json(document), overrides);
 }
 
 void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin) {

@@ -1,0 +1,25 @@
+#pragma once
+// `locksim shrink FILE --seed N --design D`: the smallest scenario file that still shows
+// the violation of that run.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/engine.hpp"
+
+namespace locksim {
+
+struct ShrinkCommandOptions {
+    std::string file;
+    std::optional<std::uint64_t> seed;  // default: the file's
+    std::optional<std::string> design;  // default: the file's only design
+    std::optional<std::string> faults;  // JSON: these faults instead of the file's
+    std::optional<std::string> out;     // write the minimal file here instead of stdout
+    std::string program = "locksim";
+    std::uint64_t max_events = Engine::default_event_limit;
+};
+
+// 0 a minimal file written, 2 nothing to shrink or unusable input.
+int shrink_command(const ShrinkCommandOptions& options);
+
+}  // namespace locksim

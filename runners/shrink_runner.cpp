@@ -1,0 +1,378 @@
+#include "runners/shrink_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <variant>
+
+#include "checks/exploration.hpp"
+#include "checks/metrics.hpp"
+#include "models/world/fault_schedule.hpp"
+#include "models/world/world.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The fault kinds whose first field names the node they strike.
+constexpr std::string_view node_faults[] = {"pause", "clock_step", "clock_slew", "crash"};
+
+std::string struck_node(const Json& fault) {
+    for (auto kind : node_faults)
+        if (fault.contains(kind)) return fault[std::string(kind)].get<std::string>();
+    return "";
+}
+
+std::string at_text(Instant at) {
+    return format_duration(at - Instant{});
+}
+
+// A drawn fault, fixed, as a scenario file writes it.
+Json fault_json(const Fault& fault) {
+    return std::visit(
+        [](const auto& f) -> Json {
+            using F = std::decay_t<decltype(f)>;
+            if constexpr (std::is_same_v<F, PauseFault>) {
+                return Json{
+                    {"pause", f.node}, {"at", at_text(f.at)}, {"for", format_duration(f.length)}, {"kind", f.cause}};
+            } else if constexpr (std::is_same_v<F, ClockStepFault>) {
+                return Json{{"clock_step", f.node}, {"at", at_text(f.at)}, {"by", format_duration(f.delta)}};
+            } else if constexpr (std::is_same_v<F, CrashFault>) {
+                Json crash{{"crash", f.node}, {"at", at_text(f.at)}};
+                if (f.restart_after) crash["restart_after"] = format_duration(*f.restart_after);
+                return crash;
+            } else {
+                throw ShrinkError("a fault generator drew a kind of fault shrink cannot write");
+            }
+        },
+        fault);
+}
+
+struct Trial {
+    std::uint32_t violations = 0;
+    RunMetrics metrics;
+    Trace trace;
+    Instant ended;
+};
+
+class Shrinker {
+public:
+    explicit Shrinker(const ShrinkRequest& request) : request_(request) {}
+
+    // The document's run, or nullopt when the loader refuses it or it runs away.
+    std::optional<Trial> attempt(const Json& document) {
+        ++runs_;
+        try {
+            const Scenario scenario = parse_scenario(document.dump(), request_.file, metric_names());
+            RunResult run = run_world(scenario.designs.front().world, request_.seed,
+                                      RunOptions{.event_limit = request_.event_limit});
+            RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
+            const std::uint32_t violations = violations_in(metrics);
+            return Trial{violations, std::move(metrics), std::move(run.trace), run.summary.ended_at};
+        } catch (const ScenarioError&) {
+            return std::nullopt;
+        } catch (const RunawayRun&) {
+            return std::nullopt;
+        }
+    }
+
+    bool keeps(const Json& document) {
+        const auto trial = attempt(document);
+        return trial && (trial->violations & target_) != 0;
+    }
+
+    void aim_at(std::uint32_t violation) { target_ = violation; }
+    std::uint64_t runs() const { return runs_; }
+
+private:
+    const ShrinkRequest& request_;
+    std::uint32_t target_ = 0;
+    std::uint64_t runs_ = 0;
+};
+
+// Delta debugging over one list of the document: removes as much of it as it can, in
+// chunks that halve until single items, keeping every removal that still violates.
+// Returns the items removed.
+Json minimise_list(Json& document, const Json::json_pointer& where, std::size_t at_least, Shrinker& shrinker,
+                   const std::function<void(Json&, const Json&)>& also_remove = {}) {
+    Json removed = Json::array();
+    if (!document.contains(where) || !document[where].is_array()) return removed;
+    std::size_t chunks = 2;
+    for (;;) {
+        const Json items = document[where];
+        const std::size_t n = items.size();
+        if (n <= at_least) break;
+        const std::size_t size = std::max<std::size_t>(1, (n + chunks - 1) / chunks);
+        bool progress = false;
+        for (std::size_t start = 0; start < n && !progress; start += size) {
+            const std::size_t end = std::min(n, start + size);
+            if (n - (end - start) < at_least) continue;
+            Json candidate = document;
+            Json kept = Json::array();
+            Json dropped = Json::array();
+            for (std::size_t i = 0; i < n; ++i) (i >= start && i < end ? dropped : kept).push_back(items[i]);
+            candidate[where] = kept;
+            if (also_remove)
+                for (const auto& item : dropped) also_remove(candidate, item);
+            if (!shrinker.keeps(candidate)) continue;
+            document = std::move(candidate);
+            for (auto& item : dropped) removed.push_back(item);
+            chunks = std::max<std::size_t>(2, chunks - 1);
+            progress = true;
+        }
+        if (progress) continue;
+        if (size == 1) break;
+        chunks = std::min(n, chunks * 2);
+    }
+    return removed;
+}
+
+// The shortest duration, at millisecond steps, in [floor, the current value] that still
+// violates; the field is left as it was if nothing shorter does. Signed values shrink
+// towards zero.
+std::optional<std::string> shorten(Json& document, const Json::json_pointer& where, Duration floor,
+                                   Shrinker& shrinker) {
+    if (!document.contains(where) || !document[where].is_string()) return std::nullopt;
+    const std::string text = document[where].get<std::string>();
+    const bool negative = text.starts_with("-");
+    const DurationParse parsed = parse_duration(negative ? std::string_view(text).substr(1) : std::string_view(text));
+    if (!std::holds_alternative<Duration>(parsed)) return std::nullopt;
+    const std::int64_t unit = milliseconds(1).ns;
+    const std::int64_t current = std::get<Duration>(parsed).ns;
+    std::int64_t low = floor.ns / unit;  // candidates in whole milliseconds
+    std::int64_t high = current / unit;  // the best known to violate, in ms (the current value at worst)
+    const auto spelled = [negative](std::int64_t ms) {
+        return (negative ? "-" : "") + format_duration(Duration{ms * milliseconds(1).ns});
+    };
+    std::optional<std::int64_t> best;
+    while (low < high) {
+        const std::int64_t middle = low + (high - low) / 2;
+        Json candidate = document;
+        candidate[where] = spelled(middle);
+        if (shrinker.keeps(candidate)) {
+            high = middle;
+            best = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    if (!best || *best * unit >= current) return std::nullopt;
+    document[where] = spelled(*best);
+    return fmt::format("{} {} → {}", where.to_string(), text, spelled(*best));
+}
+
+// A fault placed by time, placed instead right after the last event of its node before
+// that time: "after server-1 prepares customer 42's invoice" says why the moment matters.
+std::optional<std::string> anchor_to_event(Json& document, std::size_t index, Shrinker& shrinker) {
+    Json& fault = document["faults"][index];
+    const std::string node = struck_node(fault);
+    if (node.empty() || !fault.contains("at")) return std::nullopt;
+    const auto trial = shrinker.attempt(document);
+    if (!trial) return std::nullopt;
+    const DurationParse at = parse_duration(fault["at"].get<std::string>());
+    if (!std::holds_alternative<Duration>(at)) return std::nullopt;
+    const Instant strikes = Instant{} + std::get<Duration>(at);
+    const TraceEvent* last = nullptr;
+    for (const auto& event : trial->trace.events()) {
+        if (event.at >= strikes) break;
+        if (event.node != no_node && trial->trace.node_name(event.node) == node) last = &event;
+    }
+    if (last == nullptr) return std::nullopt;
+    // An event about a customer is named by its customer too, so that removing other
+    // customers later does not move the fault to another one's event.
+    const std::optional<std::int64_t> customer =
+        last->has("customer") ? std::optional<std::int64_t>(last->integer("customer")) : std::nullopt;
+    int nth = 0;
+    for (const auto& event : trial->trace.events()) {
+        if (event.node == last->node && event.kind == last->kind &&
+            (!customer || (event.has("customer") && event.integer("customer") == *customer)))
+            ++nth;
+        if (&event == last) break;
+    }
+    Json candidate = document;
+    Json& moved = candidate["faults"][index];
+    const std::string was = moved["at"].get<std::string>();
+    moved.erase("at");
+    moved["when"] = Json{{"event", std::string(last->kind)}, {"node", node}};
+    if (customer) moved["when"]["customer"] = *customer;
+    moved["when"]["nth"] = nth;
+    if (!shrinker.keeps(candidate)) return std::nullopt;
+    document = std::move(candidate);
+    return fmt::format("/faults/{}: at {} → when the {} {} of {}", index, was,
+                       nth == 1 ? "first" : fmt::format("#{}", nth), last->kind, node);
+}
+
+// "server-1 pauses 31s after its 2nd job.preparing (customer 42)".
+std::string describe_fault(const Json& fault) {
+    const std::string node = struck_node(fault);
+    std::string what;
+    if (fault.contains("pause"))
+        what = fmt::format("{} pauses {}", node, fault["for"].get<std::string>());
+    else if (fault.contains("clock_step"))
+        what = fmt::format("{}'s wall clock steps by {}", node, fault["by"].get<std::string>());
+    else if (fault.contains("crash"))
+        what = fault.contains("restart_after")
+                   ? fmt::format("{} crashes and restarts {} later", node, fault["restart_after"].get<std::string>())
+                   : fmt::format("{} crashes for good", node);
+    else
+        what = fault.dump();
+    if (fault.contains("when")) {
+        const Json& when = fault["when"];
+        std::string detail;
+        for (const auto& [key, value] : when.items())
+            if (key != "event" && key != "node" && key != "nth") detail += fmt::format(" {} {}", key, value.dump());
+        const int nth = when.value("nth", 1);
+        return fmt::format("{} after its {} {}{}", what, nth == 1 ? "first" : fmt::format("#{}", nth),
+                           when["event"].get<std::string>(), detail);
+    }
+    if (fault.contains("at")) return fmt::format("{} at {}", what, fault["at"].get<std::string>());
+    return what;
+}
+
+}  // namespace
+
+ShrinkResult shrink(const ShrinkRequest& request) {
+    Json original;
+    try {
+        original = Json::parse(request.text);
+    } catch (const Json::exception&) {
+        throw ShrinkError(
+            fmt::format("{}: not valid JSON; run `locksim run {}` to see where", request.file, request.file));
+    }
+    if (!original.contains("designs") || !original["designs"].is_object() ||
+        !original["designs"].contains(request.design)) {
+        std::vector<std::string> names;
+        if (original.contains("designs") && original["designs"].is_object())
+            for (const auto& [name, design] : original["designs"].items()) names.push_back(name);
+        throw ShrinkError(fmt::format("{}: --design: no design named \"{}\"; the designs are {}", request.file,
+                                      request.design, fmt::join(names, ", ")));
+    }
+
+    // One design, its world at the top level, under the seed that failed.
+    Json document;
+    document["$schema"] = "scenario.schema.json";
+    document["name"] = original.value("name", std::string("scenario")) + "-minimal";
+    document["description"] = "";
+    document["seed"] = request.seed;
+    const Json world = design_world_json(original, request.design);
+    for (const auto& [field, value] : world.items()) document[field] = value;
+    if (request.faults) {
+        try {
+            document["faults"] = Json::parse(*request.faults);
+        } catch (const Json::exception&) {
+            throw ShrinkError(
+                "--faults: not valid JSON; give a list such as '[{\"pause\": \"server-1\", \"at\": \"6s\", \"for\": "
+                "\"40s\"}]'");
+        }
+        document.erase("fault_generators");
+    }
+    document["designs"] = Json{{request.design, Json::object()}};
+
+    Shrinker shrinker(request);
+    const auto first = shrinker.attempt(document);
+    if (!first)
+        throw ShrinkError(
+            fmt::format("{}: the design \"{}\" cannot be run as given; run `locksim run {} --design {}` to "
+                        "see why",
+                        request.file, request.design, request.file, request.design));
+    if (first->violations == 0)
+        throw ShrinkError(
+            fmt::format("{}: design \"{}\" under seed {} shows no violation, so there is nothing to shrink; "
+                        "find a failing run with `locksim sweep` or `locksim explore`",
+                        request.file, request.design, request.seed));
+    // The first kind it shows, in the order outputs list them, is the one kept.
+    const std::uint32_t target = first->violations & (~first->violations + 1);
+    shrinker.aim_at(target);
+    ShrinkResult result;
+    result.violation = violation_names(target).front();
+
+    if (document.contains("fault_generators")) {
+        const Scenario scenario = parse_scenario(document.dump(), request.file, metric_names());
+        const auto drawn = draw_fault_schedule(scenario.designs.front().world.fault_generators, request.seed);
+        Json candidate = document;
+        candidate.erase("fault_generators");
+        if (!candidate.contains("faults")) candidate["faults"] = Json::array();
+        for (const auto& fault : drawn) candidate["faults"].push_back(fault_json(fault));
+        if (shrinker.keeps(candidate)) {
+            document = std::move(candidate);
+            result.steps.push_back(fmt::format("fixed the {} fault{} the generators drew for seed {}", drawn.size(),
+                                               drawn.size() == 1 ? "" : "s", request.seed));
+        }
+    }
+
+    const auto removal = [&result](const std::string& what, const Json& removed) {
+        if (removed.empty()) return;
+        std::vector<std::string> items;
+        for (const auto& item : removed) items.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+        result.steps.push_back(fmt::format("removed {} {}: {}", removed.size(), what, fmt::join(items, ", ")));
+    };
+    for (int round = 0; round < 4; ++round) {
+        const std::size_t before = result.steps.size();
+        removal("fault(s)", minimise_list(document, Json::json_pointer("/faults"), 0, shrinker));
+        removal("customer(s)", minimise_list(document, Json::json_pointer("/job/customers"), 1, shrinker));
+        removal("server(s)", minimise_list(document, Json::json_pointer("/servers"), 1, shrinker,
+                                           [](Json& candidate, const Json& server) {
+                                               if (!candidate.contains("faults")) return;
+                                               Json kept = Json::array();
+                                               for (const auto& fault : candidate["faults"])
+                                                   if (struck_node(fault) != server.get<std::string>())
+                                                       kept.push_back(fault);
+                                               candidate["faults"] = kept;
+                                           }));
+        removal("link(s)", minimise_list(document, Json::json_pointer("/network/links"), 0, shrinker));
+        if (document.contains("faults"))
+            for (std::size_t f = 0; f < document["faults"].size(); ++f) {
+                if (auto step = anchor_to_event(document, f, shrinker)) result.steps.push_back(*step);
+                for (const char* field : {"for", "by", "restart_after", "extra", "heal_after"}) {
+                    const auto where = Json::json_pointer(fmt::format("/faults/{}/{}", f, field));
+                    const Duration floor = std::string_view(field) == "for" ? milliseconds(1) : Duration{};
+                    if (auto step = shorten(document, where, floor, shrinker)) result.steps.push_back(*step);
+                }
+            }
+        if (auto step = shorten(document, Json::json_pointer("/network/delay"), Duration{}, shrinker))
+            result.steps.push_back(*step);
+        if (result.steps.size() == before) break;
+    }
+
+    // The horizon moved in to a second past the run's end, if that is earlier.
+    if (const auto last = shrinker.attempt(document)) {
+        const std::int64_t second = seconds(1).ns;
+        const Duration end{((last->ended - Instant{}).ns / second + 2) * second};
+        Json candidate = document;
+        candidate["horizon"] = format_duration(end);
+        const auto was =
+            document.contains("horizon") ? document["horizon"].get<std::string>() : std::string("the default");
+        const DurationParse current = parse_duration(document.value("horizon", std::string("1h")));
+        if (std::holds_alternative<Duration>(current) && end < std::get<Duration>(current) &&
+            shrinker.keeps(candidate)) {
+            document = std::move(candidate);
+            result.steps.push_back(fmt::format("horizon {} → {}", was, format_duration(end)));
+        }
+    }
+
+    // What the minimal run shows, pinned, and said in words.
+    const auto final_run = shrinker.attempt(document);
+    if (!final_run || (final_run->violations & target) == 0)
+        throw std::logic_error("shrink lost the violation it kept at every step");
+    std::vector<std::string> faults;
+    if (document.contains("faults"))
+        for (const auto& fault : document["faults"]) faults.push_back(describe_fault(fault));
+    const std::int64_t count = final_run->metrics.value(result.violation);
+    document["description"] = fmt::format(
+        "Shrunk by locksim shrink from {} (design \"{}\", seed {}): {}; {} {} {}.", request.file, request.design,
+        request.seed, faults.empty() ? std::string("no fault at all") : fmt::format("{}", fmt::join(faults, "; ")),
+        "the run shows", result.violation, count);
+    document["designs"][request.design]["expect"] = Json{{result.violation, count}};
+    // The designs last, as in every shipped file.
+    Json designs = document["designs"];
+    document.erase("designs");
+    document["designs"] = std::move(designs);
+    result.minimal = std::move(document);
+    result.runs = shrinker.runs();
+    return result;
+}
+
+}  // namespace locksim
