@@ -17,6 +17,7 @@
 #include "reports/text_style.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -50,6 +51,33 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
     return checked;
 }
 
+// A scenario's "sweep" block as test cases: one per design it sets expectations for,
+// failing with the first failing seeds and the command that replays the first.
+std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckCommandOptions& options, unsigned threads) {
+    const SweepSpec& spec = *scenario.sweep;
+    const SweepSummary summary = run_sweep(
+        scenario, SeedBlock{spec.first_seed, spec.seeds}, threads, [](std::uint64_t) {}, options.max_events);
+    std::vector<CheckedDesign> checked;
+    for (const auto& tally : summary.designs) {
+        const auto expected = spec.expect.find(tally.name);
+        if (expected == spec.expect.end()) continue;
+        CheckedDesign result{fmt::format("sweep of {} seeds: {}", spec.seeds, tally.name), {}, ""};
+        const auto value_of = [&tally](std::string_view metric) -> std::int64_t {
+            if (metric == "runs") return static_cast<std::int64_t>(tally.runs);
+            if (metric == "runs_with_violation") return static_cast<std::int64_t>(tally.runs_with_violation);
+            return static_cast<std::int64_t>(tally.double_charges);
+        };
+        for (const auto& expectation : evaluate(expected->second, value_of))
+            if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+        if (!result.failures.empty() && !tally.failing_seeds.empty())
+            result.failures.push_back(
+                fmt::format("first failing seeds: {}; replay: {}", fmt::join(tally.failing_seeds, ", "),
+                            replay_command(options.program, scenario.file, tally.failing_seeds.front(), tally.name)));
+        checked.push_back(std::move(result));
+    }
+    return checked;
+}
+
 }  // namespace
 
 int check_command(const CheckCommandOptions& options) {
@@ -77,6 +105,9 @@ int check_command(const CheckCommandOptions& options) {
             }
             if (scenario.explore)
                 for (auto& result : check_exploration(scenario, options, *threads))
+                    checked.designs.push_back(std::move(result));
+            if (scenario.sweep)
+                for (auto& result : check_sweep(scenario, options, *threads))
                     checked.designs.push_back(std::move(result));
         } catch (const ScenarioError& error) {
             checked.error = error.what();

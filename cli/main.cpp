@@ -178,7 +178,8 @@ int main(int argc, char** argv) {
     add_color(check_app, check.color);
     check_app->footer(
         "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\". A file's \"explore\" block\n"
-        "adds a test per design it sets expectations for (\"explore: DESIGN\"), run as `locksim explore` runs it.\n"
+        "adds a test per design it sets expectations for (\"explore: DESIGN\"), run as `locksim explore` runs it;\n"
+        "a \"sweep\" block one per design over its seeds (\"sweep of N seeds: DESIGN\"); --seed changes neither.\n"
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
 

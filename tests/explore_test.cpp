@@ -163,8 +163,8 @@ TEST_CASE("depth 2 tries every unordered pair once and says how many ordered pai
     const std::uint64_t sizes_needed = 1500 / singles + 1;
     std::vector<std::string> sizes;
     for (std::uint64_t s = 1; s <= sizes_needed; ++s) sizes.push_back(fmt::format("\"{}s\"", s));
-    const Scenario too_many = tiny(fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ], "depth": 2 }})",
-                                               fmt::join(sizes, ", ")));
+    const Scenario too_many = tiny(fmt::format(
+        R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ], "depth": 2 }})", fmt::join(sizes, ", ")));
     CHECK_THROWS_WITH(run_explore(too_many, ExploreOptions{}),
                       Catch::Contains("depth 2 pairs") && Catch::Contains("use depth 1"));
 }
@@ -216,4 +216,36 @@ TEST_CASE("locksim explore prints the windows with replay commands that show the
     const auto none = run_locksim("explore scenarios/partition.json");
     CHECK(none.exit_code == 2);
     CHECK(none.err.find("has no \"explore\" block") != std::string::npos);
+}
+
+TEST_CASE("check runs explore and sweep blocks as test cases whose failures name the first failing run and replay it") {
+    std::string flagship = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
+    const std::string promise = R"("fenced": { "violating_placements": { "at_least": 1 } },)";
+    REQUIRE(flagship.find(promise) != std::string::npos);
+    flagship.replace(flagship.find(promise), promise.size(), R"("fenced": { "violating_placements": 0 },)");
+    const auto explored = write_temp("explore-check.json", flagship);
+    const auto junit = write_temp("explore-check.xml", "");
+    const auto ran = run_locksim("check " + explored + " --junit " + junit);
+    CHECK(ran.exit_code == 1);
+    CHECK(ran.out.find("PASS gc-pause-40s explore: idempotent") != std::string::npos);
+    const auto failure = ran.out.find("FAIL gc-pause-40s explore: fenced: violating_placements expected 0, got ");
+    REQUIRE(failure != std::string::npos);
+    const std::string line = ran.out.substr(failure, ran.out.find('\n', failure) - failure);
+    CHECK(line.find("first violating placement: double_charges after server-1") != std::string::npos);
+    CHECK(line.find("--design fenced --faults '[{\"pause\":\"server-1\"") != std::string::npos);
+    CHECK(slurp(junit).find("<testcase classname=\"gc-pause-40s\" name=\"explore: fenced\"") != std::string::npos);
+
+    std::string pauses = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/random-gc-pauses.json");
+    const std::string fenced = R"("fenced": { "runs_with_violation": { "at_least": 1 } },)";
+    REQUIRE(pauses.find(fenced) != std::string::npos);
+    pauses.replace(pauses.find(fenced), fenced.size(), R"("fenced": { "runs_with_violation": 0 },)");
+    const auto swept = run_locksim("check " + write_temp("sweep-check.json", pauses) + " -j 3");
+    CHECK(swept.exit_code == 1);
+    CHECK(swept.out.find("PASS random-gc-pauses sweep of 2000 seeds: idempotent") != std::string::npos);
+    const auto sweep_failure = swept.out.find(
+        "FAIL random-gc-pauses sweep of 2000 seeds: fenced: runs_with_violation "
+        "expected 0, got ");
+    REQUIRE(sweep_failure != std::string::npos);
+    CHECK(swept.out.find("first failing seeds: ", sweep_failure) != std::string::npos);
+    CHECK(swept.out.find("--design fenced\n", sweep_failure) != std::string::npos);
 }

@@ -15,7 +15,26 @@ const std::vector<std::string>& explore_metric_names() {
     return names;
 }
 
+const std::vector<std::string>& sweep_metric_names() {
+    static const std::vector<std::string> names{"runs", "runs_with_violation", "double_charges"};
+    return names;
+}
+
 namespace {
+
+// "expect" by design name, each design one the file has.
+std::map<std::string, std::vector<Expectation>> read_design_expectations(const JsonReader& expect,
+                                                                         const std::vector<std::string>& designs,
+                                                                         const std::vector<std::string>& metrics) {
+    std::map<std::string, std::vector<Expectation>> by_design;
+    for (const auto& [design, expected] : expect.members()) {
+        if (std::find(designs.begin(), designs.end(), design) == designs.end())
+            expected.fail(fmt::format("no design is called \"{}\"; the designs are: {}", message_safe(design),
+                                      fmt::join(designs, ", ")));
+        by_design[design] = read_expectations(expected, metrics);
+    }
+    return by_design;
+}
 
 constexpr std::string_view size_help =
     "expected a duration such as \"40s\", or one relative to the lock's TTL: \"ttl\", \"ttl+1ms\", \"ttl-1ms\", "
@@ -145,14 +164,24 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<std::string>
                 fmt::format("expected 1 (one fault per run) or 2 (every pair of faults), got {}", depth));
         spec.depth = static_cast<int>(depth);
     }
-    if (block.has("expect")) {
-        for (const auto& [design, expect] : block["expect"].members()) {
-            if (std::find(designs.begin(), designs.end(), design) == designs.end())
-                expect.fail(fmt::format("no design is called \"{}\"; the designs are: {}", message_safe(design),
-                                        fmt::join(designs, ", ")));
-            spec.expect[design] = read_expectations(expect, explore_metric_names());
-        }
-    }
+    if (block.has("expect")) spec.expect = read_design_expectations(block["expect"], designs, explore_metric_names());
+    return spec;
+}
+
+SweepSpec read_sweep_block(const JsonReader& block, const std::vector<std::string>& designs) {
+    block.allow_only({"seeds", "start", "expect"});
+    SweepSpec spec;
+    spec.seeds = block["seeds"].unsigned_integer();
+    if (spec.seeds == 0 || spec.seeds > max_sweep_block_seeds)
+        block["seeds"].fail(
+            fmt::format("expected from 1 to {} seeds; a larger sweep belongs to `locksim sweep "
+                        "--shard`",
+                        max_sweep_block_seeds));
+    if (block.has("start")) spec.first_seed = block["start"].unsigned_integer();
+    if (spec.first_seed > UINT64_MAX - (spec.seeds - 1))
+        block["start"].fail("the seeds would pass 2^64-1; start lower");
+    if (!block.has("expect")) block.fail("expected \"expect\": what each design's totals must show");
+    spec.expect = read_design_expectations(block["expect"], designs, sweep_metric_names());
     return spec;
 }
 

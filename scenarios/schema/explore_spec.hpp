@@ -49,4 +49,18 @@ struct ExploreSpec {
 // The metrics an explore block's "expect" may name.
 const std::vector<std::string>& explore_metric_names();
 
+// A scenario's "sweep" block: `locksim check` runs these seeds and compares each design's
+// totals with what it expects.
+struct SweepSpec {
+    std::uint64_t first_seed = 1;
+    std::uint64_t seeds = 0;
+    // By design name: "runs", "runs_with_violation" or "double_charges" compared with a count.
+    std::map<std::string, std::vector<Expectation>> expect;
+};
+
+// The most seeds a sweep block may ask `check` to run.
+constexpr std::uint64_t max_sweep_block_seeds = 1'000'000;
+
+const std::vector<std::string>& sweep_metric_names();
+
 }  // namespace locksim

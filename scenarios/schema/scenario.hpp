@@ -29,6 +29,7 @@ struct Scenario {
     std::uint64_t seed = 0;
     std::vector<Design> designs;  // in file order
     std::optional<ExploreSpec> explore;
+    std::optional<SweepSpec> sweep;
 };
 
 // Every node of a design's world: servers, the store's nodes, the billing database and

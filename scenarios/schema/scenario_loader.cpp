@@ -354,8 +354,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
-    std::vector<std::string_view> top_level_fields{"$schema", "name", "description", "lesson",
-                                                   "section", "seed", "designs",     "explore"};
+    std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson", "section",
+                                                   "seed",    "designs", "explore",     "sweep"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     root.allow_only(top_level_fields);
 
@@ -404,11 +404,12 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         if (result.purpose == LockPurpose::correctness) add_correctness_expectations(result.expectations, metrics);
         scenario.designs.push_back(std::move(result));
     }
+    std::vector<std::string> design_names;
+    for (const auto& design : scenario.designs) design_names.push_back(design.name);
     if (root.has("explore")) {
         // The targets must be nodes of every design: the same placements are tried in each.
         std::vector<std::string> nodes = node_names(scenario.designs.front().world);
         std::vector<std::string> servers = scenario.designs.front().world.servers;
-        std::vector<std::string> design_names;
         for (const auto& design : scenario.designs) {
             const auto missing_from = [](const std::vector<std::string>& names) {
                 return [&names](const std::string& name) {
@@ -418,9 +419,11 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
             const auto theirs = node_names(design.world);
             std::erase_if(nodes, missing_from(theirs));
             std::erase_if(servers, missing_from(design.world.servers));
-            design_names.push_back(design.name);
         }
         scenario.explore = read_explore(root["explore"], nodes, servers, design_names);
+    }
+    if (root.has("sweep")) {
+        scenario.sweep = read_sweep_block(root["sweep"], design_names);
     }
     return scenario;
 }
