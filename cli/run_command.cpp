@@ -106,16 +106,7 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     const Scenario& scenario = *loaded;
-    if (options.design) {
-        const auto& designs = scenario.designs;
-        if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == *options.design; })) {
-            std::vector<std::string> names;
-            for (const auto& d : designs) names.push_back(d.name);
-            fmt::print(stderr, "{}: --design: no design named \"{}\"; the designs are {}\n", options.file,
-                       *options.design, fmt::join(names, ", "));
-            return 2;
-        }
-    }
+    if (!has_design_or_report(scenario, options.design)) return 2;
 
     ScenarioOutcome outcome;
     try {

@@ -15,26 +15,24 @@
 namespace locksim {
 namespace {
 
-const char* kind_name(ExploreFaultFamily::Kind kind) {
-    switch (kind) {
-        case ExploreFaultFamily::Kind::pause: return "pause";
-        case ExploreFaultFamily::Kind::clock_step: return "clock_step";
-        case ExploreFaultFamily::Kind::crash: return "crash";
-    }
-    return "?";
-}
+// How a scenario file names the kind and its size field.
+struct FamilyWords {
+    const char* kind;
+    const char* size_field;
+};
 
-const char* size_field(ExploreFaultFamily::Kind kind) {
+FamilyWords words_for(ExploreFaultFamily::Kind kind) {
     switch (kind) {
-        case ExploreFaultFamily::Kind::pause: return "for";
-        case ExploreFaultFamily::Kind::clock_step: return "by";
-        case ExploreFaultFamily::Kind::crash: return "restart_after";
+        case ExploreFaultFamily::Kind::pause: return {"pause", "for"};
+        case ExploreFaultFamily::Kind::clock_step: return {"clock_step", "by"};
+        case ExploreFaultFamily::Kind::crash: return {"crash", "restart_after"};
     }
-    return "?";
+    return {"?", "?"};
 }
 
 FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
-    FaultFamilyPlan plan{kind_name(family.kind), size_field(family.kind), family.cause, family.targets, {}, {}};
+    const FamilyWords words = words_for(family.kind);
+    FaultFamilyPlan plan{words.kind, words.size_field, family.cause, family.targets, {}, {}};
     for (const auto& size : family.sizes) {
         if (!size) {
             plan.sizes.push_back(std::nullopt);

@@ -58,6 +58,16 @@ std::optional<Scenario> load_scenario_or_report(const std::string& file) {
     }
 }
 
+bool has_design_or_report(const Scenario& scenario, const std::optional<std::string>& design) {
+    if (!design) return true;
+    std::vector<std::string> names;
+    for (const auto& d : scenario.designs) names.push_back(d.name);
+    if (std::find(names.begin(), names.end(), *design) != names.end()) return true;
+    fmt::print(stderr, "{}: --design: no design named \"{}\"; the designs are {}\n", scenario.file, *design,
+               fmt::join(names, ", "));
+    return false;
+}
+
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
                              const std::optional<std::string>& only_design, RunOptions options) {
     ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, scenario.lesson, seed, {}};

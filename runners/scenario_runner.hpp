@@ -22,6 +22,10 @@ std::vector<std::string> scenario_files(const std::vector<std::string>& paths, s
 // The scenario in `file`, or nullopt after printing the one-line error to stderr.
 std::optional<Scenario> load_scenario_or_report(const std::string& file);
 
+// True when `design` is unset or names one of the scenario's designs; otherwise prints the
+// one-line error listing the designs there are.
+bool has_design_or_report(const Scenario& scenario, const std::optional<std::string>& design);
+
 // `only_design`: run just that design (the caller has checked it exists).
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
                              const std::optional<std::string>& only_design = std::nullopt, RunOptions options = {});
