@@ -87,7 +87,8 @@ int check_command(const CheckCommandOptions& options) {
     std::vector<std::string> missing;
     const auto files = scenario_files(options.paths, missing);
     std::vector<CheckedScenario> results;
-    for (const auto& path : missing) results.push_back(CheckedScenario{path, "", "no such file or directory", {}});
+    for (const auto& path : missing)
+        results.push_back(CheckedScenario{path, "", path + ": no such file or directory", {}});
 
     for (const auto& file : files) {
         CheckedScenario checked{file, "", "", {}};
@@ -123,7 +124,8 @@ int check_command(const CheckCommandOptions& options) {
     for (const auto& scenario : results) {
         if (!scenario.error.empty()) {
             ++unusable;
-            fmt::print("{}\n", style.violation(fmt::format("ERROR {}: {}", scenario.file, scenario.error)));
+            // The error is the loader's one line, which starts with the file.
+            fmt::print("{}\n", style.violation("ERROR " + scenario.error));
             continue;
         }
         for (const auto& design : scenario.designs) {
@@ -147,8 +149,7 @@ int check_command(const CheckCommandOptions& options) {
             return 2;
         }
     }
-    if (unusable > 0) fmt::print("{} file{} could not be used\n", unusable, unusable == 1 ? "" : "s");
-    fmt::print("{} passed, {} failed\n", passed, failed + unusable);
+    fmt::print("{} passed, {} failed, {} unusable\n", passed, failed, unusable);
     if (unusable > 0) return 2;
     return failed > 0 ? 1 : 0;
 }

@@ -116,9 +116,18 @@ int main(int argc, char** argv) {
     sweep_app->add_option("--output,-o", sweep.output,
                           "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
                           "so a killed task never leaves half a shard");
+    sweep_app->add_option("--design", sweep.design, "Run only the design with this name");
+    sweep_app->add_option("--max-rate", sweep.max_rates,
+                          "A gate for CI, DESIGN=RATE (0.0001 or 0.01%): exit 1 when the design's violation rate\n"
+                          "is above it; PASS or FAIL per gate on stderr. Repeat for several designs");
+    sweep_app->add_option("--junit", sweep.junit, "Also write the --max-rate gates as JUnit XML to this file");
+    sweep_app->add_option("--runs-per-day", sweep.runs_per_day,
+                          "How often the job runs in production: each rate becomes expected incidents a day and a\n"
+                          "year, with their interval");
     add_color(sweep_app, sweep.color);
     sweep_app->footer(
         "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
+        "CI gate: locksim sweep FILE --seeds 20000 --design fenced --max-rate fenced=0.001 --junit rate.xml\n"
         "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
         "         locksim merge shard-*.json\n"
         "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");

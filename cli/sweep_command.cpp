@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "checks/command_line.hpp"
 #include "checks/metrics.hpp"
 #include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
@@ -18,6 +20,7 @@
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
+#include "reports/junit.hpp"
 #include "reports/sweep_text.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/sweep_runner.hpp"
@@ -27,10 +30,44 @@ namespace locksim {
 namespace {
 
 std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
-                     const std::string& program) {
+                     const std::string& program, std::uint64_t runs_per_day = 0) {
     if (format == "json") return sweep_json(summary).dump(2) + "\n";
     // Colour only ever goes to a terminal, never into a file.
-    return render_sweep_text(summary, program, use_colour(color_choice(color)));
+    return render_sweep_text(summary, program, use_colour(color_choice(color)), runs_per_day);
+}
+
+struct RateGate {
+    std::string design;
+    double max_rate = 0;
+    std::string written;  // as given, for messages
+};
+
+// "fenced=0.0001" or "fenced=0.01%": nullopt after printing why it is unusable.
+std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scenario) {
+    const auto equals = text.rfind('=');
+    const auto fail = [&text](const std::string& why) {
+        fmt::print(stderr, "--max-rate {}: {}\n", text, why);
+        return std::nullopt;
+    };
+    if (equals == std::string::npos || equals == 0)
+        return fail("expected DESIGN=RATE, such as fenced=0.0001 or fenced=0.01%");
+    RateGate gate{text.substr(0, equals), 0, text.substr(equals + 1)};
+    const auto& designs = scenario.designs;
+    if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == gate.design; })) {
+        std::vector<std::string> names;
+        for (const auto& d : designs) names.push_back(d.name);
+        return fail(fmt::format("no design named \"{}\"; the designs are {}", gate.design, fmt::join(names, ", ")));
+    }
+    std::string number = gate.written;
+    const bool percent = !number.empty() && number.back() == '%';
+    if (percent) number.pop_back();
+    char* end = nullptr;
+    errno = 0;
+    const double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
+    if (errno != 0 || end == nullptr || *end != '\0' || !(value >= 0) || value > (percent ? 100 : 1))
+        return fail("expected a rate from 0 to 1, or a percentage such as 0.01%");
+    gate.max_rate = percent ? value / 100 : value;
+    return gate;
 }
 
 // Prints the result, or writes it whole to `output`: false after printing why it could not.
@@ -53,6 +90,41 @@ SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::ui
     std::string command = sweep_command_line(scenario.file, seeds, shard, shards);
     if (max_events != Engine::default_event_limit) command += fmt::format(" --max-events {}", max_events);
     return SweepProvenance{scenario.content_sha256, locksim_version, build_commit, std::move(command)};
+}
+
+// Prints PASS or FAIL per gate on stderr (stdout keeps the one document) and writes the
+// JUnit file if asked; false when a gate was breached.
+bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates, const SweepCommandOptions& options) {
+    CheckedScenario checked{summary.file, summary.scenario, "", {}};
+    bool held = true;
+    for (const auto& gate : gates) {
+        const auto tally = std::find_if(summary.designs.begin(), summary.designs.end(),
+                                        [&](const DesignTally& d) { return d.name == gate.design; });
+        const double rate = static_cast<double>(tally->runs_with_violation) /
+                            static_cast<double>(std::max<std::uint64_t>(1, tally->runs));
+        const auto ci = wilson_interval(tally->runs_with_violation, std::max<std::uint64_t>(1, tally->runs));
+        CheckedDesign result{fmt::format("violation rate of {} at most {}", gate.design, gate.written), {}, ""};
+        const std::string measured =
+            fmt::format("{} of {} runs ({:.4g}%, 95% CI {:.4g}%–{:.4g}%)", tally->runs_with_violation, tally->runs,
+                        100 * rate, 100 * ci.low, 100 * ci.high);
+        if (rate > gate.max_rate) {
+            held = false;
+            result.failures.push_back(fmt::format("{} broke it, above {}", measured, gate.written));
+            if (!tally->failing_seeds.empty())
+                result.failures.push_back("replay: " + replay_command(options.program, summary.file,
+                                                                      tally->failing_seeds.front(), gate.design));
+            fmt::print(stderr, "FAIL rate gate {}: {}\n", gate.design, fmt::join(result.failures, "; "));
+        } else {
+            fmt::print(stderr, "PASS rate gate {}: {}, at most {}\n", gate.design, measured, gate.written);
+        }
+        checked.designs.push_back(std::move(result));
+    }
+    if (options.junit) {
+        std::ofstream out(*options.junit);
+        out << render_junit({checked}, "locksim sweep");
+        if (!out) fmt::print(stderr, "--junit: cannot write {}\n", *options.junit);
+    }
+    return held;
 }
 
 }  // namespace
@@ -85,6 +157,21 @@ int sweep_command(const SweepCommandOptions& options) {
     const auto loaded = load_scenario_or_report(options.file);
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
+    if (!has_design_or_report(scenario, options.design)) return 2;
+    std::vector<RateGate> gates;
+    for (const auto& text : options.max_rates) {
+        auto gate = parse_gate(text, scenario);
+        if (!gate) return 2;
+        if (options.design && gate->design != *options.design) {
+            fmt::print(stderr, "--max-rate {}: this sweep runs only the design \"{}\"\n", text, *options.design);
+            return 2;
+        }
+        gates.push_back(std::move(*gate));
+    }
+    if (options.shard && (!gates.empty() || options.junit)) {
+        fmt::print(stderr, "--max-rate and --junit judge a whole sweep, not one shard of it: run them unsharded\n");
+        return 2;
+    }
     const SeedBlock all{options.start, options.seeds};
     const SeedBlock mine = shard_block(all, shard.index, shard.count);
     const auto threads = worker_threads(options.jobs);
@@ -94,7 +181,8 @@ int sweep_command(const SweepCommandOptions& options) {
     try {
         ProgressBar bar(mine.count, "seeds");
         summary = run_sweep(
-            scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events);
+            scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events,
+            options.design);
     } catch (const RunawayRun& runaway) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
         return 2;
@@ -105,9 +193,11 @@ int sweep_command(const SweepCommandOptions& options) {
     summary.provenance = provenance_of(scenario, all, shard.index, shard.count, options.max_events);
     // A shard is always JSON: it is for `merge`.
     const std::string format = options.shard ? "json" : options.format;
-    return deliver(rendered(summary, format, options.output ? "never" : options.color, options.program), options.output)
-               ? 0
-               : 2;
+    if (!deliver(
+            rendered(summary, format, options.output ? "never" : options.color, options.program, options.runs_per_day),
+            options.output))
+        return 2;
+    return judge_gates(summary, gates, options) ? 0 : 1;
 }
 
 int merge_command(const MergeCommandOptions& options) {

@@ -19,8 +19,13 @@ struct SweepCommandOptions {
     std::string color = "auto";
     std::string program = "locksim";
     std::uint64_t max_events = Engine::default_event_limit;
+    std::optional<std::string> design;   // only this design
+    std::vector<std::string> max_rates;  // "DESIGN=RATE" gates: exit 1 when a rate is above
+    std::optional<std::string> junit;    // the gates as JUnit XML
+    std::uint64_t runs_per_day = 0;      // turn rates into incidents a day and a year
 };
 
+// 0 done and every --max-rate held, 1 a gate breached, 2 unusable input.
 int sweep_command(const SweepCommandOptions& options);
 
 struct MergeCommandOptions {

@@ -6,7 +6,7 @@
 
 namespace locksim {
 
-std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
+std::string render_junit(const std::vector<CheckedScenario>& scenarios, const std::string& suite) {
     std::size_t tests = 0, failures = 0, errors = 0;
     std::string suites;
     for (const auto& scenario : scenarios) {
@@ -50,8 +50,8 @@ std::string render_junit(const std::vector<CheckedScenario>& scenarios) {
     }
     return fmt::format(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        "<testsuites name=\"locksim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",
-        tests, failures, errors, suites);
+        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n{}</testsuites>\n",
+        escaped(suite), tests, failures, errors, suites);
 }
 
 }  // namespace locksim

@@ -15,10 +15,11 @@ struct CheckedDesign {
 struct CheckedScenario {
     std::string file;
     std::string name;   // empty when the file could not be used
-    std::string error;  // why the file could not be used
+    std::string error;  // why the file could not be used: one line that starts with the file
     std::vector<CheckedDesign> designs;
 };
 
-std::string render_junit(const std::vector<CheckedScenario>& scenarios);
+// `suite`: the name of the whole report, "locksim check" or "locksim sweep".
+std::string render_junit(const std::vector<CheckedScenario>& scenarios, const std::string& suite = "locksim check");
 
 }  // namespace locksim

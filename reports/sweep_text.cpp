@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "checks/command_line.hpp"
 #include "reports/text_style.hpp"
@@ -22,9 +23,18 @@ std::string percent(double fraction) {
     return fmt::format("{:.2g}%", value);
 }
 
+// "0.12", "3.4", "1,200": two significant figures, never in scientific notation.
+std::string expected_count(double value) {
+    if (value == 0) return "0";
+    if (value >= 10) return fmt::format("{:.0f}", value);
+    const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(value))));
+    return fmt::format("{:.{}f}", value, decimals);
+}
+
 }  // namespace
 
-std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour) {
+std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour,
+                              std::uint64_t runs_per_day) {
     const TextStyle style(colour);
     std::string out = style.heading(summary.scenario);
     if (!summary.partial_shards.empty()) {
@@ -66,13 +76,31 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
                         seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
     }
     out += text_table(rows, style);
+    if (runs_per_day > 0) {
+        out += fmt::format("\nAt {} runs a day:\n", runs_per_day);
+        for (const auto& d : summary.designs) {
+            if (d.runs == 0) continue;
+            const double rate = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
+            const auto ci = wilson_interval(d.runs_with_violation, d.runs);
+            const double day = static_cast<double>(runs_per_day);
+            out += fmt::format("  {}: {} incidents a day ({}–{}), {} a year ({}–{})\n", d.name,
+                               expected_count(rate * day), expected_count(ci.low * day), expected_count(ci.high * day),
+                               expected_count(rate * day * 365), expected_count(ci.low * day * 365),
+                               expected_count(ci.high * day * 365));
+        }
+    }
+    out += "\n" +
+           style.quiet(
+               "The intervals cover the sampling error of these seeds only, not the model's\n"
+               "assumptions (pause lengths and how often they come, timings, the job's shape):\n"
+               "vary those in the file to see which the answer hangs on.") +
+           "\n";
     bool any = false;
     for (const auto& d : summary.designs) {
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i) {
             if (!any) out += "\nReplay a failing seed:\n";
             any = true;
-            out += fmt::format("  {} run {} --seed {} --design {}\n", shell_quoted(program), shell_quoted(summary.file),
-                               d.failing_seeds[i], shell_quoted(d.name));
+            out += "  " + replay_command(program, summary.file, d.failing_seeds[i], d.name) + "\n";
         }
     }
     return out;

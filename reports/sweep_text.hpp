@@ -8,6 +8,9 @@
 
 namespace locksim {
 
-std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour);
+// `runs_per_day`: how often the modelled job runs in production, to turn each rate into
+// expected incidents per day and per year (with the interval); 0 leaves them out.
+std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour,
+                              std::uint64_t runs_per_day = 0);
 
 }  // namespace locksim

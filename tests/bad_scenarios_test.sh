@@ -7,7 +7,7 @@
 #     stderr (at most 4096 bytes, no control characters) that starts with FILE and names
 #     the place listed for FILE in tests/bad_scenarios/README.md: a JSON pointer
 #     (FILE[:LINE:COL]: /pointer: ...) or, for a JSON syntax error, FILE:LINE:COL: ...;
-#   - `check FILE` exits 2 and prints "ERROR FILE: " followed by that same line.
+#   - `check FILE` exits 2 and prints "ERROR " followed by that same line.
 #
 # Usage: tests/bad_scenarios_test.sh path/to/locksim [FILE-OR-NAME ...]
 # With names (e.g. json-bom.json), runs only those. Prints PASS or FAIL (with the
@@ -146,11 +146,11 @@ def check_file(path, accepted):
         return problems + [f"check: no answer within {TIMEOUT}s"]
     if code != 2:
         problems.append(f"check: exit {code}, expected 2")
-    expected = b"ERROR " + prefix + b": "
+    expected = b"ERROR " + prefix
     errors = [l for l in out.splitlines() if l.startswith(b"ERROR ")]
     if not any(l.startswith(expected) for l in errors):
-        problems.append(f"check: no line starting \"ERROR {path}: \" ({show(errors[0] if errors else out[:160])})")
-    elif err_size <= MAX_LINE and not any(l == expected + line for l in errors):
+        problems.append(f"check: no line starting \"ERROR {path}\" ({show(errors[0] if errors else out[:160])})")
+    elif err_size <= MAX_LINE and not any(l == b"ERROR " + line for l in errors):
         problems.append(f"check: its ERROR line differs from run's message: {show(errors[0])}")
     return problems
 

@@ -116,7 +116,7 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     CHECK(failing.out.find("FAIL gc-pause-40s fenced: double_charges expected 0, got 1") != std::string::npos);
     // Each file: its three designs, and the three designs of its explore block.
     CHECK(failing.out.find("PASS gc-pause-40s explore: idempotent") != std::string::npos);
-    CHECK(failing.out.find("\n11 passed, 1 failed\n") != std::string::npos);
+    CHECK(failing.out.find("\n11 passed, 1 failed, 0 unusable\n") != std::string::npos);
     const std::string junit = slurp((folder / "report.xml").string());
     CHECK(junit.starts_with("<?xml"));
     std::size_t testcases = 0, failures = 0;
@@ -130,12 +130,15 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     std::ofstream(folder / "c-broken.json") << "{ \"name\": ";
     const auto broken = run_locksim("check " + folder.string());
     CHECK(broken.exit_code == 2);
-    CHECK(broken.out.find("ERROR " + (folder / "c-broken.json").string()) != std::string::npos);
-    CHECK(broken.out.find("\n11 passed, 2 failed\n") != std::string::npos);
+    const auto error_at = broken.out.find("ERROR " + (folder / "c-broken.json").string() + ":1:");
+    REQUIRE(error_at != std::string::npos);
+    const std::string error_line = broken.out.substr(error_at, broken.out.find('\n', error_at) - error_at);
+    CHECK(count_of(error_line, "c-broken.json") == 1);  // the path once, as the loader wrote it
+    CHECK(broken.out.find("\n11 passed, 1 failed, 1 unusable\n") != std::string::npos);
 
     const auto passing = run_locksim("check " + (folder / "a-passing.json").string() + " --seed 7");
     CHECK(passing.exit_code == 0);
-    CHECK(passing.out.ends_with("6 passed, 0 failed\n"));
+    CHECK(passing.out.ends_with("6 passed, 0 failed, 0 unusable\n"));
     std::filesystem::remove_all(folder);
 }
 
