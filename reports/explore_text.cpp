@@ -14,10 +14,13 @@ namespace {
 
 // "1,236"
 std::string grouped(std::uint64_t n) {
-    std::string digits = fmt::format("{}", n);
-    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
-        digits.insert(static_cast<std::size_t>(at), ",");
-    return digits;
+    const std::string digits = fmt::format("{}", n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 // "pause of 1s, 10s, ttl+1ms (30.001s)"

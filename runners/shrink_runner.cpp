@@ -183,12 +183,12 @@ std::optional<std::string> anchor_to_event(Json& document, std::size_t index, Sh
     if (last == nullptr) return std::nullopt;
     // An event about a customer is named by its customer too, so that removing other
     // customers later does not move the fault to another one's event.
-    const std::optional<std::int64_t> customer =
-        last->has("customer") ? std::optional<std::int64_t>(last->integer("customer")) : std::nullopt;
+    const bool about_customer = last->has("customer");
+    const std::int64_t customer = about_customer ? last->integer("customer") : 0;
     int nth = 0;
     for (const auto& event : trial->trace.events()) {
         if (event.node == last->node && event.kind == last->kind &&
-            (!customer || (event.has("customer") && event.integer("customer") == *customer)))
+            (!about_customer || (event.has("customer") && event.integer("customer") == customer)))
             ++nth;
         if (&event == last) break;
     }
@@ -197,7 +197,7 @@ std::optional<std::string> anchor_to_event(Json& document, std::size_t index, Sh
     const std::string was = moved["at"].get<std::string>();
     moved.erase("at");
     moved["when"] = Json{{"event", std::string(last->kind)}, {"node", node}};
-    if (customer) moved["when"]["customer"] = *customer;
+    if (about_customer) moved["when"]["customer"] = customer;
     moved["when"]["nth"] = nth;
     if (!shrinker.keeps(candidate)) return std::nullopt;
     document = std::move(candidate);
