@@ -173,3 +173,22 @@ TEST_CASE("the first draws of each shape are pinned so any change to a distribut
     CHECK(DurationDistribution::uniform(-5_s, 5_s).draw(random) == Duration{-2'081'442'294});
     CHECK(DurationDistribution::exponential(1_ms, 5_ms).draw(random) == Duration{3'249'064});
 }
+
+TEST_CASE("measured quantiles: each given percentile holds its share of draws, within min and max") {
+    // 95 % under 200 ms, p99.9 4 s, never above 30 s: the figures an engineer has.
+    const auto quantiles = DurationDistribution::quantiles(
+        {{0, 0_s}, {500'000'000, 20_ms}, {950'000'000, 200_ms}, {999'000'000, 4_s}, {probability_scale, 30_s}});
+    const auto values = draw_many(quantiles, "quantiles");
+    for (const auto value : values) REQUIRE((value >= 0_s && value <= 30_s));
+    // 100,000 draws: a share's standard error is at most 0.0016.
+    CHECK(fraction_above(values, 20_ms) == Approx(0.5).margin(0.006));
+    CHECK(fraction_above(values, 200_ms) == Approx(0.05).margin(0.003));
+    CHECK(fraction_above(values, 4_s) == Approx(0.001).margin(0.0005));
+    // Between two points the draw is log-linear: the geometric mean of 200 ms and 4 s is
+    // the middle of the 95 %–99.9 % band, probability 0.9745.
+    CHECK(fraction_above(values, Duration{static_cast<std::int64_t>(std::sqrt(0.2 * 4.0) * 1e9)}) ==
+          Approx(1 - 0.9745).margin(0.002));
+    // From a minimum of 0 s the first segment is linear: a quarter of draws under 10 ms.
+    CHECK(fraction_above(values, 10_ms) == Approx(0.75).margin(0.006));
+    CHECK(draw_many(quantiles, "quantiles") == values);  // the same stream, the same draws
+}
