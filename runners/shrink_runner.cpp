@@ -22,8 +22,9 @@ constexpr std::string_view node_faults[] = {"pause", "clock_step", "clock_slew",
 
 std::string struck_node(const Json& fault) {
     for (auto kind : node_faults)
-        if (fault.contains(kind)) return fault[std::string(kind)].get<std::string>();
-    return "";
+        if (fault.contains(kind) && fault[std::string(kind)].is_string())
+            return fault[std::string(kind)].get<std::string>();
+    return "";  // none, or a role such as {"role": "holder"}
 }
 
 std::string at_text(Instant at) {
@@ -207,7 +208,8 @@ std::optional<std::string> anchor_to_event(Json& document, std::size_t index, Sh
 
 // "server-1 pauses 31s after its 2nd job.preparing (customer 42)".
 std::string describe_fault(const Json& fault) {
-    const std::string node = struck_node(fault);
+    const std::string named = struck_node(fault);
+    const std::string node = named.empty() ? std::string("the lock holder") : named;
     std::string what;
     if (fault.contains("pause"))
         what = fmt::format("{} pauses {}", node, fault["for"].get<std::string>());

@@ -139,11 +139,30 @@ private:
                          std::move(apply));
     }
 
+    // The node a fault strikes, resolved when it strikes: a role names whoever plays it then.
+    NodeId struck(const std::string& target) const {
+        if (target != holder_role) return node(target);
+        NodeId holder = no_node;
+        for (const auto& event : engine_.trace().events()) {
+            if (event.kind == trace_kind::lock_granted)
+                holder = event.node_ref("holder");
+            else if ((event.kind == trace_kind::lock_released || event.kind == trace_kind::lock_expired) &&
+                     event.node_ref("holder") == holder)
+                holder = no_node;
+        }
+        return holder;
+    }
+
     void schedule(const PauseFault& f) {
-        strike(f.at, f.when, [this, target = node(f.node), f] { engine_.pause(target, f.length, f.cause); });
+        strike(f.at, f.when, [this, f] {
+            // Nobody holds the lock: the fault has no one to strike.
+            if (const NodeId target = struck(f.node); target != no_node) engine_.pause(target, f.length, f.cause);
+        });
     }
     void schedule(const ClockStepFault& f) {
-        strike(f.at, f.when, [this, target = node(f.node), f] {
+        strike(f.at, f.when, [this, f] {
+            const NodeId target = struck(f.node);
+            if (target == no_node) return;
             if (f.slew)
                 engine_.slew_wall_clock(target, f.delta);
             else
@@ -151,7 +170,9 @@ private:
         });
     }
     void schedule(const CrashFault& f) {
-        strike(f.at, f.when, [this, target = node(f.node), f] {
+        strike(f.at, f.when, [this, f] {
+            const NodeId target = struck(f.node);
+            if (target == no_node) return;
             engine_.crash(target, "crash");
             if (f.restart_after)
                 engine_.schedule_at(engine_.now() + *f.restart_after, no_node,

@@ -148,6 +148,10 @@ struct EventTrigger {
     int nth = 1;
 };
 
+// A fault's target given by role rather than name: whichever server holds the lock (as
+// the store last granted it) when the fault strikes. Braces never appear in a node name.
+inline constexpr std::string_view holder_role = "{holder}";
+
 struct PauseFault {
     std::string node;
     Instant at;  // true time

@@ -62,6 +62,19 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
     return trigger;
 }
 
+// A node by name, or {"role": "holder"}: the server holding the lock when it strikes.
+std::string read_target(const JsonReader& field, const std::vector<std::string>& nodes) {
+    if (!field.json().is_object()) return read_node_ref(field, nodes);
+    field.allow_only({"role"});
+    const std::string role = field["role"].string();
+    if (role != "holder")
+        field["role"].fail(
+            fmt::format("unknown role \"{}\"; expected \"holder\" (the server holding the lock when "
+                        "the fault strikes)",
+                        message_safe(role)));
+    return std::string(holder_role);
+}
+
 Instant read_time(const JsonReader& item) {
     return item.has("when") ? Instant{} : Instant{} + item["at"].duration();
 }
@@ -79,11 +92,11 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
                     fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
             const Duration length = item["for"].duration();
             if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
-            faults.push_back(PauseFault{read_node_ref(item["pause"], nodes), read_time(item), length, std::move(kind),
+            faults.push_back(PauseFault{read_target(item["pause"], nodes), read_time(item), length, std::move(kind),
                                         read_trigger(item, nodes)});
         } else if (item.has("clock_step")) {
             item.allow_only({"clock_step", "at", "when", "by"});
-            faults.push_back(ClockStepFault{read_node_ref(item["clock_step"], nodes), read_time(item),
+            faults.push_back(ClockStepFault{read_target(item["clock_step"], nodes), read_time(item),
                                             item["by"].signed_duration(), read_trigger(item, nodes), false});
         } else if (item.has("clock_slew")) {
             item.allow_only({"clock_slew", "at", "when", "by"});
@@ -94,7 +107,7 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
                                             read_trigger(item, nodes), true});
         } else if (item.has("crash")) {
             item.allow_only({"crash", "at", "when", "restart_after"});
-            CrashFault crash{read_node_ref(item["crash"], nodes), read_time(item), std::nullopt,
+            CrashFault crash{read_target(item["crash"], nodes), read_time(item), std::nullopt,
                              read_trigger(item, nodes)};
             if (item.has("restart_after")) crash.restart_after = item["restart_after"].duration();
             faults.push_back(std::move(crash));
