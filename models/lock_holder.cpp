@@ -59,7 +59,7 @@ Task<void> LockHolder::release(std::shared_ptr<HeldLease> held) {
 }
 
 Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
-    const Duration interval = spec_.ttl / 3;
+    const Duration interval = spec_.renew_every.value_or(spec_.ttl / 3);
     for (;;) {
         co_await host_.sleep(interval);
         if (!held->believed) co_return;

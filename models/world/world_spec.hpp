@@ -84,7 +84,8 @@ struct LockSpec {
     StoreKind store = StoreKind::redis;
     std::string key;
     Duration ttl;
-    bool renew = true;  // renew every ttl/3 while the value is still ours
+    bool renew = true;  // renew while the value is still ours…
+    std::optional<Duration> renew_every;  // …this often (default ttl/3)
     ReleaseMode release = ReleaseMode::compare_and_delete;
     RetrySpec retry;
     Duration request_timeout;              // how long a client waits for the store's reply
@@ -123,6 +124,7 @@ struct JobSpec {
     std::string period;
     Duration work_per_customer;          // preparing one invoice, between the lease check and the charge
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
+    bool check_lease = true;             // check the lease before each customer; false: only stop when told
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
     bool release_in_finally = true;  // false: an error skips the release; the lock stays until it expires

@@ -42,8 +42,8 @@ Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::
 }
 
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
-    job.allow_only({"kind", "name", "at", "customers", "period", "work_per_customer", "recheck_before_charge", "error",
-                    "release_in_finally", "assign", "lock_for"});
+    job.allow_only({"kind", "name", "at", "customers", "period", "work_per_customer", "recheck_before_charge",
+                    "check_lease", "error", "release_in_finally", "assign", "lock_for"});
     std::set<std::int64_t> seen;
     for (const auto& item : job["customers"].elements()) {
         const std::int64_t customer = item.integer();
@@ -53,6 +53,7 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
     if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
     spec.work_per_customer = job["work_per_customer"].duration();
     if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
+    if (job.has("check_lease")) spec.check_lease = job["check_lease"].boolean();
     if (job.has("error")) {
         const JsonReader error = job["error"];
         error.allow_only({"server", "customer"});

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "scenarios/schema/world_schema.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
@@ -216,7 +217,19 @@ LockSpec read_lock(const JsonReader& lock) {
     } else {
         spec.ttl = lock["ttl"].duration();
         if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
-        spec.renew = lock.has("renew") ? lock["renew"].boolean() : true;
+        // true (every ttl/3, as client libraries do), false, or how often: "3s".
+        const JsonReader renew = lock.has("renew") ? lock["renew"] : lock;
+        if (!lock.has("renew") || renew.json().is_boolean()) {
+            spec.renew = !lock.has("renew") || renew.boolean();
+        } else {
+            if (!renew.json().is_string()) renew.fail("expected true, false, or how often to renew, such as \"3s\"");
+            spec.renew_every = renew.duration();
+            if (spec.renew_every->ns <= 0 || *spec.renew_every >= spec.ttl)
+                renew.fail(
+                    fmt::format("expected a renewal interval above 0s and shorter than the ttl ({}): a renewal "
+                                "after the lease ran out renews nothing",
+                                format_duration(spec.ttl)));
+        }
     }
     if (lock.has("release")) {
         const std::string release = lock["release"].string();

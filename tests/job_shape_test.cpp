@@ -1,0 +1,70 @@
+// The job's shape as an engineer's own: how often the holder renews, and whether the job
+// looks at its lease before each item at all.
+#include <catch2/catch.hpp>
+
+#include "tests/support.hpp"
+
+#include <string>
+#include <vector>
+
+#include "checks/metrics.hpp"
+#include "models/trace_kinds.hpp"
+#include "runners/scenario_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+using namespace locksim::time_literals;
+
+namespace {
+
+// gc-pause-40s's world without its pause, one design, with these lock and job fields.
+DesignOutcome run_with(const std::string& lock_extra, const std::string& job_extra) {
+    const std::string text = R"({
+  "name": "shape", "description": "the job's shape", "seed": 1, "horizon": "5m",
+  "servers": ["server-1", "server-2"], "network": { "delay": "1ms" },
+  "lock": { "store": "redis", "key": "lock:renewals", "ttl": "10s")" +
+                             lock_extra + R"( },
+  "job": { "name": "renewals", "at": "00:00", "customers": [41, 42, 43, 44, 45, 46], "period": "2026-10",
+           "work_per_customer": "4s")" +
+                             job_extra + R"( },
+  "designs": { "only": {} }
+})";
+    const Scenario scenario = parse_scenario(text, "shape.json", metric_names());
+    ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+    return std::move(outcome.designs.front());
+}
+
+std::vector<Instant> times_of(const DesignOutcome& design, std::string_view kind, const std::string& node) {
+    std::vector<Instant> times;
+    for (const auto& event : design.trace.events())
+        if (event.kind == kind && design.trace.node_name(event.node) == node) times.push_back(event.at);
+    return times;
+}
+
+}  // namespace
+
+TEST_CASE("the holder renews as often as the lock says, every ttl/3 by default") {
+    // The job holds the lock for 24 s: six customers of 4 s each.
+    const auto by_default = times_of(run_with("", ""), trace_kind::belief_extended, "server-1");
+    const auto every_3s = times_of(run_with(R"(, "renew": "3s")", ""), trace_kind::belief_extended, "server-1");
+    // 10 s / 3 = 3.333 s: 7 renewals in 24 s; every 3 s: 8.
+    CHECK(by_default.size() == 7);
+    CHECK(every_3s.size() == 8);
+    REQUIRE(every_3s.size() >= 2);
+    // Each renewal waits 3 s after the previous one's reply (two 1 ms hops).
+    CHECK(every_3s[1] - every_3s[0] == 3_s + 2_ms);
+}
+
+TEST_CASE("a job that does not check its lease before each item never asks, and still stops when told") {
+    const DesignOutcome checking = run_with("", "");
+    const DesignOutcome trusting = run_with("", R"(, "check_lease": false)");
+    CHECK(times_of(checking, trace_kind::belief_checked, "server-1").size() == 6);
+    CHECK(times_of(trusting, trace_kind::belief_checked, "server-1").empty());
+    CHECK(trusting.metrics.charges == 6);
+}
+
+TEST_CASE("a renewal interval that is not shorter than the ttl is refused") {
+    CHECK_THROWS_WITH(run_with(R"(, "renew": "10s")", ""),
+                      Catch::Contains("/lock/renew") && Catch::Contains("shorter than the ttl (10s)"));
+    CHECK_THROWS_WITH(run_with(R"(, "renew": 3)", ""), Catch::Contains("expected true, false, or how often"));
+}
