@@ -84,7 +84,7 @@ struct LockSpec {
     StoreKind store = StoreKind::redis;
     std::string key;
     Duration ttl;
-    bool renew = true;  // renew while the value is still ours…
+    bool renew = true;                    // renew while the value is still ours…
     std::optional<Duration> renew_every;  // …this often (default ttl/3)
     ReleaseMode release = ReleaseMode::compare_and_delete;
     RetrySpec retry;
