@@ -7,6 +7,7 @@
 
 #include "checks/command_line.hpp"
 #include "checks/metrics.hpp"
+#include "cli/terminal.hpp"
 #include "reports/text_style.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -25,7 +26,7 @@ std::string first_sentence(const std::string& text) {
 
 }  // namespace
 
-int list_command(const std::vector<std::string>& paths, const std::string& format) {
+int list_command(const std::vector<std::string>& paths, const std::string& format, const std::string& color) {
     std::vector<std::string> missing;
     const auto files = scenario_files(paths, missing);
     struct Entry {
@@ -76,8 +77,10 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
     }
     std::size_t name_width = 4;
     for (const auto& e : entries) name_width = std::max(name_width, e.name.size());
-    fmt::print("{:<7}  {:<{}}  {}\n", "section", "name", name_width, "lesson");
-    for (const auto& e : entries) fmt::print("{:<7}  {:<{}}  {}\n", e.section, e.name, name_width, e.story);
+    const TextStyle style(use_colour(color_choice(color)));
+    fmt::print("{}\n", style.heading(fmt::format("{:<7}  {:<{}}  {}", "section", "name", name_width, "lesson")));
+    for (const auto& e : entries)
+        fmt::print("{:<7}  {}  {}\n", e.section, style.heading(fmt::format("{:<{}}", e.name, name_width)), e.story);
     fmt::print("\n{} scenario{}; run one with: locksim run {}\n", entries.size(), entries.size() == 1 ? "" : "s",
                entries.empty() ? "FILE" : shell_quoted(entries.front().file));
     return unusable > 0 ? 2 : 0;

@@ -7,6 +7,7 @@ namespace locksim {
 
 // 0, or 2 if a path or file could not be used (the others are still listed).
 // `format`: "text" (a table for people) or "json" (an array, for scripts).
-int list_command(const std::vector<std::string>& paths, const std::string& format);
+// `color`: "auto", "always" or "never", as every command that prints takes it.
+int list_command(const std::vector<std::string>& paths, const std::string& format, const std::string& color = "auto");
 
 }  // namespace locksim

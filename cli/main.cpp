@@ -163,6 +163,8 @@ int main(int argc, char** argv) {
         ->add_option("--format", list_format,
                      "text (default) or json (file, name, section, lesson, description, designs)")
         ->check(CLI::IsMember({"text", "json"}));
+    std::string list_color = "auto";
+    add_color(list_app, list_color);
     list_app->footer("Example: locksim list\n         locksim list scenarios --format json");
 
     std::string kinds_format = "text";
@@ -279,7 +281,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(run_app)) return run_command(run);
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
         if (app.got_subcommand(merge_app)) return merge_command(merge);
-        if (app.got_subcommand(list_app)) return list_command(list_paths, list_format);
+        if (app.got_subcommand(list_app)) return list_command(list_paths, list_format, list_color);
         if (app.got_subcommand(kinds_app)) return kinds_command(kinds_format);
         if (app.got_subcommand(explore_app)) return explore_command(explore);
         if (app.got_subcommand(shrink_app)) return shrink_command(shrink);

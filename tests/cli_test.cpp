@@ -32,6 +32,9 @@ TEST_CASE("piped output carries no colour codes unless asked for") {
     CHECK(run_locksim("run scenarios/gc-pause-40s.json --color always").out.find('\x1b') != std::string::npos);
     CHECK(run_locksim("run scenarios/gc-pause-40s.json --color always", "NO_COLOR=1").out.find('\x1b') !=
           std::string::npos);  // an explicit request wins over the environment
+    CHECK(run_locksim("list").out.find('\x1b') == std::string::npos);
+    CHECK(run_locksim("list --color always").out.find('\x1b') != std::string::npos);
+    CHECK(run_locksim("list --color always").out.find("\x1b[1msection") == 0);
 }
 
 TEST_CASE("run with format json prints one stable document with the documented fields") {
