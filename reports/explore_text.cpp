@@ -12,17 +12,6 @@
 namespace locksim {
 namespace {
 
-// "1,236"
-std::string grouped(std::uint64_t n) {
-    const std::string digits = fmt::format("{}", n);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 // "pause of 1s, 10s, ttl+1ms (30.001s)"
 std::string family_text(const FaultFamilyPlan& family) {
     std::vector<std::string> sizes;

@@ -28,6 +28,16 @@ std::string pad_right(std::string_view text, std::size_t width) {
 
 // As a POSIX shell reads it back: plain words stay plain, anything else is single-quoted.
 
+std::string grouped(std::uint64_t n) {
+    const std::string digits = std::to_string(n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 std::string text_table(const std::vector<std::vector<std::string>>& rows, const TextStyle& style) {
     if (rows.empty()) return "";
     const std::size_t columns = rows.front().size();

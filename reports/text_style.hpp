@@ -1,6 +1,7 @@
 #pragma once
 // Colour for text output, only when asked for (a terminal without NO_COLOR, or
 // --color=always); otherwise every function returns its text unchanged.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,9 @@ private:
 
 // Width of `text` on a terminal: counts UTF-8 code points, skips colour escapes.
 std::size_t display_width(std::string_view text);
+
+// 1236 as "1,236": counts people read at a glance.
+std::string grouped(std::uint64_t n);
 
 // `text` padded with spaces to `width` display columns.
 std::string pad_right(std::string_view text, std::size_t width);
