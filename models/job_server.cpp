@@ -36,7 +36,20 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     }
     host_.record(trace_kind::job_started, {{"job", job_.name}});
     std::shared_ptr<HeldLease> held = leadership_;
-    if (lock_ != nullptr && !leadership) held = co_await lock_->acquire();
+    if (lock_ != nullptr && !leadership) {
+        // Two statements each, not a conditional expression: GCC 12 and co_await (above).
+        if (job_.skip_when_refused)
+            held = co_await lock_->acquire_once();
+        else
+            held = co_await lock_->acquire();
+        if (!held) {
+            // Another server holds the lock: this one waits for its next run.
+            host_.record(trace_kind::job_finished,
+                         {{"job", job_.name}, {"outcome", std::string("skipped: another server holds the lock")}});
+            finished();
+            co_return;
+        }
+    }
 
     Ending ending;
     try {

@@ -3,6 +3,7 @@
 // every store shares around it (belief, renewal, release) lives in LockHolder.
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "models/world/world_spec.hpp"
@@ -32,6 +33,12 @@ public:
 
     // Returns once the lock is ours (a store may keep the caller waiting for ever).
     virtual Task<Lease> acquire() = 0;
+    // One attempt: the lease, or nullopt when the lock is taken. Only stores that poll
+    // can say "taken" without queueing the caller; the loader allows a job that skips
+    // when refused with those alone.
+    virtual Task<std::optional<Lease>> acquire_once() {
+        throw std::logic_error("a store that queues its waiters was asked for one attempt");
+    }
     // Keeps the lease alive: extends the lock while it is still ours, or (consensus
     // stores) keeps the session alive. `refused` means the lease is gone.
     virtual Task<ExtendResult> extend(const Lease& lease) = 0;
@@ -46,6 +53,7 @@ public:
         : host_(host), retry_(retry), retry_delays_(host.random_stream("lock-retry")) {}
 
     Task<Lease> acquire() final;
+    Task<std::optional<Lease>> acquire_once() final;
 
 protected:
     // One attempt; nullopt if the lock is taken or the store did not answer in time.

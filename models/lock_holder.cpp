@@ -29,6 +29,17 @@ std::vector<Field> LockHolder::deadline_fields(const HeldLease& held) const {
 
 Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
     Lease lease = co_await store_.acquire();
+    co_return believe(std::move(lease));
+}
+
+Task<std::shared_ptr<HeldLease>> LockHolder::acquire_once() {
+    std::optional<Lease> lease = co_await store_.acquire_once();
+    if (!lease) co_return nullptr;
+    co_return believe(std::move(*lease));
+}
+
+// A granted lease becomes the holder's belief, renewed in the background if the lock says so.
+std::shared_ptr<HeldLease> LockHolder::believe(Lease lease) {
     lease.valid_until = on_lease_clock(lease.valid_until);
     auto held = std::make_shared<HeldLease>(HeldLease{std::move(lease), true});
     std::vector<Field> fields = deadline_fields(*held);
@@ -36,7 +47,7 @@ Task<std::shared_ptr<HeldLease>> LockHolder::acquire() {
     if (held->lease.token) fields.push_back({"token", *held->lease.token});
     host_.record(trace_kind::belief_acquired, std::move(fields));
     if (spec_.renew) host_.spawn(renew_while_believed(held));
-    co_return held;
+    return held;
 }
 
 bool LockHolder::still_believes(HeldLease& held) {

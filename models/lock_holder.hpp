@@ -27,6 +27,8 @@ public:
 
     // Returns once the store has granted the lock.
     Task<std::shared_ptr<HeldLease>> acquire();
+    // One attempt: null when another holds the lock (stores that poll only).
+    Task<std::shared_ptr<HeldLease>> acquire_once();
 
     // True while the holder may act: it has not learned otherwise, and its own monotonic
     // clock has not passed the lease's end. Ends the belief when the clock has.
@@ -44,6 +46,7 @@ private:
     Instant lease_clock_now() const;
     std::vector<Field> deadline_fields(const HeldLease& held) const;
     Task<void> renew_while_believed(std::shared_ptr<HeldLease> held);
+    std::shared_ptr<HeldLease> believe(Lease lease);
     void end_belief(HeldLease& held, std::string_view reason);
 
     Host host_;

@@ -68,3 +68,32 @@ TEST_CASE("a renewal interval that is not shorter than the ttl is refused") {
                       Catch::Contains("/lock/renew") && Catch::Contains("shorter than the ttl (10s)"));
     CHECK_THROWS_WITH(run_with(R"(, "renew": 3)", ""), Catch::Contains("expected true, false, or how often"));
 }
+
+TEST_CASE("a server refused the lock skips its run when the job says so, and waits for the lock by default") {
+    const auto outcomes = [](const DesignOutcome& design) {
+        std::vector<std::string> ends;
+        for (const auto& event : design.trace.events())
+            if (event.kind == trace_kind::job_finished)
+                ends.push_back(design.trace.node_name(event.node) + ": " + event.text("outcome"));
+        return ends;
+    };
+    // server-1 wins the lock; server-2 is refused at its first attempt.
+    CHECK(outcomes(run_with("", R"(, "on_refused": "skip")")) ==
+          std::vector<std::string>{"server-2: skipped: another server holds the lock", "server-1: done"});
+    CHECK(outcomes(run_with("", "")) == std::vector<std::string>{"server-1: done", "server-2: done"});
+    CHECK(run_with("", R"(, "on_refused": "skip")").metrics.charges == 6);
+}
+
+TEST_CASE("skipping when refused needs a store that refuses, and a known answer") {
+    const std::string queueing = R"({
+  "name": "skip", "description": "a queueing store", "seed": 1,
+  "servers": ["server-1"], "network": { "delay": "1ms" },
+  "lock": { "store": "zookeeper", "key": "/locks/renewals", "ttl": "10s" },
+  "job": { "name": "renewals", "at": "00:00", "customers": [41], "period": "2026-10", "work_per_customer": "1s",
+           "on_refused": "skip" },
+  "designs": { "only": {} }
+})";
+    CHECK_THROWS_WITH(parse_scenario(queueing, "skip.json", metric_names()),
+                      Catch::Contains("/job/on_refused") && Catch::Contains("queues a waiter"));
+    CHECK_THROWS_WITH(run_with("", R"(, "on_refused": "later")"), Catch::Contains("expected \"retry\""));
+}

@@ -43,7 +43,7 @@ Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::
 
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
     job.allow_only({"kind", "name", "at", "customers", "period", "work_per_customer", "recheck_before_charge",
-                    "check_lease", "error", "release_in_finally", "assign", "lock_for"});
+                    "check_lease", "on_refused", "error", "release_in_finally", "assign", "lock_for"});
     std::set<std::int64_t> seen;
     for (const auto& item : job["customers"].elements()) {
         const std::int64_t customer = item.integer();
@@ -54,6 +54,15 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
     spec.work_per_customer = job["work_per_customer"].duration();
     if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
     if (job.has("check_lease")) spec.check_lease = job["check_lease"].boolean();
+    if (job.has("on_refused")) {
+        const std::string refused = job["on_refused"].string();
+        if (refused != "retry" && refused != "skip")
+            job["on_refused"].fail(
+                fmt::format("unknown \"{}\"; expected \"retry\" (wait for the lock, the default) or "
+                            "\"skip\" (end this run, as a cron job whose next tick will try again)",
+                            message_safe(refused)));
+        spec.skip_when_refused = refused == "skip";
+    }
     if (job.has("error")) {
         const JsonReader error = job["error"];
         error.allow_only({"server", "customer"});

@@ -288,4 +288,8 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
     return names;
 }
 
+bool store_polls(StoreKind store) {
+    return is_polling(store);
+}
+
 }  // namespace locksim

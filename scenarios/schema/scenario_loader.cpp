@@ -67,6 +67,10 @@ public:
         read_network(root_["network"], nodes_, world);
         world.job = read_job(root_["job"], world.servers);
         world.protection = read_protection(world.lock, world.job);
+        if (world.job.skip_when_refused && !store_polls(world.lock.store))
+            root_["job"]["on_refused"].fail(
+                "this lock store queues a waiter rather than refusing it, so there is no refusal to skip on; "
+                "\"skip\" needs redis, redis-replicated, redlock, lease-row or db-advisory");
         if (world.job.lock_scope == LockScope::leadership &&
             (world.lock.store == StoreKind::none || world.lock.store == StoreKind::in_memory))
             root_["job"]["lock_for"].fail("a leader is elected through a shared lock store; this design has none");
