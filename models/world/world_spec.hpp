@@ -125,7 +125,8 @@ struct JobSpec {
     Duration work_per_customer;          // preparing one invoice, between the lease check and the charge
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
     bool check_lease = true;
-    bool skip_when_refused = false;  // a server refused the lock ends its run instead of retrying             // check the lease before each customer; false: only stop when told
+    bool skip_when_refused = false;  // a server refused the lock ends its run instead of retrying             // check
+                                     // the lease before each customer; false: only stop when told
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
     bool release_in_finally = true;  // false: an error skips the release; the lock stays until it expires
