@@ -67,6 +67,22 @@ std::vector<std::string> read_targets(const JsonReader& field, const std::vector
     return unique;
 }
 
+std::vector<std::string> names_of(const std::vector<Design>& designs) {
+    std::vector<std::string> names;
+    for (const auto& design : designs) names.push_back(design.name);
+    return names;
+}
+
+// The names in every list: the first list's order, without those some other list lacks.
+std::vector<std::string> in_every(std::vector<std::vector<std::string>> lists) {
+    std::vector<std::string> common = lists.front();
+    for (const auto& names : lists)
+        std::erase_if(common, [&names](const std::string& name) {
+            return std::find(names.begin(), names.end(), name) == names.end();
+        });
+    return common;
+}
+
 std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, bool signed_values, bool allow_null) {
     std::vector<std::optional<SizeExpression>> sizes;
     const auto read_one = [&](const JsonReader& item) -> std::optional<SizeExpression> {
@@ -120,8 +136,15 @@ SizeExpression read_size(const JsonReader& field, bool signed_values) {
     return size;
 }
 
-ExploreSpec read_explore(const JsonReader& block, const std::vector<std::string>& nodes,
-                         const std::vector<std::string>& servers, const std::vector<std::string>& designs) {
+ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all_designs) {
+    std::vector<std::vector<std::string>> node_lists, server_lists;
+    for (const auto& design : all_designs) {
+        node_lists.push_back(node_names(design.world));
+        server_lists.push_back(design.world.servers);
+    }
+    const std::vector<std::string> nodes = in_every(node_lists);
+    const std::vector<std::string> servers = in_every(server_lists);
+    const std::vector<std::string> designs = names_of(all_designs);
     block.allow_only({"faults", "depth", "expect"});
     ExploreSpec spec;
     const auto families = block["faults"].elements();
@@ -168,7 +191,8 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<std::string>
     return spec;
 }
 
-SweepSpec read_sweep_block(const JsonReader& block, const std::vector<std::string>& designs) {
+SweepSpec read_sweep_block(const JsonReader& block, const std::vector<Design>& all_designs) {
+    const std::vector<std::string> designs = names_of(all_designs);
     block.allow_only({"seeds", "start", "expect"});
     SweepSpec spec;
     spec.seeds = block["seeds"].unsigned_integer();

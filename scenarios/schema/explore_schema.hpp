@@ -5,16 +5,16 @@
 
 #include "scenarios/schema/explore_spec.hpp"
 #include "scenarios/schema/json_reader.hpp"
+#include "scenarios/schema/scenario.hpp"
 
 namespace locksim {
 
-// `nodes`: the nodes every design has; `servers` stands for the job servers in a target
-// list; `designs`: the names "expect" may use.
-ExploreSpec read_explore(const JsonReader& block, const std::vector<std::string>& nodes,
-                         const std::vector<std::string>& servers, const std::vector<std::string>& designs);
+// Targets must be nodes of every design, since the same placements are tried in each;
+// "servers" stands for the job servers they all have; "expect" names designs.
+ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& designs);
 
 // A scenario's "sweep" block: {"seeds": 2000, "start": 1, "expect": {"design": {...}}}.
-SweepSpec read_sweep_block(const JsonReader& block, const std::vector<std::string>& designs);
+SweepSpec read_sweep_block(const JsonReader& block, const std::vector<Design>& designs);
 
 // "40s", "-40s" (when `signed_values`), "ttl", "ttl+1ms", "ttl-1ms", "ttl/3".
 SizeExpression read_size(const JsonReader& field, bool signed_values);

@@ -408,27 +408,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         if (result.purpose == LockPurpose::correctness) add_correctness_expectations(result.expectations, metrics);
         scenario.designs.push_back(std::move(result));
     }
-    std::vector<std::string> design_names;
-    for (const auto& design : scenario.designs) design_names.push_back(design.name);
-    if (root.has("explore")) {
-        // The targets must be nodes of every design: the same placements are tried in each.
-        std::vector<std::string> nodes = node_names(scenario.designs.front().world);
-        std::vector<std::string> servers = scenario.designs.front().world.servers;
-        for (const auto& design : scenario.designs) {
-            const auto missing_from = [](const std::vector<std::string>& names) {
-                return [&names](const std::string& name) {
-                    return std::find(names.begin(), names.end(), name) == names.end();
-                };
-            };
-            const auto theirs = node_names(design.world);
-            std::erase_if(nodes, missing_from(theirs));
-            std::erase_if(servers, missing_from(design.world.servers));
-        }
-        scenario.explore = read_explore(root["explore"], nodes, servers, design_names);
-    }
-    if (root.has("sweep")) {
-        scenario.sweep = read_sweep_block(root["sweep"], design_names);
-    }
+    if (root.has("explore")) scenario.explore = read_explore(root["explore"], scenario.designs);
+    if (root.has("sweep")) scenario.sweep = read_sweep_block(root["sweep"], scenario.designs);
     return scenario;
 }
 
