@@ -12,6 +12,10 @@ bool DesignOutcome::held() const {
     return std::all_of(expectations.begin(), expectations.end(), [](const auto& e) { return e.held; });
 }
 
+bool DesignOutcome::passes_only_with_inert_faults() const {
+    return faults && faults->all_missed() && faults->held_without_faults && !expectations.empty() && held();
+}
+
 bool ScenarioOutcome::held() const {
     return std::all_of(designs.begin(), designs.end(), [](const auto& d) { return d.held(); });
 }

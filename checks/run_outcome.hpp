@@ -3,11 +3,13 @@
 // Every renderer is a function of this and nothing else.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "checks/expectations.hpp"
+#include "checks/fault_effects.hpp"
 #include "checks/metrics.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
@@ -28,8 +30,13 @@ struct DesignOutcome {
     RunSummary summary;
     RunMetrics metrics;
     std::vector<ExpectationResult> expectations;
+    // Set when the design has faults and they were judged against runs without them.
+    std::optional<FaultJudgement> faults;
 
     bool held() const;
+    // Its expectations held, but every fault missed (changed nothing and reached no
+    // holder), and they hold without any fault too: the pass says nothing about them.
+    bool passes_only_with_inert_faults() const;
 };
 
 struct ScenarioOutcome {

@@ -13,6 +13,7 @@
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/explore_text.hpp"
+#include "reports/fault_text.hpp"
 #include "reports/junit.hpp"
 #include "reports/text_style.hpp"
 #include "runners/explore_runner.hpp"
@@ -99,9 +100,16 @@ int check_command(const CheckCommandOptions& options) {
                 run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
                              RunOptions{.trace_messages = false, .event_limit = options.max_events});
             for (const auto& design : outcome.designs) {
-                CheckedDesign result{design.name, {}, efficiency_cost(design)};
+                CheckedDesign result{design.name, {}, efficiency_cost(design), describe_inert_faults(design)};
                 for (const auto& expectation : design.expectations)
                     if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+                if (design.passes_only_with_inert_faults()) {
+                    const std::string all = "passes only because " + describe_all_inert(design);
+                    if (options.refuse_inert)
+                        result.failures.push_back(all);
+                    else
+                        result.warnings.push_back(all + " (--refuse-inert fails it)");
+                }
                 checked.designs.push_back(std::move(result));
             }
             if (scenario.explore)
@@ -129,6 +137,8 @@ int check_command(const CheckCommandOptions& options) {
             continue;
         }
         for (const auto& design : scenario.designs) {
+            for (const auto& warning : design.warnings)
+                fmt::print("{}\n", style.fault(fmt::format("WARN {} {}: {}", scenario.name, design.name, warning)));
             if (design.failures.empty()) {
                 ++passed;
                 const std::string cost = design.cost.empty() ? "" : fmt::format(" (efficiency lock: {})", design.cost);

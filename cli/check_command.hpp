@@ -16,6 +16,9 @@ struct CheckCommandOptions {
     std::string program = "locksim";  // for the replay commands in failure messages
     unsigned jobs = 0;                // threads for explore blocks; 0: every usable CPU
     std::uint64_t max_events = Engine::default_event_limit;
+    // A design whose expectations hold but whose faults were all inert fails, rather than
+    // passing with a warning: its pass says nothing about the faults.
+    bool refuse_inert = false;
 };
 
 // 0 every expectation held, 1 one failed, 2 a file could not be used.

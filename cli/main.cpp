@@ -183,6 +183,9 @@ int main(int argc, char** argv) {
     check_app->add_option("PATH", check.paths, "Scenario files or directories")->required();
     check_app->add_option("--seed", check_seed, "Run every file under this seed instead of its own");
     check_app->add_option("--junit", check.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
+    check_app->add_flag("--refuse-inert", check.refuse_inert,
+                        "Fail a design whose expectations hold only because every fault was inert (struck a node it "
+                        "did not change, such as a server waiting for the lock); without it, check warns");
     check_app->add_option("--jobs,-j", check.jobs,
                           "Worker threads for files with an \"explore\" block (default: the CPUs this process may\n"
                           "use); results never depend on it");
@@ -191,6 +194,7 @@ int main(int argc, char** argv) {
         "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\". A file's \"explore\" block\n"
         "adds a test per design it sets expectations for (\"explore: DESIGN\"), run as `locksim explore` runs it;\n"
         "a \"sweep\" block one per design over its seeds (\"sweep of N seeds: DESIGN\"); --seed changes neither.\n"
+        "WARN: a design passes only because every fault was inert (without any it counts the same).\n"
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
 

@@ -12,6 +12,7 @@
 #include "cli/report_command.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
+#include "reports/fault_text.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
 #include "reports/result_json.hpp"
@@ -62,6 +63,18 @@ std::string fault_list(const DesignOutcome& design, const TextStyle& style) {
     return out + "\n";
 }
 
+// Faults that changed nothing, per design: a pass they leave standing proves nothing.
+std::string inert_fault_lines(const ScenarioOutcome& outcome, const TextStyle& style) {
+    std::string out;
+    for (const auto& design : outcome.designs) {
+        for (const auto& line : describe_inert_faults(design))
+            out += style.fault(fmt::format("INERT {} {}: {}", outcome.name, design.name, line)) + "\n";
+        if (const std::string all = describe_all_inert(design); !all.empty())
+            out += style.fault(fmt::format("WARN {} {}: {}", outcome.name, design.name, all)) + "\n";
+    }
+    return out;
+}
+
 std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, const TextStyle& style) {
     std::string out = style.heading(fmt::format("{}", outcome.name)) +
                       fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
@@ -87,6 +100,7 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
                 out += style.violation(
                            fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) +
                        "\n";
+    out += inert_fault_lines(outcome, style);
     out += fmt::format("Replay: {}\n",
                        replay_command(options.program, outcome.file, outcome.seed, options.design, options.faults));
     return out;

@@ -14,6 +14,7 @@ const std::vector<const KindSpec*>& all_trace_kinds() {
                                                     &trace_kind::consensus_leader,
                                                     &trace_kind::db_session_ended,
                                                     &trace_kind::store_loaded,
+                                                    &trace_kind::fault_struck,
                                                     &trace_kind::belief_acquired,
                                                     &trace_kind::belief_checked,
                                                     &trace_kind::belief_extended,

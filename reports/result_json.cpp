@@ -1,5 +1,7 @@
 #include "reports/result_json.hpp"
 
+#include <fmt/format.h>
+
 namespace locksim {
 namespace {
 
@@ -12,6 +14,39 @@ Json expected_value(const Expectation& expectation) {
         case Expectation::Comparison::at_most: return Json{{"at_most", expectation.value}};
     }
     return expectation.value;
+}
+
+Json strikes_json(const Trace& trace, const std::vector<FaultStrike>& strikes) {
+    Json list = Json::array();
+    for (const auto& strike : strikes) {
+        Json item{{"at_ns", trace.events()[strike.sequence].at.ns}, {"role", strike.role}};
+        if (strike.target.valid()) item["node"] = trace.node_name(strike.target);
+        if (!strike.was_doing.empty()) item["was_doing"] = strike.was_doing;
+        list.push_back(std::move(item));
+    }
+    return list;
+}
+
+Json difference_json(const Difference& difference) {
+    return Json{{"changed_nodes", difference.nodes}, {"changed_metrics", difference.metrics}};
+}
+
+// Whether each of the design's faults changed what any node did (checks/fault_effects.hpp).
+Json faults_json(const DesignOutcome& design) {
+    const FaultJudgement& judgement = *design.faults;
+    Json each = Json::array();
+    for (const auto& effect : judgement.each)
+        each.push_back({{"pointer", fmt::format("/faults/{}", effect.fault)},
+                        {"inert", effect.inert()},
+                        {"reached_the_lock", effect.reached_the_lock},
+                        {"struck", strikes_json(design.trace, effect.struck)},
+                        {"without_it", difference_json(effect.without_it)}});
+    return Json{{"changed_nothing", judgement.changed_nothing()},
+                {"without_any", difference_json(judgement.without_any)},
+                {"reached_the_lock", judgement.reached_the_lock},
+                {"held_without_faults", judgement.held_without_faults},
+                {"passes_only_with_inert_faults", design.passes_only_with_inert_faults()},
+                {"each", each}};
 }
 
 Json design_json(const DesignOutcome& design) {
@@ -28,7 +63,7 @@ Json design_json(const DesignOutcome& design) {
                             {"from_ns", o.from.ns},
                             {"to_ns", o.to.ns}});
     const Json expectations = expectations_json(design.expectations);
-    return Json{{"name", design.name},
+    Json result{{"name", design.name},
                 {"purpose", to_string(design.purpose)},
                 {"metrics", metrics},
                 {"details",
@@ -39,6 +74,8 @@ Json design_json(const DesignOutcome& design) {
                   {"horizon_reached", design.summary.horizon_reached}}},
                 {"expectations", expectations},
                 {"held", design.held()}};
+    if (design.faults) result["faults"] = faults_json(design);
+    return result;
 }
 
 }  // namespace

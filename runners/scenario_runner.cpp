@@ -23,6 +23,41 @@ std::vector<std::string> figure_lanes(const WorldSpec& world) {
     return lanes;
 }
 
+// The design's world run again with other faults; `drawn_faults`: keep its generators.
+Counterfactual run_with_faults(const Design& design, std::vector<Fault> faults, bool drawn_faults,
+                               std::uint64_t seed, RunOptions options) {
+    WorldSpec world = design.world;
+    world.faults = std::move(faults);
+    if (!drawn_faults) world.fault_generators.clear();
+    options.trace_messages = false;
+    RunResult run = run_world(world, seed, options);
+    RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
+    return Counterfactual{std::move(run.trace), std::move(metrics)};
+}
+
+// Each of the design's own faults left out in turn, and all of them.
+std::optional<FaultJudgement> judge_design_faults(const Design& design, const Trace& trace, const RunMetrics& metrics,
+                                                  std::uint64_t seed, RunOptions options) {
+    const auto& faults = design.world.faults;
+    if (faults.empty() && design.world.fault_generators.empty()) return std::nullopt;
+    const Counterfactual without_any = run_with_faults(design, {}, false, seed, options);
+    const auto verdicts = evaluate(design.expectations, without_any.metrics);
+    const bool held_without_faults =
+        std::all_of(verdicts.begin(), verdicts.end(), [](const ExpectationResult& e) { return e.held; });
+    std::vector<Counterfactual> without_each;
+    for (std::size_t i = 0; i < faults.size(); ++i) {
+        // One fault and nothing drawn: leaving it out is the run without any, already run.
+        if (faults.size() == 1 && design.world.fault_generators.empty()) {
+            without_each.push_back(without_any);
+            continue;
+        }
+        std::vector<Fault> others = faults;
+        others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+        without_each.push_back(run_with_faults(design, std::move(others), true, seed, options));
+    }
+    return judge_faults(trace, metrics, faults.size(), without_each, without_any, held_without_faults);
+}
+
 }  // namespace
 
 bool is_scenario_file(const std::filesystem::path& path) {
@@ -69,7 +104,7 @@ bool has_design_or_report(const Scenario& scenario, const std::optional<std::str
 }
 
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
-                             const std::optional<std::string>& only_design, RunOptions options) {
+                             const std::optional<std::string>& only_design, RunOptions options, FaultJudging judging) {
     ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, scenario.lesson, seed, {}};
     for (const auto& design : scenario.designs) {
         if (only_design && design.name != *only_design) continue;
@@ -82,9 +117,11 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
         }();
         RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
         auto expectations = evaluate(design.expectations, metrics);
+        auto faults = judging == FaultJudging::on ? judge_design_faults(design, run.trace, metrics, seed, options)
+                                                  : std::nullopt;
         outcome.designs.push_back(DesignOutcome{design.name, design.purpose, figure_lanes(design.world),
                                                 std::move(run.trace), run.summary, std::move(metrics),
-                                                std::move(expectations)});
+                                                std::move(expectations), std::move(faults)});
     }
     return outcome;
 }

@@ -26,8 +26,14 @@ std::optional<Scenario> load_scenario_or_report(const std::string& file);
 // one-line error listing the designs there are.
 bool has_design_or_report(const Scenario& scenario, const std::optional<std::string>& design);
 
+// Whether to judge a design's faults by running it again without them (checks/
+// fault_effects.hpp): a run per fault of the scenario's own, and one with none. Sweeps,
+// which run thousands of seeds, do not.
+enum class FaultJudging { on, off };
+
 // `only_design`: run just that design (the caller has checked it exists).
 ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
-                             const std::optional<std::string>& only_design = std::nullopt, RunOptions options = {});
+                             const std::optional<std::string>& only_design = std::nullopt, RunOptions options = {},
+                             FaultJudging judging = FaultJudging::on);
 
 }  // namespace locksim

@@ -318,9 +318,14 @@ void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields
 }
 
 void Engine::on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
-                      std::function<void()> action) {
+                      std::function<void(NodeId)> action) {
     assert(nth >= 1);
     triggers_.push_back(Trigger{std::move(kind), node, std::move(fields), nth, std::move(action)});
+}
+
+void Engine::on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
+                      std::function<void()> action) {
+    on_event(std::move(kind), node, std::move(fields), nth, [action = std::move(action)](NodeId) { action(); });
 }
 
 void Engine::fire_triggers(const TraceEvent& event) {
@@ -332,7 +337,7 @@ void Engine::fire_triggers(const TraceEvent& event) {
             return value != nullptr && *value == wanted.second;
         });
         if (!matches || --trigger.remaining > 0) continue;
-        schedule_at(now_, no_node, std::move(trigger.action));
+        schedule_at(now_, no_node, [action = std::move(trigger.action), at = event.node] { action(at); });
     }
 }
 

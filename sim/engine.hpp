@@ -111,6 +111,9 @@ public:
     // recorded: same kind, on `node` (no_node: any), with every field in `fields` equal.
     // Faults placed by events use this; the action runs after the code that recorded
     // the event has reached its next wait, as a GC can only stop a thread at a safepoint.
+    // The action is told the node that recorded the matching event.
+    void on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
+                  std::function<void(NodeId recorded_at)> action);
     void on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
                   std::function<void()> action);
     const Trace& trace() const { return trace_; }
@@ -192,7 +195,7 @@ private:
         NodeId node;
         std::vector<std::pair<std::string, FieldValue>> fields;
         int remaining = 1;
-        std::function<void()> action;
+        std::function<void(NodeId)> action;
     };
     void fire_triggers(const TraceEvent& event);
 

@@ -11,7 +11,6 @@
 #include "tests/program_support.hpp"
 
 using namespace locksim::testing;
-using Json = nlohmann::json;
 
 namespace {
 
@@ -33,7 +32,7 @@ TEST_CASE("a one-seed sweep on 16 threads reports one run per design") {
     for (int repeat = 0; repeat < 5; ++repeat) {
         const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 1 -j 16 --format json");
         REQUIRE(ran.exit_code == 0);
-        const Json sweep = Json::parse(ran.out);
+        const nlohmann::json sweep = nlohmann::json::parse(ran.out);
         for (const auto& design : sweep.at("designs")) CHECK(design.at("runs") == 1);
     }
 }
@@ -41,7 +40,7 @@ TEST_CASE("a one-seed sweep on 16 threads reports one run per design") {
 TEST_CASE("a sweep file says what produced it") {
     const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2 --start 5 --format json");
     REQUIRE(ran.exit_code == 0);
-    const auto provenance = Json::parse(ran.out).at("provenance");
+    const auto provenance = nlohmann::json::parse(ran.out).at("provenance");
     CHECK(provenance.at("scenario_sha256").get<std::string>().size() == 64);
     CHECK(provenance.at("locksim_version") == "0.1.0");
     CHECK_FALSE(provenance.at("commit").get<std::string>().empty());
@@ -79,7 +78,7 @@ TEST_CASE("a shard of a Slurm array task takes its index from the environment") 
         "SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=4");
     REQUIRE(ran.exit_code == 0);
     CHECK_THAT(ran.err, Catch::Contains("shard 2/4 (SLURM_ARRAY_TASK_ID=2)"));
-    const auto shard = Json::parse(slurp(dir / "shard.json"));
+    const auto shard = nlohmann::json::parse(slurp(dir / "shard.json"));
     CHECK(shard.at("shard").at("index") == 2);
     CHECK(shard.at("covered").at("first") == 3);
     const auto zero_based = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 8 --shard slurm/4",

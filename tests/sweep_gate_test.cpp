@@ -9,12 +9,11 @@
 #include "tests/program_support.hpp"
 
 using namespace locksim::testing;
-using Json = nlohmann::json;
 
 TEST_CASE("sweep --design runs only that design") {
     const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 300 --design fenced --format json");
     REQUIRE(ran.exit_code == 0);
-    const Json sweep = Json::parse(ran.out);
+    const nlohmann::json sweep = nlohmann::json::parse(ran.out);
     REQUIRE(sweep.at("designs").size() == 1);
     CHECK(sweep.at("designs")[0].at("name") == "fenced");
     CHECK(sweep.at("designs")[0].at("runs") == 300);

@@ -116,16 +116,20 @@ private:
         if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; })) engine_.stop();
     }
 
+    // A scenario's own faults are numbered, so a report can say which one struck whom;
+    // drawn faults are announced without a number.
     void schedule_faults(std::uint64_t seed) {
-        for (const auto& fault : spec_.faults) std::visit([this](const auto& f) { schedule(f); }, fault);
+        for (std::size_t index = 0; index < spec_.faults.size(); ++index)
+            std::visit([this, index](const auto& f) { schedule(f, index); }, spec_.faults[index]);
         for (const auto& fault : draw_fault_schedule(spec_.fault_generators, seed))
-            std::visit([this](const auto& f) { schedule(f); }, fault);
+            std::visit([this](const auto& f) { schedule(f, std::nullopt); }, fault);
     }
 
-    // A fault strikes at its time, or when its trigger event is recorded.
-    void strike(Instant at, const std::optional<EventTrigger>& when, std::function<void()> apply) {
+    // A fault strikes at its time, or when its trigger event is recorded; `apply` is told
+    // the node that recorded the trigger (no_node for a timed fault).
+    void strike(Instant at, const std::optional<EventTrigger>& when, std::function<void(NodeId)> apply) {
         if (!when) {
-            engine_.schedule_at(at, no_node, std::move(apply));
+            engine_.schedule_at(at, no_node, [apply = std::move(apply)] { apply(no_node); });
             return;
         }
         // The loader gave every field its declared type, but a node only by its name: the
@@ -139,9 +143,23 @@ private:
                          std::move(apply));
     }
 
-    // The node a fault strikes, resolved when it strikes: a role names whoever plays it then.
-    NodeId struck(const std::string& target) const {
-        if (target != holder_role) return node(target);
+    // The nodes a fault strikes, resolved when it strikes: a role names whoever plays it
+    // then, and may name no one (nobody holds the lock).
+    std::vector<NodeId> struck(const std::string& target, NodeId trigger) const {
+        if (target == holder_role) return present(current_holder());
+        if (target == trigger_role) return present(trigger);
+        if (target == primary_role) return present(current_primary());
+        if (target == servers_role) {
+            std::vector<NodeId> servers;
+            for (const auto& name : spec_.servers) servers.push_back(node(name));
+            return servers;
+        }
+        return {node(target)};
+    }
+
+    static std::vector<NodeId> present(NodeId id) { return id.valid() ? std::vector<NodeId>{id} : std::vector<NodeId>{}; }
+
+    NodeId current_holder() const {
         NodeId holder = no_node;
         for (const auto& event : engine_.trace().events()) {
             if (event.kind == trace_kind::lock_granted)
@@ -153,34 +171,71 @@ private:
         return holder;
     }
 
-    void schedule(const PauseFault& f) {
-        strike(f.at, f.when, [this, f] {
-            // Nobody holds the lock: the fault has no one to strike.
-            if (const NodeId target = struck(f.node); target != no_node) engine_.pause(target, f.length, f.cause);
+    // The first of the store's nodes leads until a failover or an election says otherwise;
+    // a database lock lives in the billing database.
+    NodeId current_primary() const {
+        NodeId primary = spec_.store_nodes.empty() ? node(spec_.billing_node) : node(spec_.store_nodes.front());
+        for (const auto& event : engine_.trace().events()) {
+            if (event.kind == trace_kind::store_failover) primary = event.node_ref("to");
+            if (event.kind == trace_kind::consensus_leader) primary = event.node;
+        }
+        return primary;
+    }
+
+    std::string role_of(NodeId id) const {
+        const std::string& name = engine_.node_name(id);
+        if (name == spec_.billing_node) return "billing database";
+        if (name == spec_.provider_node) return "payment provider";
+        if (std::find(spec_.servers.begin(), spec_.servers.end(), name) != spec_.servers.end()) return "server";
+        return "lock store";
+    }
+
+    // Says in the trace which of the scenario's faults struck whom, before what it does.
+    // No targets: a fault on links ("network"), or a role that had no one ("none").
+    void announce(std::optional<std::size_t> fault, const std::vector<NodeId>& targets,
+                  std::string_view without_target = "none") {
+        const auto record = [&](std::vector<Field> fields) {
+            if (fault) fields.push_back({"fault", static_cast<std::int64_t>(*fault)});
+            engine_.record(no_node, trace_kind::fault_struck, std::move(fields));
+        };
+        if (targets.empty()) record({{"role", std::string(without_target)}});
+        for (NodeId target : targets) record({{"target", target}, {"role", role_of(target)}});
+    }
+
+    void schedule(const PauseFault& f, std::optional<std::size_t> index) {
+        strike(f.at, f.when, [this, f, index](NodeId trigger) {
+            const auto targets = struck(f.node, trigger);
+            announce(index, targets);
+            for (NodeId target : targets) engine_.pause(target, f.length, f.cause);
         });
     }
-    void schedule(const ClockStepFault& f) {
-        strike(f.at, f.when, [this, f] {
-            const NodeId target = struck(f.node);
-            if (target == no_node) return;
-            if (f.slew)
-                engine_.slew_wall_clock(target, f.delta);
-            else
-                engine_.step_wall_clock(target, f.delta);
+    void schedule(const ClockStepFault& f, std::optional<std::size_t> index) {
+        strike(f.at, f.when, [this, f, index](NodeId trigger) {
+            const auto targets = struck(f.node, trigger);
+            announce(index, targets);
+            for (NodeId target : targets) {
+                if (f.slew)
+                    engine_.slew_wall_clock(target, f.delta);
+                else
+                    engine_.step_wall_clock(target, f.delta);
+            }
         });
     }
-    void schedule(const CrashFault& f) {
-        strike(f.at, f.when, [this, f] {
-            const NodeId target = struck(f.node);
-            if (target == no_node) return;
-            engine_.crash(target, "crash");
-            if (f.restart_after)
-                engine_.schedule_at(engine_.now() + *f.restart_after, no_node,
-                                    [this, target] { engine_.restart(target); });
+    void schedule(const CrashFault& f, std::optional<std::size_t> index) {
+        strike(f.at, f.when, [this, f, index](NodeId trigger) {
+            const auto targets = struck(f.node, trigger);
+            announce(index, targets);
+            for (NodeId target : targets) {
+                engine_.crash(target, "crash");
+                if (f.restart_after)
+                    engine_.schedule_at(engine_.now() + *f.restart_after, no_node,
+                                        [this, target] { engine_.restart(target); });
+            }
         });
     }
-    void schedule(const PartitionFault& f) {
-        strike(f.at, f.when, [this, f] {
+    void schedule(const PartitionFault& f, std::optional<std::size_t> index) {
+        strike(f.at, f.when, [this, f, index](NodeId) {
+            announce(index, {}, "network");
             for_each_pair(f, [this](NodeId from, NodeId to) { network_.cut(from, to); });
             engine_.record(no_node, trace_kind::network_partitioned,
                            {{"groups", describe_groups()},
@@ -193,10 +248,11 @@ private:
             });
         });
     }
-    void schedule(const DelaySpikeFault& f) {
-        strike(f.at, f.when, [this, f] {
+    void schedule(const DelaySpikeFault& f, std::optional<std::size_t> index) {
+        strike(f.at, f.when, [this, f, index](NodeId) {
             const NodeId from = node(f.from);
             const NodeId to = node(f.to);
+            announce(index, {}, "network");
             const Instant until = engine_.now() + f.length;
             network_.hold(from, to, f.extra, until);
             if (!f.one_way) network_.hold(to, from, f.extra, until);

@@ -39,6 +39,12 @@ constexpr bool gives_tokens(StoreKind store) {
     return store == StoreKind::zookeeper || store == StoreKind::etcd || store == StoreKind::lease_row;
 }
 
+// Whether one node of the store leads at a time (a fault may strike {"role": "primary"}):
+// not Redlock's independent nodes, nor a lock inside each server or no lock at all.
+constexpr bool has_primary(StoreKind store) {
+    return store != StoreKind::redlock && store != StoreKind::in_memory && store != StoreKind::none;
+}
+
 enum class ReleaseMode {
     compare_and_delete,  // delete only if the value is still ours (the right way)
     plain_delete,        // DEL whatever is there (the bug of seed section 2)
@@ -152,9 +158,16 @@ struct EventTrigger {
     int nth = 1;
 };
 
-// A fault's target given by role rather than name: whichever server holds the lock (as
-// the store last granted it) when the fault strikes. Braces never appear in a node name.
+// A fault's target given by role rather than name, resolved when the fault strikes.
+// Braces never appear in a node name.
+// Whichever server holds the lock, as the store last granted it.
 inline constexpr std::string_view holder_role = "{holder}";
+// The node that recorded the event the fault waits for (a fault with "when").
+inline constexpr std::string_view trigger_role = "{trigger}";
+// The lock store's primary or leader: after a failover or an election, the new one.
+inline constexpr std::string_view primary_role = "{primary}";
+// Every server at once.
+inline constexpr std::string_view servers_role = "{servers}";
 
 struct PauseFault {
     std::string node;

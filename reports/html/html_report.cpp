@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "reports/fault_text.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/page_style.hpp"
@@ -49,6 +50,17 @@ std::string verdict(const DesignOutcome& design) {
                        design.expectations.size(), escaped(failures));
 }
 
+std::string fault_verdict(const DesignOutcome& design) {
+    if (!design.faults) return "no faults";
+    if (design.faults->all_missed()) return "<span class=\"bad\">no: every fault missed</span>";
+    if (design.faults->changed_nothing()) return "absorbed: nothing changed";
+    const auto inert = std::count_if(design.faults->each.begin(), design.faults->each.end(),
+                                     [](const FaultEffect& e) { return e.inert(); });
+    if (inert == 0) return "yes";
+    if (static_cast<std::size_t>(inert) == design.faults->each.size()) return "together, yes; no one of them alone";
+    return fmt::format("yes; {} of {} inert", inert, design.faults->each.size());
+}
+
 std::string comparison(const ScenarioOutcome& outcome) {
     std::string html = "<table class=\"compare\">\n<tr><th></th>";
     for (std::size_t i = 0; i < outcome.designs.size(); ++i)
@@ -87,6 +99,8 @@ std::string comparison(const ScenarioOutcome& outcome) {
     for (const auto& metric : extra_columns(outcome))
         row(escaped(header_of(metric)),
             [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
+    if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
+        row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
     row("expectations", [](const DesignOutcome& d) { return verdict(d); });
     html += "</table>\n";
     return html;
@@ -130,6 +144,19 @@ std::string event_table(const SequenceFigure& figure, const std::string& anchor)
     return html;
 }
 
+// Faults that changed nothing any node did: a pass they leave standing is no evidence
+// about them, and the page says so where the design's verdict is read.
+std::string inert_warning(const DesignOutcome& design) {
+    std::string items;
+    for (const auto& line : describe_inert_faults(design)) items += fmt::format("<li>{}</li>\n", escaped(line));
+    const std::string all = describe_all_inert(design);
+    if (items.empty() && all.empty()) return "";
+    std::string html = "<div class=\"inert\">\n";
+    if (!all.empty()) html += fmt::format("<p><strong>Warning:</strong> {}.</p>\n", escaped(all));
+    if (!items.empty()) html += "<p>Inert faults:</p>\n<ul>\n" + items + "</ul>\n";
+    return html + "</div>\n";
+}
+
 std::string design_article(const DesignOutcome& design, const std::string& anchor) {
     const SequenceFigure figure = build_sequence_figure(design);
     std::string html = fmt::format(
@@ -148,6 +175,7 @@ std::string design_article(const DesignOutcome& design, const std::string& ancho
                 fmt::format("<li>{} on {}: {}</li>\n", link, escaped(figure.lanes[step.lane]), escaped(step.text));
     }
     if (!faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + faults + "</ul>\n";
+    html += inert_warning(design);
     if (!violations.empty())
         html += "<p class=\"bad\">What went wrong:</p>\n<ul class=\"violations\">\n" + violations + "</ul>\n";
     if (!protections.empty())

@@ -51,6 +51,7 @@ table.events tr:target { background: #fff8c5; }
 table.events tr.faded td { color: #6e7781; }
 table.events tr.violation td { color: var(--violation); font-weight: 600; }
 table.events tr.protection td { color: var(--protection); }
+.inert { background: #fff8c5; border: 1px solid #d4a72c; padding: 2px 12px; border-radius: 6px; margin: 8px 0; }
 .banner { background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; border-radius: 6px; }
 footer { color: var(--faint); font-size: 13px; padding-bottom: 32px; }
 ol.course { padding-left: 0; list-style: none; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/trace_kinds.hpp"
+#include "scenarios/schema/scenario.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
@@ -62,17 +63,33 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
     return trigger;
 }
 
-// A node by name, or {"role": "holder"}: the server holding the lock when it strikes.
-std::string read_target(const JsonReader& field, const std::vector<std::string>& nodes) {
-    if (!field.json().is_object()) return read_node_ref(field, nodes);
+// A node by name, or a role resolved when the fault strikes: {"role": "holder"} (the
+// server holding the lock), "trigger" (the node that recorded the "when" event),
+// "primary" (the store's primary or leader), "servers" (every server).
+std::string read_target(const JsonReader& item, std::string_view target_field, const WorldSpec& world) {
+    const JsonReader field = item[target_field];
+    if (!field.json().is_object()) return read_node_ref(field, node_names(world));
     field.allow_only({"role"});
     const std::string role = field["role"].string();
-    if (role != "holder")
-        field["role"].fail(
-            fmt::format("unknown role \"{}\"; expected \"holder\" (the server holding the lock when "
-                        "the fault strikes)",
-                        message_safe(role)));
-    return std::string(holder_role);
+    if (role == "holder") return std::string(holder_role);
+    if (role == "servers") return std::string(servers_role);
+    if (role == "trigger") {
+        if (!item.has("when"))
+            field["role"].fail("\"trigger\" is the node that recorded the \"when\" event; this fault has no \"when\"");
+        return std::string(trigger_role);
+    }
+    if (role == "primary") {
+        if (!has_primary(world.lock.store))
+            field["role"].fail(
+                "this design's lock store has no primary or leader (redlock's nodes are independent; in-memory and "
+                "none have no store node); name a node instead");
+        return std::string(primary_role);
+    }
+    field["role"].fail(
+        fmt::format("unknown role \"{}\"; expected \"holder\" (the server holding the lock when the fault "
+                    "strikes), \"trigger\" (the node that recorded the \"when\" event), \"primary\" (the "
+                    "store's primary or leader then) or \"servers\" (every server)",
+                    message_safe(role)));
 }
 
 Instant read_time(const JsonReader& item) {
@@ -81,7 +98,8 @@ Instant read_time(const JsonReader& item) {
 
 }  // namespace
 
-std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::string>& nodes) {
+std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
+    const std::vector<std::string> nodes = node_names(world);
     std::vector<Fault> faults;
     for (const auto& item : list.elements()) {
         if (item.has("pause")) {
@@ -92,11 +110,11 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
                     fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
             const Duration length = item["for"].duration();
             if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
-            faults.push_back(PauseFault{read_target(item["pause"], nodes), read_time(item), length, std::move(kind),
+            faults.push_back(PauseFault{read_target(item, "pause", world), read_time(item), length, std::move(kind),
                                         read_trigger(item, nodes)});
         } else if (item.has("clock_step")) {
             item.allow_only({"clock_step", "at", "when", "by"});
-            faults.push_back(ClockStepFault{read_target(item["clock_step"], nodes), read_time(item),
+            faults.push_back(ClockStepFault{read_target(item, "clock_step", world), read_time(item),
                                             item["by"].signed_duration(), read_trigger(item, nodes), false});
         } else if (item.has("clock_slew")) {
             item.allow_only({"clock_slew", "at", "when", "by"});
@@ -107,7 +125,7 @@ std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::st
                                             read_trigger(item, nodes), true});
         } else if (item.has("crash")) {
             item.allow_only({"crash", "at", "when", "restart_after"});
-            CrashFault crash{read_target(item["crash"], nodes), read_time(item), std::nullopt,
+            CrashFault crash{read_target(item, "crash", world), read_time(item), std::nullopt,
                              read_trigger(item, nodes)};
             if (item.has("restart_after")) crash.restart_after = item["restart_after"].duration();
             faults.push_back(std::move(crash));

@@ -82,7 +82,7 @@ public:
             root_["job"]["assign"].fail(
                 "only the leader runs the job, so it cannot be split by hash among the servers; "
                 "use one or the other");
-        if (root_.has("faults")) world.faults = read_faults(root_["faults"], nodes_);
+        if (root_.has("faults")) world.faults = read_faults(root_["faults"], world);
         if (root_.has("fault_generators"))
             world.fault_generators =
                 read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);
@@ -445,7 +445,7 @@ void replace_faults(Scenario& scenario, std::string_view faults_text, const std:
     const JsonSource source{origin, &parsed.positions, nullptr, "", ""};
     const JsonReader faults(source, parsed.document, "");
     for (auto& design : scenario.designs) {
-        design.world.faults = read_faults(faults, node_names(design.world));
+        design.world.faults = read_faults(faults, design.world);
         design.world.fault_generators.clear();
     }
 }

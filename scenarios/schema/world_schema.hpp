@@ -34,7 +34,9 @@ DurationDistribution read_distribution(const JsonReader& field, bool signed_valu
 // "network": the default delay and the links that differ from it.
 void read_network(const JsonReader& network, const std::vector<std::string>& nodes, WorldSpec& world);
 
-std::vector<Fault> read_faults(const JsonReader& list, const std::vector<std::string>& nodes);
+// "faults": a target may be a node or a role (holder, trigger, primary, servers); the
+// world gives the nodes and whether its store has a primary.
+std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world);
 
 // "fault_generators"; `servers` stands for the job servers in a target list.
 std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,

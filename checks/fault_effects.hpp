@@ -1,0 +1,97 @@
+#pragma once
+// Which of a design's faults changed anything, judged against runs without them. A fault
+// is inert when
+//  - the run without it tells the same story: every node does the same consequential
+//    things in the same order (grants, expiries, failovers, beliefs, jobs, writes,
+//    charges), whatever their timing: a holder paused for less than its lease, an idle
+//    replica; or
+//  - it missed the lock (struck a server that did not hold it, a store that held no
+//    lock, or no one) and every safety metric counts the same without it: a server only
+//    waiting for the lock, though the pause may change which waiter goes next.
+// A design whose faults all missed, and whose expectations hold without them too, passes
+// vacuously: its result says nothing about the faults, the silent false pass this exists
+// to catch. A fault that reached the lock and changed nothing was absorbed, which is
+// evidence.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checks/metrics.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+// Where one of the scenario's faults struck, from its fault.struck event.
+struct FaultStrike {
+    std::uint64_t sequence = 0;  // the fault.struck event
+    NodeId target;               // no_node: a fault on links, or a role with no one in it
+    std::string role;            // "server", "lock store", "network", "none", …
+    std::string was_doing;       // "held the lock", "was not holding the lock", … (servers only)
+};
+
+// A run of the same world under the same seed with fewer faults.
+struct Counterfactual {
+    Trace trace;
+    RunMetrics metrics;
+};
+
+// What leaving some faults out changed.
+struct Difference {
+    std::vector<std::string> nodes;    // whose story differs, by name
+    std::vector<std::string> metrics;  // "double_charges 1 (0 without it)", safety metrics only
+
+    bool no_story_change() const { return nodes.empty(); }
+};
+
+struct FaultEffect {
+    std::size_t fault = 0;            // its place in the design's "faults" list
+    std::vector<FaultStrike> struck;  // empty: its trigger never came
+    // Some strike hit the holder (in a design without a lock, a server running its job),
+    // or the store while a lock was held.
+    bool reached_the_lock = false;
+    bool network = false;             // it struck links, which no holder test can judge
+    Difference without_it;
+
+    bool missed() const { return !reached_the_lock && !network; }
+    bool inert() const { return without_it.no_story_change() || (missed() && without_it.metrics.empty()); }
+};
+
+struct FaultJudgement {
+    std::vector<FaultEffect> each;  // the scenario's own faults, in file order
+    // What the run with no faults at all (drawn ones too) does differently.
+    Difference without_any;
+    // The design's expectations all hold in that run without faults as well.
+    bool held_without_faults = false;
+    // Some fault, the scenario's or a drawn one, struck the server holding the lock, or
+    // the store while a lock was held there: if nothing changed, the design absorbed it,
+    // which is evidence; a fault that only struck waiting servers, an idle store or no
+    // one is not.
+    bool reached_the_lock = false;
+
+    bool network = false;  // some fault struck links
+
+    bool changed_nothing() const { return without_any.no_story_change(); }
+    // Every fault missed the lock and together they changed no safety metric. A design
+    // that passes like this passes vacuously.
+    bool all_missed() const { return !reached_the_lock && !network && without_any.metrics.empty(); }
+};
+
+// The metrics a fault must move to matter when it missed the lock: what judges a design's
+// safety and its protections at work, not timings or retry counts.
+const std::vector<std::string_view>& safety_metric_names();
+
+// The nodes, by name, whose consequential events (kind and identifying fields, in order,
+// without times) differ between two runs of the same world, and the safety metrics that
+// differ ("double_charges 1 (0 {without_what})").
+Difference difference(const Trace& with, const RunMetrics& with_metrics, const Counterfactual& without,
+                      std::string_view without_what);
+
+// `without_each[i]`: the run without fault i; `without_any`: with no faults at all.
+// `fault_count`: the design's own faults.
+FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics, std::size_t fault_count,
+                            const std::vector<Counterfactual>& without_each, const Counterfactual& without_any,
+                            bool held_without_faults);
+
+}  // namespace locksim

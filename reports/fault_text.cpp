@@ -1,0 +1,57 @@
+#include "reports/fault_text.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+std::string describe_strike(const Trace& trace, const FaultStrike& strike) {
+    const Instant at = trace.events()[strike.sequence].at;
+    if (strike.role == "none") return fmt::format("found no one in its role at {}", format_seconds(at));
+    if (strike.role == "network") return fmt::format("struck the network at {}", format_seconds(at));
+    const std::string& name = trace.node_name(strike.target);
+    if (strike.was_doing.empty()) return fmt::format("struck {} ({}) at {}", name, strike.role, format_seconds(at));
+    return fmt::format("struck {} at {}, which {}", name, format_seconds(at), strike.was_doing);
+}
+
+// What to make of it: a holder that went on as before is a design that absorbed the
+// fault; a fault that missed the holder needs another target.
+std::string advice(const FaultEffect& effect) {
+    if (effect.reached_the_lock) return " The design absorbed it.";
+    for (const auto& strike : effect.struck)
+        if (strike.role == "server")
+            return " To strike whoever holds the lock then, target {\"role\": \"holder\"}.";
+    if (effect.struck.empty()) return " Check its \"when\": no event of the run matched it.";
+    return "";
+}
+
+}  // namespace
+
+std::vector<std::string> describe_inert_faults(const DesignOutcome& design) {
+    std::vector<std::string> lines;
+    if (!design.faults) return lines;
+    for (const auto& effect : design.faults->each) {
+        if (!effect.inert()) continue;
+        std::vector<std::string> strikes;
+        for (const auto& strike : effect.struck) strikes.push_back(describe_strike(design.trace, strike));
+        const std::string what = strikes.empty() ? "never struck" : fmt::format("{}", fmt::join(strikes, "; "));
+        const std::string_view same = effect.without_it.no_story_change()
+                                          ? "the run without it tells the same story"
+                                          : "the run without it counts the same on every safety metric";
+        lines.push_back(fmt::format("fault {} (/faults/{}) {}; {}.{}", effect.fault + 1, effect.fault, what, same,
+                                    advice(effect)));
+    }
+    return lines;
+}
+
+std::string describe_all_inert(const DesignOutcome& design) {
+    if (!design.faults || !design.faults->all_missed()) return "";
+    return fmt::format(
+        "every fault was inert: none reached the lock (its holder, or the store while it held one), and without "
+        "any, design \"{}\" counts the same on every safety metric{}, so its result says nothing about them",
+        design.name, design.faults->held_without_faults ? " and its expectations hold as well" : "");
+}
+
+}  // namespace locksim

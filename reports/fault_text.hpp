@@ -1,0 +1,21 @@
+#pragma once
+// Sentences about faults that changed nothing (checks/fault_effects.hpp), one wording for
+// the terminal, the JSON, the HTML report and `locksim check`.
+#include <string>
+#include <vector>
+
+#include "checks/run_outcome.hpp"
+
+namespace locksim {
+
+// "fault 1 (/faults/0) struck pod-1 at 1.000s, which was not holding the lock; the run
+// without it tells the same story. To strike whoever holds the lock then, target {"role":
+// "holder"}." One per inert fault of the design, in file order.
+std::vector<std::string> describe_inert_faults(const DesignOutcome& design);
+
+// "every fault was inert: none reached a server holding the lock, and without any, design
+// \"unfenced\" does the same things …, so its result says nothing about them"; empty when a
+// fault mattered or reached a holder (FaultJudgement::all_missed).
+std::string describe_all_inert(const DesignOutcome& design);
+
+}  // namespace locksim
