@@ -5,14 +5,15 @@
 #   ./setup.sh --tests    # build everything, tests too, and install what the test suite
 #                         # needs: python3-jsonschema,
 #                         # chromium for the test that opens an HTML report in a browser,
-#                         # and GNU parallel for the test of the sharded-sweep recipe
+#                         # GNU parallel for the test of the sharded-sweep recipe,
+#                         # and libxml2-utils (xmllint) to check JUnit reports against a schema
 # With CI set in the environment, compiler warnings are errors.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(g++ cmake make libboost-graph-dev catch2 libfmt-dev nlohmann-json3-dev libcli11-dev)
 case "${1:-}" in
-  --tests) packages+=(python3-jsonschema chromium parallel) ;;
+  --tests) packages+=(python3-jsonschema chromium parallel libxml2-utils) ;;
   "") ;;
   *) echo "setup: unknown option \"$1\"; use ./setup.sh, or ./setup.sh --tests" >&2; exit 2 ;;
 esac

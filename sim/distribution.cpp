@@ -6,10 +6,15 @@
 namespace locksim {
 
 Duration DurationDistribution::draw_quantile(RandomStream& random) const {
-    assert(points.size() >= 2 && points.front().probability == 0 && points.back().probability == probability_scale);
+    assert(points != nullptr);
+    const std::vector<QuantilePoint>& given = *points;
+    assert(given.size() >= 2);
+    assert(given.front().probability == 0);
+    assert(given.back().probability == probability_scale);
     const auto u = static_cast<std::uint32_t>(random.below(probability_scale));
-    // The first point above u; the segment is [before it, it].
-    const auto above = std::upper_bound(points.begin(), points.end(), u,
+    // The first point above u (there is one: u < probability_scale); the segment is
+    // [before it, it], and its probabilities differ.
+    const auto above = std::upper_bound(given.begin(), given.end(), u,
                                         [](std::uint32_t p, const QuantilePoint& q) { return p < q.probability; });
     const QuantilePoint& upper = *above;
     const QuantilePoint& lower = *(above - 1);

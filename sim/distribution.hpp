@@ -2,6 +2,7 @@
 // A random duration as a scenario describes it: a link's delay, a pause's length, how
 // far a clock steps. Every shape draws from a named RandomStream, so it replays.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/random.hpp"
@@ -26,8 +27,11 @@ struct DurationDistribution {
     Duration scale{};            // exponential: mean of the part above the minimum; lognormal: median
     double shape_parameter = 0;  // pareto: alpha; lognormal: sigma
     // quantiles: from probability 0 (the minimum) to probability_scale (the maximum),
-    // probabilities rising and values not falling.
-    std::vector<QuantilePoint> points;
+    // probabilities and values never falling. Two points at the same probability are a
+    // jump: no draw falls between their values (a histogram's empty bucket). Shared and
+    // never changed, because a sample file gives a point per line and every link of every
+    // run copies its delay.
+    std::shared_ptr<const std::vector<QuantilePoint>> points;
 
     static DurationDistribution fixed(Duration value) { return {Shape::fixed, value, value, {}, 0}; }
     static DurationDistribution uniform(Duration low, Duration high) { return {Shape::uniform, low, high, {}, 0}; }
@@ -41,7 +45,13 @@ struct DurationDistribution {
         return {Shape::lognormal, {}, cap, median, sigma};
     }
     static DurationDistribution quantiles(std::vector<QuantilePoint> points) {
-        return {Shape::quantiles, points.front().value, points.back().value, {}, 0, std::move(points)};
+        const Duration minimum = points.front().value, maximum = points.back().value;
+        return {Shape::quantiles,
+                minimum,
+                maximum,
+                {},
+                0,
+                std::make_shared<const std::vector<QuantilePoint>>(std::move(points))};
     }
 
     Duration draw(RandomStream& random) const {
@@ -58,9 +68,11 @@ struct DurationDistribution {
 
 private:
     // The inverse of the distribution function through the given points: a uniform draw
-    // of a probability (in parts per billion), then log-linear interpolation between the
+    // of a probability u (in parts per billion), then log-linear interpolation between the
     // two points around it, x = a·(b/a)^t, or linear when the lower value is 0. Exact at
-    // every given point; the same on every machine (portable_log and portable_exp).
+    // every given point; the same on every machine (portable_log and portable_exp). The
+    // segment starts at the last point whose probability is at most u, so of two points
+    // at one probability the draw continues from the second: a jump.
     Duration draw_quantile(RandomStream& random) const;
 };
 

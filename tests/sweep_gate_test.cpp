@@ -35,7 +35,8 @@ TEST_CASE("a rate gate exits 1 when the rate is above it, 0 when not, and writes
     CHECK(breached.err.find("replay: ") != std::string::npos);
     CHECK(breached.err.find("PASS rate gate idempotent: 0 of 2000 runs") != std::string::npos);
     const std::string xml = slurp(junit);
-    CHECK(xml.find("<testsuites name=\"locksim sweep\" tests=\"2\" failures=\"1\" errors=\"0\">") != std::string::npos);
+    CHECK(xml.find("<testsuites name=\"locksim sweep\" tests=\"2\" failures=\"1\" errors=\"0\" time=\"0\">") !=
+          std::string::npos);
     CHECK(xml.find("name=\"violation rate of fenced at most 0.1%\"") != std::string::npos);
 
     const auto held = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2000 --max-rate fenced=0.003");

@@ -54,6 +54,8 @@ public:
 
     const std::string& pointer() const { return pointer_; }
     const Json& json() const { return *value_; }
+    // The file being read, as given: a file it names is relative to its directory.
+    const std::string& file() const { return source_->file; }
 
     bool has(std::string_view key) const;
     JsonReader operator[](std::string_view key) const;                // a required field

@@ -26,9 +26,12 @@ std::vector<std::string> store_node_names(const LockSpec& lock);
 
 // A random duration: "1ms", {"uniform": ["1ms", "3ms"]},
 // {"exponential": {"min": "1ms", "mean": "2ms"}} (or {"exponential": "2ms"}),
-// {"pareto": {"min": "1s", "alpha": 1.5, "max": "5m"}} or
-// {"lognormal": {"median": "2s", "sigma": 1, "max": "5m"}}. `signed_values` allows
-// negative fixed and uniform values (a clock stepping back).
+// {"pareto": {"min": "1s", "alpha": 1.5, "max": "5m"}},
+// {"lognormal": {"median": "2s", "sigma": 1, "max": "5m"}},
+// {"quantiles": {"p50": "20ms", "p99.9": "4s", "max": "30s"}},
+// {"histogram": [{"up_to": "10ms", "count": 950}, …]} or {"observed": "gc-pauses.txt"} (a
+// file relative to the scenario file's). `signed_values` allows negative fixed and uniform
+// values (a clock stepping back).
 DurationDistribution read_distribution(const JsonReader& field, bool signed_values = false);
 
 // "network": the default delay and the links that differ from it.

@@ -1,0 +1,119 @@
+#include "scenarios/schema/sample_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <variant>
+
+#include "sim/duration_text.hpp"
+#include "sim/observed_distribution.hpp"
+
+namespace locksim {
+namespace {
+
+constexpr std::array<std::string_view, 7> units{"ns", "us", "ms", "s", "m", "min", "h"};
+
+// A million samples of "123.456789ms" and a comment or two; a bigger file is a mistake
+// (the wrong file, or a log rather than the durations taken from it).
+constexpr std::uintmax_t max_sample_file_bytes = 64 << 20;
+
+std::string_view trimmed(std::string_view line) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+    while (!line.empty() && blank(line.back())) line.remove_suffix(1);
+    return line;
+}
+
+// "12", "12.5": digits, and digits after a point if there is one.
+bool is_decimal_number(std::string_view text) {
+    const auto digits = [](std::string_view part) {
+        return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const auto point = text.find('.');
+    return digits(text.substr(0, point)) && (point == std::string_view::npos || digits(text.substr(point + 1)));
+}
+
+// The duration on one line, or what is wrong with it.
+DurationParse parse_sample(std::string_view text, const std::optional<std::string>& unit, const std::string& name) {
+    // The longest duration text is about 30 characters; a longer line is something else.
+    constexpr std::size_t longest_line = 64;
+    if (text.size() > longest_line)
+        return fmt::format("expected one duration on the line, got {} characters: \"{}\"", text.size(),
+                           message_safe(text, longest_line));
+    if (unit) {
+        if (!is_decimal_number(text))
+            return fmt::format("expected a bare number of {} (as \"unit\" says), such as \"12.5\", got \"{}\"", *unit,
+                               message_safe(text));
+        return parse_duration(std::string(text) + *unit);
+    }
+    if (is_decimal_number(text))
+        return fmt::format(
+            "expected a duration such as \"12ms\" or \"4.2s\", got the bare number \"{}\"; for a column of bare "
+            "numbers, give their unit: {{\"observed\": {{\"file\": \"{}\", \"unit\": \"ms\"}}}}",
+            text, message_safe(name));
+    return parse_duration(text);
+}
+
+}  // namespace
+
+bool is_duration_unit(const std::string& unit) {
+    return std::find(units.begin(), units.end(), unit) != units.end();
+}
+
+std::vector<Duration> read_sample_file(const JsonReader& field, const std::string& name,
+                                       const std::optional<std::string>& unit) {
+    if (name.empty()) field.fail("expected the name of a file of durations, one per line, such as \"gc-pauses.txt\"");
+    const std::string path = (std::filesystem::path(field.file()).parent_path() / name).string();
+    const std::string shown = message_safe(path);
+    // Only a regular file: a device or a pipe (/dev/zero, a FIFO) could be read forever.
+    std::error_code status_error;
+    const auto status = std::filesystem::status(path, status_error);
+    if (std::filesystem::is_directory(status))
+        field.fail(fmt::format("{} is a directory; expected a file of durations, one per line", shown));
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        field.fail(fmt::format("{} is not a regular file (a device or a pipe?); expected a file of durations", shown));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) field.fail(fmt::format("cannot open {}: {}", shown, std::strerror(errno)));
+    std::error_code size_error;
+    const auto bytes = std::filesystem::file_size(path, size_error);
+    if (size_error) field.fail(fmt::format("cannot read {}: {}", shown, size_error.message()));
+    if (bytes > max_sample_file_bytes)
+        field.fail(fmt::format("{} is {} bytes; a file of samples is read whole, up to {} (64 MiB)", shown, bytes,
+                               max_sample_file_bytes));
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) field.fail(fmt::format("cannot read {}", shown));
+    const std::string content = text.str();
+
+    std::vector<Duration> samples;
+    std::size_t line_number = 0;
+    for (std::size_t start = 0; start < content.size();) {
+        const std::size_t end = std::min(content.find('\n', start), content.size());
+        const std::string_view line = trimmed(std::string_view(content).substr(start, end - start));
+        start = end + 1;
+        ++line_number;
+        if (line.empty() || line.starts_with('#')) continue;
+        const DurationParse parsed = parse_sample(line, unit, name);
+        if (const auto* problem = std::get_if<std::string>(&parsed))
+            field.fail(fmt::format("{}:{}: {}", shown, line_number, *problem));
+        const Duration sample = std::get<Duration>(parsed);
+        if (sample > max_duration)
+            field.fail(fmt::format("{}:{}: expected at most {}, got \"{}\"", shown, line_number,
+                                   format_duration(max_duration), message_safe(line)));
+        if (samples.size() == max_samples)
+            field.fail(fmt::format("{}:{}: more than {} samples; summarize them as a histogram", shown, line_number,
+                                   max_samples));
+        samples.push_back(sample);
+    }
+    if (samples.empty()) field.fail(fmt::format("{} holds no samples: every line is blank or a # comment", shown));
+    return samples;
+}
+
+}  // namespace locksim
