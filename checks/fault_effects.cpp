@@ -86,12 +86,15 @@ Strikes strikes_in(const Trace& trace) {
 // wake-ups, reads and messages, whose number any shift in timing changes, and the
 // faults' own events.
 constexpr std::array<std::string_view, 20> consequential_kinds{
-    trace_kind::lock_granted.name,     trace_kind::lock_released.name,    trace_kind::lock_expired.name,
-    trace_kind::store_failover.name,   trace_kind::consensus_leader.name, trace_kind::session_expired.name,
-    trace_kind::db_session_ended.name, trace_kind::store_loaded.name,     trace_kind::belief_acquired.name,
-    trace_kind::belief_ended.name,     trace_kind::job_started.name,      trace_kind::job_campaigning.name,
-    trace_kind::job_rebuilding.name,   trace_kind::job_customer_skipped.name, trace_kind::job_preparing.name,
-    trace_kind::job_finished.name,     trace_kind::db_write.name,         trace_kind::index_built.name,
+    trace_kind::lock_granted.name,     trace_kind::lock_released.name,
+    trace_kind::lock_expired.name,     trace_kind::store_failover.name,
+    trace_kind::consensus_leader.name, trace_kind::session_expired.name,
+    trace_kind::db_session_ended.name, trace_kind::store_loaded.name,
+    trace_kind::belief_acquired.name,  trace_kind::belief_ended.name,
+    trace_kind::job_started.name,      trace_kind::job_campaigning.name,
+    trace_kind::job_rebuilding.name,   trace_kind::job_customer_skipped.name,
+    trace_kind::job_preparing.name,    trace_kind::job_finished.name,
+    trace_kind::db_write.name,         trace_kind::index_built.name,
     trace_kind::provider_charged.name, trace_kind::provider_replayed.name,
 };
 
@@ -134,8 +137,8 @@ std::vector<std::vector<std::string>> stories(const Trace& trace) {
 
 const std::vector<std::string_view>& safety_metric_names() {
     static const std::vector<std::string_view> names{
-        "charges",           "double_charges",        "double_applies",        "overlapping_holders",
-        "foreign_releases",  "stale_writes_rejected", "stale_writes_accepted", "duplicate_work_ms",
+        "charges",          "double_charges",        "double_applies",        "overlapping_holders",
+        "foreign_releases", "stale_writes_rejected", "stale_writes_accepted", "duplicate_work_ms",
     };
     return names;
 }

@@ -51,7 +51,7 @@ struct FaultEffect {
     // Some strike hit the holder (in a design without a lock, a server running its job),
     // or the store while a lock was held.
     bool reached_the_lock = false;
-    bool network = false;             // it struck links, which no holder test can judge
+    bool network = false;  // it struck links, which no holder test can judge
     Difference without_it;
 
     bool missed() const { return !reached_the_lock && !network; }

@@ -117,10 +117,11 @@ inline constexpr FieldSpec fault_struck_fields[] = {
     {"fault", FieldType::integer, true, "the fault's place in the design's \"faults\" list, from 0; absent when drawn"},
     {"target", FieldType::node, true, "the node it struck; absent when its role had no one to strike"},
     {"role", FieldType::text, false,
-     "what it struck: server, lock store, billing database, payment provider; network (links); none (no one had the role)"},
+     "what it struck: server, lock store, billing database, payment provider; network (links); none (no one had the "
+     "role)"},
 };
-inline constexpr KindSpec fault_struck{"fault.struck", "a fault struck, one of the scenario's or a drawn one (what it did follows)",
-                                       fault_struck_fields};
+inline constexpr KindSpec fault_struck{
+    "fault.struck", "a fault struck, one of the scenario's or a drawn one (what it did follows)", fault_struck_fields};
 
 // ---- at a holder: what it believes ----
 

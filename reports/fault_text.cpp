@@ -21,8 +21,7 @@ std::string describe_strike(const Trace& trace, const FaultStrike& strike) {
 std::string advice(const FaultEffect& effect) {
     if (effect.reached_the_lock) return " The design absorbed it.";
     for (const auto& strike : effect.struck)
-        if (strike.role == "server")
-            return " To strike whoever holds the lock then, target {\"role\": \"holder\"}.";
+        if (strike.role == "server") return " To strike whoever holds the lock then, target {\"role\": \"holder\"}.";
     if (effect.struck.empty()) return " Check its \"when\": no event of the run matched it.";
     return "";
 }
@@ -40,8 +39,8 @@ std::vector<std::string> describe_inert_faults(const DesignOutcome& design) {
         const std::string_view same = effect.without_it.no_story_change()
                                           ? "the run without it tells the same story"
                                           : "the run without it counts the same on every safety metric";
-        lines.push_back(fmt::format("fault {} (/faults/{}) {}; {}.{}", effect.fault + 1, effect.fault, what, same,
-                                    advice(effect)));
+        lines.push_back(
+            fmt::format("fault {} (/faults/{}) {}; {}.{}", effect.fault + 1, effect.fault, what, same, advice(effect)));
     }
     return lines;
 }

@@ -24,8 +24,8 @@ std::vector<std::string> figure_lanes(const WorldSpec& world) {
 }
 
 // The design's world run again with other faults; `drawn_faults`: keep its generators.
-Counterfactual run_with_faults(const Design& design, std::vector<Fault> faults, bool drawn_faults,
-                               std::uint64_t seed, RunOptions options) {
+Counterfactual run_with_faults(const Design& design, std::vector<Fault> faults, bool drawn_faults, std::uint64_t seed,
+                               RunOptions options) {
     WorldSpec world = design.world;
     world.faults = std::move(faults);
     if (!drawn_faults) world.fault_generators.clear();
@@ -117,8 +117,8 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
         }();
         RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
         auto expectations = evaluate(design.expectations, metrics);
-        auto faults = judging == FaultJudging::on ? judge_design_faults(design, run.trace, metrics, seed, options)
-                                                  : std::nullopt;
+        auto faults =
+            judging == FaultJudging::on ? judge_design_faults(design, run.trace, metrics, seed, options) : std::nullopt;
         outcome.designs.push_back(DesignOutcome{design.name, design.purpose, figure_lanes(design.world),
                                                 std::move(run.trace), run.summary, std::move(metrics),
                                                 std::move(expectations), std::move(faults)});

@@ -59,4 +59,50 @@ TEST_CASE("an unknown role is refused with the place and the roles there are") {
     CHECK_THROWS_WITH(
         replace_faults(scenario, R"([{"pause": {"role": "leader"}, "at": "1s", "for": "1s"}])", "--faults"),
         Catch::Contains("/0/pause/role") && Catch::Contains("expected \"holder\""));
+    CHECK_THROWS_WITH(
+        replace_faults(scenario, R"([{"pause": {"role": "trigger"}, "at": "1s", "for": "1s"}])", "--faults"),
+        Catch::Contains("/0/pause/role") && Catch::Contains("this fault has no \"when\""));
+}
+
+TEST_CASE("a fault aimed at the trigger strikes the node that recorded the event, whichever it is") {
+    // Customer 43 is prepared by whichever server holds the lock then: the role finds it.
+    const DesignOutcome run = unfenced_with(
+        R"([{"pause": {"role": "trigger"}, "for": "1s", "when": {"event": "job.preparing", "customer": 43}}])");
+    std::string preparer;
+    for (const auto& event : run.trace.events())
+        if (event.kind == trace_kind::job_preparing && event.integer("customer") == 43)
+            preparer = run.trace.node_name(event.node);
+    REQUIRE(!preparer.empty());
+    CHECK(paused_nodes(run) == std::vector<std::string>{preparer});
+}
+
+TEST_CASE("a fault aimed at every server strikes each of them once") {
+    const DesignOutcome run = unfenced_with(R"([{"pause": {"role": "servers"}, "at": "2s", "for": "1s"}])");
+    CHECK(paused_nodes(run) == std::vector<std::string>{"server-1", "server-2", "server-3"});
+}
+
+TEST_CASE("a fault aimed at the primary follows a failover to the promoted replica") {
+    Scenario scenario =
+        load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/replica-failover.json", metric_names());
+    // Crash the primary, then, once the sentinel has promoted a replica, pause "the primary".
+    replace_faults(scenario,
+                   R"([{"crash": "redis-primary", "at": "1s"},
+                       {"pause": {"role": "primary"}, "for": "1s", "when": {"event": "store.failover"}}])",
+                   "--faults");
+    const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed, scenario.designs.front().name);
+    const DesignOutcome& run = outcome.designs.front();
+    std::string promoted;
+    for (const auto& event : run.trace.events())
+        if (event.kind == trace_kind::store_failover) promoted = run.trace.node_name(event.node_ref("to"));
+    REQUIRE(!promoted.empty());
+    CHECK(promoted != "redis-primary");
+    CHECK(paused_nodes(run) == std::vector<std::string>{promoted});
+}
+
+TEST_CASE("a store without a primary refuses a fault aimed at one") {
+    Scenario scenario =
+        load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redlock-pause.json", metric_names());
+    CHECK_THROWS_WITH(
+        replace_faults(scenario, R"([{"pause": {"role": "primary"}, "at": "1s", "for": "1s"}])", "--faults"),
+        Catch::Contains("/0/pause/role") && Catch::Contains("no primary or leader"));
 }

@@ -157,7 +157,9 @@ private:
         return {node(target)};
     }
 
-    static std::vector<NodeId> present(NodeId id) { return id.valid() ? std::vector<NodeId>{id} : std::vector<NodeId>{}; }
+    static std::vector<NodeId> present(NodeId id) {
+        return id.valid() ? std::vector<NodeId>{id} : std::vector<NodeId>{};
+    }
 
     NodeId current_holder() const {
         NodeId holder = no_node;
