@@ -8,21 +8,23 @@
 
 #include "checks/metrics.hpp"
 #include "models/trace_kinds.hpp"
+#include "models/vocabulary.hpp"
 
 namespace locksim {
 
 void count_charges(const Trace& trace, RunMetrics& metrics) {
+    const Vocabulary words = vocabulary_of(trace);
     std::map<std::pair<std::int64_t, std::string>, std::int64_t> charges;
     for (const auto& event : trace.events()) {
         if (event.kind != trace_kind::provider_charged) continue;
         ++metrics.charges;
         const std::int64_t count = ++charges[{event.integer("customer"), event.text("period")}];
         if (count > 1)
-            metrics.flagged.push_back(
-                FlaggedEvent{event.sequence, true,
-                             fmt::format("customer {} charged a {} time for {}", event.integer("customer"),
-                                         count == 2 ? "second" : fmt::format("{}th", count), event.text("period")),
-                             "double_charges"});
+            metrics.flagged.push_back(FlaggedEvent{
+                event.sequence, true,
+                fmt::format("{} {} {} a {} time for {}", words.item, event.integer("customer"), words.effected(),
+                            count == 2 ? "second" : fmt::format("{}th", count), event.text("period")),
+                "double_charges"});
     }
     for (const auto& [renewal, count] : charges)
         if (count > 1) metrics.double_charged.push_back(DoubleCharge{renewal.first, renewal.second, count});

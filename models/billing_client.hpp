@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "models/billing_database.hpp"
 #include "sim/host.hpp"
@@ -29,6 +30,9 @@ public:
     Task<bool> index_built();
     // INSERT INTO index_builds: this hour's build and the CPU it took.
     Task<void> record_index_build(Duration cpu);
+
+    // Each run of a recurring job renews a period of its own.
+    void begin_period(std::string period) { period_ = std::move(period); }
 
 private:
     Host host_;

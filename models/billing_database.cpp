@@ -13,9 +13,11 @@ const char* to_string(RenewalStatus status) {
     return "?";
 }
 
-BillingDatabase::BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::string& period)
+BillingDatabase::BillingDatabase(Host host, const std::vector<std::int64_t>& customers,
+                                 const std::vector<std::string>& periods)
     : host_(host) {
-    for (auto customer : customers) renewals_[{customer, period}] = RenewalRow{};
+    for (const auto& period : periods)
+        for (auto customer : customers) renewals_[{customer, period}] = RenewalRow{};
 }
 
 RenewalRow* BillingDatabase::row(std::int64_t customer, const std::string& period) {

@@ -32,7 +32,8 @@ struct RenewalRow {
 
 class BillingDatabase {
 public:
-    BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::string& period);
+    // A row due for every customer in every period (a recurring job's runs have one each).
+    BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::vector<std::string>& periods);
 
     RenewalRow read(std::int64_t customer, const std::string& period);
     // status='claimed', fence=token WHERE ... AND fence < token

@@ -13,25 +13,40 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
                      const JobSpec& job, const ProtectionSpec& protection, std::optional<std::int64_t> bad_record)
     : host_(host),
       lock_(lock),
-      billing_(host, network, resources.billing_node, resources.billing, job.period),
-      provider_(host, network, resources.provider_node, resources.provider, job.period),
+      billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1)),
+      provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1)),
       place_(place),
       job_(job),
       protection_(protection),
-      bad_record_(bad_record) {}
+      bad_record_(bad_record),
+      work_(host.random_stream("work")),
+      period_(job.period_of_run(1)) {}
 
 Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
-    const bool leadership = job_.lock_scope == LockScope::leadership;
-    if (leadership) {
+    if (job_.lock_scope == LockScope::leadership) {
         host_.record(trace_kind::job_campaigning, {{"job", job_.name}});
         host_.spawn(campaign());
     }
-    co_await host_.sleep_until_wall(job_.starts_at);
+    // A run that overran its successor's tick starts as soon as it ends, as a cron job
+    // that forbids concurrent runs would.
+    const Duration offset = job_.start_offset_of(host_.name());
+    for (std::int64_t run = 1; run <= job_.runs; ++run) {
+        co_await host_.sleep_until_wall(job_.starts_at + offset + job_.every * (run - 1));
+        period_ = job_.period_of_run(run);
+        billing_.begin_period(period_);
+        provider_.begin_period(period_);
+        co_await run_once();
+    }
+    finished();
+}
+
+// One run of the job, from its start to its release: the seed's story.
+Task<void> JobServer::run_once() {
+    const bool leadership = job_.lock_scope == LockScope::leadership;
     if (leadership && !may_act(leadership_.get())) {
         // Only the leader's scheduler runs jobs; the others stay candidates.
         host_.record(trace_kind::job_finished,
                      {{"job", job_.name}, {"outcome", std::string("skipped: not the leader")}});
-        finished();
         co_return;
     }
     host_.record(trace_kind::job_started, {{"job", job_.name}});
@@ -46,7 +61,6 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
             // Another server holds the lock: this one waits for its next run.
             host_.record(trace_kind::job_finished,
                          {{"job", job_.name}, {"outcome", std::string("skipped: another server holds the lock")}});
-            finished();
             co_return;
         }
     }
@@ -67,7 +81,6 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
             lock_->learned_lost(*held, "abandoned: an error skipped the release");  // renewal stops with the job
     }
     host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", ending.outcome}});
-    finished();
 }
 
 Task<JobServer::Ending> JobServer::run_job(HeldLease* held) {
@@ -136,7 +149,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     }
 
     host_.record(trace_kind::job_preparing, {{"customer", customer}});
-    co_await host_.sleep(job_.work_per_customer);
+    co_await host_.sleep(job_.work_per_customer.draw(work_));
 
     // The row's INSERT comes first: the unique key decides who may go on at all.
     if (protection_.unique_claim && co_await billing_.insert_renewal(customer) == 0) {
@@ -179,7 +192,7 @@ Task<JobServer::Ending> JobServer::rebuild_index(HeldLease* held) {
     if (!may_act(held)) co_return Ending{"stopped: the lock is no longer ours", false};
     const bool built = co_await billing_.index_built();
     if (built) co_return Ending{"skipped: the index is already built", false};
-    host_.record(trace_kind::job_rebuilding, {{"period", job_.period}});
+    host_.record(trace_kind::job_rebuilding, {{"period", period_}});
     co_await host_.compute(job_.rebuild_work);
     co_await billing_.record_index_build(job_.rebuild_work);
     co_return Ending{"done", false};
@@ -187,7 +200,7 @@ Task<JobServer::Ending> JobServer::rebuild_index(HeldLease* held) {
 
 std::optional<std::string> JobServer::idempotency_key(std::int64_t customer) const {
     if (!protection_.idempotency_key) return std::nullopt;
-    return expand_idempotency_key(*protection_.idempotency_key, customer, job_.period);
+    return expand_idempotency_key(*protection_.idempotency_key, customer, period_);
 }
 
 }  // namespace locksim

@@ -46,8 +46,8 @@ public:
     JobServer(Host host, Network& network, LockHolder* lock, JobResources resources, ServerPlace place,
               const JobSpec& job, const ProtectionSpec& protection, std::optional<std::int64_t> bad_record);
 
-    // The scheduled job, from its start time to release. Spawn it once on the server's
-    // node; `finished` is called when it ends.
+    // The scheduled job, every run of it, each from its start time to release. Spawn it
+    // once on the server's node; `finished` is called when the last run ends.
     Task<void> run_nightly_job(std::function<void()> finished);
 
 private:
@@ -57,6 +57,7 @@ private:
     };
     enum class Step { next_customer, stop };
 
+    Task<void> run_once();
     Task<void> campaign();
     bool may_act(HeldLease* held);
     void lost(HeldLease* held, std::string_view reason);
@@ -79,6 +80,8 @@ private:
     ProtectionSpec protection_;
     std::optional<std::int64_t> bad_record_;
     std::shared_ptr<HeldLease> leadership_;  // lock scope leadership: set once elected
+    RandomStream work_;                      // how long each customer's invoice takes
+    std::string period_;                     // the period this run renews
 };
 
 }  // namespace locksim

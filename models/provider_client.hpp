@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "models/payment_provider.hpp"
 #include "sim/host.hpp"
@@ -19,6 +20,9 @@ public:
     // POST a charge for this customer's period; the receipt says whether the provider
     // replayed an earlier charge for the same key instead of charging again.
     Task<ChargeReceipt> charge(std::int64_t customer, std::optional<std::string> idempotency_key);
+
+    // Each run of a recurring job renews a period of its own.
+    void begin_period(std::string period) { period_ = std::move(period); }
 
 private:
     Host host_;

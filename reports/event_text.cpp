@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/trace_kinds.hpp"
+#include "models/vocabulary.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -28,6 +29,9 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     namespace kind = trace_kind;
     const std::string_view k = event.kind;
     auto name = [&trace](NodeId id) { return trace.node_name(id); };
+    const Vocabulary words = vocabulary_of(trace);
+    // The model writes the seed's status words; the scenario may name its effect otherwise.
+    const auto status = [&words](const std::string& text) { return text == "charged" ? words.effected() : text; };
 
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
     if (k == kind::job_campaigning) return EventText{fmt::format("stands for leader, to run {}", event.text("job"))};
@@ -42,7 +46,7 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     if (k == kind::job_finished)
         return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
     if (k == kind::job_preparing)
-        return EventText{fmt::format("prepares customer {}'s invoice", event.integer("customer"))};
+        return EventText{fmt::format("prepares {} {}'s {}", words.item, event.integer("customer"), words.record)};
     if (k == kind::message_lost)
         return EventText{fmt::format("a message to {} is lost{}", name(event.node_ref("to")),
                                      event.flag("cut") ? " (the link is cut)" : ""),
@@ -60,7 +64,9 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                         format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
             EventTone::fault};
     if (k == kind::job_customer_skipped)
-        return EventText{fmt::format("skips customer {}: {}", event.integer("customer"), event.text("reason"))};
+        return EventText{fmt::format(
+            "skips {} {}: {}", words.item, event.integer("customer"),
+            event.text("reason") == "already charged" ? "already " + words.effected() : event.text("reason"))};
 
     if (k == kind::belief_acquired)
         return EventText{fmt::format("holds {} ({}), {}", event.text("key"), lease_identity(event), time_left(event))};
@@ -95,25 +101,25 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         // A claim without a token is an INSERT into a table with a unique key.
         const bool insert = event.text("status") == "claimed" && !event.has("token");
         if (insert && !changed)
-            return EventText{fmt::format("refuses a second renewal row for customer {} from {} (duplicate key)",
+            return EventText{fmt::format("refuses a second renewal row for {} {} from {} (duplicate key)", words.item,
                                          customer, name(event.node_ref("client"))),
                              EventTone::protection};
         if (insert)
             return EventText{
-                fmt::format("inserts customer {}'s renewal for {}", customer, name(event.node_ref("client")))};
+                fmt::format("inserts {} {}'s renewal for {}", words.item, customer, name(event.node_ref("client")))};
         if (!changed)
-            return EventText{
-                fmt::format("refuses to mark customer {} {}{} (0 rows)", customer, event.text("status"), token),
-                EventTone::protection};
-        return EventText{fmt::format("customer {} {}{}", customer, event.text("status"), token)};
+            return EventText{fmt::format("refuses to mark {} {} {}{} (0 rows)", words.item, customer,
+                                         status(event.text("status")), token),
+                             EventTone::protection};
+        return EventText{fmt::format("{} {} {}{}", words.item, customer, status(event.text("status")), token)};
     }
 
     if (k == kind::provider_charged)
-        return EventText{
-            fmt::format("charges customer {} (charge {})", event.integer("customer"), event.integer("charge"))};
+        return EventText{fmt::format("{} {} {} ({} {})", words.effects(), words.item, event.integer("customer"),
+                                     words.effect, event.integer("charge"))};
     if (k == kind::provider_replayed)
-        return EventText{fmt::format("key {} seen before: returns charge {}, no new charge", event.text("key"),
-                                     event.integer("charge")),
+        return EventText{fmt::format("key {} seen before: returns {} {}, no new {}", event.text("key"), words.effect,
+                                     event.integer("charge"), words.effect),
                          EventTone::protection};
 
     if (k == kind::node_paused)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "models/vocabulary.hpp"
+
 namespace locksim {
 namespace {
 
@@ -94,11 +96,16 @@ Json expectations_json(const std::vector<ExpectationResult>& results) {
 Json result_json(const ScenarioOutcome& outcome) {
     Json designs = Json::array();
     for (const auto& design : outcome.designs) designs.push_back(design_json(design));
-    return Json{{"scenario", outcome.name},
-                {"file", outcome.file},
-                {"seed", outcome.seed},
-                {"designs", designs},
-                {"held", outcome.held()}};
+    // The scenario's words for its things, beside metric names that never change with them.
+    const Vocabulary words = outcome.designs.empty() ? Vocabulary{} : vocabulary_of(outcome.designs.front().trace);
+    return Json{
+        {"scenario", outcome.name},
+        {"file", outcome.file},
+        {"seed", outcome.seed},
+        {"vocabulary",
+         {{"item", words.item}, {"effect", words.effect}, {"provider", words.provider}, {"record", words.record}}},
+        {"designs", designs},
+        {"held", outcome.held()}};
 }
 
 std::string render_result_json(const ScenarioOutcome& outcome) {

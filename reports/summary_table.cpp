@@ -14,11 +14,11 @@ std::string format_tenths(Duration d) {
 
 namespace {
 
-std::string double_charge_cell(const RunMetrics& metrics, const TextStyle& style) {
+std::string double_charge_cell(const RunMetrics& metrics, const Vocabulary& words, const TextStyle& style) {
     if (metrics.double_charged.empty()) return "0";
     std::vector<std::string> customers;
     for (const auto& d : metrics.double_charged) customers.push_back(fmt::format("{}", d.customer));
-    const char* noun = customers.size() == 1 ? "customer" : "customers";
+    const std::string noun = customers.size() == 1 ? words.item : words.item + "s";
     return style.violation(fmt::format("{} ({} {})", metrics.double_charges(), noun, fmt::join(customers, ", ")));
 }
 
@@ -50,8 +50,9 @@ std::vector<std::string> extra_columns(const ScenarioOutcome& outcome) {
     return extra;
 }
 
-std::string header_of(std::string metric) {
+std::string header_of(std::string metric, const Vocabulary& words) {
     std::replace(metric.begin(), metric.end(), '_', ' ');
+    if (const auto at = metric.find("charge"); at != std::string::npos) metric.replace(at, 6, words.effect);
     return metric;
 }
 
@@ -59,13 +60,15 @@ std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle
     const auto extra = extra_columns(outcome);
     using Row = std::vector<std::string>;
     std::vector<Row> rows;
-    Row header{"design", "double charges", "holders overlapped", "stale writes rejected"};
-    for (const auto& metric : extra) header.push_back(header_of(metric));
+    const Vocabulary words = vocabulary_of(outcome.designs.front().trace);
+    Row header{"design", header_of("double_charges", words), "holders overlapped", "stale writes rejected"};
+    for (const auto& metric : extra) header.push_back(header_of(metric, words));
     header.push_back("expectations");
     rows.push_back(header);
     for (const auto& design : outcome.designs) {
         const RunMetrics& m = design.metrics;
-        Row row{design.name, double_charge_cell(m, style), overlap_cell(m), fmt::format("{}", m.stale_writes_rejected)};
+        Row row{design.name, double_charge_cell(m, words, style), overlap_cell(m),
+                fmt::format("{}", m.stale_writes_rejected)};
         for (const auto& metric : extra) row.push_back(fmt::format("{}", m.value(metric)));
         row.push_back(expectations_cell(design, style));
         rows.push_back(std::move(row));

@@ -1,7 +1,9 @@
 #pragma once
 // The side-by-side table of designs that `locksim run` prints first.
 #include <string>
+
 #include <vector>
+#include "models/vocabulary.hpp"
 
 #include "checks/run_outcome.hpp"
 #include "reports/text_style.hpp"
@@ -15,8 +17,8 @@ std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle
 // metric_names(): the herd-effect file gets its wake-ups column.
 std::vector<std::string> extra_columns(const ScenarioOutcome& outcome);
 
-// "double_charges" → "double charges".
-std::string header_of(std::string metric);
+// "double_charges" → "double charges", in the scenario's words: "double emails".
+std::string header_of(std::string metric, const Vocabulary& words = {});
 
 // One decimal place of seconds, "15.2s": the table's precision.
 std::string format_tenths(Duration d);

@@ -117,6 +117,7 @@ public:
     void on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
                   std::function<void()> action);
     const Trace& trace() const { return trace_; }
+    void label_trace(const std::string& key, std::string value) { trace_.set_label(key, std::move(value)); }
     Trace take_trace() { return std::move(trace_); }
 
     // Ends the run after the event being handled (the world's work is done).

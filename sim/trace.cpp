@@ -57,4 +57,19 @@ void Trace::append(TraceEvent event) {
     events_.push_back(std::move(event));
 }
 
+void Trace::set_label(const std::string& key, std::string value) {
+    for (auto& [k, v] : labels_)
+        if (k == key) {
+            v = std::move(value);
+            return;
+        }
+    labels_.emplace_back(key, std::move(value));
+}
+
+const std::string* Trace::label(std::string_view key) const {
+    for (const auto& [k, v] : labels_)
+        if (k == key) return &v;
+    return nullptr;
+}
+
 }  // namespace locksim

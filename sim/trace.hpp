@@ -160,8 +160,14 @@ public:
     void append(TraceEvent event);
     const std::vector<TraceEvent>& events() const { return events_; }
 
+    // Words the run's world uses for its things ("vocabulary.item": "user"), for readers
+    // of the trace; the engine reads none of them. Null when not set.
+    void set_label(const std::string& key, std::string value);
+    const std::string* label(std::string_view key) const;
+
 private:
     std::vector<std::string> node_names_;
+    std::vector<std::pair<std::string, std::string>> labels_;  // in the order set, keys unique
     std::vector<TraceEvent> events_;
 };
 

@@ -32,7 +32,7 @@ struct BillingWorld {
           provider_node(engine.add_node("payments")),
           server_1(engine.add_node("server-1")),
           server_2(engine.add_node("server-2")),
-          database(Host(engine, database_node), {41, 42, 43}, period),
+          database(Host(engine, database_node), {41, 42, 43}, {period}),
           provider(Host(engine, provider_node)) {}
 
     // Runs each statement in its own event, one second apart, on `node`.

@@ -42,7 +42,7 @@ JobSpec renewals_job(std::vector<std::int64_t> customers) {
     job.starts_at = at(1_s);
     job.customers = std::move(customers);
     job.period = period;
-    job.work_per_customer = 2_s;
+    job.work_per_customer = DurationDistribution::fixed(2_s);
     return job;
 }
 
@@ -85,7 +85,8 @@ struct JobWorld {
             for (std::size_t b = a + 1; b < names.size(); ++b)
                 network.connect(node(names[a]), node(names[b]), DelayModel::fixed(1_ms));
 
-        billing = std::make_unique<BillingDatabase>(Host(engine, node("billing")), world.job.customers, period);
+        billing = std::make_unique<BillingDatabase>(Host(engine, node("billing")), world.job.customers,
+                                                    std::vector<std::string>{period});
         provider = std::make_unique<PaymentProvider>(Host(engine, node("provider")));
         if (setup.lock) deployment = deploy_redis(testing::store_context(engine, network, world));
         const JobResources resources{node("billing"), billing.get(), node("provider"), provider.get()};

@@ -29,13 +29,16 @@ public:
     World(const WorldSpec& spec, std::uint64_t seed, RunOptions options)
         : spec_(spec), engine_(seed), network_(engine_), event_limit_(options.event_limit) {
         network_.set_tracing_messages(options.trace_messages);
+        for (auto& [key, word] : vocabulary_labels(spec_.vocabulary)) engine_.label_trace(key, std::move(word));
         add_nodes();
         wire_network();
         if (spec_.lock.store != StoreKind::none)
             store_ = deploy_store(
                 StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
-        billing_ = std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers,
-                                                     spec_.job.period);
+        std::vector<std::string> periods;
+        for (std::int64_t run = 1; run <= spec_.job.runs; ++run) periods.push_back(spec_.job.period_of_run(run));
+        billing_ =
+            std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods);
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)));
         build_servers();
         schedule_faults(seed);

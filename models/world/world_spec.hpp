@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "models/vocabulary.hpp"
 #include "sim/clock.hpp"
 #include "sim/distribution.hpp"
 #include "sim/network.hpp"
@@ -128,17 +129,33 @@ struct JobSpec {
     Instant starts_at;  // a wall-clock reading: each server's scheduler fires at it
     std::vector<std::int64_t> customers;
     std::string period;
-    Duration work_per_customer;          // preparing one invoice, between the lease check and the charge
+    // Preparing one invoice, between the lease check and the charge: drawn per customer
+    // from the server's own "work" stream (a fixed duration draws nothing).
+    DurationDistribution work_per_customer = DurationDistribution::fixed(Duration{});
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
-    bool check_lease = true;
-    bool skip_when_refused = false;  // a server refused the lock ends its run instead of retrying             // check
-                                     // the lease before each customer; false: only stop when told
+    bool check_lease = true;             // check the lease before each customer; false: only stop when told
+    bool skip_when_refused = false;      // a server refused the lock ends its run instead of retrying
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
     bool release_in_finally = true;  // false: an error skips the release; the lock stays until it expires
     Duration rebuild_work{};         // index_rebuild: processor time one build takes
     Assignment assignment = Assignment::all;
     LockScope lock_scope = LockScope::each_run;
+    // A recurring job, as a cron runs it: `runs` runs, `every` apart from `starts_at`; a
+    // server's scheduler fires `start_offsets[server]` later (its clock or its queue).
+    // Each run renews its own period, so a run's duplicates are its own.
+    Duration every{};
+    std::int64_t runs = 1;
+    std::map<std::string, Duration> start_offsets;
+
+    // "2026-10" for a job that runs once; "2026-10#3" for the third run of a recurring one.
+    std::string period_of_run(std::int64_t run) const {
+        return runs == 1 ? period : period + "#" + std::to_string(run);
+    }
+    Duration start_offset_of(const std::string& server) const {
+        const auto found = start_offsets.find(server);
+        return found == start_offsets.end() ? Duration{} : found->second;
+    }
 };
 
 // How the job protects the resources it writes to.
@@ -254,7 +271,8 @@ struct WorldSpec {
     ProtectionSpec protection;
     std::vector<Fault> faults;
     std::vector<FaultGenerator> fault_generators;
-    Duration horizon;  // the run stops at this true time even if work is pending
+    Duration horizon;       // the run stops at this true time even if work is pending
+    Vocabulary vocabulary;  // what reports call the job's things
 };
 
 }  // namespace locksim

@@ -77,12 +77,13 @@ std::string comparison(const ScenarioOutcome& outcome) {
         return fmt::format("<span class=\"bad\">{}</span>", value);
     };
     row("the lock is for", [](const DesignOutcome& d) { return std::string(to_string(d.purpose)); });
-    row("double charges", [&](const DesignOutcome& d) {
+    const Vocabulary words = vocabulary_of(outcome.designs.front().trace);
+    row(escaped(header_of("double_charges", words)), [&](const DesignOutcome& d) {
         std::string text = count(d.metrics.double_charges(), true);
         if (!d.metrics.double_charged.empty()) {
             std::vector<std::string> customers;
             for (const auto& c : d.metrics.double_charged) customers.push_back(fmt::format("{}", c.customer));
-            text += fmt::format(" (customer {})", fmt::join(customers, ", "));
+            text += fmt::format(" ({} {})", escaped(words.item), fmt::join(customers, ", "));
         }
         return text;
     });
@@ -97,7 +98,7 @@ std::string comparison(const ScenarioOutcome& outcome) {
                    : std::string("0");
     });
     for (const auto& metric : extra_columns(outcome))
-        row(escaped(header_of(metric)),
+        row(escaped(header_of(metric, words)),
             [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
     if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });

@@ -10,6 +10,9 @@
 namespace locksim {
 namespace {
 
+// A run at most every few seconds of a day's horizon: bounds the database's rows.
+constexpr std::int64_t max_job_runs = 100'000;
+
 Instant read_time_of_day(const JsonReader& field) {
     const std::string text = field.string();
     const auto two_digits = [&text](std::size_t at, int limit) {
@@ -42,8 +45,9 @@ Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::
 }
 
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
-    job.allow_only({"kind", "name", "at", "customers", "period", "work_per_customer", "recheck_before_charge",
-                    "check_lease", "on_refused", "error", "release_in_finally", "assign", "lock_for"});
+    job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
+                    "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
+                    "lock_for"});
     std::set<std::int64_t> seen;
     for (const auto& item : job["customers"].elements()) {
         const std::int64_t customer = item.integer();
@@ -51,7 +55,7 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
         spec.customers.push_back(customer);
     }
     if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
-    spec.work_per_customer = job["work_per_customer"].duration();
+    spec.work_per_customer = read_distribution(job["work_per_customer"]);
     if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
     if (job.has("check_lease")) spec.check_lease = job["check_lease"].boolean();
     if (job.has("on_refused")) {
@@ -80,9 +84,29 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
 }
 
 void read_index_rebuild(const JsonReader& job, JobSpec& spec) {
-    job.allow_only({"kind", "name", "at", "period", "work", "lock_for"});
+    job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "period", "work", "lock_for"});
     spec.rebuild_work = job["work"].duration();
     if (spec.rebuild_work.ns <= 0) job["work"].fail("expected the processor time of one build, above 0s");
+}
+
+// "every": "5m", "runs": 12, "start_offsets": {"pod-2": "150ms"}: a cron's schedule.
+void read_schedule(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
+    if (job.has("every") != job.has("runs"))
+        job.fail("a recurring job needs both \"every\" (the interval between runs) and \"runs\" (how many)");
+    if (job.has("runs")) {
+        spec.runs = job["runs"].integer();
+        if (spec.runs < 1 || spec.runs > max_job_runs)
+            job["runs"].fail(fmt::format("expected between 1 and {} runs", max_job_runs));
+        spec.every = job["every"].duration();
+        if (spec.every.ns <= 0) job["every"].fail("expected an interval between runs above 0s");
+    }
+    if (!job.has("start_offsets")) return;
+    for (const auto& [server, offset] : job["start_offsets"].members()) {
+        if (std::find(servers.begin(), servers.end(), server) == servers.end())
+            offset.fail(fmt::format("unknown server \"{}\"; the servers are {}", message_safe(server),
+                                    fmt::join(servers, ", ")));
+        spec.start_offsets[server] = offset.duration();
+    }
 }
 
 }  // namespace
@@ -98,6 +122,7 @@ JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers)
         read_index_rebuild(job, spec);
     spec.name = job["name"].string();
     spec.starts_at = read_time_of_day(job["at"]);
+    read_schedule(job, servers, spec);
     spec.period = job["period"].string();
     if (job.has("lock_for"))
         spec.lock_scope = read_choice<LockScope>(

@@ -48,6 +48,27 @@ bool is_node_name(std::string_view name) {
     });
 }
 
+// "vocabulary": {"item": "user", "effect": "email", "provider": "email provider",
+// "record": "statement"}: the job's words, for the reports; any word left out keeps the seed's.
+Vocabulary read_vocabulary(const JsonReader& field) {
+    field.allow_only({"item", "effect", "provider", "record"});
+    Vocabulary words;
+    const auto read = [&field](std::string_view key, std::string& word) {
+        if (!field.has(key)) return;
+        const JsonReader value = field[key];
+        word = value.string();
+        const bool printable = !word.empty() && word.size() <= 40 && std::none_of(word.begin(), word.end(), [](char c) {
+            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        });
+        if (!printable) value.fail("expected a word or two of printable text, at most 40 bytes (\"user\", \"email\")");
+    };
+    read("item", words.item);
+    read("effect", words.effect);
+    read("provider", words.provider);
+    read("record", words.record);
+    return words;
+}
+
 class WorldReader {
 public:
     explicit WorldReader(const JsonReader& root) : root_(root) {}
@@ -66,6 +87,11 @@ public:
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
         read_network(root_["network"], nodes_, world);
         world.job = read_job(root_["job"], world.servers);
+        if (const Instant last = world.job.starts_at + world.job.every * (world.job.runs - 1);
+            world.job.runs > 1 && last >= Instant{} + world.horizon)
+            root_["job"]["runs"].fail(fmt::format(
+                "the last run would start at {}, at or after the horizon ({}); raise \"horizon\" or lower \"runs\"",
+                format_duration(last - Instant{}), format_duration(world.horizon)));
         world.protection = read_protection(world.lock, world.job);
         if (world.job.skip_when_refused && !store_polls(world.lock.store))
             root_["job"]["on_refused"].fail(
@@ -359,7 +385,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const JsonSource base_source{file, &positions, nullptr, "", ""};
     const JsonReader root(base_source, document, "");
     std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson", "section",
-                                                   "seed",    "designs", "explore",     "sweep"};
+                                                   "seed",    "designs", "explore",     "sweep",  "vocabulary"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     root.allow_only(top_level_fields);
 
@@ -384,6 +410,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     scenario.seed = root["seed"].unsigned_integer();
 
     const Json base_world = base_world_json(document);
+    const Vocabulary vocabulary = root.has("vocabulary") ? read_vocabulary(root["vocabulary"]) : Vocabulary{};
 
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
@@ -404,6 +431,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         const JsonReader merged_reader(design_source, merged, "");
         WorldReader world(merged_reader);
         Design result{name, world.read(), read_purpose(merged_reader), {}};
+        result.world.vocabulary = vocabulary;
         if (design.has("expect")) result.expectations = read_expectations(design["expect"], metrics);
         if (result.purpose == LockPurpose::correctness) add_correctness_expectations(result.expectations, metrics);
         scenario.designs.push_back(std::move(result));
