@@ -121,6 +121,10 @@ int main(int argc, char** argv) {
                           "A gate for CI, DESIGN=RATE (0.0001 or 0.01%): exit 1 when the design's violation rate\n"
                           "is above it; PASS or FAIL per gate on stderr. Repeat for several designs");
     sweep_app->add_option("--junit", sweep.junit, "Also write the --max-rate gates as JUnit XML to this file");
+    sweep_app->add_option("--vary", sweep.vary,
+                          "A parameter study: FIELD=V1,V2,… (lock.ttl=5s,10s,30s; a path with / or . such as\n"
+                          "fault_generators/0/mean_interval=10s,1m). Repeat it for a grid; every point runs the same\n"
+                          "seeds, and the table has one row per point and design");
     sweep_app->add_option("--runs-per-day", sweep.runs_per_day,
                           "How often the job runs in production: each rate becomes expected incidents a day and a\n"
                           "year, with their interval");
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
     sweep_app->footer(
         "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
         "CI gate: locksim sweep FILE --seeds 20000 --design fenced --max-rate fenced=0.001 --junit rate.xml\n"
+        "Study:   locksim sweep FILE --seeds 500 --vary lock.ttl=5s,10s,30s --vary fault_generators/0/mean_interval=10s,1m\n"
         "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
         "         locksim merge shard-*.json\n"
         "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");

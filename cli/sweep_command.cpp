@@ -21,13 +21,18 @@
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/junit.hpp"
+#include "reports/study_report.hpp"
 #include "reports/sweep_text.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/study_runner.hpp"
 #include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
 namespace {
+
+// A study's grid: enough for three fields of a dozen values each.
+constexpr std::uint64_t max_study_points = 2000;
 
 std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
                      const std::string& program, std::uint64_t runs_per_day = 0) {
@@ -127,6 +132,45 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
     return held;
 }
 
+// `sweep FILE --vary …`: the sweep at every point of the grid, as one table or document.
+int study_command(const SweepCommandOptions& options, unsigned threads) {
+    if (options.shard || !options.max_rates.empty() || options.junit || options.runs_per_day > 0) {
+        fmt::print(stderr,
+                   "--vary runs a study of whole sweeps: it takes no --shard, --max-rate, --junit or "
+                   "--runs-per-day (run one point as a plain sweep for those)\n");
+        return 2;
+    }
+    std::vector<VariedField> fields;
+    std::uint64_t points = 1;
+    for (const auto& text : options.vary) {
+        auto field = parse_varied_field(text);
+        if (!field) return 2;
+        points *= field->values.size();
+        if (points > max_study_points) {
+            fmt::print(stderr, "--vary: the grid has more than {} points; vary fewer values\n", max_study_points);
+            return 2;
+        }
+        fields.push_back(std::move(*field));
+    }
+    Study study;
+    try {
+        ProgressBar bar(points * options.seeds, "runs");
+        study = run_study(
+            options.file, fields, SeedBlock{options.start, options.seeds}, threads,
+            [&bar](std::uint64_t done) { bar.update(done); }, options.max_events, options.design);
+    } catch (const ScenarioError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return 2;
+    } catch (const RunawayRun& runaway) {
+        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
+        return 2;
+    }
+    const std::string text = options.format == "json"
+                                 ? study_json(study).dump(2) + "\n"
+                                 : render_study_text(study, !options.output && use_colour(color_choice(options.color)));
+    return deliver(text, options.output) ? 0 : 2;
+}
+
 }  // namespace
 
 int sweep_command(const SweepCommandOptions& options) {
@@ -158,6 +202,10 @@ int sweep_command(const SweepCommandOptions& options) {
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
     if (!has_design_or_report(scenario, options.design)) return 2;
+    if (!options.vary.empty()) {
+        const auto threads = worker_threads(options.jobs);
+        return threads ? study_command(options, *threads) : 2;
+    }
     std::vector<RateGate> gates;
     for (const auto& text : options.max_rates) {
         auto gate = parse_gate(text, scenario);

@@ -23,6 +23,7 @@ struct SweepCommandOptions {
     std::vector<std::string> max_rates;  // "DESIGN=RATE" gates: exit 1 when a rate is above
     std::optional<std::string> junit;    // the gates as JUnit XML
     std::uint64_t runs_per_day = 0;      // turn rates into incidents a day and a year
+    std::vector<std::string> vary;       // "lock.ttl=5s,10s": a parameter study over the grid of these
 };
 
 // 0 done and every --max-rate held, 1 a gate breached, 2 unusable input.

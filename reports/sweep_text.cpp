@@ -33,6 +33,19 @@ std::string expected_count(double value) {
 
 }  // namespace
 
+std::string rate_with_interval(const DesignTally& d) {
+    if (d.runs == 0) return "—";
+    const auto ci = wilson_interval(d.runs_with_violation, d.runs);
+    return fmt::format("{} ({}–{})", percent(static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs)),
+                       percent(ci.low), percent(ci.high));
+}
+
+std::string_view sampling_disclaimer() {
+    return "The intervals cover the sampling error of these seeds only, not the model's\n"
+           "assumptions (pause lengths and how often they come, timings, the job's shape):\n"
+           "vary those in the file to see which the answer hangs on.";
+}
+
 std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour,
                               std::uint64_t runs_per_day) {
     const TextStyle style(colour);
@@ -60,13 +73,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
     std::vector<std::vector<std::string>> rows{
         {"design", "runs", "with a violation", "double charges", "violation rate (95% CI)", "first failing seeds"}};
     for (const auto& d : summary.designs) {
-        std::string rate = "—";
-        if (d.runs > 0) {
-            const auto ci = wilson_interval(d.runs_with_violation, d.runs);
-            rate = fmt::format("{} ({}–{})",
-                               percent(static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs)),
-                               percent(ci.low), percent(ci.high));
-        }
+        const std::string rate = rate_with_interval(d);
         std::vector<std::string> seeds;
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i)
             seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
@@ -89,12 +96,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
                                expected_count(ci.high * day * 365));
         }
     }
-    out += "\n" +
-           style.quiet(
-               "The intervals cover the sampling error of these seeds only, not the model's\n"
-               "assumptions (pause lengths and how often they come, timings, the job's shape):\n"
-               "vary those in the file to see which the answer hangs on.") +
-           "\n";
+    out += "\n" + style.quiet(sampling_disclaimer()) + "\n";
     bool any = false;
     for (const auto& d : summary.designs) {
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i) {

@@ -3,10 +3,18 @@
 // double charges, the rate with its 95 % interval, and the first failing seeds with the
 // command that replays each.
 #include <string>
+#include <string_view>
 
 #include "checks/sweep_summary.hpp"
 
 namespace locksim {
+
+// "0.30% (0.14%–0.65%)": a design's violation rate with its 95 % Wilson interval; "—"
+// when it ran no seeds.
+std::string rate_with_interval(const DesignTally& tally);
+
+// What every rate's interval covers, said once under each table of rates.
+std::string_view sampling_disclaimer();
 
 // `runs_per_day`: how often the modelled job runs in production, to turn each rate into
 // expected incidents per day and per year (with the interval); 0 leaves them out.

@@ -375,10 +375,25 @@ ParsedText parse_json_text(std::string_view text, const std::string& file) {
     return ParsedText{std::move(document), std::move(positions)};
 }
 
+// Sets the value at the variation's pointer; its parent must be in the file already.
+void vary(Json& document, const ScenarioVariation& variation, const std::string& file) {
+    const Json::json_pointer pointer(variation.pointer);
+    if (pointer.empty())
+        throw ScenarioError(fmt::format("{}: --vary: give the path of one field, such as lock.ttl", file));
+    const Json::json_pointer parent = pointer.parent_pointer();
+    if (!document.contains(parent) || !document.at(parent).is_object())
+        throw ScenarioError(fmt::format("{}: --vary {}: the file has no object at {} to set \"{}\" in", file,
+                                        variation.pointer, parent.to_string().empty() ? "/" : parent.to_string(),
+                                        message_safe(pointer.back())));
+    document[pointer] = variation.value;
+}
+
 }  // namespace
 
-Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics) {
-    const ParsedText parsed = parse_json_text(text, file);
+Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics,
+                        const std::vector<ScenarioVariation>& variations) {
+    ParsedText parsed = parse_json_text(text, file);
+    for (const auto& variation : variations) vary(parsed.document, variation, file);
     const Json& document = parsed.document;
     const JsonPositions& positions = parsed.positions;
 
@@ -478,7 +493,8 @@ void replace_faults(Scenario& scenario, std::string_view faults_text, const std:
     }
 }
 
-Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics) {
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics,
+                            const std::vector<ScenarioVariation>& variations) {
     std::ifstream in(path, std::ios::binary);
     if (std::filesystem::is_directory(path))
         throw ScenarioError(
@@ -494,7 +510,7 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", path));
-    return parse_scenario(text.str(), path, metrics);
+    return parse_scenario(text.str(), path, metrics, variations);
 }
 
 }  // namespace locksim

@@ -11,9 +11,20 @@
 
 namespace locksim {
 
+// One value of a parameter study (`sweep --vary lock.ttl=5s,10s`): the file's value at
+// `pointer` ("/lock/ttl") replaced by `value` before the scenario is read, so every check
+// applies to it and an error points at the field it replaces. A design that overrides the
+// field keeps its own value.
+struct ScenarioVariation {
+    std::string pointer;
+    Json value;
+};
+
 // `metrics`: the metric names an expectation may name (the checkers' vocabulary).
-Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics);
-Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics);
+Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics,
+                            const std::vector<ScenarioVariation>& variations = {});
+Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics,
+                        const std::vector<ScenarioVariation>& variations = {});
 
 // A design's world as JSON: the file's world fields with the design's overrides merged in
 // (RFC 7386), as the loader reads it. `document` is a whole scenario file that loaded.

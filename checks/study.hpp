@@ -1,0 +1,36 @@
+#pragma once
+// A parameter study: the same sweep at every point of a grid of values for some of the
+// scenario's fields (`sweep --vary lock.ttl=5s,10s,30s --vary …`), every point under the
+// same seeds, so that the rates differ only by what was varied. It shows which assumption
+// an answer hangs on, which a sweep's interval (sampling error only) cannot.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "checks/sweep_summary.hpp"
+
+namespace locksim {
+
+// One --vary: a field and the values it takes.
+struct VariedField {
+    std::string path;                            // as written: "lock.ttl" or "fault_generators/0/mean_interval"
+    std::string pointer;                         // "/lock/ttl"
+    std::vector<std::string> written;            // "5s", "10s"
+    std::vector<nlohmann::ordered_json> values;  // what each becomes in the file: "5s" a string, 3 a number
+};
+
+struct StudyPoint {
+    std::vector<std::size_t> choice;  // per varied field, the index of its value
+    SweepSummary summary;
+};
+
+struct Study {
+    std::string scenario;
+    std::string file;
+    SeedBlock seeds;
+    std::vector<VariedField> fields;
+    std::vector<StudyPoint> points;  // the grid, the first field varying slowest
+};
+
+}  // namespace locksim

@@ -1,0 +1,68 @@
+#include "reports/study_report.hpp"
+
+#include <fmt/format.h>
+
+#include "reports/sweep_text.hpp"
+#include "reports/text_style.hpp"
+
+namespace locksim {
+
+std::string render_study_text(const Study& study, bool colour) {
+    const TextStyle style(colour);
+    std::string out =
+        style.heading(study.scenario) + fmt::format(" · a study of {} point{} · seeds {}…{} at every point\n\n",
+                                                    study.points.size(), study.points.size() == 1 ? "" : "s",
+                                                    study.seeds.first, study.seeds.first + study.seeds.count - 1);
+    std::vector<std::vector<std::string>> rows{{}};
+    for (const auto& field : study.fields) rows.front().push_back(field.path);
+    for (const char* heading : {"design", "runs", "with a violation", "violation rate (95% CI)"})
+        rows.front().emplace_back(heading);
+    for (const auto& point : study.points)
+        for (const auto& tally : point.summary.designs) {
+            std::vector<std::string> row;
+            for (std::size_t f = 0; f < study.fields.size(); ++f)
+                row.push_back(study.fields[f].written[point.choice[f]]);
+            row.push_back(tally.name);
+            row.push_back(grouped(tally.runs));
+            row.push_back(grouped(tally.runs_with_violation));
+            row.push_back(rate_with_interval(tally));
+            rows.push_back(std::move(row));
+        }
+    out += text_table(rows, style);
+    out += "\n" + style.quiet(sampling_disclaimer()) + "\n";
+    return out;
+}
+
+nlohmann::ordered_json study_json(const Study& study) {
+    using Json = nlohmann::ordered_json;
+    Json fields = Json::array();
+    for (const auto& field : study.fields)
+        fields.push_back({{"field", field.path}, {"pointer", field.pointer}, {"values", field.values}});
+    Json points = Json::array();
+    for (const auto& point : study.points) {
+        Json values = Json::object();
+        for (std::size_t f = 0; f < study.fields.size(); ++f)
+            values[study.fields[f].path] = study.fields[f].values[point.choice[f]];
+        Json designs = Json::array();
+        for (const auto& tally : point.summary.designs) {
+            const auto ci = wilson_interval(tally.runs_with_violation, std::max<std::uint64_t>(1, tally.runs));
+            designs.push_back({{"name", tally.name},
+                               {"runs", tally.runs},
+                               {"runs_with_violation", tally.runs_with_violation},
+                               {"double_charges", tally.double_charges},
+                               {"rate", static_cast<double>(tally.runs_with_violation) /
+                                            static_cast<double>(std::max<std::uint64_t>(1, tally.runs))},
+                               {"rate_ci95", {ci.low, ci.high}},
+                               {"failing_seeds", tally.failing_seeds}});
+        }
+        points.push_back({{"values", values}, {"designs", designs}});
+    }
+    return Json{{"scenario", study.scenario},
+                {"file", study.file},
+                {"seeds", {{"first", study.seeds.first}, {"count", study.seeds.count}}},
+                {"varied", fields},
+                {"points", points},
+                {"interval_covers", "the sampling error of these seeds only, not the model's assumptions"}};
+}
+
+}  // namespace locksim

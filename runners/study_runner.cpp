@@ -1,0 +1,104 @@
+#include "runners/study_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "checks/metrics.hpp"
+#include "runners/sweep_runner.hpp"
+
+namespace locksim {
+namespace {
+
+// The values after "=", split at commas outside brackets, braces and quotes.
+std::vector<std::string> split_values(const std::string& text) {
+    std::vector<std::string> values;
+    std::string current;
+    int depth = 0;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"' && (i == 0 || text[i - 1] != '\\')) quoted = !quoted;
+        if (!quoted && (c == '[' || c == '{')) ++depth;
+        if (!quoted && (c == ']' || c == '}')) --depth;
+        if (c == ',' && depth == 0 && !quoted) {
+            values.push_back(std::move(current));
+            current.clear();
+            continue;
+        }
+        current += c;
+    }
+    values.push_back(std::move(current));
+    return values;
+}
+
+Json value_of(const std::string& written) {
+    const Json parsed = Json::parse(written, nullptr, false);
+    return parsed.is_discarded() ? Json(written) : parsed;
+}
+
+// The grid's points in order, the first field varying slowest.
+std::vector<std::vector<std::size_t>> grid(const std::vector<VariedField>& fields) {
+    std::vector<std::vector<std::size_t>> points{{}};
+    for (const auto& field : fields) {
+        std::vector<std::vector<std::size_t>> next;
+        for (const auto& point : points)
+            for (std::size_t i = 0; i < field.values.size(); ++i) {
+                next.push_back(point);
+                next.back().push_back(i);
+            }
+        points = std::move(next);
+    }
+    return points;
+}
+
+}  // namespace
+
+std::optional<VariedField> parse_varied_field(const std::string& text) {
+    const auto equals = text.find('=');
+    const auto fail = [&text](const std::string& why) {
+        fmt::print(stderr, "--vary {}: {}\n", text, why);
+        return std::nullopt;
+    };
+    if (equals == std::string::npos || equals == 0)
+        return fail("expected FIELD=VALUE,VALUE…, such as lock.ttl=5s,10s,30s");
+    VariedField field;
+    field.path = text.substr(0, equals);
+    std::string pointer = field.path;
+    for (auto& c : pointer)
+        if (c == '.') c = '/';
+    field.pointer = pointer.front() == '/' ? pointer : "/" + pointer;
+    try {
+        (void)Json::json_pointer(field.pointer);
+    } catch (const Json::exception&) {
+        return fail("expected a field such as lock.ttl or fault_generators/0/mean_interval");
+    }
+    for (auto& value : split_values(text.substr(equals + 1))) {
+        if (value.empty()) return fail("expected values separated by commas, none of them empty");
+        field.values.push_back(value_of(value));
+        field.written.push_back(std::move(value));
+    }
+    return field;
+}
+
+Study run_study(const std::string& file, const std::vector<VariedField>& fields, SeedBlock seeds, unsigned threads,
+                const std::function<void(std::uint64_t done)>& progress, std::uint64_t event_limit,
+                const std::optional<std::string>& only_design) {
+    Study study{"", file, seeds, fields, {}};
+    std::uint64_t done_before = 0;
+    for (const auto& choice : grid(fields)) {
+        std::vector<ScenarioVariation> variations;
+        for (std::size_t f = 0; f < fields.size(); ++f)
+            variations.push_back(ScenarioVariation{fields[f].pointer, fields[f].values[choice[f]]});
+        const Scenario scenario = load_scenario_file(file, metric_names(), variations);
+        study.scenario = scenario.name;
+        SweepSummary summary = run_sweep(
+            scenario, seeds, threads, [&](std::uint64_t done) { progress(done_before + done); }, event_limit,
+            only_design);
+        done_before += seeds.count;
+        study.points.push_back(StudyPoint{choice, std::move(summary)});
+    }
+    return study;
+}
+
+}  // namespace locksim
