@@ -24,6 +24,6 @@ for entry in run("list", "scenarios", "--format", "json"):
         numbers = ", ".join(f"{e['metric']} {e['actual']}" for e in design["expectations"] if not e["implied"])
         designs.append(f"**{design['name']}** {numbers}".rstrip())
     section = entry["section"].replace("-", "–") or "—"
-    name = entry["file"].split("/")[-1]
+    name = entry["file"].removeprefix("scenarios/")
     print(f"| `{name}` | {section} | {entry['lesson']} | {' · '.join(designs)} |")
 PY

@@ -107,8 +107,9 @@ const std::vector<std::string> structure_scenarios{"gc-pause-40s.json", "zookeep
 
 std::vector<std::string> shipped_scenarios() {
     std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"))
-        if (is_scenario_file(entry.path())) names.push_back(entry.path().filename().string());
+    const std::filesystem::path root = std::string(LOCKSIM_SOURCE_DIR) + "/scenarios";
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root))
+        if (is_scenario_file(entry.path())) names.push_back(entry.path().lexically_relative(root).string());
     std::sort(names.begin(), names.end());
     return names;
 }
