@@ -7,16 +7,20 @@ namespace locksim {
 ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& period,
                                       const std::optional<std::string>& idempotency_key, NodeId client) {
     std::vector<Field> fields{{"customer", customer}, {"period", period}, {"by", client}};
+    const Instant now = host_.monotonic_now();
     if (idempotency_key) {
         fields.push_back({"key", *idempotency_key});
-        if (auto seen = charges_by_key_.find(*idempotency_key); seen != charges_by_key_.end()) {
-            fields.push_back({"charge", seen->second});
+        const auto seen = charges_by_key_.find(*idempotency_key);
+        const bool kept = seen != charges_by_key_.end() &&
+                          (!spec_.key_retention || now - seen->second.first_used < *spec_.key_retention);
+        if (spec_.honours_keys && kept) {
+            fields.push_back({"charge", seen->second.charge_id});
             host_.record(trace_kind::provider_replayed, std::move(fields));
-            return ChargeReceipt{seen->second, true};
+            return ChargeReceipt{seen->second.charge_id, true};
         }
     }
     const std::int64_t id = next_charge_id_++;
-    if (idempotency_key) charges_by_key_[*idempotency_key] = id;
+    if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, now};
     fields.push_back({"charge", id});
     host_.record(trace_kind::provider_charged, std::move(fields));
     return ChargeReceipt{id, false};

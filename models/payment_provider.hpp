@@ -1,12 +1,14 @@
 #pragma once
 // The payment provider. It will never compare fencing tokens, but it honours an
 // idempotency key: a second request with a key it has seen returns the first charge
-// instead of charging again.
+// instead of charging again — unless it does not support keys, or has forgotten the key
+// (providers keep them for a while, Stripe for 24 hours).
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 
+#include "models/world/world_spec.hpp"
 #include "sim/host.hpp"
 
 namespace locksim {
@@ -18,15 +20,21 @@ struct ChargeReceipt {
 
 class PaymentProvider {
 public:
-    explicit PaymentProvider(Host host) : host_(host) {}
+    PaymentProvider(Host host, ProviderSpec spec) : host_(host), spec_(spec) {}
 
     ChargeReceipt charge(std::int64_t customer, const std::string& period,
                          const std::optional<std::string>& idempotency_key, NodeId client);
 
 private:
+    struct KeptKey {
+        std::int64_t charge_id = 0;
+        Instant first_used;  // on the provider's monotonic clock
+    };
+
     Host host_;
+    ProviderSpec spec_;
     std::int64_t next_charge_id_ = 1;
-    std::map<std::string, std::int64_t> charges_by_key_;
+    std::map<std::string, KeptKey> charges_by_key_;
 };
 
 }  // namespace locksim

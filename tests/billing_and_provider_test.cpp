@@ -33,7 +33,7 @@ struct BillingWorld {
           server_1(engine.add_node("server-1")),
           server_2(engine.add_node("server-2")),
           database(Host(engine, database_node), {41, 42, 43}, {period}),
-          provider(Host(engine, provider_node)) {}
+          provider(Host(engine, provider_node), ProviderSpec{}) {}
 
     // Runs each statement in its own event, one second apart, on `node`.
     void in_turn(NodeId node, std::vector<std::function<void()>> statements) {

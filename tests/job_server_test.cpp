@@ -87,7 +87,7 @@ struct JobWorld {
 
         billing = std::make_unique<BillingDatabase>(Host(engine, node("billing")), world.job.customers,
                                                     std::vector<std::string>{period});
-        provider = std::make_unique<PaymentProvider>(Host(engine, node("provider")));
+        provider = std::make_unique<PaymentProvider>(Host(engine, node("provider")), ProviderSpec{});
         if (setup.lock) deployment = deploy_redis(testing::store_context(engine, network, world));
         const JobResources resources{node("billing"), billing.get(), node("provider"), provider.get()};
         finished.assign(world.servers.size(), 0);

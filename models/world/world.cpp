@@ -39,7 +39,7 @@ public:
         for (std::int64_t run = 1; run <= spec_.job.runs; ++run) periods.push_back(spec_.job.period_of_run(run));
         billing_ =
             std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods);
-        provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)));
+        provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
         build_servers();
         schedule_faults(seed);
     }

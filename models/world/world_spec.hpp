@@ -165,6 +165,12 @@ struct ProtectionSpec {
     bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win (seed §6)
 };
 
+// What the payment provider does with the idempotency keys it is sent.
+struct ProviderSpec {
+    bool honours_keys = true;               // false: a provider without key support charges every request
+    std::optional<Duration> key_retention;  // a key is forgotten this long after its first charge (Stripe: 24h)
+};
+
 // A fault placed by what happens rather than by a time: the `nth` trace event of `kind`
 // on `node` (any node if empty) whose fields include `fields` ("when server-1 starts
 // preparing customer 42's invoice, pause it").
@@ -269,6 +275,7 @@ struct WorldSpec {
     LockSpec lock;
     JobSpec job;
     ProtectionSpec protection;
+    ProviderSpec provider;
     std::vector<Fault> faults;
     std::vector<FaultGenerator> fault_generators;
     Duration horizon;       // the run stops at this true time even if work is pending

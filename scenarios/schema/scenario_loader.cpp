@@ -31,9 +31,9 @@ constexpr std::string_view provider_node = "payment-provider";
 // Defaults for fields a scenario may leave out; README.md lists them.
 constexpr Duration default_horizon = hours(1);
 
-constexpr std::array<std::string_view, 12> world_fields{
-    "horizon",      "servers",         "clocks", "network",          "lock",   "job", "fencing",
-    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose"};
+constexpr std::array<std::string_view, 13> world_fields{
+    "horizon",      "servers",         "clocks", "network",          "lock",    "job",     "fencing",
+    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose", "provider"};
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
@@ -93,6 +93,7 @@ public:
                 "the last run would start at {}, at or after the horizon ({}); raise \"horizon\" or lower \"runs\"",
                 format_duration(last - Instant{}), format_duration(world.horizon)));
         world.protection = read_protection(world.lock, world.job);
+        if (root_.has("provider")) world.provider = read_provider(root_["provider"]);
         if (world.job.skip_when_refused && !store_polls(world.lock.store))
             root_["job"]["on_refused"].fail(
                 "this lock store queues a waiter rather than refusing it, so there is no refusal to skip on; "
@@ -150,6 +151,27 @@ private:
             result[name] = settings;
         }
         return result;
+    }
+
+    // "provider": {"keys": "ignored"} for a provider without key support; "key_retention":
+    // "24h" for one that forgets a key that long after its first use.
+    static ProviderSpec read_provider(const JsonReader& provider) {
+        provider.allow_only({"keys", "key_retention"});
+        ProviderSpec spec;
+        if (provider.has("keys")) {
+            const std::string keys = provider["keys"].string();
+            if (keys != "honoured" && keys != "ignored")
+                provider["keys"].fail(
+                    fmt::format("unknown \"{}\"; expected \"honoured\" (a repeated key returns the "
+                                "first charge) or \"ignored\" (a provider without key support)",
+                                message_safe(keys)));
+            spec.honours_keys = keys == "honoured";
+        }
+        if (provider.has("key_retention")) {
+            spec.key_retention = provider["key_retention"].duration();
+            if (spec.key_retention->ns <= 0) provider["key_retention"].fail("expected a retention above 0s");
+        }
+        return spec;
     }
 
     ProtectionSpec read_protection(const LockSpec& lock, const JobSpec& job) const {
