@@ -21,7 +21,7 @@ using namespace locksim::time_literals;
 
 namespace {
 
-const std::string period = "2026-10";
+const std::string billing_period = "2026-10";
 
 // The billing database with customers 41, 42 and 43 due this period, the payment
 // provider, and two job servers. Statements run as events on the resource's node.
@@ -32,7 +32,7 @@ struct BillingWorld {
           provider_node(engine.add_node("payments")),
           server_1(engine.add_node("server-1")),
           server_2(engine.add_node("server-2")),
-          database(Host(engine, database_node), {41, 42, 43}, {period}),
+          database(Host(engine, database_node), {41, 42, 43}, {billing_period}),
           provider(Host(engine, provider_node), ProviderSpec{}) {}
 
     // Runs each statement in its own event, one second apart, on `node`.
@@ -61,7 +61,7 @@ struct BillingWorld {
 TEST_CASE("a due renewal reads as due with fence 0") {
     BillingWorld world;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node, {[&] { rows.push_back(world.database.read(42, period)); }});
+    world.in_turn(world.database_node, {[&] { rows.push_back(world.database.read(42, billing_period)); }});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::due);
     CHECK(rows[0].fence == 0);
@@ -70,7 +70,7 @@ TEST_CASE("a due renewal reads as due with fence 0") {
     REQUIRE(reads.size() == 1);
     CHECK(reads[0]->node == world.database_node);
     CHECK(reads[0]->integer("customer") == 42);
-    CHECK(reads[0]->text("period") == period);
+    CHECK(reads[0]->text("period") == billing_period);
     CHECK(reads[0]->text("status") == "due");
     CHECK(reads[0]->integer("fence") == 0);
 }
@@ -81,10 +81,10 @@ TEST_CASE("a claim with a newer token is accepted and one with an older token is
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node,
                   {
-                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-                      [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
-                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-                      [&] { rows.push_back(world.database.read(42, period)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, billing_period, 33, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, billing_period, 34, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, billing_period, 33, world.server_1)); },
+                      [&] { rows.push_back(world.database.read(42, billing_period)); },
                   });
     CHECK(rows_changed == std::vector<int>{1, 1, 0});
     REQUIRE(rows.size() == 1);
@@ -94,7 +94,7 @@ TEST_CASE("a claim with a newer token is accepted and one with an older token is
     const auto writes = events_of(world.engine, trace_kind::db_write);
     REQUIRE(writes.size() == 3);
     CHECK(writes[2]->integer("customer") == 42);
-    CHECK(writes[2]->text("period") == period);
+    CHECK(writes[2]->text("period") == billing_period);
     CHECK(writes[2]->text("status") == "claimed");
     CHECK(writes[2]->integer("token") == 33);
     CHECK(writes[2]->integer("rows") == 0);
@@ -108,8 +108,8 @@ TEST_CASE("a claim with the token that already wrote the row is rejected") {
     std::vector<int> rows_changed;
     world.in_turn(world.database_node,
                   {
-                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
-                      [&] { rows_changed.push_back(world.database.claim(42, period, 33, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, billing_period, 33, world.server_1)); },
+                      [&] { rows_changed.push_back(world.database.claim(42, billing_period, 33, world.server_1)); },
                   });
     CHECK(rows_changed == std::vector<int>{1, 0});
 }
@@ -118,9 +118,9 @@ TEST_CASE("a claim on one customer leaves the others alone") {
     BillingWorld world;
     std::vector<RenewalRow> rows;
     world.in_turn(world.database_node, {
-                                           [&] { world.database.claim(42, period, 34, world.server_1); },
-                                           [&] { rows.push_back(world.database.read(41, period)); },
-                                           [&] { rows.push_back(world.database.read(43, period)); },
+                                           [&] { world.database.claim(42, billing_period, 34, world.server_1); },
+                                           [&] { rows.push_back(world.database.read(41, billing_period)); },
+                                           [&] { rows.push_back(world.database.read(43, billing_period)); },
                                        });
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].status == RenewalStatus::due);
@@ -135,10 +135,12 @@ TEST_CASE("a statement about a customer or period without a row changes nothing"
     world.in_turn(
         world.database_node,
         {
-            [&] { rows_changed.push_back(world.database.claim(99, period, 33, world.server_1)); },
+            [&] { rows_changed.push_back(world.database.claim(99, billing_period, 33, world.server_1)); },
             [&] { rows_changed.push_back(world.database.claim(42, "2026-11", 33, world.server_1)); },
-            [&] { rows_changed.push_back(world.database.record_charged(99, period, std::nullopt, world.server_1)); },
-            [&] { rows.push_back(world.database.read(99, period)); },
+            [&] {
+                rows_changed.push_back(world.database.record_charged(99, billing_period, std::nullopt, world.server_1));
+            },
+            [&] { rows.push_back(world.database.read(99, billing_period)); },
         });
     CHECK(rows_changed == std::vector<int>{0, 0, 0});
     REQUIRE(rows.size() == 1);
@@ -150,12 +152,13 @@ TEST_CASE("record_charged with a token writes when no newer token has written th
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node,
-                  {
-                      [&] { world.database.claim(42, period, 34, world.server_1); },
-                      [&] { rows_changed.push_back(world.database.record_charged(42, period, 34, world.server_1)); },
-                      [&] { rows.push_back(world.database.read(42, period)); },
-                  });
+    world.in_turn(
+        world.database_node,
+        {
+            [&] { world.database.claim(42, billing_period, 34, world.server_1); },
+            [&] { rows_changed.push_back(world.database.record_charged(42, billing_period, 34, world.server_1)); },
+            [&] { rows.push_back(world.database.read(42, billing_period)); },
+        });
     CHECK(rows_changed == std::vector<int>{1});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::charged);
@@ -172,13 +175,14 @@ TEST_CASE("record_charged with a newer token raises the fence") {
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node,
-                  {
-                      [&] { world.database.claim(42, period, 33, world.server_1); },
-                      [&] { rows_changed.push_back(world.database.record_charged(42, period, 35, world.server_1)); },
-                      [&] { rows_changed.push_back(world.database.claim(42, period, 34, world.server_1)); },
-                      [&] { rows.push_back(world.database.read(42, period)); },
-                  });
+    world.in_turn(
+        world.database_node,
+        {
+            [&] { world.database.claim(42, billing_period, 33, world.server_1); },
+            [&] { rows_changed.push_back(world.database.record_charged(42, billing_period, 35, world.server_1)); },
+            [&] { rows_changed.push_back(world.database.claim(42, billing_period, 34, world.server_1)); },
+            [&] { rows.push_back(world.database.read(42, billing_period)); },
+        });
     CHECK(rows_changed == std::vector<int>{1, 0});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::charged);
@@ -189,12 +193,13 @@ TEST_CASE("record_charged with an older token is rejected") {
     BillingWorld world;
     std::vector<int> rows_changed;
     std::vector<RenewalRow> rows;
-    world.in_turn(world.database_node,
-                  {
-                      [&] { world.database.claim(42, period, 34, world.server_1); },
-                      [&] { rows_changed.push_back(world.database.record_charged(42, period, 33, world.server_1)); },
-                      [&] { rows.push_back(world.database.read(42, period)); },
-                  });
+    world.in_turn(
+        world.database_node,
+        {
+            [&] { world.database.claim(42, billing_period, 34, world.server_1); },
+            [&] { rows_changed.push_back(world.database.record_charged(42, billing_period, 33, world.server_1)); },
+            [&] { rows.push_back(world.database.read(42, billing_period)); },
+        });
     CHECK(rows_changed == std::vector<int>{0});
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].status == RenewalStatus::claimed);
@@ -208,10 +213,14 @@ TEST_CASE("record_charged without a token always writes and leaves the fence alo
     world.in_turn(
         world.database_node,
         {
-            [&] { world.database.claim(42, period, 34, world.server_1); },
-            [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
-            [&] { rows_changed.push_back(world.database.record_charged(42, period, std::nullopt, world.server_1)); },
-            [&] { rows.push_back(world.database.read(42, period)); },
+            [&] { world.database.claim(42, billing_period, 34, world.server_1); },
+            [&] {
+                rows_changed.push_back(world.database.record_charged(42, billing_period, std::nullopt, world.server_1));
+            },
+            [&] {
+                rows_changed.push_back(world.database.record_charged(42, billing_period, std::nullopt, world.server_1));
+            },
+            [&] { rows.push_back(world.database.read(42, billing_period)); },
         });
     CHECK(rows_changed == std::vector<int>{1, 1});
     REQUIRE(rows.size() == 1);
@@ -235,11 +244,12 @@ TEST_CASE("renewal statuses have their SQL names") {
 TEST_CASE("the provider charges twice when asked twice without a key") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node,
-                  {
-                      [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
-                      [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_2)); },
-                  });
+    world.in_turn(
+        world.provider_node,
+        {
+            [&] { receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, world.server_1)); },
+            [&] { receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, world.server_2)); },
+        });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -249,7 +259,7 @@ TEST_CASE("the provider charges twice when asked twice without a key") {
     REQUIRE(charged.size() == 2);
     CHECK(charged[0]->node == world.provider_node);
     CHECK(charged[0]->integer("customer") == 42);
-    CHECK(charged[0]->text("period") == period);
+    CHECK(charged[0]->text("period") == billing_period);
     CHECK(charged[0]->node_ref("by") == world.server_1);
     CHECK(charged[0]->integer("charge") == receipts[0].charge_id);
     CHECK_FALSE(charged[0]->has("key"));
@@ -263,8 +273,8 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
     std::vector<ChargeReceipt> receipts;
     world.in_turn(world.provider_node,
                   {
-                      [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_1)); },
-                      [&] { receipts.push_back(world.provider.charge(42, period, key, world.server_2)); },
+                      [&] { receipts.push_back(world.provider.charge(42, billing_period, key, world.server_1)); },
+                      [&] { receipts.push_back(world.provider.charge(42, billing_period, key, world.server_2)); },
                   });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[1].charge_id == receipts[0].charge_id);
@@ -281,7 +291,7 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
     CHECK(replayed[0]->at == at(2_s));
     CHECK(replayed[0]->node == world.provider_node);
     CHECK(replayed[0]->integer("customer") == 42);
-    CHECK(replayed[0]->text("period") == period);
+    CHECK(replayed[0]->text("period") == billing_period);
     CHECK(replayed[0]->text("key") == *key);
     CHECK(replayed[0]->integer("charge") == receipts[0].charge_id);
     CHECK(replayed[0]->node_ref("by") == world.server_2);
@@ -290,18 +300,19 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
 TEST_CASE("the provider charges separately under different keys") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node,
-                  {
-                      [&] {
-                          receipts.push_back(
-                              world.provider.charge(42, period, std::string("renewal-42-2026-10"), world.server_1));
-                      },
-                      [&] {
-                          receipts.push_back(
-                              world.provider.charge(43, period, std::string("renewal-43-2026-10"), world.server_1));
-                      },
-                      [&] { receipts.push_back(world.provider.charge(42, period, std::nullopt, world.server_1)); },
-                  });
+    world.in_turn(
+        world.provider_node,
+        {
+            [&] {
+                receipts.push_back(
+                    world.provider.charge(42, billing_period, std::string("renewal-42-2026-10"), world.server_1));
+            },
+            [&] {
+                receipts.push_back(
+                    world.provider.charge(43, billing_period, std::string("renewal-43-2026-10"), world.server_1));
+            },
+            [&] { receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, world.server_1)); },
+        });
     REQUIRE(receipts.size() == 3);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK(receipts[1].charge_id != receipts[2].charge_id);

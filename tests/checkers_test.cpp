@@ -1,55 +1,14 @@
 // The checkers read only the trace: these tests hand them traces written by hand.
 #include <catch2/catch.hpp>
 
+#include "tests/trace_builder.hpp"
+
 #include "checks/metrics.hpp"
 #include "models/trace_kinds.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 using namespace locksim::time_literals;
-
-namespace {
-
-const NodeId server_1{0}, server_2{1}, server_3{2}, store{3}, provider{4}, billing{5};
-
-class TraceBuilder {
-public:
-    TraceBuilder() {
-        trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"});
-    }
-
-    TraceBuilder& at(Duration t, NodeId node, std::string_view kind, std::vector<Field> fields) {
-        TraceEvent event;
-        event.at = Instant{} + t;
-        event.node = node;
-        event.kind = kind;
-        event.fields = std::move(fields);
-        trace_.append(std::move(event));
-        return *this;
-    }
-    TraceBuilder& charge(Duration t, std::int64_t customer) {
-        return at(t, provider, trace_kind::provider_charged,
-                  {{"customer", customer}, {"period", std::string("2026-10")}, {"charge", std::int64_t{1}}});
-    }
-    TraceBuilder& belief(Duration from, Duration to, NodeId holder) {
-        at(from, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
-        return at(to, holder, trace_kind::belief_ended,
-                  {{"key", std::string("k")}, {"reason", std::string("released")}});
-    }
-    TraceBuilder& fenced_write(Duration t, std::int64_t token, std::int64_t rows) {
-        return at(t, billing, trace_kind::db_write,
-                  {{"customer", std::int64_t{42}},
-                   {"period", std::string("2026-10")},
-                   {"status", std::string("claimed")},
-                   {"rows", rows},
-                   {"token", token}});
-    }
-    const Trace& trace() const { return trace_; }
-
-private:
-    Trace trace_;
-};
-
-}  // namespace
 
 TEST_CASE("a customer charged twice in one period is one double charge, flagged at the second charge") {
     TraceBuilder b;

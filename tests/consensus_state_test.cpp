@@ -19,9 +19,9 @@ using namespace locksim::time_literals;
 
 namespace {
 
-const NodeId server_1{1};
-const NodeId server_2{2};
-const NodeId server_3{3};
+const NodeId client_1{1};
+const NodeId client_2{2};
+const NodeId client_3{3};
 
 ConsensusCommand open_session_for(NodeId client) {
     return ConsensusCommand{ConsensusCommand::Kind::open_session, "", 0, client, 10_s, 1};
@@ -37,13 +37,13 @@ ConsensusCommand expire(std::int64_t session) {
 }
 
 // A key as one line, so that Catch shows every field when lists differ.
-std::string describe(const ConsensusKey& key) {
+std::string key_line(const ConsensusKey& key) {
     return fmt::format("{} revision={} session={} client={}", key.path, key.create_revision, key.session,
                        key.client.index);
 }
-std::vector<std::string> describe(const std::vector<ConsensusKey>& keys) {
+std::vector<std::string> key_lines(const std::vector<ConsensusKey>& keys) {
     std::vector<std::string> lines;
-    for (const auto& key : keys) lines.push_back(describe(key));
+    for (const auto& key : keys) lines.push_back(key_line(key));
     return lines;
 }
 
@@ -57,7 +57,7 @@ void open_sessions(ConsensusState& state, std::vector<NodeId> clients) {
 TEST_CASE("open session entries hand out session ids 1, 2, 3 in log order and remember each client") {
     ConsensusState state(ConsensusFlavor::zookeeper);
     std::vector<std::int64_t> opened;
-    for (const NodeId client : {server_2, server_1, server_2}) {
+    for (const NodeId client : {client_2, client_1, client_2}) {
         const AppliedCommand applied = state.apply(open_session_for(client));
         REQUIRE(applied.opened_session);
         CHECK_FALSE(applied.created);
@@ -65,26 +65,26 @@ TEST_CASE("open session entries hand out session ids 1, 2, 3 in log order and re
         opened.push_back(*applied.opened_session);
     }
     CHECK(opened == std::vector<std::int64_t>{1, 2, 3});
-    CHECK(state.sessions() == std::map<std::int64_t, NodeId>{{1, server_2}, {2, server_1}, {3, server_2}});
+    CHECK(state.sessions() == std::map<std::int64_t, NodeId>{{1, client_2}, {2, client_1}, {3, client_2}});
     CHECK(state.has_session(3));
     CHECK_FALSE(state.has_session(4));
 }
 
 TEST_CASE("a ZooKeeper create names sequential nodes lock-0000000000, lock-0000000001 with the entry's revision") {
     ConsensusState state(ConsensusFlavor::zookeeper);
-    open_sessions(state, {server_1, server_2});  // revisions 1 and 2
+    open_sessions(state, {client_1, client_2});  // revisions 1 and 2
 
-    const AppliedCommand first = state.apply(create_under("/locks/renewals", 2, server_2));
+    const AppliedCommand first = state.apply(create_under("/locks/renewals", 2, client_2));
     REQUIRE(first.created);
     CHECK(first.created->path == "/locks/renewals/lock-0000000000");
     CHECK(first.created->create_revision == 3);  // the entry's own revision: the third entry
     CHECK(first.created->create_revision == state.revision());
     CHECK(first.created->session == 2);
-    CHECK(first.created->client == server_2);
+    CHECK(first.created->client == client_2);
     CHECK_FALSE(first.opened_session);
     CHECK(first.deleted.empty());
 
-    const AppliedCommand second = state.apply(create_under("/locks/renewals", 1, server_1));
+    const AppliedCommand second = state.apply(create_under("/locks/renewals", 1, client_1));
     REQUIRE(second.created);
     CHECK(second.created->path == "/locks/renewals/lock-0000000001");
     CHECK(second.created->create_revision == 4);
@@ -95,18 +95,18 @@ TEST_CASE("a ZooKeeper create names sequential nodes lock-0000000000, lock-00000
 TEST_CASE("an etcd create names the key by the session's lease id in lowercase hex, 0x694d000 plus the session") {
     ConsensusState state(ConsensusFlavor::etcd);
     // Sessions 1 to 26: 26 is 0x1a, so its lease id 0x694d01a shows whether the digits are hex.
-    for (int i = 1; i <= 26; ++i) state.apply(open_session_for(server_1));
+    for (int i = 1; i <= 26; ++i) state.apply(open_session_for(client_1));
 
-    const AppliedCommand first = state.apply(create_under("/locks/renewals", 1, server_1));
+    const AppliedCommand first = state.apply(create_under("/locks/renewals", 1, client_1));
     REQUIRE(first.created);
     CHECK(first.created->path == "/locks/renewals/694d001");
     CHECK(first.created->create_revision == 27);
 
-    const AppliedCommand last = state.apply(create_under("/locks/renewals", 26, server_2));
+    const AppliedCommand last = state.apply(create_under("/locks/renewals", 26, client_2));
     REQUIRE(last.created);
     CHECK(last.created->path == "/locks/renewals/694d01a");
     CHECK(last.created->create_revision == 28);
-    CHECK(last.created->client == server_2);
+    CHECK(last.created->client == client_2);
 }
 
 TEST_CASE("every applied entry raises the revision by exactly one, even one that changes nothing") {
@@ -114,12 +114,12 @@ TEST_CASE("every applied entry raises the revision by exactly one, even one that
     ConsensusState state(flavor);
     CHECK(state.revision() == 0);
     const std::vector<ConsensusCommand> log{
-        open_session_for(server_1),
-        create_under("/locks/renewals", 1, server_1),
-        delete_path("/locks/renewals/no-such-key", server_1),  // deletes nothing
+        open_session_for(client_1),
+        create_under("/locks/renewals", 1, client_1),
+        delete_path("/locks/renewals/no-such-key", client_1),  // deletes nothing
         expire(7),                                             // no such session
         expire(1),
-        open_session_for(server_2),
+        open_session_for(client_2),
     };
     std::int64_t expected = 0;
     for (const auto& command : log) {
@@ -131,14 +131,14 @@ TEST_CASE("every applied entry raises the revision by exactly one, even one that
 
 TEST_CASE("children lists a prefix's keys lowest create revision first, not in path order") {
     ConsensusState state(ConsensusFlavor::etcd);
-    for (int i = 1; i <= 16; ++i) state.apply(open_session_for(server_1));  // revisions 1-16
+    for (int i = 1; i <= 16; ++i) state.apply(open_session_for(client_1));  // revisions 1-16
     // Session 16's key (694d010) is created before session 2's (694d002), so the lock's
     // queue is the reverse of the keys' path order.
-    state.apply(create_under("/locks/renewals", 16, server_1));  // revision 17
-    state.apply(create_under("/locks/renewals", 2, server_2));   // revision 18
-    state.apply(create_under("/locks/renewals", 9, server_3));   // revision 19
+    state.apply(create_under("/locks/renewals", 16, client_1));  // revision 17
+    state.apply(create_under("/locks/renewals", 2, client_2));   // revision 18
+    state.apply(create_under("/locks/renewals", 9, client_3));   // revision 19
 
-    CHECK(describe(state.children("/locks/renewals")) ==
+    CHECK(key_lines(state.children("/locks/renewals")) ==
           std::vector<std::string>{"/locks/renewals/694d010 revision=17 session=16 client=1",
                                    "/locks/renewals/694d002 revision=18 session=2 client=2",
                                    "/locks/renewals/694d009 revision=19 session=9 client=3"});
@@ -146,11 +146,11 @@ TEST_CASE("children lists a prefix's keys lowest create revision first, not in p
 
 TEST_CASE("children ignores other prefixes, one that merely starts with the same letters, and deeper paths") {
     ConsensusState state(ConsensusFlavor::zookeeper);
-    open_sessions(state, {server_1, server_2, server_3});                      // revisions 1-3
-    const auto ab = state.apply(create_under("/locks/ab", 2, server_2));       // revision 4
-    const auto a = state.apply(create_under("/locks/a", 1, server_1));         // revision 5
-    const auto deeper = state.apply(create_under("/locks/a/x", 3, server_3));  // revision 6
-    const auto other = state.apply(create_under("/other", 3, server_3));       // revision 7
+    open_sessions(state, {client_1, client_2, client_3});                      // revisions 1-3
+    const auto ab = state.apply(create_under("/locks/ab", 2, client_2));       // revision 4
+    const auto a = state.apply(create_under("/locks/a", 1, client_1));         // revision 5
+    const auto deeper = state.apply(create_under("/locks/a/x", 3, client_3));  // revision 6
+    const auto other = state.apply(create_under("/other", 3, client_3));       // revision 7
     REQUIRE(ab.created);
     REQUIRE(a.created);
     REQUIRE(deeper.created);
@@ -158,7 +158,7 @@ TEST_CASE("children ignores other prefixes, one that merely starts with the same
 
     const auto under_a = state.children("/locks/a");
     REQUIRE(under_a.size() == 1);
-    CHECK(describe(under_a[0]) == describe(*a.created));
+    CHECK(key_line(under_a[0]) == key_line(*a.created));
     CHECK(under_a[0].create_revision == 5);
     const auto under_ab = state.children("/locks/ab");
     REQUIRE(under_ab.size() == 1);
@@ -176,47 +176,47 @@ TEST_CASE("prefix_of drops the last path segment") {
 
 TEST_CASE("deleting an existing path returns that key, and deleting a missing one deletes nothing") {
     ConsensusState state(ConsensusFlavor::zookeeper);
-    open_sessions(state, {server_1, server_2});
-    const auto first = state.apply(create_under("/locks/renewals", 1, server_1));
-    const auto second = state.apply(create_under("/locks/renewals", 2, server_2));
+    open_sessions(state, {client_1, client_2});
+    const auto first = state.apply(create_under("/locks/renewals", 1, client_1));
+    const auto second = state.apply(create_under("/locks/renewals", 2, client_2));
     REQUIRE(first.created);
     REQUIRE(second.created);
 
-    const AppliedCommand missing = state.apply(delete_path("/locks/renewals/lock-0000000007", server_1));
+    const AppliedCommand missing = state.apply(delete_path("/locks/renewals/lock-0000000007", client_1));
     CHECK(missing.deleted.empty());
     CHECK_FALSE(missing.created);
     CHECK_FALSE(missing.opened_session);
     CHECK(state.children("/locks/renewals").size() == 2);
 
-    const AppliedCommand deleted = state.apply(delete_path(first.created->path, server_1));
-    CHECK(describe(deleted.deleted) == std::vector<std::string>{describe(*first.created)});
+    const AppliedCommand deleted = state.apply(delete_path(first.created->path, client_1));
+    CHECK(key_lines(deleted.deleted) == std::vector<std::string>{key_line(*first.created)});
     CHECK_FALSE(state.has_key(first.created->path));
-    CHECK(describe(state.children("/locks/renewals")) == std::vector<std::string>{describe(*second.created)});
+    CHECK(key_lines(state.children("/locks/renewals")) == std::vector<std::string>{key_line(*second.created)});
     // A delete of a key leaves its session open: only expiry ends a session.
     CHECK(state.has_session(1));
 
-    const AppliedCommand again = state.apply(delete_path(first.created->path, server_1));
+    const AppliedCommand again = state.apply(delete_path(first.created->path, client_1));
     CHECK(again.deleted.empty());
 }
 
 TEST_CASE("expiring a session deletes exactly that session's keys, in path order, and drops the session") {
     ConsensusState state(ConsensusFlavor::zookeeper);
-    open_sessions(state, {server_1, server_2});
+    open_sessions(state, {client_1, client_2});
     // Session 1 creates under /locks/b before /locks/a, so creation order and path order differ.
-    const auto in_b = state.apply(create_under("/locks/b", 1, server_1));
-    const auto theirs = state.apply(create_under("/locks/a", 2, server_2));
-    const auto in_a = state.apply(create_under("/locks/a", 1, server_1));
+    const auto in_b = state.apply(create_under("/locks/b", 1, client_1));
+    const auto theirs = state.apply(create_under("/locks/a", 2, client_2));
+    const auto in_a = state.apply(create_under("/locks/a", 1, client_1));
     REQUIRE(in_b.created);
     REQUIRE(theirs.created);
     REQUIRE(in_a.created);
 
     const AppliedCommand expired = state.apply(expire(1));
-    CHECK(describe(expired.deleted) == std::vector<std::string>{describe(*in_a.created), describe(*in_b.created)});
+    CHECK(key_lines(expired.deleted) == std::vector<std::string>{key_line(*in_a.created), key_line(*in_b.created)});
     CHECK_FALSE(state.has_session(1));
-    CHECK(state.sessions() == std::map<std::int64_t, NodeId>{{2, server_2}});
+    CHECK(state.sessions() == std::map<std::int64_t, NodeId>{{2, client_2}});
     CHECK_FALSE(state.has_key(in_a.created->path));
     CHECK_FALSE(state.has_key(in_b.created->path));
-    CHECK(describe(state.children("/locks/a")) == std::vector<std::string>{describe(*theirs.created)});
+    CHECK(key_lines(state.children("/locks/a")) == std::vector<std::string>{key_line(*theirs.created)});
     CHECK(state.children("/locks/b").empty());
 
     // Expiring it again, or a session that never was, changes nothing but the revision.
@@ -229,25 +229,25 @@ TEST_CASE("two states that apply the same log hold the same keys, sessions and r
     const ConsensusFlavor flavor = GENERATE(ConsensusFlavor::zookeeper, ConsensusFlavor::etcd);
     INFO((flavor == ConsensusFlavor::zookeeper ? "zookeeper" : "etcd"));
     const std::vector<ConsensusCommand> log{
-        open_session_for(server_1),
-        open_session_for(server_2),
-        open_session_for(server_3),
-        create_under("/locks/a", 2, server_2),
-        create_under("/locks/a", 1, server_1),
-        create_under("/locks/b", 3, server_3),
-        create_under("/locks/a", 3, server_3),
+        open_session_for(client_1),
+        open_session_for(client_2),
+        open_session_for(client_3),
+        create_under("/locks/a", 2, client_2),
+        create_under("/locks/a", 1, client_1),
+        create_under("/locks/b", 3, client_3),
+        create_under("/locks/a", 3, client_3),
         expire(2),
-        open_session_for(server_2),
-        create_under("/locks/a", 4, server_2),
-        delete_path("/locks/b/none", server_1),
+        open_session_for(client_2),
+        create_under("/locks/a", 4, client_2),
+        delete_path("/locks/b/none", client_1),
     };
     // What each entry did, one line per entry: the replies and watches a member would act on.
     const auto apply_all = [&log](ConsensusState& state) {
         std::vector<std::string> lines;
         for (const auto& command : log) {
             const AppliedCommand applied = state.apply(command);
-            std::string line = applied.created ? describe(*applied.created) : "";
-            for (const auto& key : applied.deleted) line += " deleted " + describe(key);
+            std::string line = applied.created ? key_line(*applied.created) : "";
+            for (const auto& key : applied.deleted) line += " deleted " + key_line(key);
             lines.push_back(line);
         }
         return lines;
@@ -262,9 +262,9 @@ TEST_CASE("two states that apply the same log hold the same keys, sessions and r
     CHECK(follower.revision() == leader.revision());
     CHECK(leader.revision() == static_cast<std::int64_t>(log.size()));
     CHECK(follower.sessions() == leader.sessions());
-    CHECK(leader.sessions() == std::map<std::int64_t, NodeId>{{1, server_1}, {3, server_3}, {4, server_2}});
+    CHECK(leader.sessions() == std::map<std::int64_t, NodeId>{{1, client_1}, {3, client_3}, {4, client_2}});
     for (const std::string prefix : {"/locks/a", "/locks/b"})
-        CHECK(describe(follower.children(prefix)) == describe(leader.children(prefix)));
+        CHECK(key_lines(follower.children(prefix)) == key_lines(leader.children(prefix)));
     // Session 2's key went with it; the queue under /locks/a is sessions 1, 3 and 4 in that order.
     std::vector<std::int64_t> queue;
     for (const auto& key : leader.children("/locks/a")) queue.push_back(key.session);

@@ -37,7 +37,7 @@ using locksim::testing::Acquired;
 
 namespace {
 
-const std::string key = "renewals";
+const std::string advisory_key = "renewals";
 const std::string row = "renewals";
 
 // The billing database and three job servers. Statements run as events on the database
@@ -61,10 +61,12 @@ struct DatabaseWorld {
         on_database(when, [this, client, &session] { session = locks.connect(client); });
     }
     void try_lock_at(Duration when, const std::int64_t& session, std::vector<std::optional<bool>>& replies) {
-        on_database(when, [this, &session, &replies] { replies.push_back(locks.try_advisory_lock(session, key)); });
+        on_database(when,
+                    [this, &session, &replies] { replies.push_back(locks.try_advisory_lock(session, advisory_key)); });
     }
     void unlock_at(Duration when, const std::int64_t& session, std::vector<std::optional<bool>>& replies) {
-        on_database(when, [this, &session, &replies] { replies.push_back(locks.advisory_unlock(session, key)); });
+        on_database(when,
+                    [this, &session, &replies] { replies.push_back(locks.advisory_unlock(session, advisory_key)); });
     }
     void run(Duration horizon = 60_min) { engine.run(at(horizon)); }
 
@@ -118,7 +120,7 @@ TEST_CASE("pg_try_advisory_lock returns true for a free key and false for a key 
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE(granted.size() == 1);
     CHECK(granted[0]->at == at(1_s));
-    CHECK(granted[0]->text("key") == key);
+    CHECK(granted[0]->text("key") == advisory_key);
     CHECK(granted[0]->node_ref("holder") == world.server_1);
     const auto refused = events_of(world.engine, trace_kind::lock_refused);
     REQUIRE(refused.size() == 1);
@@ -339,8 +341,8 @@ TEST_CASE("a database restart ends every session and frees every lock") {
     world.on_world(3_s, [&] { world.engine.restart(world.database); });
     // Scheduled as world events: anything queued on the node before the crash is lost with it.
     world.on_world(4_s, [&] { after = world.locks.connect(world.server_2); });
-    world.on_world(5_s, [&] { locked.push_back(world.locks.try_advisory_lock(after, key)); });
-    world.on_world(6_s, [&] { locked.push_back(world.locks.try_advisory_lock(before, key)); });
+    world.on_world(5_s, [&] { locked.push_back(world.locks.try_advisory_lock(after, advisory_key)); });
+    world.on_world(6_s, [&] { locked.push_back(world.locks.try_advisory_lock(before, advisory_key)); });
     world.run();
     CHECK(locked == Replies{true, true, std::nullopt});
 }
@@ -359,7 +361,7 @@ struct ClientWorld {
         world.servers = {"server-1", "server-2"};
         world.billing_node = "billing";
         world.lock.store = store;
-        world.lock.key = key;
+        world.lock.key = advisory_key;
         world.lock.ttl = 30_s;
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/program_support.hpp"
+#include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
 
 #include <unistd.h>
@@ -38,6 +39,12 @@ public:
     }
     // Where the scenario file is said to be: its sample files are named relative to it.
     std::string scenario_path() const { return (path_ / "scenario.json").string(); }
+    // What the loader says of `text` as the scenario file of this folder.
+    std::string error_of(const std::string& text) const { return locksim::testing::error_of(text, scenario_path()); }
+    // One line, starting with the scenario file and naming `expected`.
+    bool says(const std::string& error, const std::string& expected) const {
+        return locksim::testing::says(error, expected, scenario_path());
+    }
 
 private:
     std::filesystem::path path_;
@@ -45,7 +52,7 @@ private:
 
 // A valid scenario whose pause generator draws its lengths from `pauses` and whose links
 // delay messages by `delay`.
-std::string scenario_text(const std::string& pauses, const std::string& delay = R"("1ms")") {
+std::string scenario_with_pauses(const std::string& pauses, const std::string& delay = R"("1ms")") {
     return R"({
   "name": "observed",
   "description": "pauses as observed",
@@ -70,33 +77,13 @@ const DurationDistribution& pauses_of(const Scenario& scenario) {
     return scenario.designs.front().world.fault_generators.front().amount;
 }
 
-std::vector<QuantilePoint> points_of(const DurationDistribution& distribution) {
-    REQUIRE(distribution.shape == DurationDistribution::Shape::quantiles);
-    return *distribution.points;
-}
-
-std::string error_of(const SampleFolder& folder, const std::string& text) {
-    try {
-        load(folder, text);
-    } catch (const ScenarioError& error) {
-        return error.what();
-    }
-    return "no error";
-}
-
-// One line, starting with the scenario file and naming `expected`.
-bool says(const SampleFolder& folder, const std::string& error, const std::string& expected) {
-    return error.starts_with(folder.scenario_path() + ":") && error.find(expected) != std::string::npos &&
-           error.find('\n') == std::string::npos;
-}
-
 }  // namespace
 
 // --- histogram --------------------------------------------------------------------
 
 TEST_CASE("a histogram of pause lengths loads as quantiles at the cumulative share of its counts") {
     const SampleFolder folder;
-    const auto scenario = load(folder, scenario_text(R"({"histogram": [{"up_to": "10ms", "count": 950},
+    const auto scenario = load(folder, scenario_with_pauses(R"({"histogram": [{"up_to": "10ms", "count": 950},
         {"up_to": "200ms", "count": 45}, {"up_to": "4s", "count": 4}, {"up_to": "15s", "count": 1}]})"));
     const auto points = points_of(pauses_of(scenario));
     REQUIRE(points.size() == 5);
@@ -111,7 +98,7 @@ TEST_CASE("a histogram of pause lengths loads as quantiles at the cumulative sha
 
 TEST_CASE("a histogram may start at a minimum, and serves as a link's delay too") {
     const SampleFolder folder;
-    const auto scenario = load(folder, scenario_text(R"("1s")", R"({"histogram": {"min": "200us",
+    const auto scenario = load(folder, scenario_with_pauses(R"("1s")", R"({"histogram": {"min": "200us",
         "buckets": [{"up_to": "1ms", "count": 3}, {"up_to": "5ms", "count": 0}, {"up_to": "80ms", "count": 1}]}})"));
     const auto points = points_of(scenario.designs.front().world.link_delay);
     REQUIRE(points.size() == 4);
@@ -123,31 +110,32 @@ TEST_CASE("a histogram may start at a minimum, and serves as a link's delay too"
 
 TEST_CASE("a histogram that says nothing, or not in order, is refused at the place it goes wrong") {
     const SampleFolder folder;
-    CHECK(says(folder, error_of(folder, scenario_text(R"({"histogram": []})")),
-               "/fault_generators/0/for/histogram: expected at least one bucket"));
-    CHECK(says(folder, error_of(folder, scenario_text(R"({"histogram": [{"up_to": "1s", "count": 0}]})")),
-               "/fault_generators/0/for/histogram: every bucket's count is 0"));
-    CHECK(says(folder, error_of(folder, scenario_text(R"({"histogram": [{"up_to": "1s", "count": -1}]})")),
-               "/fault_generators/0/for/histogram/0/count: expected a number 0 or above, got -1"));
-    CHECK(says(folder,
-               error_of(folder, scenario_text(
-                                    R"({"histogram": [{"up_to": "1s", "count": 1}, {"up_to": "500ms", "count": 1}]})")),
-               "/fault_generators/0/for/histogram/1/up_to: expected bucket bounds that rise; 500ms is not above the "
-               "previous bound, 1s"));
-    CHECK(says(
-        folder,
-        error_of(folder, scenario_text(R"({"histogram": {"min": "2s", "buckets": [{"up_to": "1s", "count": 1}]}})")),
+    CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"histogram": []})")),
+                      "/fault_generators/0/for/histogram: expected at least one bucket"));
+    CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"histogram": [{"up_to": "1s", "count": 0}]})")),
+                      "/fault_generators/0/for/histogram: every bucket's count is 0"));
+    CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"histogram": [{"up_to": "1s", "count": -1}]})")),
+                      "/fault_generators/0/for/histogram/0/count: expected a number 0 or above, got -1"));
+    CHECK(folder.says(
+        folder.error_of(
+            scenario_with_pauses(R"({"histogram": [{"up_to": "1s", "count": 1}, {"up_to": "500ms", "count": 1}]})")),
+        "/fault_generators/0/for/histogram/1/up_to: expected bucket bounds that rise; 500ms is not above the "
+        "previous bound, 1s"));
+    CHECK(folder.says(
+        folder.error_of(
+            scenario_with_pauses(R"({"histogram": {"min": "2s", "buckets": [{"up_to": "1s", "count": 1}]}})")),
         "/fault_generators/0/for/histogram/min: expected a minimum at most the first bucket's bound, 1s"));
-    CHECK(says(folder, error_of(folder, scenario_text(R"({"histogram": [{"up_to": "1s", "count": 18446744073709551615},
+    CHECK(folder.says(
+        folder.error_of(scenario_with_pauses(R"({"histogram": [{"up_to": "1s", "count": 18446744073709551615},
                                                                {"up_to": "2s", "count": 1}]})")),
-               "/fault_generators/0/for/histogram/1/count: the counts add up to more than 2^64 - 1"));
+        "/fault_generators/0/for/histogram/1/count: the counts add up to more than 2^64 - 1"));
     // A clock step may go back: only fixed and uniform values may be negative.
-    std::string clock_steps = scenario_text(R"({"histogram": [{"up_to": "1s", "count": 1}]})");
+    std::string clock_steps = scenario_with_pauses(R"({"histogram": [{"up_to": "1s", "count": 1}]})");
     const std::string pause_generator = R"("pause": "servers", "mean_interval": "1m", "for": )";
     clock_steps.replace(clock_steps.find(pause_generator), pause_generator.size(),
                         R"("clock_step": "servers", "mean_interval": "1m", "by": )");
-    CHECK(says(folder, error_of(folder, clock_steps),
-               "/fault_generators/0/by: expected a fixed duration or a uniform range"));
+    CHECK(folder.says(folder.error_of(clock_steps),
+                      "/fault_generators/0/by: expected a fixed duration or a uniform range"));
 }
 
 // --- observed ---------------------------------------------------------------------
@@ -155,7 +143,7 @@ TEST_CASE("a histogram that says nothing, or not in order, is refused at the pla
 TEST_CASE("a file of observed pauses, next to the scenario, loads as its empirical distribution") {
     const SampleFolder folder;
     folder.write("pauses.txt", "# GC pauses\n\n40ms\r\n  10ms  \n# a full GC:\n\t2.5s\n20ms\n30ms");
-    const auto points = points_of(pauses_of(load(folder, scenario_text(R"({"observed": "pauses.txt"})"))));
+    const auto points = points_of(pauses_of(load(folder, scenario_with_pauses(R"({"observed": "pauses.txt"})"))));
     REQUIRE(points.size() == 5);
     CHECK(points[0].value == 10_ms);
     CHECK(points[1].probability == 250'000'000);
@@ -167,8 +155,8 @@ TEST_CASE("a file of observed pauses, next to the scenario, loads as its empiric
 TEST_CASE("a column of bare numbers loads in the unit the scenario gives") {
     const SampleFolder folder;
     folder.write("pauses-ms.txt", "12.5\n8\n230.75\n");
-    const auto points =
-        points_of(pauses_of(load(folder, scenario_text(R"({"observed": {"file": "pauses-ms.txt", "unit": "ms"}})"))));
+    const auto points = points_of(
+        pauses_of(load(folder, scenario_with_pauses(R"({"observed": {"file": "pauses-ms.txt", "unit": "ms"}})"))));
     REQUIRE(points.size() == 3);
     CHECK(points[0].value == 8_ms);
     CHECK(points[1].value == 12500_us);
@@ -178,7 +166,7 @@ TEST_CASE("a column of bare numbers loads in the unit the scenario gives") {
 TEST_CASE("a file of one observed pause is a fixed pause length") {
     const SampleFolder folder;
     folder.write("one.txt", "# only one\n40s\n");
-    const auto& pauses = pauses_of(load(folder, scenario_text(R"({"observed": "one.txt"})")));
+    const auto& pauses = pauses_of(load(folder, scenario_with_pauses(R"({"observed": "one.txt"})")));
     CHECK(pauses.shape == DurationDistribution::Shape::fixed);
     CHECK(pauses.low == 40_s);
 }
@@ -188,7 +176,7 @@ TEST_CASE("a file of a hundred thousand observed delays loads, one quantile per 
     std::string text = "# one delay per line\n";
     for (int i = 1; i <= 100'000; ++i) text += std::to_string(i) + "us\n";
     folder.write("delays.txt", text);
-    const auto scenario = load(folder, scenario_text(R"("1s")", R"({"observed": "delays.txt"})"));
+    const auto scenario = load(folder, scenario_with_pauses(R"("1s")", R"({"observed": "delays.txt"})"));
     const auto points = points_of(scenario.designs.front().world.link_delay);
     REQUIRE(points.size() == 100'000);
     CHECK(points.front().value == 1_us);
@@ -200,49 +188,52 @@ TEST_CASE("an observed file that cannot be used is refused naming the field, the
     const SampleFolder folder;
     const std::string file = (std::filesystem::path(folder.scenario_path()).parent_path() / "pauses.txt").string();
     SECTION("a file that is not there") {
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": "pauses.txt"})")),
-                   "/fault_generators/0/for/observed: cannot open " + file + ": No such file or directory"));
+        CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
+                          "/fault_generators/0/for/observed: cannot open " + file + ": No such file or directory"));
     }
     SECTION("a folder") {
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": "."})")), "is a directory"));
+        CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "."})")), "is a directory"));
     }
     SECTION("a line that is no duration") {
         folder.write("pauses.txt", "# pauses\n12ms\n\n4.2 s\n");
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": "pauses.txt"})")),
-                   "/fault_generators/0/for/observed: " + file + ":4: expected a duration such as"));
+        CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
+                          "/fault_generators/0/for/observed: " + file + ":4: expected a duration such as"));
     }
     SECTION("bare numbers without their unit") {
         folder.write("pauses.txt", "12.5\n8\n");
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": "pauses.txt"})")),
-                   file + ":1: expected a duration such as \"12ms\" or \"4.2s\", got the bare number \"12.5\"; for a "
-                          "column of bare numbers, give their unit: {\"observed\": {\"file\": \"pauses.txt\", "
-                          "\"unit\": \"ms\"}}"));
+        CHECK(folder.says(
+            folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
+            file + ":1: expected a duration such as \"12ms\" or \"4.2s\", got the bare number \"12.5\"; for a "
+                   "column of bare numbers, give their unit: {\"observed\": {\"file\": \"pauses.txt\", "
+                   "\"unit\": \"ms\"}}"));
     }
     SECTION("units in a file whose unit the scenario gives") {
         folder.write("pauses.txt", "12.5\n8ms\n");
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": {"file": "pauses.txt", "unit": "ms"}})")),
-                   "/fault_generators/0/for/observed/file: " + file + ":2: expected a bare number of ms"));
+        CHECK(
+            folder.says(folder.error_of(scenario_with_pauses(R"({"observed": {"file": "pauses.txt", "unit": "ms"}})")),
+                        "/fault_generators/0/for/observed/file: " + file + ":2: expected a bare number of ms"));
     }
     SECTION("an unknown unit") {
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": {"file": "pauses.txt", "unit": "msec"}})")),
-                   "/fault_generators/0/for/observed/unit: unknown unit \"msec\""));
+        CHECK(folder.says(
+            folder.error_of(scenario_with_pauses(R"({"observed": {"file": "pauses.txt", "unit": "msec"}})")),
+            "/fault_generators/0/for/observed/unit: unknown unit \"msec\""));
     }
     SECTION("no samples") {
         folder.write("pauses.txt", "# nothing measured yet\n\n   \n");
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": "pauses.txt"})")),
-                   "/fault_generators/0/for/observed: " + file + " holds no samples"));
+        CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
+                          "/fault_generators/0/for/observed: " + file + " holds no samples"));
     }
     SECTION("a duration above a week") {
         folder.write("pauses.txt", "1s\n169h\n");
-        CHECK(says(folder, error_of(folder, scenario_text(R"({"observed": "pauses.txt"})")),
-                   file + ":2: expected at most 168h, got \"169h\""));
+        CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
+                          file + ":2: expected at most 168h, got \"169h\""));
     }
 }
 
 TEST_CASE("a run with observed pauses replays byte for byte from the same file and seed") {
     const SampleFolder folder;
     folder.write("pauses.txt", "5ms\n12ms\n30ms\n250ms\n1.5s\n8s\n");
-    const std::string scenario = folder.write("scenario.json", scenario_text(R"({"observed": "pauses.txt"})"));
+    const std::string scenario = folder.write("scenario.json", scenario_with_pauses(R"({"observed": "pauses.txt"})"));
     const auto first = testing::run_locksim("run '" + scenario + "' --format json");
     const auto second = testing::run_locksim("run '" + scenario + "' --format json");
     REQUIRE(first.exit_code == 0);

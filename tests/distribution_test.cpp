@@ -32,12 +32,6 @@ double fraction_above(const std::vector<Duration>& values, Duration threshold) {
     return static_cast<double>(count) / static_cast<double>(values.size());
 }
 
-// Five standard deviations of a frequency whose probability is p, over `draws` draws:
-// far outside chance, close enough to catch a wrong shape.
-double five_sigma(double p) {
-    return 5 * std::sqrt(p * (1 - p) / draws);
-}
-
 }  // namespace
 
 // --- pareto -----------------------------------------------------------------------
@@ -61,7 +55,7 @@ TEST_CASE("a pareto duration's tail falls as k to the minus alpha") {
         for (const std::int64_t k : {2, 4, 10}) {
             INFO("k " << k);
             const double expected = std::pow(static_cast<double>(k), -alpha);
-            CHECK(fraction_above(values, 10_ms * k) == Approx(expected).margin(five_sigma(expected)));
+            CHECK(fraction_above(values, 10_ms * k) == Approx(expected).margin(five_sigma(expected, draws)));
         }
     }
 }
@@ -72,7 +66,7 @@ TEST_CASE("a lognormal duration's median is the median it was given") {
     for (const double sigma : {0.25, 1.0, 2.0}) {
         INFO("sigma " << sigma);
         auto values = draw_many(DurationDistribution::lognormal(1_s, sigma, 1_min * 60), "lognormal-median");
-        CHECK(fraction_above(values, 1_s) == Approx(0.5).margin(five_sigma(0.5)));
+        CHECK(fraction_above(values, 1_s) == Approx(0.5).margin(five_sigma(0.5, draws)));
         std::nth_element(values.begin(), values.begin() + draws / 2, values.end());
         CHECK(static_cast<double>(values[draws / 2].ns) == Approx(1e9).epsilon(0.02));
     }
@@ -138,7 +132,7 @@ TEST_CASE("a uniform range may be negative, as a clock step back is, and reaches
         sum_ns += static_cast<double>(value.ns);
         back += value < Duration{} ? 1 : 0;
     }
-    CHECK(static_cast<double>(back) / draws == Approx(0.5).margin(five_sigma(0.5)));
+    CHECK(static_cast<double>(back) / draws == Approx(0.5).margin(five_sigma(0.5, draws)));
     // The standard error of the mean is 5.77s / sqrt(100000) = 18ms; allow 100ms.
     CHECK(sum_ns / draws == Approx(0).margin(1e8));
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/program_support.hpp"
+#include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
 
 #include <fmt/format.h>
@@ -26,13 +27,6 @@ namespace {
 
 Scenario flagship() {
     return load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json", metric_names());
-}
-
-const DesignExploration& design_named(const Exploration& exploration, const std::string& name) {
-    const auto found = std::find_if(exploration.designs.begin(), exploration.designs.end(),
-                                    [&](const DesignExploration& d) { return d.name == name; });
-    REQUIRE(found != exploration.designs.end());
-    return *found;
 }
 
 // What the design's run shows with exactly these faults, through the scenario format.

@@ -24,7 +24,7 @@ using namespace locksim::time_literals;
 namespace {
 
 // One line per fault, so two schedules compare (and print) as lists of text.
-std::string describe(const Fault& fault) {
+std::string fault_line(const Fault& fault) {
     struct Describe {
         std::string operator()(const PauseFault& f) const {
             return fmt::format("{} pause {} for {} ({})", f.at.ns, f.node, f.length.ns, f.cause);
@@ -42,9 +42,9 @@ std::string describe(const Fault& fault) {
     return std::visit(Describe{}, fault);
 }
 
-std::vector<std::string> describe(const std::vector<Fault>& faults) {
+std::vector<std::string> fault_lines(const std::vector<Fault>& faults) {
     std::vector<std::string> lines;
-    for (const auto& fault : faults) lines.push_back(describe(fault));
+    for (const auto& fault : faults) lines.push_back(fault_line(fault));
     return lines;
 }
 
@@ -85,10 +85,10 @@ TEST_CASE("the same seed draws the same schedule, and another seed another") {
     const std::vector<FaultGenerator> generators{
         pauses({"server-1", "server-2"}, 30_s, DurationDistribution::pareto(500_ms, 1.0, 2_min)),
         pauses({"redis"}, 1_min, DurationDistribution::uniform(1_s, 5_s))};
-    const auto first = describe(draw_fault_schedule(generators, 1));
+    const auto first = fault_lines(draw_fault_schedule(generators, 1));
     REQUIRE(first.size() > 10);
-    CHECK(describe(draw_fault_schedule(generators, 1)) == first);
-    CHECK(describe(draw_fault_schedule(generators, 2)) != first);
+    CHECK(fault_lines(draw_fault_schedule(generators, 1)) == first);
+    CHECK(fault_lines(draw_fault_schedule(generators, 2)) != first);
 }
 
 TEST_CASE("every drawn fault falls inside its generator's window, from included, until not") {
@@ -124,7 +124,7 @@ TEST_CASE("adding a target leaves every other target's faults as they were") {
     const auto alone = draw_fault_schedule({pauses({"server-2"}, 20_s, length)}, 3);
     const auto with_others = draw_fault_schedule({pauses({"server-1", "server-2", "server-3"}, 20_s, length)}, 3);
     REQUIRE_FALSE(alone.empty());
-    CHECK(describe(faults_on(with_others, "server-2")) == describe(alone));
+    CHECK(fault_lines(faults_on(with_others, "server-2")) == fault_lines(alone));
     CHECK_FALSE(faults_on(with_others, "server-1").empty());
 }
 
@@ -255,7 +255,7 @@ TEST_CASE("every design of a scenario meets the same drawn schedule") {
         Instant& until = paused_until[pause.node];
         if (pause.at < until && pause.at + pause.length <= until) continue;
         until = pause.at + pause.length;
-        expected.push_back(describe(fault));
+        expected.push_back(fault_line(fault));
     }
     CHECK(in_redis == expected);
 }

@@ -2,20 +2,23 @@
 // link that cannot be run is refused with one line naming its JSON pointer.
 #include <catch2/catch.hpp>
 
+#include "tests/scenario_support.hpp"
+
 #include <string>
 
 #include "checks/metrics.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 using namespace locksim::time_literals;
 
 namespace {
 
 // A valid scenario but for the parts under test. The nodes are server-1, server-2,
 // lock-store, payment-provider and billing-db.
-std::string scenario_text(const std::string& faults, const std::string& network = R"({ "delay": "1ms" })",
-                          const std::string& generators = "[]") {
+std::string scenario_with_faults(const std::string& faults, const std::string& network = R"({ "delay": "1ms" })",
+                                 const std::string& generators = "[]") {
     return R"({
   "name": "test",
   "description": "a test world",
@@ -34,30 +37,15 @@ std::string scenario_text(const std::string& faults, const std::string& network 
 })";
 }
 
-std::string error_of(const std::string& text) {
-    try {
-        parse_scenario(text, "test.json", metric_names());
-    } catch (const ScenarioError& error) {
-        return error.what();
-    }
-    return "no error";
-}
-
-// The message has `expected` after the file's name and position, and is one line.
-bool says(const std::string& error, const std::string& expected) {
-    return error.starts_with("test.json:") && error.find(expected) != std::string::npos &&
-           error.find('\n') == std::string::npos;
-}
-
 std::string with_generator(const std::string& generator) {
-    return scenario_text("[]", R"({ "delay": "1ms" })", "[" + generator + "]");
+    return scenario_with_faults("[]", R"({ "delay": "1ms" })", "[" + generator + "]");
 }
 
 }  // namespace
 
 TEST_CASE("the faults and generators used below are valid as they stand") {
     CHECK(
-        error_of(scenario_text(
+        error_of(scenario_with_faults(
             R"([
       { "partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "60s" },
       { "delay_spike": ["server-1", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" },
@@ -70,38 +58,38 @@ TEST_CASE("the faults and generators used below are valid as they stand") {
 }
 
 TEST_CASE("a partition with a node on both sides is refused") {
-    const auto error = error_of(
-        scenario_text(R"([{ "partition": [["server-1", "server-2"], ["lock-store", "server-1"]], "at": "5s" }])"));
+    const auto error = error_of(scenario_with_faults(
+        R"([{ "partition": [["server-1", "server-2"], ["lock-store", "server-1"]], "at": "5s" }])"));
     CHECK(says(error, "/faults/0/partition: node server-1 is on both sides"));
 }
 
 TEST_CASE("a partition naming an unknown node names the place in the list") {
     const auto error =
-        error_of(scenario_text(R"([{ "partition": [["server-1"], ["lock-store", "redis-9"]], "at": "5s" }])"));
+        error_of(scenario_with_faults(R"([{ "partition": [["server-1"], ["lock-store", "redis-9"]], "at": "5s" }])"));
     CHECK(
         says(error, "/faults/0/partition/1/1: unknown node \"redis-9\"; the nodes are server-1, server-2, lock-store"));
 }
 
 TEST_CASE("a delay spike from a node to itself is refused") {
-    const auto error = error_of(
-        scenario_text(R"([{ "delay_spike": ["lock-store", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" }])"));
+    const auto error = error_of(scenario_with_faults(
+        R"([{ "delay_spike": ["lock-store", "lock-store"], "at": "5s", "for": "10s", "extra": "2s" }])"));
     CHECK(says(error, "/faults/0/delay_spike/1: expected two different nodes"));
 }
 
 TEST_CASE("odds above certainty or not a fraction at all are refused") {
-    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "loss": "2/1" })")),
+    CHECK(says(error_of(scenario_with_faults("[]", R"({ "delay": "1ms", "loss": "2/1" })")),
                "/network/loss: expected odds such as \"1/100\" (at most 1/1), got \"2/1\""));
-    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "duplicate": "abc" })")),
+    CHECK(says(error_of(scenario_with_faults("[]", R"({ "delay": "1ms", "duplicate": "abc" })")),
                "/network/duplicate: expected odds such as \"1/100\" (at most 1/1), got \"abc\""));
-    CHECK(says(error_of(scenario_text(
+    CHECK(says(error_of(scenario_with_faults(
                    "[]", R"({ "delay": "1ms", "links": [{ "between": ["server-1", "lock-store"], "loss": "1/0" }] })")),
                "/network/links/0/loss: expected odds such as \"1/100\""));
-    CHECK(says(error_of(scenario_text("[]", R"({ "delay": "1ms", "loss": "1/2 of them" })")),
+    CHECK(says(error_of(scenario_with_faults("[]", R"({ "delay": "1ms", "loss": "1/2 of them" })")),
                "/network/loss: expected odds such as \"1/100\""));
 }
 
 TEST_CASE("a fault with both a time and an event is refused at its time") {
-    const auto error = error_of(scenario_text(
+    const auto error = error_of(scenario_with_faults(
         R"([{ "pause": "server-1", "at": "6s", "for": "40s", "when": { "event": "job.preparing", "customer": 42 } }])"));
     CHECK(says(error, "/faults/0/at: a fault has \"at\" (a time) or \"when\" (an event), not both"));
 }
@@ -141,16 +129,17 @@ TEST_CASE("a generator whose window starts at the horizon says so rather than as
 TEST_CASE("a trigger's fields are read as their kind declares them") {
     // An integer field given as text would never match: refused, not left to fail silently.
     CHECK_THAT(
-        error_of(scenario_text(
+        error_of(scenario_with_faults(
             R"([{ "pause": "server-1", "for": "10s", "when": { "event": "job.preparing", "customer": "42" } }])")),
         Catch::Contains("/faults/0/when/customer"));
     // A node field must name a node.
-    CHECK_THAT(error_of(scenario_text(
+    CHECK_THAT(error_of(scenario_with_faults(
                    R"([{ "crash": "lock-store", "when": { "event": "lock.granted", "holder": "server-9" } }])")),
                Catch::Contains("/faults/0/when/holder"));
     // A duration field is a duration.
-    CHECK(error_of(scenario_text(R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": "40s" } }])")) ==
-          "no error");
-    CHECK_THAT(error_of(scenario_text(R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": 40 } }])")),
-               Catch::Contains("/faults/0/when/for"));
+    CHECK(error_of(scenario_with_faults(
+              R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": "40s" } }])")) == "no error");
+    CHECK_THAT(
+        error_of(scenario_with_faults(R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": 40 } }])")),
+        Catch::Contains("/faults/0/when/for"));
 }

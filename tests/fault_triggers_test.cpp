@@ -91,13 +91,6 @@ Trace run_only_design(const std::string& text) {
     return std::move(outcome.designs[0].trace);
 }
 
-std::vector<const TraceEvent*> events_of(const Trace& trace, std::string_view kind, std::optional<NodeId> node = {}) {
-    std::vector<const TraceEvent*> found;
-    for (const auto& event : trace.events())
-        if (event.kind == kind && (!node || event.node == *node)) found.push_back(&event);
-    return found;
-}
-
 }  // namespace
 
 // --- Engine::on_event -------------------------------------------------------------

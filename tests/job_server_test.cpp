@@ -29,10 +29,11 @@
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using locksim::testing::redis_lock;
 
 namespace {
 
-const std::string period = "2026-10";
+const std::string job_period = "2026-10";
 
 // Starts at 1s by each server's wall clock; 2s of work per invoice.
 JobSpec renewals_job(std::vector<std::int64_t> customers) {
@@ -41,19 +42,9 @@ JobSpec renewals_job(std::vector<std::int64_t> customers) {
     job.name = "renewals";
     job.starts_at = at(1_s);
     job.customers = std::move(customers);
-    job.period = period;
+    job.period = job_period;
     job.work_per_customer = DurationDistribution::fixed(2_s);
     return job;
-}
-
-LockSpec redis_lock() {
-    LockSpec lock;
-    lock.store = StoreKind::redis;
-    lock.key = "lock:renewals";
-    lock.ttl = 30_s;
-    lock.retry = RetrySpec{100_ms, 200_ms};
-    lock.request_timeout = 1_s;
-    return lock;
 }
 
 // What differs between the worlds of these tests.
@@ -86,7 +77,7 @@ struct JobWorld {
                 network.connect(node(names[a]), node(names[b]), DelayModel::fixed(1_ms));
 
         billing = std::make_unique<BillingDatabase>(Host(engine, node("billing")), world.job.customers,
-                                                    std::vector<std::string>{period});
+                                                    std::vector<std::string>{job_period});
         provider = std::make_unique<PaymentProvider>(Host(engine, node("provider")), ProviderSpec{});
         if (setup.lock) deployment = deploy_redis(testing::store_context(engine, network, world));
         const JobResources resources{node("billing"), billing.get(), node("provider"), provider.get()};
@@ -167,7 +158,7 @@ TEST_CASE("without a lock, one server charges every customer once, records each 
         INFO("charge " << i + 1);
         CHECK(charged[i]->at == charged_at[i]);
         CHECK(charged[i]->integer("charge") == static_cast<std::int64_t>(i + 1));
-        CHECK(charged[i]->text("period") == period);
+        CHECK(charged[i]->text("period") == job_period);
         CHECK_FALSE(charged[i]->has("key"));  // no idempotency key in this design
     }
     CHECK(world.customers_of(trace_kind::db_read) == std::vector<std::int64_t>{1, 2, 3});
@@ -191,7 +182,7 @@ TEST_CASE("without a lock, one server charges every customer once, records each 
     CHECK(finished->text("outcome") == "done");
     CHECK(world.finished == std::vector<int>{1});
     for (const std::int64_t customer : {1, 2, 3})
-        CHECK(world.billing->read(customer, period).status == RenewalStatus::charged);
+        CHECK(world.billing->read(customer, job_period).status == RenewalStatus::charged);
 }
 
 TEST_CASE("with hash assignment, server i of 3 handles only the customers whose id mod 3 is i, negative ids too") {
@@ -234,9 +225,9 @@ TEST_CASE("a bad record fails the job at that customer, after charging the custo
     CHECK(finished->at == at(3_s + 6_ms));
     CHECK(finished->text("outcome") == "failed: an error while handling customer 2");
     CHECK(world.finished == std::vector<int>{1});
-    CHECK(world.billing->read(1, period).status == RenewalStatus::charged);
-    CHECK(world.billing->read(2, period).status == RenewalStatus::due);
-    CHECK(world.billing->read(3, period).status == RenewalStatus::due);
+    CHECK(world.billing->read(1, job_period).status == RenewalStatus::charged);
+    CHECK(world.billing->read(2, job_period).status == RenewalStatus::due);
+    CHECK(world.billing->read(3, job_period).status == RenewalStatus::due);
 }
 
 TEST_CASE("with a lock and release_in_finally false, the error abandons the lock: no release, no renewal, it expires") {

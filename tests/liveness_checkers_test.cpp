@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support.hpp"
+#include "tests/trace_builder.hpp"
 
 #include <set>
 #include <stdexcept>
@@ -14,66 +15,14 @@
 #include "models/trace_kinds.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 using namespace locksim::time_literals;
 
 namespace {
 
-const NodeId server_1{0}, server_2{1}, server_3{2}, store{3}, provider{4}, billing{5};
-
 Instant t(Duration since_start) {
     return Instant{} + since_start;
 }
-
-class TraceBuilder {
-public:
-    TraceBuilder() {
-        trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"});
-    }
-
-    TraceBuilder& at(Duration when, NodeId node, std::string_view kind, std::vector<Field> fields = {}) {
-        TraceEvent event;
-        event.at = Instant{} + when;
-        event.node = node;
-        event.kind = kind;
-        event.fields = std::move(fields);
-        trace_.append(std::move(event));
-        return *this;
-    }
-    // UPDATE renewals SET status=… by `client`, as the billing database records it.
-    TraceBuilder& write(Duration when, NodeId client, std::int64_t customer, std::string status, std::int64_t rows,
-                        std::string period = "2026-10") {
-        return at(when, billing, trace_kind::db_write,
-                  {{"customer", customer},
-                   {"period", std::move(period)},
-                   {"status", std::move(status)},
-                   {"rows", rows},
-                   {"client", client}});
-    }
-    TraceBuilder& built(Duration when, NodeId client, std::string period, Duration cpu) {
-        return at(when, billing, trace_kind::index_built,
-                  {{"period", std::move(period)}, {"cpu", cpu}, {"client", client}});
-    }
-    TraceBuilder& acquired(Duration when, NodeId holder) {
-        return at(when, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
-    }
-    TraceBuilder& ended(Duration when, NodeId holder) {
-        return at(when, holder, trace_kind::belief_ended,
-                  {{"key", std::string("k")}, {"reason", std::string("released")}});
-    }
-    TraceBuilder& crashed(Duration when, NodeId node) {
-        return at(when, node, trace_kind::node_crashed, {{"cause", std::string("crash")}});
-    }
-    TraceBuilder& job_started(Duration when, NodeId node) {
-        return at(when, node, trace_kind::job_started, {{"job", std::string("renewals")}});
-    }
-    TraceBuilder& refused(Duration when, NodeId client) {
-        return at(when, store, trace_kind::lock_refused, {{"key", std::string("k")}, {"client", client}});
-    }
-    const Trace& trace() const { return trace_; }
-
-private:
-    Trace trace_;
-};
 
 RunMetrics waits_of(const TraceBuilder& b, Duration run_end) {
     RunMetrics metrics;

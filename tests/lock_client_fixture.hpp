@@ -1,7 +1,7 @@
 #pragma once
-// What the tests of the lock stores' client libraries share: a deployment's context in a
-// test's own world, and a process that waits, then acquires through a store's client and
-// notes what it saw.
+// What the tests of the lock stores and their client libraries share: the lock's key and a
+// Redis lock on it, a deployment's context in a test's own world, and a process that
+// waits, then acquires through a store's client and notes what it saw.
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +16,20 @@
 #include "sim/time.hpp"
 
 namespace locksim::testing {
+
+// The key of the lock the tests take, as the shipped scenarios name it.
+inline const std::string lock_key = "lock:renewals";
+
+// A Redis lock on lock_key, retried every 100 to 200 ms, each request given up after 1s.
+inline LockSpec redis_lock(Duration ttl = seconds(30)) {
+    LockSpec lock;
+    lock.store = StoreKind::redis;
+    lock.key = lock_key;
+    lock.ttl = ttl;
+    lock.retry = RetrySpec{milliseconds(100), milliseconds(200)};
+    lock.request_timeout = seconds(1);
+    return lock;
+}
 
 // What deploy_*() needs: the world's nodes are found by the names the test gave them.
 inline StoreContext store_context(Engine& engine, Network& network, const WorldSpec& world) {

@@ -24,25 +24,10 @@
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using locksim::testing::lock_key;
+using locksim::testing::redis_lock;
 
 namespace {
-
-const std::string key = "lock:renewals";
-
-LockSpec redis_lock(Duration ttl = 30_s) {
-    LockSpec lock;
-    lock.store = StoreKind::redis;
-    lock.key = key;
-    lock.ttl = ttl;
-    lock.retry = RetrySpec{100_ms, 200_ms};
-    lock.request_timeout = 1_s;
-    return lock;
-}
-
-// A reading of a node's monotonic clock, which starts at 0 when the run does.
-Instant monotonic(Duration since_boot) {
-    return Instant{0} + since_boot;
-}
 
 // The job's side of acquiring: the holder's lease lands in `held`.
 Task<void> acquire_into(LockHolder& holder, std::shared_ptr<HeldLease>& held) {
@@ -85,9 +70,11 @@ struct HolderWorld {
     void run(Duration horizon = 60_s) { engine.run(at(horizon)); }
 
     // The server's renewals, "SET lock:renewals <value> IFEQ <value> PX 30000", as sent.
-    std::vector<Instant> renewals_sent() const { return sent(fmt::format("SET {0} {1} IFEQ {1} PX", key, value())); }
+    std::vector<Instant> renewals_sent() const {
+        return sent(fmt::format("SET {0} {1} IFEQ {1} PX", lock_key, value()));
+    }
     // Its compare-and-deletes, "DELEX lock:renewals IFEQ <value>", as sent.
-    std::vector<Instant> releases_sent() const { return sent(fmt::format("DELEX {} IFEQ {}", key, value())); }
+    std::vector<Instant> releases_sent() const { return sent(fmt::format("DELEX {} IFEQ {}", lock_key, value())); }
     std::vector<const TraceEvent*> belief_ended() const { return events_of(engine, trace_kind::belief_ended); }
 
     Engine engine;
@@ -119,7 +106,7 @@ TEST_CASE("acquire returns a believed lease timed on the holder's monotonic cloc
     world.run(5_s);
     REQUIRE(world.held);
     CHECK(world.held->believed);
-    CHECK(world.held->lease.key == key);
+    CHECK(world.held->lease.key == lock_key);
     CHECK_FALSE(world.held->lease.token);  // a single Redis hands out none
     CHECK(world.held->lease.valid_until == monotonic(1_s + 30_s));
 
@@ -132,7 +119,7 @@ TEST_CASE("acquire returns a believed lease timed on the holder's monotonic cloc
     REQUIRE(acquired.size() == 1);
     CHECK(acquired[0]->node == world.server);
     CHECK(acquired[0]->at == at(1_s + 2_ms));  // the reply's return trip
-    CHECK(acquired[0]->text("key") == key);
+    CHECK(acquired[0]->text("key") == lock_key);
     CHECK(acquired[0]->instant("believed_until") == monotonic(31_s));
     CHECK(acquired[0]->text("value") == world.held->lease.value);
     CHECK_FALSE(acquired[0]->has("token"));
@@ -193,7 +180,7 @@ TEST_CASE("after a 40s pause past its 30s lease, the holder's next check ends it
     REQUIRE(ended.size() == 1);
     CHECK(ended[0]->at == at(45_s));
     CHECK(ended[0]->monotonic == monotonic(45_s));
-    CHECK(ended[0]->text("key") == key);
+    CHECK(ended[0]->text("key") == lock_key);
     CHECK(ended[0]->text("reason") == "lease ran out by own clock");
     CHECK_FALSE(world.held->believed);
     CHECK(world.renewals_sent().empty());

@@ -64,13 +64,13 @@ std::set<std::set<std::uint32_t>> groups_of(const Network& network) {
 
 // What a calling process saw of one call and of the sleep after it: a second, stray
 // resumption would add a reply or cut the sleep short.
-struct CallOutcome {
+struct CallResumptions {
     std::vector<std::optional<int>> replies;
     Instant returned_at{-1};
     Instant slept_until{-1};
 };
 
-Task<void> call_then_sleep(Host host, Network& network, NodeId server, int& handled, CallOutcome& outcome) {
+Task<void> call_then_sleep(Host host, Network& network, NodeId server, int& handled, CallResumptions& outcome) {
     int* handled_count = &handled;
     auto request = call(network, host, server, "GET balance", [handled_count] {
         ++*handled_count;
@@ -215,7 +215,7 @@ TEST_CASE("a link that duplicates one message in four duplicates about a quarter
 TEST_CASE("a call over a duplicating link returns once although the request and every reply come twice") {
     TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.duplication = Odds{1, 1}});
     int handled = 0;
-    CallOutcome outcome;
+    CallResumptions outcome;
     world.engine.spawn(world.client,
                        call_then_sleep(Host(world.engine, world.client), world.network, world.store, handled, outcome));
     world.engine.run(at(1_min));

@@ -36,17 +36,6 @@ double share_in(const std::vector<Duration>& values, Duration low, Duration high
     return static_cast<double>(count) / static_cast<double>(values.size());
 }
 
-// Five standard deviations of a frequency whose probability is p over n draws: a wrong
-// shape fails, chance never does.
-double five_sigma(double p, std::size_t n) {
-    return 5 * std::sqrt(p * (1 - p) / static_cast<double>(n));
-}
-
-std::vector<QuantilePoint> points_of(const DurationDistribution& distribution) {
-    REQUIRE(distribution.shape == DurationDistribution::Shape::quantiles);
-    return *distribution.points;
-}
-
 bool same_points(const std::vector<QuantilePoint>& actual, const std::vector<QuantilePoint>& expected) {
     return std::equal(actual.begin(), actual.end(), expected.begin(), expected.end(),
                       [](const QuantilePoint& a, const QuantilePoint& b) {

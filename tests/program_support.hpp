@@ -55,11 +55,31 @@ inline std::string write_temp(const std::string& name, const std::string& text) 
     return path.string();
 }
 
+// A directory of this test process's own, emptied first.
+inline std::filesystem::path fresh_directory(const std::string& name) {
+    const auto path = std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "_" + name);
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+    return path;
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
 inline std::size_t count_of(const std::string& text, const std::string& needle) {
     std::size_t count = 0;
     for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
     return count;
 }
+
+// Text no report may show as it stands: markup, quotes and an ampersand, from a scenario
+// file's names and descriptions; and the one way an HTML page may show it.
+inline const std::string hostile_payload = R"(<script>alert("x&y")</script>)";
+inline const std::string hostile_payload_escaped = "&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt;";
 
 inline std::vector<std::string> all_matches(const std::string& text, const std::regex& pattern, int group = 1) {
     std::vector<std::string> found;

@@ -25,6 +25,7 @@
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "tests/program_support.hpp"
+#include "tests/scenario_support.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;
@@ -33,7 +34,7 @@ using namespace locksim::testing;
 namespace {
 
 // A scenario file around `world` (its top-level world fields, comma-separated).
-std::string scenario_text(const std::string& world, const std::string& designs = R"({ "d": {} })") {
+std::string scenario_around(const std::string& world, const std::string& designs = R"({ "d": {} })") {
     return R"({
   "name": "x",
   "description": "a test world",
@@ -48,7 +49,7 @@ std::string scenario_text(const std::string& world, const std::string& designs =
 const std::string servers_3 =
     R"("horizon": "5m", "servers": ["server-1", "server-2", "server-3"], "network": { "delay": "1ms" })";
 const std::string no_lock = R"("lock": { "store": "none" })";
-const std::string redis_lock =
+const std::string redis_lock_json =
     R"("lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s", "retry": { "min": "1s", "max": "2s" } })";
 const std::string etcd_lock =
     R"("lock": { "store": "etcd", "key": "/election/scheduler", "ttl": "10s", "ensemble": 3 })";
@@ -60,16 +61,7 @@ const std::string index_rebuild =
     R"("job": { "kind": "index-rebuild", "name": "search-index", "at": "00:00", "period": "2026-10-01T03", "work": "35s" })";
 
 Scenario parse(const std::string& text) {
-    return parse_scenario(text, "x.json", metric_names());
-}
-
-std::string error_of(const std::string& text) {
-    try {
-        parse(text);
-    } catch (const ScenarioError& error) {
-        return error.what();
-    }
-    return "no error";
+    return parse_scenario(text, "test.json", metric_names());
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -81,31 +73,10 @@ const Design& only_design(const Scenario& scenario) {
     return scenario.designs[0];
 }
 
-const Design& design_named(const Scenario& scenario, const std::string& name) {
-    for (const auto& d : scenario.designs)
-        if (d.name == name) return d;
-    FAIL("no design " << name);
-    throw;
-}
-
-const DesignOutcome& outcome_named(const ScenarioOutcome& outcome, const std::string& name) {
-    for (const auto& d : outcome.designs)
-        if (d.name == name) return d;
-    FAIL("no design " << name);
-    throw;
-}
-
-std::vector<const TraceEvent*> events(const Trace& trace, std::string_view kind) {
-    std::vector<const TraceEvent*> found;
-    for (const auto& event : trace.events())
-        if (event.kind == kind) found.push_back(&event);
-    return found;
-}
-
 // How many times the provider charged each customer: "41:3 42:3 43:3".
 std::string charges_per_customer(const Trace& trace) {
     std::map<std::int64_t, int> charges;
-    for (const auto* event : events(trace, trace_kind::provider_charged)) ++charges[event->integer("customer")];
+    for (const auto* event : events_of(trace, trace_kind::provider_charged)) ++charges[event->integer("customer")];
     std::string text;
     for (const auto& [customer, count] : charges)
         text += (text.empty() ? "" : " ") + std::to_string(customer) + ":" + std::to_string(count);
@@ -115,7 +86,7 @@ std::string charges_per_customer(const Trace& trace) {
 // Who charged each customer, in customer order: "41:server-3 42:server-1".
 std::string charged_by(const Trace& trace) {
     std::map<std::int64_t, std::vector<std::string>> by;
-    for (const auto* event : events(trace, trace_kind::provider_charged))
+    for (const auto* event : events_of(trace, trace_kind::provider_charged))
         by[event->integer("customer")].push_back(trace.node_name(event->node_ref("by")));
     std::string text;
     for (const auto& [customer, servers] : by)
@@ -125,7 +96,7 @@ std::string charged_by(const Trace& trace) {
 
 std::vector<std::string> outcomes(const Trace& trace) {
     std::vector<std::string> found;
-    for (const auto* event : events(trace, trace_kind::job_finished))
+    for (const auto* event : events_of(trace, trace_kind::job_finished))
         found.push_back(trace.node_name(event->node) + ": " + event->text("outcome"));
     std::sort(found.begin(), found.end());
     return found;
@@ -153,7 +124,7 @@ Task<void> computer(Host host, Duration length, std::vector<Instant>& ended) {
 // --- purpose --------------------------------------------------------------------------
 
 TEST_CASE("purpose: a design is a correctness lock by default, with implied zero double charges and stale writes") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43));
     const auto& design = only_design(scenario);
     CHECK(design.purpose == LockPurpose::correctness);
     REQUIRE(design.expectations.size() == 2);
@@ -168,8 +139,8 @@ TEST_CASE("purpose: a design is a correctness lock by default, with implied zero
 }
 
 TEST_CASE("purpose: an expectation the file states on a metric replaces the implied one") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-                                              R"({ "d": { "expect": { "charges": 4, "double_charges": 1 } } })"));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
+                                                R"({ "d": { "expect": { "charges": 4, "double_charges": 1 } } })"));
     const auto& design = only_design(scenario);
     REQUIRE(design.expectations.size() == 3);
     CHECK(design.expectations[0].metric == "charges");
@@ -181,8 +152,8 @@ TEST_CASE("purpose: an expectation the file states on a metric replaces the impl
     CHECK(design.expectations[2].implied);
     // A stated "at most" counts as stating the metric too.
     const auto bounded =
-        parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-                            R"({ "d": { "expect": { "stale_writes_accepted": { "at_most": 2 } } } })"));
+        parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
+                              R"({ "d": { "expect": { "stale_writes_accepted": { "at_most": 2 } } } })"));
     const auto& stated = only_design(bounded).expectations;
     REQUIRE(stated.size() == 2);
     CHECK(stated[0].metric == "stale_writes_accepted");
@@ -193,8 +164,8 @@ TEST_CASE("purpose: an expectation the file states on a metric replaces the impl
 }
 
 TEST_CASE("purpose: an efficiency design gets no implied expectations") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild,
-                                              R"({ "bare": { "purpose": "efficiency" },
+    const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + index_rebuild,
+                                                R"({ "bare": { "purpose": "efficiency" },
                                                    "stated": { "purpose": "efficiency", "expect": { "duplicate_work_ms": 0 } } })"));
     const auto& bare = design_named(scenario, "bare");
     CHECK(bare.purpose == LockPurpose::efficiency);
@@ -206,8 +177,8 @@ TEST_CASE("purpose: an efficiency design gets no implied expectations") {
 }
 
 TEST_CASE("purpose: set at the top level it applies to every design, and a design may override it") {
-    const auto scenario = parse(scenario_text(
-        servers_3 + ", " + redis_lock + ", " + renewals_41_43 + R"(, "purpose": "efficiency")",
+    const auto scenario = parse(scenario_around(
+        servers_3 + ", " + redis_lock_json + ", " + renewals_41_43 + R"(, "purpose": "efficiency")",
         R"({ "inherits": {}, "overrides": { "purpose": "correctness" }, "explicit": { "purpose": "efficiency" } })"));
     CHECK(design_named(scenario, "inherits").purpose == LockPurpose::efficiency);
     CHECK(design_named(scenario, "inherits").expectations.empty());
@@ -217,16 +188,16 @@ TEST_CASE("purpose: set at the top level it applies to every design, and a desig
 }
 
 TEST_CASE("purpose: an unknown purpose names the field's pointer and the two purposes") {
-    const auto top =
-        error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
-    CHECK(top.starts_with("x.json:"));
+    const auto top = error_of(
+        scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
+    CHECK(top.starts_with("test.json:"));
     CHECK(contains(top, "/purpose: unknown purpose \"speed\"; expected \"correctness\""));
     CHECK(contains(top, "\"efficiency\""));
-    const auto in_design = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-                                                  R"({ "d": { "purpose": "Efficiency" } })"));
+    const auto in_design = error_of(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
+                                                    R"({ "d": { "purpose": "Efficiency" } })"));
     CHECK(contains(in_design, "/designs/d/purpose: unknown purpose \"Efficiency\""));
-    const auto not_text =
-        error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43, R"({ "d": { "purpose": 1 } })"));
+    const auto not_text = error_of(
+        scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43, R"({ "d": { "purpose": 1 } })"));
     CHECK(contains(not_text, "/designs/d/purpose: expected a string"));
 }
 
@@ -240,10 +211,10 @@ TEST_CASE("purpose: describe_failure marks an implied expectation as a correctne
 }
 
 TEST_CASE("purpose: without a lock a correctness design fails its implied expectation, an efficiency one does not") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43,
-                                              R"({ "correct": {}, "efficient": { "purpose": "efficiency" } })"));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43,
+                                                R"({ "correct": {}, "efficient": { "purpose": "efficiency" } })"));
     const auto outcome = run_scenario(scenario, scenario.seed);
-    const auto& correct = outcome_named(outcome, "correct");
+    const auto& correct = design_named(outcome, "correct");
     CHECK(correct.purpose == LockPurpose::correctness);
     CHECK_FALSE(correct.held());
     REQUIRE(correct.expectations.size() == 2);
@@ -251,7 +222,7 @@ TEST_CASE("purpose: without a lock a correctness design fails its implied expect
     CHECK_FALSE(correct.expectations[0].held);
     CHECK(describe_failure(correct.expectations[0]) == "double_charges expected 0 (a correctness lock), got 6");
     CHECK(correct.expectations[1].held);  // no fencing, no stale writes
-    const auto& efficient = outcome_named(outcome, "efficient");
+    const auto& efficient = design_named(outcome, "efficient");
     CHECK(efficient.purpose == LockPurpose::efficiency);
     CHECK(efficient.expectations.empty());
     CHECK(efficient.held());
@@ -262,7 +233,7 @@ TEST_CASE("purpose: without a lock a correctness design fails its implied expect
 TEST_CASE("purpose: the program exits 2 on an unknown purpose and 1 when an implied expectation fails") {
     const auto broken =
         write_temp("locksim_purpose_speed.json",
-                   scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
+                   scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "purpose": "speed")"));
     const auto refused = run_locksim("run " + broken);
     CHECK(refused.exit_code == 2);
     CHECK(refused.err.find(broken + ":") == 0);
@@ -270,7 +241,7 @@ TEST_CASE("purpose: the program exits 2 on an unknown purpose and 1 when an impl
 
     const auto failing =
         write_temp("locksim_purpose_implied.json",
-                   scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43, R"({ "no-lock": {} })"));
+                   scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43, R"({ "no-lock": {} })"));
     const auto failed = run_locksim("run " + failing);
     CHECK(failed.exit_code == 1);
     CHECK(contains(failed.out, "no-lock: double_charges expected 0 (a correctness lock), got 6"));
@@ -280,22 +251,22 @@ TEST_CASE("purpose: the program exits 2 on an unknown purpose and 1 when an impl
 
 TEST_CASE("store none: a lock with any other field is refused, and a design can drop the base lock's fields") {
     const auto error =
-        error_of(scenario_text(servers_3 + R"(, "lock": { "store": "none", "ttl": "30s" }, )" + renewals_41_43));
+        error_of(scenario_around(servers_3 + R"(, "lock": { "store": "none", "ttl": "30s" }, )" + renewals_41_43));
     CHECK(contains(error, "/lock/ttl: unknown field \"ttl\"; expected one of: store"));
-    const auto in_design = error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-                                                  R"({ "d": { "lock": { "store": "none" } } })"));
+    const auto in_design = error_of(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
+                                                    R"({ "d": { "lock": { "store": "none" } } })"));
     // The base lock's key stays unless the design drops it with null.
     CHECK(contains(in_design, "/lock/key: unknown field \"key\"; expected one of: store (in design \"d\")"));
     const auto dropped =
-        parse(scenario_text(servers_3 + ", " + redis_lock + ", " + renewals_41_43,
-                            R"({ "d": { "lock": { "store": "none", "key": null, "ttl": null, "retry": null } } })"));
+        parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
+                              R"({ "d": { "lock": { "store": "none", "key": null, "ttl": null, "retry": null } } })"));
     const auto& world = only_design(dropped).world;
     CHECK(world.lock.store == StoreKind::none);
     CHECK(world.store_nodes.empty());
 }
 
 TEST_CASE("store none: three servers without a lock charge every customer three times") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43));
     const auto ran = run_design(only_design(scenario));
     CHECK(ran.metrics.charges == 9);
     CHECK(charges_per_customer(ran.run.trace) == "41:3 42:3 43:3");
@@ -303,7 +274,7 @@ TEST_CASE("store none: three servers without a lock charge every customer three 
     CHECK(ran.metrics.double_applies == 6);
     CHECK(ran.metrics.job_runs == 3);
     CHECK(ran.metrics.lock_refusals == 0);
-    CHECK(events(ran.run.trace, trace_kind::belief_acquired).empty());
+    CHECK(events_of(ran.run.trace, trace_kind::belief_acquired).empty());
     CHECK(ran.run.trace.node_names() ==
           std::vector<std::string>{"server-1", "server-2", "server-3", "payment-provider", "billing-db"});
     CHECK(outcomes(ran.run.trace) == std::vector<std::string>{"server-1: done", "server-2: done", "server-3: done"});
@@ -312,7 +283,7 @@ TEST_CASE("store none: three servers without a lock charge every customer three 
 TEST_CASE("store none: with no lock to wait for, no job waited for one") {
     // The jobs start at midnight and never hold a lock, because there is none: they did
     // not spend their run waiting for it.
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43));
     const auto ran = run_design(only_design(scenario));
     REQUIRE(ran.metrics.finished_ms > 12000);
     CHECK(ran.metrics.value("longest_wait_ms") == 0);
@@ -320,7 +291,7 @@ TEST_CASE("store none: with no lock to wait for, no job waited for one") {
 
 TEST_CASE("unique claim: each customer is charged once, the other servers skip it at the duplicate key") {
     const auto scenario =
-        parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": true)"));
+        parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": true)"));
     const auto& design = only_design(scenario);
     CHECK(design.world.protection.unique_claim);
     const auto ran = run_design(design);
@@ -329,24 +300,24 @@ TEST_CASE("unique claim: each customer is charged once, the other servers skip i
     CHECK(ran.metrics.double_charges() == 0);
     CHECK(ran.metrics.double_applies == 0);
     int inserted = 0, refused = 0;
-    for (const auto* write : events(ran.run.trace, trace_kind::db_write))
+    for (const auto* write : events_of(ran.run.trace, trace_kind::db_write))
         if (write->text("status") == "claimed") (write->integer("rows") == 1 ? inserted : refused) += 1;
     CHECK(inserted == 3);
     CHECK(refused == 6);
-    const auto skipped = events(ran.run.trace, trace_kind::job_customer_skipped);
+    const auto skipped = events_of(ran.run.trace, trace_kind::job_customer_skipped);
     REQUIRE(skipped.size() == 6);
     for (const auto* skip : skipped) CHECK(skip->text("reason") == "another server inserted the renewal first");
 }
 
 TEST_CASE("unique claim: false is the same as leaving it out") {
     const auto scenario =
-        parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": false)"));
+        parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43 + R"(, "unique_claim": false)"));
     CHECK_FALSE(only_design(scenario).world.protection.unique_claim);
     CHECK(run_design(only_design(scenario)).metrics.charges == 9);
 }
 
 TEST_CASE("unique claim: the first insert wins even when its server then freezes for 40s") {
-    const auto scenario = parse(scenario_text(
+    const auto scenario = parse(scenario_around(
         servers_3 + ", " + no_lock + ", " + renewals_41_43 +
         R"(, "unique_claim": true, "faults": [ { "pause": "server-1", "at": "6s", "for": "40s", "kind": "gc" } ])"));
     const auto ran = run_design(only_design(scenario));
@@ -358,7 +329,7 @@ TEST_CASE("unique claim with fencing: the fenced claim must not make the server 
     // With fencing the server first claims the row with its token (status 'claimed'); its
     // own INSERT must then not be taken for another server's. Either the loader refuses
     // the combination, naming the field, or every customer is still charged exactly once.
-    const std::string text = scenario_text(
+    const std::string text = scenario_around(
         servers_3 + R"(, "lock": { "store": "lease-row", "key": "renewals", "ttl": "30s" }, )" + renewals_41_43,
         R"({ "d": { "fencing": true, "unique_claim": true } })");
     std::optional<Scenario> scenario;
@@ -373,7 +344,7 @@ TEST_CASE("unique claim with fencing: the fenced claim must not make the server 
     const auto ran = run_design(only_design(*scenario));
     CHECK(charges_per_customer(ran.run.trace) == "41:1 42:1 43:1");
     int lost_own_insert = 0;
-    for (const auto* skip : events(ran.run.trace, trace_kind::job_customer_skipped))
+    for (const auto* skip : events_of(ran.run.trace, trace_kind::job_customer_skipped))
         lost_own_insert += skip->text("reason") == "another server inserted the renewal first" ? 1 : 0;
     CHECK(lost_own_insert == 0);
 }
@@ -381,8 +352,8 @@ TEST_CASE("unique claim with fencing: the fenced claim must not make the server 
 // --- hash assignment --------------------------------------------------------------------
 
 TEST_CASE("hash assignment: customer c is charged only by the server at index c mod 3") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_46,
-                                              R"({ "d": { "job": { "assign": "hash" } } })"));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_46,
+                                                R"({ "d": { "job": { "assign": "hash" } } })"));
     CHECK(only_design(scenario).world.job.assignment == Assignment::hash);
     const auto ran = run_design(only_design(scenario));
     CHECK(ran.metrics.charges == 6);
@@ -393,15 +364,15 @@ TEST_CASE("hash assignment: customer c is charged only by the server at index c 
 
 TEST_CASE("hash assignment: the index is the place in the servers list, not the order of the names") {
     const auto scenario =
-        parse(scenario_text(R"("horizon": "5m", "servers": ["zeta", "alpha"], "network": { "delay": "1ms" }, )" +
-                                no_lock + ", " + renewals_41_46,
-                            R"({ "d": { "job": { "assign": "hash" } } })"));
+        parse(scenario_around(R"("horizon": "5m", "servers": ["zeta", "alpha"], "network": { "delay": "1ms" }, )" +
+                                  no_lock + ", " + renewals_41_46,
+                              R"({ "d": { "job": { "assign": "hash" } } })"));
     const auto ran = run_design(only_design(scenario));
     CHECK(charged_by(ran.run.trace) == "41:alpha 42:zeta 43:alpha 44:zeta 45:alpha 46:zeta");
 }
 
 TEST_CASE("hash assignment: a crashed owner's customers are not charged by anyone else") {
-    const auto scenario = parse(scenario_text(
+    const auto scenario = parse(scenario_around(
         servers_3 + ", " + no_lock + ", " + renewals_41_46 + R"(, "faults": [ { "crash": "server-2", "at": "1s" } ])",
         R"({ "d": { "job": { "assign": "hash" } } })"));
     const auto ran = run_design(only_design(scenario));
@@ -410,11 +381,11 @@ TEST_CASE("hash assignment: a crashed owner's customers are not charged by anyon
 }
 
 TEST_CASE("hash assignment: assigning all is the default, and an unknown assignment is refused") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_46));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_46));
     CHECK(only_design(scenario).world.job.assignment == Assignment::all);
     CHECK(run_design(only_design(scenario)).metrics.charges == 18);
-    const auto error = error_of(scenario_text(servers_3 + ", " + no_lock + ", " + renewals_41_46,
-                                              R"({ "d": { "job": { "assign": "round-robin" } } })"));
+    const auto error = error_of(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_46,
+                                                R"({ "d": { "job": { "assign": "round-robin" } } })"));
     CHECK(contains(error, "/designs/d/job/assign: unknown value \"round-robin\"; expected \"all\" or \"hash\""));
 }
 
@@ -424,8 +395,8 @@ TEST_CASE("leadership: only the elected leader's scheduler runs the job, the oth
     const std::string job =
         R"("job": { "name": "renewals", "at": "00:01", "customers": [41, 42, 43], "period": "2026-10", "work_per_customer": "4s", "lock_for": "leadership" })";
     const auto scenario =
-        parse(scenario_text(servers_3 + ", " + etcd_lock + ", " + job,
-                            R"({ "leader": {}, "each-run": { "job": { "lock_for": "each-run" } } })"));
+        parse(scenario_around(servers_3 + ", " + etcd_lock + ", " + job,
+                              R"({ "leader": {}, "each-run": { "job": { "lock_for": "each-run" } } })"));
     CHECK(design_named(scenario, "leader").world.job.lock_scope == LockScope::leadership);
     CHECK(design_named(scenario, "each-run").world.job.lock_scope == LockScope::each_run);
 
@@ -435,12 +406,12 @@ TEST_CASE("leadership: only the elected leader's scheduler runs the job, the oth
     CHECK(leader.metrics.charges == 3);
     CHECK(leader.metrics.double_charges() == 0);
     CHECK(leader.metrics.overlaps.empty());
-    CHECK(events(leader.run.trace, trace_kind::job_campaigning).size() == 3);
-    const auto started = events(leader.run.trace, trace_kind::job_started);
+    CHECK(events_of(leader.run.trace, trace_kind::job_campaigning).size() == 3);
+    const auto started = events_of(leader.run.trace, trace_kind::job_started);
     REQUIRE(started.size() == 1);
     CHECK(started[0]->at >= at(1_min));
     int skipped = 0;
-    for (const auto* finished : events(leader.run.trace, trace_kind::job_finished)) {
+    for (const auto* finished : events_of(leader.run.trace, trace_kind::job_finished)) {
         if (finished->node == started[0]->node) {
             CHECK(finished->text("outcome") == "done");
         } else {
@@ -451,7 +422,7 @@ TEST_CASE("leadership: only the elected leader's scheduler runs the job, the oth
     }
     CHECK(skipped == 2);
     // Elected before the job's time: the leader's job did not wait for the lock.
-    const auto acquired = events(leader.run.trace, trace_kind::belief_acquired);
+    const auto acquired = events_of(leader.run.trace, trace_kind::belief_acquired);
     REQUIRE_FALSE(acquired.empty());
     CHECK(acquired[0]->node == started[0]->node);
     CHECK(acquired[0]->at < at(1_min));
@@ -467,23 +438,23 @@ TEST_CASE("leadership: an index rebuild run by the leader is built once") {
     const std::string job =
         R"("job": { "kind": "index-rebuild", "name": "search-index", "at": "00:01", "period": "2026-10-01T03", "work": "35s", "lock_for": "leadership" })";
     const auto scenario =
-        parse(scenario_text(servers_3 + ", " + etcd_lock + ", " + job + R"(, "purpose": "efficiency")"));
+        parse(scenario_around(servers_3 + ", " + etcd_lock + ", " + job + R"(, "purpose": "efficiency")"));
     const auto ran = run_design(only_design(scenario));
     CHECK(ran.metrics.job_runs == 1);
-    CHECK(events(ran.run.trace, trace_kind::index_built).size() == 1);
+    CHECK(events_of(ran.run.trace, trace_kind::index_built).size() == 1);
     CHECK(ran.metrics.duplicate_work == 0_s);
 }
 
 TEST_CASE("leadership: refused without a shared lock store, and an unknown scope is refused") {
     const std::string job =
         R"("job": { "name": "renewals", "at": "00:01", "customers": [41], "period": "2026-10", "work_per_customer": "4s", "lock_for": "leadership" })";
-    const auto none = error_of(scenario_text(servers_3 + ", " + no_lock + ", " + job));
+    const auto none = error_of(scenario_around(servers_3 + ", " + no_lock + ", " + job));
     CHECK(contains(none, "/job/lock_for: a leader is elected through a shared lock store; this design has none"));
     const auto in_memory =
-        error_of(scenario_text(servers_3 + R"(, "lock": { "store": "in-memory", "key": "k" }, )" + job));
+        error_of(scenario_around(servers_3 + R"(, "lock": { "store": "in-memory", "key": "k" }, )" + job));
     CHECK(contains(in_memory, "/job/lock_for: a leader is elected through a shared lock store"));
-    const auto unknown = error_of(scenario_text(servers_3 + ", " + etcd_lock + ", " + renewals_41_43,
-                                                R"({ "d": { "job": { "lock_for": "ever" } } })"));
+    const auto unknown = error_of(scenario_around(servers_3 + ", " + etcd_lock + ", " + renewals_41_43,
+                                                  R"({ "d": { "job": { "lock_for": "ever" } } })"));
     CHECK(
         contains(unknown, "/designs/d/job/lock_for: unknown value \"ever\"; expected \"each-run\" or \"leadership\""));
 }
@@ -491,7 +462,7 @@ TEST_CASE("leadership: refused without a shared lock store, and an unknown scope
 // --- index rebuild ----------------------------------------------------------------------
 
 TEST_CASE("index rebuild: read with its own fields, and no customers") {
-    const auto scenario = parse(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild));
+    const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + index_rebuild));
     const auto& job = only_design(scenario).world.job;
     CHECK(job.kind == JobKind::index_rebuild);
     CHECK(job.name == "search-index");
@@ -502,10 +473,10 @@ TEST_CASE("index rebuild: read with its own fields, and no customers") {
 }
 
 TEST_CASE("index rebuild: without a fault one server builds, the others find the index built") {
-    const auto scenario =
-        parse(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild + R"(, "purpose": "efficiency")"));
+    const auto scenario = parse(
+        scenario_around(servers_3 + ", " + redis_lock_json + ", " + index_rebuild + R"(, "purpose": "efficiency")"));
     const auto ran = run_design(only_design(scenario));
-    const auto built = events(ran.run.trace, trace_kind::index_built);
+    const auto built = events_of(ran.run.trace, trace_kind::index_built);
     REQUIRE(built.size() == 1);
     CHECK(built[0]->duration("cpu") == 35_s);
     CHECK(built[0]->text("period") == "2026-10-01T03");
@@ -519,15 +490,15 @@ TEST_CASE("index rebuild: without a fault one server builds, the others find the
 }
 
 TEST_CASE("index rebuild: a 40s pause past a 30s lease builds the index twice, 35s wasted, the paused build at 75s") {
-    const auto scenario = parse(scenario_text(
-        servers_3 + ", " + redis_lock + ", " + index_rebuild +
+    const auto scenario = parse(scenario_around(
+        servers_3 + ", " + redis_lock_json + ", " + index_rebuild +
         R"(, "purpose": "efficiency", "faults": [ { "pause": "server-1", "for": "40s", "kind": "gc", "when": { "event": "job.rebuilding", "node": "server-1" } } ])"));
     const auto outcome = run_scenario(scenario, scenario.seed);
     const auto& design = outcome.designs.at(0);
     const auto& trace = design.trace;
 
     // server-1 is the first holder: the pause lands on the first build.
-    const auto rebuilding = events(trace, trace_kind::job_rebuilding);
+    const auto rebuilding = events_of(trace, trace_kind::job_rebuilding);
     REQUIRE(rebuilding.size() == 2);
     REQUIRE(trace.node_name(rebuilding[0]->node) == "server-1");
     const Instant began = rebuilding[0]->at;
@@ -538,7 +509,7 @@ TEST_CASE("index rebuild: a 40s pause past a 30s lease builds the index twice, 3
     CHECK(design.held());
     CHECK(efficiency_cost(design) == "35s of duplicated work");
 
-    const auto built = events(trace, trace_kind::index_built);
+    const auto built = events_of(trace, trace_kind::index_built);
     REQUIRE(built.size() == 2);
     // The other server built first, after the lease ran out at 30s.
     CHECK(trace.node_name(built[0]->node_ref("client")) != "server-1");
@@ -554,14 +525,14 @@ TEST_CASE("index rebuild: a 40s pause past a 30s lease builds the index twice, 3
 TEST_CASE("index rebuild: a pause that ends before the work does still adds its length") {
     // 10s into the build server-1 freezes for 5s: it is done 40s after it began, and
     // nobody else builds because the lease (renewed once it resumes) outlives the gap.
-    const auto scenario = parse(scenario_text(
-        servers_3 + ", " + redis_lock + ", " + index_rebuild +
+    const auto scenario = parse(scenario_around(
+        servers_3 + ", " + redis_lock_json + ", " + index_rebuild +
         R"(, "purpose": "efficiency", "faults": [ { "pause": "server-1", "at": "10s", "for": "5s", "kind": "gc" } ])"));
     const auto ran = run_design(only_design(scenario));
-    const auto rebuilding = events(ran.run.trace, trace_kind::job_rebuilding);
+    const auto rebuilding = events_of(ran.run.trace, trace_kind::job_rebuilding);
     REQUIRE_FALSE(rebuilding.empty());
     REQUIRE(ran.run.trace.node_name(rebuilding[0]->node) == "server-1");
-    const auto built = events(ran.run.trace, trace_kind::index_built);
+    const auto built = events_of(ran.run.trace, trace_kind::index_built);
     REQUIRE(built.size() == 1);
     CHECK(built[0]->at >= rebuilding[0]->at + 40_s);
     CHECK(built[0]->at < rebuilding[0]->at + 40_s + 10_ms);
@@ -569,32 +540,32 @@ TEST_CASE("index rebuild: a pause that ends before the work does still adds its 
 }
 
 TEST_CASE("index rebuild: the loader refuses renewals fields, a zero build, and a unique claim") {
-    const auto customers = error_of(scenario_text(
-        servers_3 + ", " + redis_lock +
+    const auto customers = error_of(scenario_around(
+        servers_3 + ", " + redis_lock_json +
         R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P", "work": "35s", "customers": [41] })"));
     CHECK(contains(customers, "/job/customers: unknown field \"customers\""));
-    const auto assign = error_of(scenario_text(
-        servers_3 + ", " + redis_lock +
+    const auto assign = error_of(scenario_around(
+        servers_3 + ", " + redis_lock_json +
         R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P", "work": "35s", "assign": "hash" })"));
     CHECK(contains(assign, "/job/assign: unknown field \"assign\""));
-    const auto zero = error_of(scenario_text(
-        servers_3 + ", " + redis_lock +
+    const auto zero = error_of(scenario_around(
+        servers_3 + ", " + redis_lock_json +
         R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P", "work": "0s" })"));
     CHECK(contains(zero, "/job/work: expected the processor time of one build, above 0s"));
     const auto missing =
-        error_of(scenario_text(servers_3 + ", " + redis_lock +
-                               R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P" })"));
+        error_of(scenario_around(servers_3 + ", " + redis_lock_json +
+                                 R"(, "job": { "kind": "index-rebuild", "name": "i", "at": "00:00", "period": "P" })"));
     CHECK(contains(missing, "/job"));
     CHECK(contains(missing, "work"));
-    const auto unique =
-        error_of(scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild + R"(, "unique_claim": true)"));
+    const auto unique = error_of(
+        scenario_around(servers_3 + ", " + redis_lock_json + ", " + index_rebuild + R"(, "unique_claim": true)"));
     CHECK(contains(unique, "/unique_claim: a unique claim inserts renewal rows; the job must be the renewals job"));
-    const auto unique_in_design = error_of(
-        scenario_text(servers_3 + ", " + redis_lock + ", " + index_rebuild, R"({ "d": { "unique_claim": true } })"));
+    const auto unique_in_design = error_of(scenario_around(servers_3 + ", " + redis_lock_json + ", " + index_rebuild,
+                                                           R"({ "d": { "unique_claim": true } })"));
     CHECK(contains(unique_in_design, "/designs/d/unique_claim: a unique claim inserts renewal rows"));
     const auto kind = error_of(
-        scenario_text(servers_3 + ", " + redis_lock +
-                      R"(, "job": { "kind": "reindex", "name": "i", "at": "00:00", "period": "P", "work": "1s" })"));
+        scenario_around(servers_3 + ", " + redis_lock_json +
+                        R"(, "job": { "kind": "reindex", "name": "i", "at": "00:00", "period": "P", "work": "1s" })"));
     CHECK(contains(kind, "/job/kind: unknown value \"reindex\"; expected \"renewals\" or \"index-rebuild\""));
 }
 

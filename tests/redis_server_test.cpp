@@ -2,6 +2,7 @@
 // expiry by the Redis host's own wall clock.
 #include <catch2/catch.hpp>
 
+#include "tests/lock_client_fixture.hpp"
 #include "tests/support.hpp"
 
 #include <functional>
@@ -18,10 +19,9 @@
 
 using namespace locksim;
 using namespace locksim::time_literals;
+using locksim::testing::lock_key;
 
 namespace {
-
-const std::string key = "lock:renewals";
 
 // One Redis node and two clients. Commands run as events on the Redis node, as they
 // would when a request arrives there.
@@ -41,7 +41,7 @@ struct RedisWorld {
     }
     // The value of the key as a GET at `when` sees it.
     void get_at(Duration when, std::vector<std::optional<std::string>>& seen) {
-        on_redis(when, [this, &seen] { seen.push_back(redis.get(key)); });
+        on_redis(when, [this, &seen] { seen.push_back(redis.get(lock_key)); });
     }
     void run() { engine.run(at(60_min)); }
 
@@ -59,7 +59,8 @@ using Values = std::vector<std::optional<std::string>>;
 TEST_CASE("SET NX on a free key succeeds and traces lock.granted") {
     RedisWorld world;
     std::vector<bool> replies;
-    world.on_redis(1_s, [&] { replies.push_back(world.redis.set_if_absent(key, "7f3a9c1e", 30_s, world.client_1)); });
+    world.on_redis(1_s,
+                   [&] { replies.push_back(world.redis.set_if_absent(lock_key, "7f3a9c1e", 30_s, world.client_1)); });
     Values seen;
     world.get_at(2_s, seen);
     world.run();
@@ -70,7 +71,7 @@ TEST_CASE("SET NX on a free key succeeds and traces lock.granted") {
     REQUIRE(granted.size() == 1);
     CHECK(granted[0]->at == at(1_s));
     CHECK(granted[0]->node == world.redis_node);
-    CHECK(granted[0]->text("key") == key);
+    CHECK(granted[0]->text("key") == lock_key);
     CHECK(granted[0]->text("value") == "7f3a9c1e");
     CHECK(granted[0]->node_ref("holder") == world.client_1);
     CHECK(granted[0]->duration("ttl") == 30_s);
@@ -80,8 +81,9 @@ TEST_CASE("SET NX on a free key succeeds and traces lock.granted") {
 TEST_CASE("SET NX on a held key is refused and traces lock.refused") {
     RedisWorld world;
     std::vector<bool> replies;
-    world.on_redis(1_s, [&] { replies.push_back(world.redis.set_if_absent(key, "first", 30_s, world.client_1)); });
-    world.on_redis(2_s, [&] { replies.push_back(world.redis.set_if_absent(key, "second", 30_s, world.client_2)); });
+    world.on_redis(1_s, [&] { replies.push_back(world.redis.set_if_absent(lock_key, "first", 30_s, world.client_1)); });
+    world.on_redis(2_s,
+                   [&] { replies.push_back(world.redis.set_if_absent(lock_key, "second", 30_s, world.client_2)); });
     Values seen;
     world.get_at(3_s, seen);
     world.run();
@@ -90,15 +92,15 @@ TEST_CASE("SET NX on a held key is refused and traces lock.refused") {
     const auto refused = events_of(world.engine, trace_kind::lock_refused);
     REQUIRE(refused.size() == 1);
     CHECK(refused[0]->at == at(2_s));
-    CHECK(refused[0]->text("key") == key);
+    CHECK(refused[0]->text("key") == lock_key);
     CHECK(events_of(world.engine, trace_kind::lock_granted).size() == 1);
 }
 
 TEST_CASE("delete_if_equals with another value deletes nothing") {
     RedisWorld world;
     std::vector<int> replies;
-    world.on_redis(1_s, [&] { world.redis.set_if_absent(key, "theirs", 30_s, world.client_2); });
-    world.on_redis(2_s, [&] { replies.push_back(world.redis.delete_if_equals(key, "mine", world.client_1)); });
+    world.on_redis(1_s, [&] { world.redis.set_if_absent(lock_key, "theirs", 30_s, world.client_2); });
+    world.on_redis(2_s, [&] { replies.push_back(world.redis.delete_if_equals(lock_key, "mine", world.client_1)); });
     Values seen;
     world.get_at(3_s, seen);
     world.run();
@@ -110,9 +112,9 @@ TEST_CASE("delete_if_equals with another value deletes nothing") {
 TEST_CASE("delete_if_equals with the key's value deletes it and traces a checked release") {
     RedisWorld world;
     std::vector<int> replies;
-    world.on_redis(1_s, [&] { world.redis.set_if_absent(key, "mine", 30_s, world.client_1); });
-    world.on_redis(2_s, [&] { replies.push_back(world.redis.delete_if_equals(key, "mine", world.client_1)); });
-    world.on_redis(3_s, [&] { replies.push_back(world.redis.delete_if_equals(key, "mine", world.client_1)); });
+    world.on_redis(1_s, [&] { world.redis.set_if_absent(lock_key, "mine", 30_s, world.client_1); });
+    world.on_redis(2_s, [&] { replies.push_back(world.redis.delete_if_equals(lock_key, "mine", world.client_1)); });
+    world.on_redis(3_s, [&] { replies.push_back(world.redis.delete_if_equals(lock_key, "mine", world.client_1)); });
     Values seen;
     world.get_at(4_s, seen);
     world.run();
@@ -122,7 +124,7 @@ TEST_CASE("delete_if_equals with the key's value deletes it and traces a checked
     const auto released = events_of(world.engine, trace_kind::lock_released);
     REQUIRE(released.size() == 1);
     CHECK(released[0]->at == at(2_s));
-    CHECK(released[0]->text("key") == key);
+    CHECK(released[0]->text("key") == lock_key);
     CHECK(released[0]->text("value") == "mine");
     CHECK(released[0]->node_ref("holder") == world.client_1);
     CHECK(released[0]->node_ref("by") == world.client_1);
@@ -132,9 +134,10 @@ TEST_CASE("delete_if_equals with the key's value deletes it and traces a checked
 TEST_CASE("a key deleted by its holder can be set again at once") {
     RedisWorld world;
     std::vector<bool> replies;
-    world.on_redis(1_s, [&] { world.redis.set_if_absent(key, "first", 30_s, world.client_1); });
-    world.on_redis(2_s, [&] { world.redis.delete_if_equals(key, "first", world.client_1); });
-    world.on_redis(2_s, [&] { replies.push_back(world.redis.set_if_absent(key, "second", 30_s, world.client_2)); });
+    world.on_redis(1_s, [&] { world.redis.set_if_absent(lock_key, "first", 30_s, world.client_1); });
+    world.on_redis(2_s, [&] { world.redis.delete_if_equals(lock_key, "first", world.client_1); });
+    world.on_redis(2_s,
+                   [&] { replies.push_back(world.redis.set_if_absent(lock_key, "second", 30_s, world.client_2)); });
     world.run();
     CHECK(replies == std::vector<bool>{true});
 }
@@ -142,9 +145,9 @@ TEST_CASE("a key deleted by its holder can be set again at once") {
 TEST_CASE("plain DEL deletes someone else's key") {
     RedisWorld world;
     std::vector<int> replies;
-    world.on_redis(1_s, [&] { world.redis.set_if_absent(key, "theirs", 30_s, world.client_2); });
-    world.on_redis(2_s, [&] { replies.push_back(world.redis.del(key, world.client_1)); });
-    world.on_redis(3_s, [&] { replies.push_back(world.redis.del(key, world.client_1)); });
+    world.on_redis(1_s, [&] { world.redis.set_if_absent(lock_key, "theirs", 30_s, world.client_2); });
+    world.on_redis(2_s, [&] { replies.push_back(world.redis.del(lock_key, world.client_1)); });
+    world.on_redis(3_s, [&] { replies.push_back(world.redis.del(lock_key, world.client_1)); });
     Values seen;
     world.get_at(4_s, seen);
     world.run();
@@ -162,8 +165,8 @@ TEST_CASE("plain DEL deletes someone else's key") {
 TEST_CASE("extend_if_equals with the key's value resets its TTL from now") {
     RedisWorld world;
     std::vector<int> replies;
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "mine", 10_s, world.client_1); });
-    world.on_redis(5_s, [&] { replies.push_back(world.redis.extend_if_equals(key, "mine", 10_s)); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "mine", 10_s, world.client_1); });
+    world.on_redis(5_s, [&] { replies.push_back(world.redis.extend_if_equals(lock_key, "mine", 10_s)); });
     Values seen;
     world.get_at(12_s, seen);                // past the first deadline, before the new one
     world.get_at(15_s - Duration{1}, seen);  // the last nanosecond before the new deadline
@@ -185,8 +188,8 @@ TEST_CASE("extend_if_equals with the key's value resets its TTL from now") {
 TEST_CASE("extend_if_equals with another value leaves the TTL alone") {
     RedisWorld world;
     std::vector<int> replies;
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "theirs", 10_s, world.client_2); });
-    world.on_redis(5_s, [&] { replies.push_back(world.redis.extend_if_equals(key, "mine", 10_s)); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "theirs", 10_s, world.client_2); });
+    world.on_redis(5_s, [&] { replies.push_back(world.redis.extend_if_equals(lock_key, "mine", 10_s)); });
     world.on_redis(6_s, [&] { replies.push_back(world.redis.extend_if_equals("lock:other", "mine", 10_s)); });
     world.run();
     CHECK(replies == std::vector<int>{0, 0});
@@ -198,7 +201,7 @@ TEST_CASE("extend_if_equals with another value leaves the TTL alone") {
 
 TEST_CASE("a key expires at its TTL in true time when the Redis clock is perfect") {
     RedisWorld world;
-    world.on_redis(1_s, [&] { world.redis.set_if_absent(key, "mine", 30_s, world.client_1); });
+    world.on_redis(1_s, [&] { world.redis.set_if_absent(lock_key, "mine", 30_s, world.client_1); });
     Values seen;
     world.get_at(31_s - Duration{1}, seen);
     world.get_at(31_s, seen);
@@ -209,7 +212,7 @@ TEST_CASE("a key expires at its TTL in true time when the Redis clock is perfect
     REQUIRE(expired.size() == 1);
     CHECK(expired[0]->at == at(31_s));
     CHECK(expired[0]->node == world.redis_node);
-    CHECK(expired[0]->text("key") == key);
+    CHECK(expired[0]->text("key") == lock_key);
     CHECK(expired[0]->text("value") == "mine");
     CHECK(expired[0]->node_ref("holder") == world.client_1);
     CHECK(expired[0]->instant("expires_at") == at(31_s));
@@ -218,8 +221,9 @@ TEST_CASE("a key expires at its TTL in true time when the Redis clock is perfect
 TEST_CASE("an expired key can be set by another client") {
     RedisWorld world;
     std::vector<bool> replies;
-    world.on_redis(0_s, [&] { replies.push_back(world.redis.set_if_absent(key, "first", 30_s, world.client_1)); });
-    world.on_redis(30_s, [&] { replies.push_back(world.redis.set_if_absent(key, "second", 30_s, world.client_2)); });
+    world.on_redis(0_s, [&] { replies.push_back(world.redis.set_if_absent(lock_key, "first", 30_s, world.client_1)); });
+    world.on_redis(30_s,
+                   [&] { replies.push_back(world.redis.set_if_absent(lock_key, "second", 30_s, world.client_2)); });
     world.run();
     CHECK(replies == std::vector<bool>{true, true});
 }
@@ -227,9 +231,10 @@ TEST_CASE("an expired key can be set by another client") {
 TEST_CASE("a forward step of the Redis host's wall clock past the deadline frees the key at the step") {
     RedisWorld world;
     std::vector<bool> replies;
-    world.on_redis(0_s, [&] { replies.push_back(world.redis.set_if_absent(key, "first", 30_s, world.client_1)); });
+    world.on_redis(0_s, [&] { replies.push_back(world.redis.set_if_absent(lock_key, "first", 30_s, world.client_1)); });
     world.on_world(10_s, [&] { world.engine.step_wall_clock(world.redis_node, 25_s); });
-    world.on_redis(10_s, [&] { replies.push_back(world.redis.set_if_absent(key, "second", 30_s, world.client_2)); });
+    world.on_redis(10_s,
+                   [&] { replies.push_back(world.redis.set_if_absent(lock_key, "second", 30_s, world.client_2)); });
     world.run();
     CHECK(replies == std::vector<bool>{true, true});
 
@@ -245,7 +250,7 @@ TEST_CASE("a forward step of the Redis host's wall clock past the deadline frees
 
 TEST_CASE("a forward step expires the key by the active expiry alarm when nobody touches it") {
     RedisWorld world;
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "mine", 30_s, world.client_1); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "mine", 30_s, world.client_1); });
     world.on_world(10_s, [&] { world.engine.step_wall_clock(world.redis_node, 25_s); });
     world.run();
     const auto expired = events_of(world.engine, trace_kind::lock_expired);
@@ -255,7 +260,7 @@ TEST_CASE("a forward step expires the key by the active expiry alarm when nobody
 
 TEST_CASE("a backward step of the Redis host's wall clock keeps the key longer") {
     RedisWorld world;
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "mine", 30_s, world.client_1); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "mine", 30_s, world.client_1); });
     world.on_world(10_s, [&] { world.engine.step_wall_clock(world.redis_node, -5_s); });
     Values seen;
     world.get_at(34_s, seen);
@@ -269,7 +274,7 @@ TEST_CASE("a backward step of the Redis host's wall clock keeps the key longer")
 TEST_CASE("a fast Redis clock expires a key early in true time") {
     // +100000 ppm: the Redis wall clock reads 11s at true 10s.
     RedisWorld world(ClockSettings{.drift_ppm = 100'000});
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "mine", 11_s, world.client_1); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "mine", 11_s, world.client_1); });
     world.run();
     const auto expired = events_of(world.engine, trace_kind::lock_expired);
     REQUIRE(expired.size() == 1);
@@ -278,9 +283,9 @@ TEST_CASE("a fast Redis clock expires a key early in true time") {
 
 TEST_CASE("the expiry alarm of an earlier SET does not expire a newer key") {
     RedisWorld world;
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "first", 10_s, world.client_1); });
-    world.on_redis(5_s, [&] { world.redis.del(key, world.client_1); });
-    world.on_redis(6_s, [&] { world.redis.set_if_absent(key, "second", 10_s, world.client_2); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "first", 10_s, world.client_1); });
+    world.on_redis(5_s, [&] { world.redis.del(lock_key, world.client_1); });
+    world.on_redis(6_s, [&] { world.redis.set_if_absent(lock_key, "second", 10_s, world.client_2); });
     Values seen;
     world.get_at(10_s, seen);
     world.run();
@@ -298,9 +303,10 @@ TEST_CASE("a SET handled right after a Redis pause reports the old key's expiry 
     //    find the key expired, and the trace must say so before it says "granted".
     RedisWorld world;
     std::vector<bool> replies;
-    world.on_redis(0_s, [&] { world.redis.set_if_absent(key, "first", 30_s, world.client_1); });
+    world.on_redis(0_s, [&] { world.redis.set_if_absent(lock_key, "first", 30_s, world.client_1); });
     world.on_world(20_s, [&] { world.engine.pause(world.redis_node, 20_s, "fork"); });
-    world.on_redis(25_s, [&] { replies.push_back(world.redis.set_if_absent(key, "second", 30_s, world.client_2)); });
+    world.on_redis(25_s,
+                   [&] { replies.push_back(world.redis.set_if_absent(lock_key, "second", 30_s, world.client_2)); });
     world.run();
     CHECK(replies == std::vector<bool>{true});
 
@@ -321,12 +327,12 @@ namespace {
 // SET at 10.25s with a 60s TTL, crash at `crash_at`, restart 5s later; what a GET sees then.
 std::optional<std::string> after_restart(PersistenceSpec persistence, Duration crash_at, Duration ttl = 60_s) {
     RedisWorld world({}, persistence);
-    world.on_redis(10_s + 250_ms, [&] { world.redis.set_if_absent(key, "7f3a9c1e", ttl, world.client_1); });
+    world.on_redis(10_s + 250_ms, [&] { world.redis.set_if_absent(lock_key, "7f3a9c1e", ttl, world.client_1); });
     world.on_world(crash_at, [&] { world.engine.crash(world.redis_node, "test"); });
     world.on_world(crash_at + 5_s, [&] { world.engine.restart(world.redis_node); });
     std::vector<std::optional<std::string>> seen;
     // Scheduled as a world event: anything queued on the node before the crash is lost with it.
-    world.on_world(crash_at + 6_s, [&] { seen.push_back(world.redis.get(key)); });
+    world.on_world(crash_at + 6_s, [&] { seen.push_back(world.redis.get(lock_key)); });
     world.run();
     REQUIRE(seen.size() == 1);
     return seen[0];

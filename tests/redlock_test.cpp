@@ -29,15 +29,14 @@ using namespace locksim;
 using namespace locksim::time_literals;
 using locksim::testing::acquire_after;
 using locksim::testing::Acquired;
+using locksim::testing::lock_key;
 
 namespace {
-
-const std::string key = "lock:renewals";
 
 LockSpec redlock_lock(Duration ttl = 10_s, Duration node_timeout = 50_ms) {
     LockSpec lock;
     lock.store = StoreKind::redlock;
-    lock.key = key;
+    lock.key = lock_key;
     lock.ttl = ttl;
     lock.retry = RetrySpec{100_ms, 200_ms};
     lock.request_timeout = 1_s;
@@ -134,10 +133,6 @@ Task<void> acquire_then_extend(Host host, LockStoreClient& client, Duration star
     extended.result = co_await extending;
 }
 
-Instant monotonic(Duration since_boot) {
-    return Instant{0} + since_boot;
-}
-
 }  // namespace
 
 TEST_CASE("a client that gets three of five nodes holds the lock") {
@@ -149,7 +144,7 @@ TEST_CASE("a client that gets three of five nodes holds the lock") {
     world.run();
     REQUIRE(acquired.lease);
     CHECK(acquired.got_at == at(1_s + 50_ms));  // the two dead nodes' timeouts, then done
-    CHECK(acquired.lease->key == key);
+    CHECK(acquired.lease->key == lock_key);
     CHECK(world.nodes_with(trace_kind::lock_granted, acquired.lease->value) ==
           std::vector<NodeId>{world.redis[0], world.redis[1], world.redis[2]});
     CHECK(world.nodes_with(trace_kind::lock_released, acquired.lease->value).empty());
@@ -173,7 +168,7 @@ TEST_CASE("a client that gets two of five nodes holds nothing and releases on ev
     const std::string first_value = granted[0]->text("value");
     CHECK(world.nodes_with(trace_kind::lock_granted, first_value) ==
           std::vector<NodeId>{world.redis[0], world.redis[1]});
-    CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", key, first_value)) == world.all_redis());
+    CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", lock_key, first_value)) == world.all_redis());
     CHECK(world.nodes_with(trace_kind::lock_released, first_value) ==
           std::vector<NodeId>{world.redis[0], world.redis[1]});
     for (const auto* released : events_of(world.engine, trace_kind::lock_released)) {
@@ -332,7 +327,8 @@ TEST_CASE("release deletes the key on every node with compare-and-delete") {
         .spawn(acquire_after(Host(world.engine, world.server_2), *world.client_2, 3_s, second));
     world.run();
     REQUIRE(first.lease);
-    CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", key, first.lease->value)) == world.all_redis());
+    CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", lock_key, first.lease->value)) ==
+          world.all_redis());
     const auto released = events_of(world.engine, trace_kind::lock_released);
     REQUIRE(released.size() == 5);
     for (std::size_t i = 0; i < released.size(); ++i) {

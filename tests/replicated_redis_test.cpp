@@ -29,10 +29,9 @@ using namespace locksim;
 using namespace locksim::time_literals;
 using locksim::testing::acquire_after;
 using locksim::testing::Acquired;
+using locksim::testing::lock_key;
 
 namespace {
-
-const std::string key = "lock:renewals";
 
 ReplicationSpec replication(Duration lag, Duration down_after = 3_s, int wait_replicas = 0,
                             Duration wait_timeout = {}) {
@@ -66,7 +65,7 @@ struct ReplicatedWorld {
                 network.connect(node(names[a]), node(names[b]), DelayModel::fixed(delay));
             }
         world.lock.store = StoreKind::redis_replicated;
-        world.lock.key = key;
+        world.lock.key = lock_key;
         world.lock.ttl = ttl;
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;
@@ -131,7 +130,7 @@ TEST_CASE("the primary acknowledges a SET at once and the replica gets it only a
     const auto granted = world.on(trace_kind::lock_granted, "redis-1");
     REQUIRE(granted.size() == 1);
     CHECK(granted[0]->at == at(1_s + 1_ms));
-    const std::string stream = fmt::format("replicate SET {} {}", key, acquired.lease->value);
+    const std::string stream = fmt::format("replicate SET {} {}", lock_key, acquired.lease->value);
     const auto sent = world.messages(trace_kind::message_sent, stream);
     REQUIRE(sent.size() == 1);
     CHECK(sent[0]->node == world.node("redis-1"));
@@ -159,7 +158,7 @@ TEST_CASE("a replica never expires a key itself, the primary's DEL removes it") 
     REQUIRE(expired.size() == 1);
     CHECK(expired[0]->node == world.node("redis-1"));
     CHECK(expired[0]->at == at(6_s + 1_ms));
-    const auto deleted = world.messages(trace_kind::message_delivered, fmt::format("replicate DEL {}", key));
+    const auto deleted = world.messages(trace_kind::message_delivered, fmt::format("replicate DEL {}", lock_key));
     REQUIRE(deleted.size() == 1);
     CHECK(deleted[0]->node == world.node("redis-2"));
     CHECK(deleted[0]->at == at(6_s + 1_ms + 100_ms + 1_ms));
@@ -230,8 +229,8 @@ TEST_CASE("a lock set within the replication lag is granted again by the new pri
     world.run();
     REQUIRE(first.lease);
     REQUIRE(second.lease);
-    CHECK(
-        world.messages(trace_kind::message_sent, fmt::format("replicate SET {} {}", key, first.lease->value)).empty());
+    CHECK(world.messages(trace_kind::message_sent, fmt::format("replicate SET {} {}", lock_key, first.lease->value))
+              .empty());
 
     const auto failover = events_of(world.engine, trace_kind::store_failover);
     REQUIRE(failover.size() == 1);
@@ -291,7 +290,8 @@ TEST_CASE("WAIT returns 0 when the primary restarted before replicating, and the
     REQUIRE(answer);
     CHECK(answer->text("label") == "0");
     CHECK(answer->at == waits[0]->at + 1_ms + 1_s);
-    const auto given_back = world.messages(trace_kind::message_sent, fmt::format("DELEX {} IFEQ {}", key, first_value));
+    const auto given_back =
+        world.messages(trace_kind::message_sent, fmt::format("DELEX {} IFEQ {}", lock_key, first_value));
     REQUIRE(given_back.size() == 1);
     CHECK(given_back[0]->at == answer->at + 1_ms);
     CHECK(events_of(world.engine, trace_kind::store_failover).empty());
@@ -351,7 +351,7 @@ TEST_CASE("a primary paused through a failover comes back as a replica of the ne
     CHECK(failover[0]->at < at(12_s));
 
     REQUIRE(acquired.lease);
-    const std::string stream = fmt::format("replicate SET {} {}", key, acquired.lease->value);
+    const std::string stream = fmt::format("replicate SET {} {}", lock_key, acquired.lease->value);
     const auto delivered = world.messages(trace_kind::message_delivered, stream);
     REQUIRE(delivered.size() == 1);
     CHECK(delivered[0]->node == world.node("redis-1"));

@@ -29,16 +29,14 @@ using namespace locksim::testing;
 namespace {
 
 // Quotes, an apostrophe, an ampersand and a script element.
-const std::string payload = R"(<script>alert("x&y")</script>)";
-const std::string payload_escaped = "&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt;";
 const std::string hostile_file = R"(scenarios/<script>alert("x&y")</script>'s.json)";
 
 nlohmann::json hostile_document() {
     using nlohmann::json;
     json document = {
-        {"name", payload + " it's"},
-        {"description", "description " + payload + " & 'more' \"quoted\""},
-        {"lesson", "lesson " + payload + " it's"},
+        {"name", hostile_payload + " it's"},
+        {"description", "description " + hostile_payload + " & 'more' \"quoted\""},
+        {"lesson", "lesson " + hostile_payload + " it's"},
         {"section", "3-4"},
         {"seed", 1},
         {"horizon", "5m"},
@@ -46,20 +44,20 @@ nlohmann::json hostile_document() {
         {"network", {{"delay", "1ms"}}},
         {"lock",
          {{"store", "redis"},
-          {"key", "lock " + payload + " 'k' end; END #1"},
+          {"key", "lock " + hostile_payload + " 'k' end; END #1"},
           {"ttl", "30s"},
           {"retry", {{"min", "1s"}, {"max", "2s"}}}}},
         {"job",
-         {{"name", "job " + payload + " 'j' end"},
+         {{"name", "job " + hostile_payload + " 'j' end"},
           {"at", "00:00"},
           {"customers", {41, 42}},
-          {"period", payload + " 'p' #2; end"},
+          {"period", hostile_payload + " 'p' #2; end"},
           {"work_per_customer", "4s"}}},
         {"faults", {{{"pause", "server-1"}, {"at", "6s"}, {"for", "40s"}, {"kind", "gc"}}}},
         {"designs",
-         {{"unfenced " + payload + " 'a'", json::object()},
-          {"fenced " + payload, {{"lock", {{"store", "lease-row"}}}, {"fencing", true}}},
-          {"idempotent " + payload, {{"idempotency_key", payload + " 'i' end;{customer}#{period}"}}}}},
+         {{"unfenced " + hostile_payload + " 'a'", json::object()},
+          {"fenced " + hostile_payload, {{"lock", {{"store", "lease-row"}}}, {"fencing", true}}},
+          {"idempotent " + hostile_payload, {{"idempotency_key", hostile_payload + " 'i' end;{customer}#{period}"}}}}},
     };
     return document;
 }
@@ -70,7 +68,7 @@ ScenarioOutcome hostile_outcome() {
 }
 
 ReportPage hostile_page() {
-    return ReportPage{"3-4", "locksim run '" + payload + "' --seed 1", payload + "'.html"};
+    return ReportPage{"3-4", "locksim run '" + hostile_payload + "' --seed 1", hostile_payload + "'.html"};
 }
 
 std::string lowercase(std::string text) {
@@ -134,20 +132,13 @@ void check_fragments_are_slugs(const std::string& markup) {
     }
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
 }  // namespace
 
 TEST_CASE("escaped, slug and shortened make text safe for markup and anchors") {
-    CHECK(escaped(payload + " it's") == payload_escaped + " it&#39;s");
+    CHECK(escaped(hostile_payload + " it's") == hostile_payload_escaped + " it&#39;s");
     CHECK(escaped("a & b < c > d \" e ' f") == "a &amp; b &lt; c &gt; d &quot; e &#39; f");
     CHECK(escaped("&amp;") == "&amp;amp;");
-    CHECK(slug("unfenced " + payload + " 'a'") == "unfenced-script-alert-x-y-script-a");
+    CHECK(slug("unfenced " + hostile_payload + " 'a'") == "unfenced-script-alert-x-y-script-a");
     CHECK(slug("redis/failover") == "redis-failover");
     CHECK(slug("Fenced Design") == "fenced-design");
     CHECK(slug("<>&\"'") == "design");
@@ -167,28 +158,31 @@ TEST_CASE("a hostile scenario's free text reaches the HTML page only escaped") {
     check_fragments_are_slugs(page);
 
     // Each field is there, escaped.
-    CHECK(page.find("<h1>" + payload_escaped + " it&#39;s</h1>") != std::string::npos);
-    CHECK(page.find("<title>" + payload_escaped + " it&#39;s · locksim</title>") != std::string::npos);
-    CHECK(page.find("<p class=\"lesson\">lesson " + payload_escaped + " it&#39;s</p>") != std::string::npos);
-    CHECK(page.find("description " + payload_escaped + " &amp; &#39;more&#39; &quot;quoted&quot;") !=
+    CHECK(page.find("<h1>" + hostile_payload_escaped + " it&#39;s</h1>") != std::string::npos);
+    CHECK(page.find("<title>" + hostile_payload_escaped + " it&#39;s · locksim</title>") != std::string::npos);
+    CHECK(page.find("<p class=\"lesson\">lesson " + hostile_payload_escaped + " it&#39;s</p>") != std::string::npos);
+    CHECK(page.find("description " + hostile_payload_escaped + " &amp; &#39;more&#39; &quot;quoted&quot;") !=
           std::string::npos);
-    CHECK(page.find("<h2>unfenced " + payload_escaped + " &#39;a&#39;</h2>") != std::string::npos);
-    CHECK(page.find("<h2>fenced " + payload_escaped + "</h2>") != std::string::npos);
-    CHECK(page.find("<h2>idempotent " + payload_escaped + "</h2>") != std::string::npos);
-    CHECK(page.find("lock " + payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);  // the lock key
-    CHECK(page.find("job " + payload_escaped + " &#39;j&#39; end") != std::string::npos);           // the job name
-    CHECK(page.find(payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);                // the period
-    CHECK(page.find(payload_escaped + " &#39;i&#39; end;42#") != std::string::npos);  // the idempotency key
-    CHECK(page.find("<code>locksim run &#39;" + payload_escaped + "&#39; --seed 1</code>") != std::string::npos);
-    CHECK(page.find("<a href=\"" + payload_escaped + "&#39;.html\">") != std::string::npos);  // the index link
-    CHECK(page.find("<code>scenarios/" + payload_escaped + "&#39;s.json</code>") != std::string::npos);  // the file
+    CHECK(page.find("<h2>unfenced " + hostile_payload_escaped + " &#39;a&#39;</h2>") != std::string::npos);
+    CHECK(page.find("<h2>fenced " + hostile_payload_escaped + "</h2>") != std::string::npos);
+    CHECK(page.find("<h2>idempotent " + hostile_payload_escaped + "</h2>") != std::string::npos);
+    CHECK(page.find("lock " + hostile_payload_escaped + " &#39;k&#39; end; END #1") !=
+          std::string::npos);                                                                      // the lock key
+    CHECK(page.find("job " + hostile_payload_escaped + " &#39;j&#39; end") != std::string::npos);  // the job name
+    CHECK(page.find(hostile_payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);       // the period
+    CHECK(page.find(hostile_payload_escaped + " &#39;i&#39; end;42#") != std::string::npos);  // the idempotency key
+    CHECK(page.find("<code>locksim run &#39;" + hostile_payload_escaped + "&#39; --seed 1</code>") !=
+          std::string::npos);
+    CHECK(page.find("<a href=\"" + hostile_payload_escaped + "&#39;.html\">") != std::string::npos);  // the index link
+    CHECK(page.find("<code>scenarios/" + hostile_payload_escaped + "&#39;s.json</code>") !=
+          std::string::npos);  // the file
     // The anchors are the designs' numbers and slugs (this document's keys are sorted: fenced, idempotent, unfenced).
     CHECK(page.find("<article class=\"design\" id=\"d3-unfenced-script-alert-x-y-script-a\"") != std::string::npos);
-    CHECK(page.find("<a href=\"#d1-fenced-script-alert-x-y-script\">fenced " + payload_escaped + "</a>") !=
+    CHECK(page.find("<a href=\"#d1-fenced-script-alert-x-y-script\">fenced " + hostile_payload_escaped + "</a>") !=
           std::string::npos);
     CHECK(page.find("id=\"d2-idempotent-script-alert-x-y-script-e1\"") != std::string::npos);
     // The story still reads: the unfenced design charged customer 42 twice.
-    CHECK(page.find("customer 42 charged a second time for " + payload_escaped) != std::string::npos);
+    CHECK(page.find("customer 42 charged a second time for " + hostile_payload_escaped) != std::string::npos);
 }
 
 TEST_CASE("a hostile scenario's SVG figures hold its text only escaped") {
@@ -201,29 +195,29 @@ TEST_CASE("a hostile scenario's SVG figures hold its text only escaped") {
         check_only_own_markup(svg);
         check_fragments_are_slugs(svg);
         // The lock key is in the arrows' labels, whole in their titles.
-        CHECK(svg.find("lock " + payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);
+        CHECK(svg.find("lock " + hostile_payload_escaped + " &#39;k&#39; end; END #1") != std::string::npos);
         // A step's text cut short for its label is escaped after the cut, so no entity is split.
         CHECK(svg.find("&l…") == std::string::npos);
         CHECK(svg.find("&a…") == std::string::npos);
         CHECK(svg.find("&q…") == std::string::npos);
     }
     // An anchor that is not a slug is escaped too.
-    const std::string svg = render_svg_figure(build_sequence_figure(outcome.designs[0]), payload);
+    const std::string svg = render_svg_figure(build_sequence_figure(outcome.designs[0]), hostile_payload);
     check_no_raw_payload(svg);
     check_only_own_markup(svg);
 }
 
 TEST_CASE("a hostile course index holds its entries' text only escaped") {
     const std::vector<CourseEntry> entries{
-        {"3-4", payload + " it's", "lesson " + payload + " it's", payload + "'.html", false},
+        {"3-4", hostile_payload + " it's", "lesson " + hostile_payload + " it's", hostile_payload + "'.html", false},
         {"", "plain", "a lesson & more", "plain.html", true},
     };
     const std::string index = render_course_index(entries);
     check_no_raw_payload(index);
     check_only_own_markup(index);
-    CHECK(count_of(index, "<strong>" + payload_escaped + " it&#39;s</strong>") == 2);  // chapters 3 and 4
-    CHECK(count_of(index, "href=\"" + payload_escaped + "&#39;.html\"") == 2);
-    CHECK(index.find("lesson " + payload_escaped + " it&#39;s") != std::string::npos);
+    CHECK(count_of(index, "<strong>" + hostile_payload_escaped + " it&#39;s</strong>") == 2);  // chapters 3 and 4
+    CHECK(count_of(index, "href=\"" + hostile_payload_escaped + "&#39;.html\"") == 2);
+    CHECK(index.find("lesson " + hostile_payload_escaped + " it&#39;s") != std::string::npos);
     CHECK(index.find("a lesson &amp; more") != std::string::npos);
     CHECK(index.find("<span class=\"chapter\">§3-4</span>") != std::string::npos);
 }
@@ -305,13 +299,13 @@ TEST_CASE("a hostile scenario's Mermaid diagrams carry its text only as entity c
 TEST_CASE("a hostile scenario's Perfetto trace is valid JSON holding its text verbatim") {
     const ScenarioOutcome outcome = hostile_outcome();
     const auto document = nlohmann::json::parse(render_perfetto(outcome));
-    CHECK(document["otherData"]["scenario"] == payload + " it's");
+    CHECK(document["otherData"]["scenario"] == hostile_payload + " it's");
     std::set<std::string> designs;
     for (const auto& event : document["traceEvents"])
         if (event.contains("args") && event["args"].contains("design"))
             designs.insert(event["args"]["design"].get<std::string>());
-    CHECK(designs ==
-          std::set<std::string>{"unfenced " + payload + " 'a'", "fenced " + payload, "idempotent " + payload});
+    CHECK(designs == std::set<std::string>{"unfenced " + hostile_payload + " 'a'", "fenced " + hostile_payload,
+                                           "idempotent " + hostile_payload});
 }
 
 TEST_CASE("the loader refuses a server name that could carry markup") {

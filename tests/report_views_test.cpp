@@ -30,32 +30,13 @@
 #include "scenarios/schema/scenario_loader.hpp"
 #include "support.hpp"
 #include "tests/program_support.hpp"
+#include "tests/scenario_support.hpp"
 
 using namespace locksim;
 using namespace std::string_literals;
 using namespace locksim::testing;
 
 namespace {
-
-std::string scenario_path(const std::string& name) {
-    return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name;
-}
-
-// A fresh, empty directory of this test process's own.
-std::filesystem::path fresh_directory(const std::string& name) {
-    const auto path =
-        std::filesystem::temp_directory_path() / ("locksim_report_views_" + std::to_string(getpid()) + "_" + name);
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-    return path;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 struct Loaded {
     Scenario scenario;
@@ -66,13 +47,6 @@ Loaded run_file(const std::string& name) {
     Scenario scenario = load_scenario_file(scenario_path(name), metric_names());
     ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
     return {std::move(scenario), std::move(outcome)};
-}
-
-const DesignOutcome& design(const ScenarioOutcome& outcome, const std::string& name) {
-    for (const auto& d : outcome.designs)
-        if (d.name == name) return d;
-    FAIL("no design " << name);
-    throw;
 }
 
 std::string page_of(const Loaded& ran) {
@@ -172,18 +146,18 @@ TEST_CASE("the violation mark is drawn exactly when a checker flagged a violatio
 
     const auto ran = run_file("gc-pause-40s.json");
     const auto svg_of = [&](const std::string& name) {
-        return render_svg_figure(build_sequence_figure(design(ran.outcome, name)), name);
+        return render_svg_figure(build_sequence_figure(design_named(ran.outcome, name)), name);
     };
     CHECK(std::regex_search(svg_of("unfenced"), marked));
     CHECK_FALSE(std::regex_search(svg_of("fenced"), marked));
     // The idempotency key stops the second charge. The database row is still set to
     // charged by a second server, which double_applies counts without flagging (the same
     // status written again): no step of the idempotent design is marked a violation.
-    const SequenceFigure idempotent = build_sequence_figure(design(ran.outcome, "idempotent"));
+    const SequenceFigure idempotent = build_sequence_figure(design_named(ran.outcome, "idempotent"));
     CHECK(std::none_of(idempotent.steps.begin(), idempotent.steps.end(),
                        [](const FigureStep& step) { return step.tone == EventTone::violation; }));
-    CHECK(design(ran.outcome, "idempotent").metrics.double_applies == 1);
-    CHECK(design(ran.outcome, "idempotent").metrics.double_charges() == 0);
+    CHECK(design_named(ran.outcome, "idempotent").metrics.double_applies == 1);
+    CHECK(design_named(ran.outcome, "idempotent").metrics.double_charges() == 0);
 }
 
 TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure and once in the table") {
@@ -295,7 +269,7 @@ TEST_CASE("gc-pause-40s figure: server-1 paused from 6s for 40s, its lease belie
 // the bars must end there too, not start after it or run backwards.
 TEST_CASE("a figure cut short at its step cap keeps every span within its end") {
     const auto ran = run_file("gc-pause-40s.json");
-    const DesignOutcome& unfenced = design(ran.outcome, "unfenced");
+    const DesignOutcome& unfenced = design_named(ran.outcome, "unfenced");
     const SequenceFigure whole = build_sequence_figure(unfenced);
     REQUIRE(whole.left_out == 0);
     const SequenceFigure cut = build_sequence_figure(unfenced, 20);
@@ -699,7 +673,7 @@ TEST_CASE("a figure relates a violation to the messages about its customer by th
     text.replace(text.find(customers), customers.size(), "\"customers\": [42, 4, 43]");
     const Scenario scenario = parse_scenario(text, "customer-4.json", metric_names());
     const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
-    const DesignOutcome& unfenced = design(outcome, "unfenced");
+    const DesignOutcome& unfenced = design_named(outcome, "unfenced");
     REQUIRE(unfenced.metrics.double_charges() == 1);
 
     const SequenceFigure figure = build_sequence_figure(unfenced);

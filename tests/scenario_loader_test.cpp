@@ -2,12 +2,15 @@
 // as a JSON pointer, and what was expected.
 #include <catch2/catch.hpp>
 
+#include "tests/scenario_support.hpp"
+
 #include <string>
 
 #include "checks/metrics.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 using namespace locksim::time_literals;
 
 namespace {
@@ -30,15 +33,6 @@ std::string scenario_text(const std::string& faults = R"([{ "pause": "server-1",
   "designs": )" +
            designs + R"(
 })";
-}
-
-std::string error_of(const std::string& text) {
-    try {
-        parse_scenario(text, "test.json", metric_names());
-    } catch (const ScenarioError& error) {
-        return error.what();
-    }
-    return "no error";
 }
 
 }  // namespace

@@ -12,47 +12,28 @@
 #include "reports/trace_json.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "tests/program_support.hpp"
+#include "tests/scenario_support.hpp"
 
 using namespace locksim;
-
-namespace {
-
-std::string scenario_path(const std::string& name) {
-    return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name;
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-const DesignOutcome& design(const ScenarioOutcome& outcome, const std::string& name) {
-    for (const auto& d : outcome.designs)
-        if (d.name == name) return d;
-    FAIL("no design " << name);
-    throw;
-}
-
-}  // namespace
+using namespace locksim::testing;
 
 TEST_CASE("gc-pause-40s: unfenced charges customer 42 twice, fenced rejects the late write, idempotent charges once") {
     const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
 
-    const auto& unfenced = design(outcome, "unfenced").metrics;
+    const auto& unfenced = design_named(outcome, "unfenced").metrics;
     CHECK(unfenced.double_charges() == 1);
     REQUIRE(unfenced.double_charged.size() == 1);
     CHECK(unfenced.double_charged[0].customer == 42);
     CHECK(unfenced.stale_writes_rejected == 0);
 
-    const auto& fenced = design(outcome, "fenced").metrics;
+    const auto& fenced = design_named(outcome, "fenced").metrics;
     CHECK(fenced.double_charges() == 0);
     CHECK(fenced.stale_writes_rejected == 1);
     CHECK(fenced.stale_writes_accepted == 0);
 
-    const auto& idempotent = design(outcome, "idempotent").metrics;
+    const auto& idempotent = design_named(outcome, "idempotent").metrics;
     CHECK(idempotent.double_charges() == 0);
     CHECK(idempotent.charges == 3);
 
@@ -73,7 +54,7 @@ TEST_CASE("gc-pause-40s: the fenced design hands out the seed's tokens 33 and 34
 }
 
 TEST_CASE("gc-pause-40s with a pause the lease outlives: no design charges twice") {
-    auto document = nlohmann::ordered_json::parse(read_file(scenario_path("gc-pause-40s.json")));
+    auto document = nlohmann::ordered_json::parse(slurp(scenario_path("gc-pause-40s.json")));
     document["faults"][0]["for"] = "10s";
     for (auto& [name, d] : document["designs"].items()) d.erase("expect");
     const auto scenario = parse_scenario(document.dump(), "short-pause.json", metric_names());
@@ -90,8 +71,8 @@ TEST_CASE("gc-pause-40s with a pause the lease outlives: no design charges twice
 TEST_CASE("plain-delete: a plain DEL removes the next holder's lock, compare-and-delete leaves it alone") {
     const auto scenario = load_scenario_file(scenario_path("plain-delete.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
-    CHECK(design(outcome, "plain-delete").metrics.foreign_releases == 1);
-    CHECK(design(outcome, "compare-and-delete").metrics.foreign_releases == 0);
+    CHECK(design_named(outcome, "plain-delete").metrics.foreign_releases == 1);
+    CHECK(design_named(outcome, "compare-and-delete").metrics.foreign_releases == 0);
     CHECK(outcome.held());
 }
 
@@ -108,8 +89,8 @@ TEST_CASE("another seed draws other retry delays but keeps the story") {
     const auto seed_1 = run_scenario(scenario, 1);
     const auto seed_2 = run_scenario(scenario, 2);
     CHECK(render_trace_json(seed_1) != render_trace_json(seed_2));
-    CHECK(design(seed_2, "unfenced").metrics.double_charges() == 1);
-    CHECK(design(seed_2, "fenced").metrics.double_charges() == 0);
+    CHECK(design_named(seed_2, "unfenced").metrics.double_charges() == 1);
+    CHECK(design_named(seed_2, "fenced").metrics.double_charges() == 0);
 }
 
 TEST_CASE("every shipped scenario meets every expectation its file states") {
@@ -136,17 +117,17 @@ TEST_CASE("the seed's section 5 table: which stores survive a failover and which
     const auto outcome = run_scenario(scenario, scenario.seed);
     for (const char* store : {"redis", "redis-replicated"}) {
         INFO(store);
-        CHECK_FALSE(design(outcome, std::string(store) + "/failover").metrics.overlaps.empty());
-        CHECK(design(outcome, store).metrics.token_grants == 0);
+        CHECK_FALSE(design_named(outcome, std::string(store) + "/failover").metrics.overlaps.empty());
+        CHECK(design_named(outcome, store).metrics.token_grants == 0);
     }
-    CHECK(design(outcome, "redlock/failover").metrics.overlaps.empty());
-    CHECK_FALSE(design(outcome, "redlock/majority-restart").metrics.overlaps.empty());
+    CHECK(design_named(outcome, "redlock/failover").metrics.overlaps.empty());
+    CHECK_FALSE(design_named(outcome, "redlock/majority-restart").metrics.overlaps.empty());
     for (const char* store : {"zookeeper", "etcd", "lease-row"}) {
         INFO(store);
-        CHECK(design(outcome, std::string(store) + "/failover").metrics.overlaps.empty());
-        CHECK(design(outcome, store).metrics.token_grants > 0);
-        CHECK(design(outcome, store).metrics.double_charges() == 1);
-        CHECK(design(outcome, std::string(store) + "+fencing").metrics.double_charges() == 0);
+        CHECK(design_named(outcome, std::string(store) + "/failover").metrics.overlaps.empty());
+        CHECK(design_named(outcome, store).metrics.token_grants > 0);
+        CHECK(design_named(outcome, store).metrics.double_charges() == 1);
+        CHECK(design_named(outcome, std::string(store) + "+fencing").metrics.double_charges() == 0);
     }
 }
 

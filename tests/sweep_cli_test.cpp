@@ -14,14 +14,6 @@ using namespace locksim::testing;
 
 namespace {
 
-// A directory of this test process's own, emptied first.
-std::filesystem::path fresh_directory(const std::string& name) {
-    const auto path = std::filesystem::temp_directory_path() / (std::to_string(getpid()) + "_" + name);
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-    return path;
-}
-
 std::string quoted(const std::filesystem::path& path) {
     return "'" + path.string() + "'";
 }

@@ -3,11 +3,12 @@
 #include <algorithm>
 
 namespace locksim {
-namespace {
 
 double in_seconds(Duration d) {
     return static_cast<double>(d.ns) / 1e9;
 }
+
+namespace {
 
 // The time-proportional part of the figure: every gap shorter than a break.
 Duration busy_time(const SequenceFigure& figure, Duration break_after) {

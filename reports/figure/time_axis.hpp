@@ -11,6 +11,10 @@
 
 namespace locksim {
 
+// A duration as a length of drawing, to multiply by pixels per second (this axis, the
+// vulnerability map's strip). Only for drawing: simulated time stays integer nanoseconds.
+double in_seconds(Duration d);
+
 struct AxisBreak {
     double top = 0;     // y where the cut begins
     double bottom = 0;  // y where time resumes

@@ -1,0 +1,45 @@
+#pragma once
+// What the tests of scenario files share: a shipped scenario's path, a design found by
+// name, and the one-line message the loader refuses a text with.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "checks/metrics.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+namespace locksim::testing {
+
+// scenarios/NAME in the source tree.
+inline std::string scenario_path(const std::string& name) {
+    return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + name;
+}
+
+// The design called `name` among the designs of a Scenario, a ScenarioOutcome or an
+// Exploration.
+template <class WithDesigns>
+const auto& design_named(const WithDesigns& with_designs, const std::string& name) {
+    for (const auto& design : with_designs.designs)
+        if (design.name == name) return design;
+    FAIL("no design " << name);
+    throw;
+}
+
+// What the loader says of `text` as the file `file`: its error message, or "no error".
+inline std::string error_of(const std::string& text, const std::string& file = "test.json") {
+    try {
+        parse_scenario(text, file, metric_names());
+    } catch (const ScenarioError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// Whether `error` is one line that starts with the file's name (and a position) and names
+// `expected`.
+inline bool says(const std::string& error, const std::string& expected, const std::string& file = "test.json") {
+    return error.starts_with(file + ":") && error.find(expected) != std::string::npos &&
+           error.find('\n') == std::string::npos;
+}
+
+}  // namespace locksim::testing

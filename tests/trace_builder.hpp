@@ -1,0 +1,92 @@
+#pragma once
+// What the checkers' tests share: traces written by hand, one event at a time, in a world
+// of six nodes (three servers, the lock store, the payment provider, the billing
+// database). The checkers read only the trace, so no engine runs.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/trace_kinds.hpp"
+#include "sim/node_id.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim::testing {
+
+// The nodes of a hand-written trace, in the order of their names.
+inline constexpr NodeId server_1{0}, server_2{1}, server_3{2}, store{3}, provider{4}, billing{5};
+
+class TraceBuilder {
+public:
+    TraceBuilder() {
+        trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"});
+    }
+
+    TraceBuilder& at(Duration when, NodeId node, std::string_view kind, std::vector<Field> fields = {}) {
+        TraceEvent event;
+        event.at = Instant{} + when;
+        event.node = node;
+        event.kind = kind;
+        event.fields = std::move(fields);
+        trace_.append(std::move(event));
+        return *this;
+    }
+    // The provider charges `customer` once for the period 2026-10.
+    TraceBuilder& charge(Duration when, std::int64_t customer) {
+        return at(when, provider, trace_kind::provider_charged,
+                  {{"customer", customer}, {"period", std::string("2026-10")}, {"charge", std::int64_t{1}}});
+    }
+    // `holder` believes it holds lock "k" from `from` until it releases it at `to`.
+    TraceBuilder& belief(Duration from, Duration to, NodeId holder) {
+        acquired(from, holder);
+        return ended(to, holder);
+    }
+    TraceBuilder& acquired(Duration when, NodeId holder) {
+        return at(when, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
+    }
+    TraceBuilder& ended(Duration when, NodeId holder) {
+        return at(when, holder, trace_kind::belief_ended,
+                  {{"key", std::string("k")}, {"reason", std::string("released")}});
+    }
+    // A write of customer 42's renewal row fenced by `token`, as the billing database
+    // records it; `rows` is 0 when the fence refused it.
+    TraceBuilder& fenced_write(Duration when, std::int64_t token, std::int64_t rows) {
+        return at(when, billing, trace_kind::db_write,
+                  {{"customer", std::int64_t{42}},
+                   {"period", std::string("2026-10")},
+                   {"status", std::string("claimed")},
+                   {"rows", rows},
+                   {"token", token}});
+    }
+    // UPDATE renewals SET status=… by `client`, as the billing database records it.
+    TraceBuilder& write(Duration when, NodeId client, std::int64_t customer, std::string status, std::int64_t rows,
+                        std::string period = "2026-10") {
+        return at(when, billing, trace_kind::db_write,
+                  {{"customer", customer},
+                   {"period", std::move(period)},
+                   {"status", std::move(status)},
+                   {"rows", rows},
+                   {"client", client}});
+    }
+    TraceBuilder& built(Duration when, NodeId client, std::string period, Duration cpu) {
+        return at(when, billing, trace_kind::index_built,
+                  {{"period", std::move(period)}, {"cpu", cpu}, {"client", client}});
+    }
+    TraceBuilder& crashed(Duration when, NodeId node) {
+        return at(when, node, trace_kind::node_crashed, {{"cause", std::string("crash")}});
+    }
+    TraceBuilder& job_started(Duration when, NodeId node) {
+        return at(when, node, trace_kind::job_started, {{"job", std::string("renewals")}});
+    }
+    TraceBuilder& refused(Duration when, NodeId client) {
+        return at(when, store, trace_kind::lock_refused, {{"key", std::string("k")}, {"client", client}});
+    }
+    const Trace& trace() const { return trace_; }
+
+private:
+    Trace trace_;
+};
+
+}  // namespace locksim::testing
