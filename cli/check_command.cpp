@@ -100,7 +100,7 @@ int check_command(const CheckCommandOptions& options) {
                 run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,
                              RunOptions{.trace_messages = false, .event_limit = options.max_events});
             for (const auto& design : outcome.designs) {
-                CheckedDesign result{design.name, {}, efficiency_cost(design), describe_inert_faults(design)};
+                CheckedDesign result{design.name, {}, efficiency_cost(design), describe_inert_faults(design, true)};
                 for (const auto& expectation : design.expectations)
                     if (!expectation.held) result.failures.push_back(describe_failure(expectation));
                 if (design.passes_only_with_inert_faults()) {

@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
     sweep_app->footer(
         "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
         "CI gate: locksim sweep FILE --seeds 20000 --design fenced --max-rate fenced=0.001 --junit rate.xml\n"
-        "Study:   locksim sweep FILE --seeds 500 --vary lock.ttl=5s,10s,30s --vary fault_generators/0/mean_interval=10s,1m\n"
+        "Study:   locksim sweep FILE --seeds 500 --vary lock.ttl=5s,10s,30s --vary "
+        "fault_generators/0/mean_interval=10s,1m\n"
         "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
         "         locksim merge shard-*.json\n"
         "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");

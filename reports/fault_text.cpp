@@ -28,11 +28,11 @@ std::string advice(const FaultEffect& effect) {
 
 }  // namespace
 
-std::vector<std::string> describe_inert_faults(const DesignOutcome& design) {
+std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed) {
     std::vector<std::string> lines;
     if (!design.faults) return lines;
     for (const auto& effect : design.faults->each) {
-        if (!effect.inert()) continue;
+        if (!effect.inert() || (only_missed && !effect.missed())) continue;
         std::vector<std::string> strikes;
         for (const auto& strike : effect.struck) strikes.push_back(describe_strike(design.trace, strike));
         const std::string what = strikes.empty() ? "never struck" : fmt::format("{}", fmt::join(strikes, "; "));

@@ -11,7 +11,9 @@ namespace locksim {
 // "fault 1 (/faults/0) struck pod-1 at 1.000s, which was not holding the lock; the run
 // without it tells the same story. To strike whoever holds the lock then, target {"role":
 // "holder"}." One per inert fault of the design, in file order.
-std::vector<std::string> describe_inert_faults(const DesignOutcome& design);
+// `only_missed`: leave out faults the design absorbed (they reached the lock), as `check`
+// does, which warns only about faults that proved nothing.
+std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed = false);
 
 // "every fault was inert: none reached a server holding the lock, and without any, design
 // \"unfenced\" does the same things …, so its result says nothing about them"; empty when a
