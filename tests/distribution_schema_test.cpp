@@ -166,7 +166,8 @@ TEST_CASE("a column of bare numbers loads in the unit the scenario gives") {
 TEST_CASE("a file of one observed pause is a fixed pause length") {
     const SampleFolder folder;
     folder.write("one.txt", "# only one\n40s\n");
-    const auto& pauses = pauses_of(load(folder, scenario_with_pauses(R"({"observed": "one.txt"})")));
+    const Scenario scenario = load(folder, scenario_with_pauses(R"({"observed": "one.txt"})"));
+    const auto& pauses = pauses_of(scenario);  // a reference into the scenario, which must outlive it
     CHECK(pauses.shape == DurationDistribution::Shape::fixed);
     CHECK(pauses.low == 40_s);
 }
