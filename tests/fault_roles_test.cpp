@@ -2,6 +2,7 @@
 // the fault fires, so a pause meant for the holder cannot silently land on a waiting one.
 #include <catch2/catch.hpp>
 
+#include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
 
 #include <string>
@@ -22,6 +23,18 @@ DesignOutcome unfenced_with(const std::string& faults) {
     ScenarioOutcome outcome = run_scenario(scenario, scenario.seed, std::string("unfenced"));
     REQUIRE(outcome.designs.size() == 1);
     return std::move(outcome.designs.front());
+}
+
+// The one-line message with which the shipped scenario `file` refuses these faults.
+std::string refusal_of(const std::string& file, const std::string& faults) {
+    Scenario scenario = load_scenario_file(testing::scenario_path(file), metric_names());
+    try {
+        replace_faults(scenario, faults, "--faults");
+    } catch (const ScenarioError& error) {
+        return error.what();
+    }
+    FAIL("the faults were accepted: " << faults);
+    return "";
 }
 
 std::vector<std::string> paused_nodes(const DesignOutcome& design) {
@@ -54,14 +67,10 @@ TEST_CASE("a fault aimed at the holder while nobody holds the lock strikes no on
 }
 
 TEST_CASE("an unknown role is refused with the place and the roles there are") {
-    Scenario scenario =
-        load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json", metric_names());
-    CHECK_THROWS_WITH(
-        replace_faults(scenario, R"([{"pause": {"role": "leader"}, "at": "1s", "for": "1s"}])", "--faults"),
-        Catch::Contains("/0/pause/role") && Catch::Contains("expected \"holder\""));
-    CHECK_THROWS_WITH(
-        replace_faults(scenario, R"([{"pause": {"role": "trigger"}, "at": "1s", "for": "1s"}])", "--faults"),
-        Catch::Contains("/0/pause/role") && Catch::Contains("this fault has no \"when\""));
+    CHECK_THAT(refusal_of("gc-pause-40s.json", R"([{"pause": {"role": "leader"}, "at": "1s", "for": "1s"}])"),
+               Catch::Contains("/0/pause/role") && Catch::Contains("expected \"holder\""));
+    CHECK_THAT(refusal_of("gc-pause-40s.json", R"([{"pause": {"role": "trigger"}, "at": "1s", "for": "1s"}])"),
+               Catch::Contains("/0/pause/role") && Catch::Contains("this fault has no \"when\""));
 }
 
 TEST_CASE("a fault aimed at the trigger strikes the node that recorded the event, whichever it is") {
@@ -100,9 +109,6 @@ TEST_CASE("a fault aimed at the primary follows a failover to the promoted repli
 }
 
 TEST_CASE("a store without a primary refuses a fault aimed at one") {
-    Scenario scenario =
-        load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redlock-pause.json", metric_names());
-    CHECK_THROWS_WITH(
-        replace_faults(scenario, R"([{"pause": {"role": "primary"}, "at": "1s", "for": "1s"}])", "--faults"),
-        Catch::Contains("/0/pause/role") && Catch::Contains("no primary or leader"));
+    CHECK_THAT(refusal_of("redlock-pause.json", R"([{"pause": {"role": "primary"}, "at": "1s", "for": "1s"}])"),
+               Catch::Contains("/0/pause/role") && Catch::Contains("no primary or leader"));
 }
