@@ -43,6 +43,7 @@ struct RunMetrics {
     std::int64_t stale_writes_accepted = 0;    // fenced writes let through although a newer token had written
     std::int64_t foreign_releases = 0;         // a lock deleted by a node that did not hold it
     std::int64_t token_grants = 0;             // grants that carried a fencing token
+    std::int64_t tokens_reused = 0;            // grants whose token was not above every earlier grant's
     std::int64_t peak_retries_per_ms = 0;      // most refused retries (not first attempts) within one millisecond
     std::int64_t max_wakeups_per_release = 0;  // most waiters one deletion woke (the herd effect)
     std::int64_t finished_ms = 0;              // true time, in ms, at which the last job ended (0: none did)

@@ -1,15 +1,39 @@
 // What the store did with the lock: a release that removed somebody else's lock (the
-// plain-DEL bug of seed section 2), and grants that carried a fencing token.
+// plain-DEL bug of seed section 2), grants that carried a fencing token, and grants whose
+// token did not rise above every earlier one (a counter that lost increments).
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "checks/metrics.hpp"
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
 
+namespace {
+
+void count_token(const Trace& trace, const TraceEvent& grant, std::optional<std::int64_t>& highest,
+                 RunMetrics& metrics) {
+    ++metrics.token_grants;
+    const std::int64_t token = grant.integer("token");
+    if (highest && token <= *highest) {
+        ++metrics.tokens_reused;
+        metrics.flagged.push_back(FlaggedEvent{
+            grant.sequence, false,
+            fmt::format("token {} granted to {} is not above token {} granted before: a fence cannot tell them apart",
+                        token, trace.node_name(grant.node_ref("holder")), *highest),
+            "tokens_reused"});
+    }
+    if (!highest || token > *highest) highest = token;
+}
+
+}  // namespace
+
 void count_foreign_releases(const Trace& trace, RunMetrics& metrics) {
+    std::optional<std::int64_t> highest_token;
     for (const auto& event : trace.events()) {
-        if (event.kind == trace_kind::lock_granted && event.has("token")) ++metrics.token_grants;
+        if (event.kind == trace_kind::lock_granted && event.has("token"))
+            count_token(trace, event, highest_token, metrics);
         if (event.kind != trace_kind::lock_released || event.node_ref("holder") == event.node_ref("by")) continue;
         ++metrics.foreign_releases;
         metrics.flagged.push_back(

@@ -160,9 +160,11 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     }
 
     std::optional<std::int64_t> token;
-    if (protection_.fencing) {
+    if (protection_.fence_database || protection_.fence_provider) {
         assert(held != nullptr && held->lease.token.has_value());  // the loader refuses fencing without tokens
         token = held->lease.token;
+    }
+    if (protection_.fence_database) {
         // The claim comes before the charge: a stale holder is stopped here. A pause
         // between this claim and the charge is not stopped by anything in the database.
         if (co_await billing_.claim_renewal(customer, *token) == 0) {
@@ -177,9 +179,15 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     // after the check can land before anything leaves the server.
     co_await host_.sleep(Duration{});
 
-    co_await provider_.charge(customer, idempotency_key(customer));
+    const ChargeReceipt receipt = co_await provider_.charge(customer, idempotency_key(customer),
+                                                            protection_.fence_provider ? token : std::nullopt);
+    if (receipt.refused) {
+        lost(held, "fenced out: the provider has seen a newer token");
+        co_return Step::stop;
+    }
 
-    if (co_await billing_.record_charged(customer, token) == 0 && token) {
+    const std::optional<std::int64_t> database_token = protection_.fence_database ? token : std::nullopt;
+    if (co_await billing_.record_charged(customer, database_token) == 0 && database_token) {
         lost(held, "fenced out: a newer token wrote the row");
         co_return Step::stop;
     }

@@ -5,8 +5,16 @@
 namespace locksim {
 
 ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& period,
-                                      const std::optional<std::string>& idempotency_key, NodeId client) {
+                                      const std::optional<std::string>& idempotency_key,
+                                      std::optional<std::int64_t> token, NodeId client) {
     std::vector<Field> fields{{"customer", customer}, {"period", period}, {"by", client}};
+    if (token && *token < highest_token_) {
+        fields.push_back({"token", *token});
+        fields.push_back({"highest", highest_token_});
+        host_.record(trace_kind::provider_refused, std::move(fields));
+        return ChargeReceipt{0, false, true};
+    }
+    if (token) highest_token_ = *token;
     const Instant now = host_.monotonic_now();
     if (idempotency_key) {
         fields.push_back({"key", *idempotency_key});
@@ -19,6 +27,7 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
             return ChargeReceipt{seen->second.charge_id, true};
         }
     }
+    if (token) fields.push_back({"token", *token});
     const std::int64_t id = next_charge_id_++;
     if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, now};
     fields.push_back({"charge", id});

@@ -1,8 +1,10 @@
 #pragma once
-// The payment provider. It will never compare fencing tokens, but it honours an
-// idempotency key: a second request with a key it has seen returns the first charge
-// instead of charging again — unless it does not support keys, or has forgotten the key
-// (providers keep them for a while, Stripe for 24 hours).
+// The payment provider. It honours an idempotency key: a second request with a key it has
+// seen returns the first charge instead of charging again — unless it does not support
+// keys, or has forgotten the key (providers keep them for a while, Stripe for 24 hours).
+// Where the design fences at the provider, a request carries the lock's token and the
+// provider refuses one below the highest it has seen; the same token passes again, since
+// one holder charges many customers with it.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +18,7 @@ namespace locksim {
 struct ChargeReceipt {
     std::int64_t charge_id = 0;
     bool replayed = false;  // the key was seen before: no money moved
+    bool refused = false;   // the token was below the highest seen: no money moved
 };
 
 class PaymentProvider {
@@ -23,7 +26,8 @@ public:
     PaymentProvider(Host host, ProviderSpec spec) : host_(host), spec_(spec) {}
 
     ChargeReceipt charge(std::int64_t customer, const std::string& period,
-                         const std::optional<std::string>& idempotency_key, NodeId client);
+                         const std::optional<std::string>& idempotency_key, std::optional<std::int64_t> token,
+                         NodeId client);
 
 private:
     struct KeptKey {
@@ -34,6 +38,7 @@ private:
     Host host_;
     ProviderSpec spec_;
     std::int64_t next_charge_id_ = 1;
+    std::int64_t highest_token_ = 0;
     std::map<std::string, KeptKey> charges_by_key_;
 };
 

@@ -13,15 +13,19 @@ ProviderClient::ProviderClient(Host host, Network& network, NodeId provider_node
                                std::string period)
     : host_(host), network_(network), provider_node_(provider_node), provider_(provider), period_(std::move(period)) {}
 
-Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key) {
-    const std::string label = key ? fmt::format("charge customer {} (Idempotency-Key: {})", customer, *key)
-                                  : fmt::format("charge customer {}", customer);
+Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key,
+                                           std::optional<std::int64_t> token) {
+    std::string label = fmt::format("charge customer {}", customer);
+    if (key) label += fmt::format(" (Idempotency-Key: {})", *key);
+    if (token) label += fmt::format(" (Fencing-Token: {})", *token);
     std::vector<Field> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
+    if (token) about.push_back({"token", *token});
     auto request =
         call(network_, host_, provider_node_, MessageText(label, std::move(about)),
-             [provider = provider_, customer, period = period_, key, client = host_.id()] {
-                 const ChargeReceipt r = provider->charge(customer, period, key, client);
+             [provider = provider_, customer, period = period_, key, token, client = host_.id()] {
+                 const ChargeReceipt r = provider->charge(customer, period, key, token, client);
+                 if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
                  return Answer<ChargeReceipt>{r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
                                                             : fmt::format("charged (charge {})", r.charge_id)};
              });

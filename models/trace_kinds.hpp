@@ -236,6 +236,7 @@ inline constexpr FieldSpec provider_charged_fields[] = {
     {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
     {"by", FieldType::node, false, "the server that asked for the charge"},
     {"key", FieldType::text, true, "the idempotency key, when one was sent"},
+    {"token", FieldType::integer, true, "the fencing token sent with it, where the provider checks tokens"},
     {"charge", FieldType::integer, false, "the new charge's id"},
 };
 inline constexpr KindSpec provider_charged{"provider.charged", "the provider charged a customer",
@@ -250,5 +251,16 @@ inline constexpr FieldSpec provider_replayed_fields[] = {
 };
 inline constexpr KindSpec provider_replayed{"provider.replayed", "a known idempotency key: the earlier charge returned",
                                             provider_replayed_fields};
+
+inline constexpr FieldSpec provider_refused_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"token", FieldType::integer, false, "the fencing token the request carried"},
+    {"highest", FieldType::integer, false, "the highest token the provider had seen, above it"},
+};
+inline constexpr KindSpec provider_refused{"provider.refused",
+                                           "a charge refused: its fencing token was below one the provider had seen",
+                                           provider_refused_fields};
 
 }  // namespace locksim::trace_kind

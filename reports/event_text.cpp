@@ -115,8 +115,14 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     }
 
     if (k == kind::provider_charged)
-        return EventText{fmt::format("{} {} {} ({} {})", words.effects(), words.item, event.integer("customer"),
-                                     words.effect, event.integer("charge"))};
+        return EventText{fmt::format("{} {} {} ({} {}{})", words.effects(), words.item, event.integer("customer"),
+                                     words.effect, event.integer("charge"),
+                                     event.has("token") ? fmt::format(", token {}", event.integer("token")) : "")};
+    if (k == kind::provider_refused)
+        return EventText{
+            fmt::format("refuses to {} {} {}: token {} is below token {}, already seen", words.effect, words.item,
+                        event.integer("customer"), event.integer("token"), event.integer("highest")),
+            EventTone::protection};
     if (k == kind::provider_replayed)
         return EventText{fmt::format("key {} seen before: returns {} {}, no new {}", event.text("key"), words.effect,
                                      event.integer("charge"), words.effect),

@@ -244,12 +244,16 @@ TEST_CASE("renewal statuses have their SQL names") {
 TEST_CASE("the provider charges twice when asked twice without a key") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(
-        world.provider_node,
-        {
-            [&] { receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, world.server_1)); },
-            [&] { receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, world.server_2)); },
-        });
+    world.in_turn(world.provider_node, {
+                                           [&] {
+                                               receipts.push_back(world.provider.charge(
+                                                   42, billing_period, std::nullopt, std::nullopt, world.server_1));
+                                           },
+                                           [&] {
+                                               receipts.push_back(world.provider.charge(
+                                                   42, billing_period, std::nullopt, std::nullopt, world.server_2));
+                                           },
+                                       });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -271,11 +275,12 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
     BillingWorld world;
     const std::optional<std::string> key = "renewal-42-2026-10";
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node,
-                  {
-                      [&] { receipts.push_back(world.provider.charge(42, billing_period, key, world.server_1)); },
-                      [&] { receipts.push_back(world.provider.charge(42, billing_period, key, world.server_2)); },
-                  });
+    world.in_turn(
+        world.provider_node,
+        {
+            [&] { receipts.push_back(world.provider.charge(42, billing_period, key, std::nullopt, world.server_1)); },
+            [&] { receipts.push_back(world.provider.charge(42, billing_period, key, std::nullopt, world.server_2)); },
+        });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[1].charge_id == receipts[0].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -300,19 +305,21 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
 TEST_CASE("the provider charges separately under different keys") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(
-        world.provider_node,
-        {
-            [&] {
-                receipts.push_back(
-                    world.provider.charge(42, billing_period, std::string("renewal-42-2026-10"), world.server_1));
-            },
-            [&] {
-                receipts.push_back(
-                    world.provider.charge(43, billing_period, std::string("renewal-43-2026-10"), world.server_1));
-            },
-            [&] { receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, world.server_1)); },
-        });
+    world.in_turn(world.provider_node,
+                  {
+                      [&] {
+                          receipts.push_back(world.provider.charge(
+                              42, billing_period, std::string("renewal-42-2026-10"), std::nullopt, world.server_1));
+                      },
+                      [&] {
+                          receipts.push_back(world.provider.charge(
+                              43, billing_period, std::string("renewal-43-2026-10"), std::nullopt, world.server_1));
+                      },
+                      [&] {
+                          receipts.push_back(
+                              world.provider.charge(42, billing_period, std::nullopt, std::nullopt, world.server_1));
+                      },
+                  });
     REQUIRE(receipts.size() == 3);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK(receipts[1].charge_id != receipts[2].charge_id);
@@ -321,4 +328,32 @@ TEST_CASE("the provider charges separately under different keys") {
     CHECK_FALSE(receipts[1].replayed);
     CHECK_FALSE(receipts[2].replayed);
     CHECK(events_of(world.engine, trace_kind::provider_charged).size() == 3);
+}
+
+TEST_CASE("a provider that checks tokens refuses a lower one and accepts the same one again") {
+    BillingWorld world;
+    std::vector<ChargeReceipt> receipts;
+    const auto charge = [&](std::int64_t customer, std::int64_t token, NodeId by) {
+        return [&, customer, token, by] {
+            receipts.push_back(world.provider.charge(customer, billing_period, std::nullopt, token, by));
+        };
+    };
+    world.in_turn(world.provider_node, {charge(41, 34, world.server_2), charge(42, 34, world.server_2),
+                                        charge(42, 33, world.server_1), charge(43, 35, world.server_1)});
+    REQUIRE(receipts.size() == 4);
+    CHECK_FALSE(receipts[0].refused);
+    CHECK_FALSE(receipts[1].refused);  // one holder charges many customers with one token
+    CHECK(receipts[2].refused);        // the stale holder's token is below 34
+    CHECK(receipts[2].charge_id == 0);
+    CHECK_FALSE(receipts[3].refused);
+
+    const auto charged = events_of(world.engine, trace_kind::provider_charged);
+    REQUIRE(charged.size() == 3);
+    CHECK(charged[0]->integer("token") == 34);
+    const auto refused = events_of(world.engine, trace_kind::provider_refused);
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0]->integer("customer") == 42);
+    CHECK(refused[0]->integer("token") == 33);
+    CHECK(refused[0]->integer("highest") == 34);
+    CHECK(refused[0]->node_ref("by") == world.server_1);
 }

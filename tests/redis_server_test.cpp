@@ -362,3 +362,69 @@ TEST_CASE("with RDB snapshots a restart loads the last snapshot, not the last wr
 TEST_CASE("a persisted key whose expiry passed while Redis was down is gone after the restart") {
     CHECK(after_restart({PersistenceSpec::Mode::append_always, {}}, 20_s, 12_s) == std::nullopt);
 }
+
+// --- a token counter beside the lock (the lock script's INCR) -----------------------
+
+TEST_CASE("the lock script's counter gives each grant the next token, and nothing to a refused SET") {
+    RedisWorld world;
+    std::vector<std::optional<std::int64_t>> tokens;
+    const std::string counter = "lock:renewals:token";
+    world.on_redis(1_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "first", 30_s, counter, world.client_1));
+    });
+    world.on_redis(2_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "second", 30_s, counter, world.client_2));
+    });
+    world.on_redis(3_s, [&] { world.redis.delete_if_equals(lock_key, "first", world.client_1); });
+    world.on_redis(4_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "second", 30_s, counter, world.client_2));
+    });
+    world.run();
+    REQUIRE(tokens.size() == 3);
+    CHECK(tokens[0] == 1);
+    CHECK(tokens[1] == std::nullopt);
+    CHECK(tokens[2] == 2);  // the refused SET did not INCR
+    const auto granted = events_of(world.engine, trace_kind::lock_granted);
+    REQUIRE(granted.size() == 2);
+    CHECK(granted[0]->integer("token") == 1);
+    CHECK(granted[1]->integer("token") == 2);
+    CHECK(granted[1]->node_ref("holder") == world.client_2);
+}
+
+TEST_CASE("a Redis restarted without persistence counts tokens from 1 again") {
+    RedisWorld world;
+    std::vector<std::optional<std::int64_t>> tokens;
+    const std::string counter = "lock:renewals:token";
+    world.on_redis(1_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "first", 10_s, counter, world.client_1));
+    });
+    world.on_world(2_s, [&] { world.engine.crash(world.redis_node, "test"); });
+    world.on_world(3_s, [&] { world.engine.restart(world.redis_node); });
+    // A world event: anything queued on the node before the crash is lost with it.
+    world.on_world(4_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "second", 10_s, counter, world.client_2));
+    });
+    world.run();
+    REQUIRE(tokens.size() == 2);
+    CHECK(tokens[0] == 1);
+    CHECK(tokens[1] == 1);  // the lock and its counter were lost together
+}
+
+TEST_CASE("with appendfsync always the counter survives a restart and tokens keep rising") {
+    RedisWorld world({}, PersistenceSpec{PersistenceSpec::Mode::append_always, {}});
+    std::vector<std::optional<std::int64_t>> tokens;
+    const std::string counter = "lock:renewals:token";
+    world.on_redis(1_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "first", 1_s, counter, world.client_1));
+    });
+    world.on_world(5_s, [&] { world.engine.crash(world.redis_node, "test"); });
+    world.on_world(6_s, [&] { world.engine.restart(world.redis_node); });
+    // A world event: anything queued on the node before the crash is lost with it.
+    world.on_world(7_s, [&] {
+        tokens.push_back(world.redis.set_if_absent_with_token(lock_key, "second", 10_s, counter, world.client_2));
+    });
+    world.run();
+    REQUIRE(tokens.size() == 2);
+    CHECK(tokens[0] == 1);
+    CHECK(tokens[1] == 2);
+}

@@ -88,7 +88,7 @@ TEST_CASE("a value set by a design is reported at the design's pointer") {
 
 TEST_CASE("fencing on a store without tokens is refused with the reason") {
     const auto error = error_of(scenario_text(R"([])", R"({ "fenced": { "fencing": true } })"));
-    CHECK(error.find("/designs/fenced/fencing: fencing needs a lock store that hands out tokens") != std::string::npos);
+    CHECK(error.find("/designs/fenced/fencing: fencing needs a lock that hands out tokens") != std::string::npos);
 }
 
 TEST_CASE("an expectation on an unknown metric lists the known ones") {

@@ -14,10 +14,10 @@ RedisLockClient::RedisLockClient(Host host, Network& network, NodeId store_node,
 Task<std::optional<Lease>> RedisLockClient::try_acquire() {
     const std::string value = values_.hex(8);
     const Instant sent = host_.monotonic_now();
-    const auto granted =
-        co_await connection_.set_if_absent(spec_.key, value, spec_.expires ? std::optional(spec_.ttl) : std::nullopt);
-    if (!granted || !*granted) co_return std::nullopt;
-    co_return Lease{spec_.key, value, std::nullopt, spec_.expires ? sent + spec_.ttl : never};
+    const auto granted = co_await connection_.grant(
+        spec_.key, value, spec_.expires ? std::optional(spec_.ttl) : std::nullopt, spec_.token_counter);
+    if (!granted) co_return std::nullopt;
+    co_return Lease{spec_.key, value, granted->token, spec_.expires ? sent + spec_.ttl : never};
 }
 
 Task<ExtendResult> RedisLockClient::extend(const Lease& lease) {

@@ -25,6 +25,27 @@ Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::s
     co_return co_await request;
 }
 
+Task<std::optional<RedisGrant>> RedisConnection::grant(std::string key, std::string value, std::optional<Duration> ttl,
+                                                       std::optional<std::string> token_counter) const {
+    if (!token_counter) {
+        const auto granted = co_await set_if_absent(std::move(key), std::move(value), ttl);
+        if (!granted || !*granted) co_return std::nullopt;
+        co_return RedisGrant{};
+    }
+    const std::string set = ttl ? fmt::format("SET {} {} NX PX {}", key, value, whole_milliseconds(*ttl))
+                                : fmt::format("SET {} {} NX", key, value);
+    auto request = call(
+        *network_, client_, node_, fmt::format("EVAL lock script: {}, then INCR {}", set, *token_counter),
+        [server = server_, key, value, ttl, counter = *token_counter, client = client_.id()] {
+            const auto token = server->set_if_absent_with_token(key, value, ttl, counter, client);
+            return Answer<std::optional<std::int64_t>>{token, token ? fmt::format("{}", *token) : "(nil)"};
+        },
+        timeout_);
+    const auto reply = co_await request;
+    if (!reply || !*reply) co_return std::nullopt;
+    co_return RedisGrant{*reply};
+}
+
 Task<std::optional<int>> RedisConnection::extend_if_equals(std::string key, std::string value, Duration ttl) const {
     auto request = call(
         *network_, client_, node_, fmt::format("SET {} {} IFEQ {} PX {}", key, value, value, whole_milliseconds(ttl)),

@@ -92,25 +92,55 @@ void RedisServer::arm_expiry(const std::string& key) {
 
 bool RedisServer::set_if_absent(const std::string& key, const std::string& value, std::optional<Duration> ttl,
                                 NodeId client) {
+    if (!key_is_free(key, client)) return false;
+    grant(key, value, ttl, client, std::nullopt);
+    return true;
+}
+
+std::optional<std::int64_t> RedisServer::set_if_absent_with_token(const std::string& key, const std::string& value,
+                                                                  std::optional<Duration> ttl,
+                                                                  const std::string& counter, NodeId client) {
+    if (!key_is_free(key, client)) return std::nullopt;
+    const std::int64_t token = increment(counter, client);
+    grant(key, value, ttl, client, token);
+    return token;
+}
+
+// SET NX's test: nothing stored under the key (an expired lock is gone first).
+bool RedisServer::key_is_free(const std::string& key, NodeId client) {
     expire_if_due(key);
-    if (keys_.contains(key)) {
-        host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
-        return false;
-    }
+    if (!keys_.contains(key)) return true;
+    host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
+    return false;
+}
+
+void RedisServer::grant(const std::string& key, const std::string& value, std::optional<Duration> ttl, NodeId client,
+                        std::optional<std::int64_t> token) {
     const Instant expires_at = ttl ? host_.wall_now() + *ttl : never;
     // One value per key: a SET NX grants only where nothing is stored, never over a value.
     [[maybe_unused]] const bool fresh =
         keys_.try_emplace(key, Entry{StoredKey{value, client, expires_at}, next_version_++}).second;
     assert(fresh);
     changed(key);
-    std::vector<Field> fields{{"key", key}, {"value", value}, {"holder", client}};
+    std::vector<Field> fields{{"key", key}, {"value", value}};
+    if (token) fields.push_back({"token", *token});
+    fields.push_back({"holder", client});
     if (ttl) {
         fields.push_back({"ttl", *ttl});
         fields.push_back({"expires_at", expires_at});
     }
     host_.record(trace_kind::lock_granted, std::move(fields));
     arm_expiry(key);
-    return true;
+}
+
+// INCR: a counter is a key holding a decimal number, absent as 0, and never expiring. It
+// is persisted and replicated like the lock itself, and lost with it.
+std::int64_t RedisServer::increment(const std::string& counter, NodeId client) {
+    auto entry = keys_.find(counter);
+    const std::int64_t value = entry == keys_.end() ? 1 : std::stoll(entry->second.stored.value) + 1;
+    keys_[counter] = Entry{StoredKey{std::to_string(value), client, never}, next_version_++};
+    changed(counter);
+    return value;
 }
 
 int RedisServer::delete_if_equals(const std::string& key, const std::string& value, NodeId client) {

@@ -32,6 +32,12 @@ public:
     // SET key value NX PX ttl: true ("OK") if the key was free and is now ours. Without a
     // ttl (SET NX alone) the key never expires.
     bool set_if_absent(const std::string& key, const std::string& value, std::optional<Duration> ttl, NodeId client);
+    // The lock script of a fenced Redis lock: SET NX PX and, when it succeeds, INCR
+    // `counter` in the same EVAL, so nothing runs between the two. The counter's new value
+    // is the fencing token; nullopt when the lock is taken.
+    std::optional<std::int64_t> set_if_absent_with_token(const std::string& key, const std::string& value,
+                                                         std::optional<Duration> ttl, const std::string& counter,
+                                                         NodeId client);
     // The compare-and-delete script / DELEX IFEQ: 1 if deleted, 0 if the value differs.
     int delete_if_equals(const std::string& key, const std::string& value, NodeId client);
     // Plain DEL: 1 if a key was deleted, whoever's it was.
@@ -63,6 +69,10 @@ private:
     };
 
     void expire_if_due(const std::string& key);
+    bool key_is_free(const std::string& key, NodeId client);
+    void grant(const std::string& key, const std::string& value, std::optional<Duration> ttl, NodeId client,
+               std::optional<std::int64_t> token);
+    std::int64_t increment(const std::string& counter, NodeId client);
     int release(std::map<std::string, Entry>::iterator entry, NodeId client, bool plain);
     void arm_expiry(const std::string& key);
     void changed(const std::string& key);  // after every write: persistence and replication

@@ -222,8 +222,8 @@ RedisConnection ReplicatedRedisClient::primary() const {
 Task<std::optional<Lease>> ReplicatedRedisClient::try_acquire() {
     const std::string value = values_.hex(8);
     const Instant sent = host_.monotonic_now();
-    const auto granted = co_await primary().set_if_absent(spec_.key, value, spec_.ttl);
-    if (!granted || !*granted) co_return std::nullopt;
+    const auto granted = co_await primary().grant(spec_.key, value, spec_.ttl, spec_.token_counter);
+    if (!granted) co_return std::nullopt;
     if (spec_.replication.wait_replicas > 0) {
         const auto acknowledged = co_await store_.wait_for_replicas(host_);
         if (!acknowledged || *acknowledged < spec_.replication.wait_replicas) {
@@ -232,7 +232,7 @@ Task<std::optional<Lease>> ReplicatedRedisClient::try_acquire() {
             co_return std::nullopt;
         }
     }
-    co_return Lease{spec_.key, value, std::nullopt, sent + spec_.ttl};
+    co_return Lease{spec_.key, value, granted->token, sent + spec_.ttl};
 }
 
 Task<ExtendResult> ReplicatedRedisClient::extend(const Lease& lease) {

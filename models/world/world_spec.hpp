@@ -35,9 +35,15 @@ constexpr bool is_database_lock(StoreKind store) {
     return store == StoreKind::db_advisory || store == StoreKind::db_for_update;
 }
 
-// Whether the lock's store hands out a number that rises with every grant.
+// Whether the lock's store itself hands out a number that rises with every grant.
 constexpr bool gives_tokens(StoreKind store) {
     return store == StoreKind::zookeeper || store == StoreKind::etcd || store == StoreKind::lease_row;
+}
+
+// Stores whose lock script can INCR a counter key beside the lock (one node, or a primary
+// and its replicas): Redlock's independent nodes have no one counter to ask.
+constexpr bool can_count_tokens(StoreKind store) {
+    return store == StoreKind::redis || store == StoreKind::redis_replicated;
 }
 
 // Whether one node of the store leads at a time (a fault may strike {"role": "primary"}):
@@ -104,6 +110,13 @@ struct LockSpec {
     std::optional<Duration> idle_timeout;  // db-*: the database ends a session idle this long (ttl = this)
     bool expires = true;                   // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
     bool wall_clock_durations = false;     // the holder times its lease on the wall clock, not the monotonic one
+    // redis, redis-replicated: the lock script INCRs this key after every grant, and the
+    // counter's new value is the fencing token. It is a key like any other: a restart
+    // without persistence, or a failover to a replica that had not yet received the
+    // latest increments, hands out a number already used.
+    std::optional<std::string> token_counter;
+
+    bool gives_tokens() const { return locksim::gives_tokens(store) || token_counter.has_value(); }
 };
 
 enum class JobKind {
@@ -160,7 +173,11 @@ struct JobSpec {
 
 // How the job protects the resources it writes to.
 struct ProtectionSpec {
-    bool fencing = false;                        // claim the billing row with the lock's token before charging
+    bool fence_database = false;  // claim the billing row with the lock's token before charging
+    // Send the lock's token with each charge; the provider refuses a token lower than the
+    // highest it has seen. It must accept the same token again (one holder charges many
+    // customers), so two holders given the same number both get through.
+    bool fence_provider = false;
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
     bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win (seed §6)
 };

@@ -65,11 +65,14 @@ bool has_ttl(StoreKind k) {
 bool is_database(StoreKind k) {
     return is_database_lock(k);
 }
+bool counts_tokens(StoreKind k) {
+    return can_count_tokens(k);
+}
 bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 16> store_options{{
+constexpr std::array<StoreOption, 17> store_options{{
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -81,6 +84,9 @@ constexpr std::array<StoreOption, 16> store_options{{
     {"watch", is_consensus, "zookeeper and etcd"},
     {"election_timeout", is_consensus, "zookeeper and etcd"},
     {"first_token", is_lease_row, "lease-row"},
+    {"token_counter", counts_tokens,
+     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd and lease-row "
+     "give tokens of their own)"},
     {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
     {"ttl", has_ttl, "the lease-based stores; the database holds its locks for the session (see idle_timeout)"},
     {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle_timeout"},
@@ -146,6 +152,12 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
         spec.consensus.election_timeout =
             lock.has("election_timeout") ? positive(lock["election_timeout"]) : default_election_timeout;
     }
+    if (lock.has("token_counter")) {
+        spec.token_counter = lock["token_counter"].string();
+        if (spec.token_counter->empty()) lock["token_counter"].fail("expected a non-empty key, such as \"jobs:token\"");
+        if (*spec.token_counter == lock["key"].string())
+            lock["token_counter"].fail("expected a key other than the lock's own: the counter must outlive each lock");
+    }
     if (lock.has("first_token")) {
         spec.first_token = lock["first_token"].integer();
         if (spec.first_token < 1 || spec.first_token > 1'000'000'000'000'000)
@@ -164,6 +176,7 @@ LockSpec read_lock(const JsonReader& lock) {
                      "retry",
                      "request_timeout",
                      "first_token",
+                     "token_counter",
                      "persistence",
                      "replicas",
                      "replication_lag",

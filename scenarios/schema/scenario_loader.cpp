@@ -174,6 +174,29 @@ private:
         return spec;
     }
 
+    // "fencing": true or "database" (claim the row with the token), "provider" (send it
+    // with the charge), "both", or false.
+    static void read_fencing(const JsonReader& field, const LockSpec& lock, ProtectionSpec& protection) {
+        if (field.json().is_boolean()) {
+            protection.fence_database = field.boolean();
+        } else {
+            if (!field.json().is_string()) field.fail("expected true, false, \"database\", \"provider\" or \"both\"");
+            const std::string where = field.string();
+            if (where != "database" && where != "provider" && where != "both")
+                field.fail(
+                    fmt::format("unknown \"{}\"; expected \"database\" (claim the row with the token), "
+                                "\"provider\" (send the token with each charge) or \"both\"",
+                                message_safe(where)));
+            protection.fence_database = where != "provider";
+            protection.fence_provider = where != "database";
+        }
+        if ((protection.fence_database || protection.fence_provider) && !lock.gives_tokens())
+            field.fail(
+                "fencing needs a lock that hands out tokens, and this one gives none (a Redis value is random "
+                "and never increases); use \"lease-row\", \"zookeeper\" or \"etcd\", or give a Redis lock a "
+                "\"token_counter\"");
+    }
+
     ProtectionSpec read_protection(const LockSpec& lock, const JobSpec& job) const {
         ProtectionSpec protection;
         if (root_.has("unique_claim")) {
@@ -181,14 +204,7 @@ private:
             if (protection.unique_claim && job.kind != JobKind::renewals)
                 root_["unique_claim"].fail("a unique claim inserts renewal rows; the job must be the renewals job");
         }
-        if (root_.has("fencing")) {
-            protection.fencing = root_["fencing"].boolean();
-            if (protection.fencing && !gives_tokens(lock.store))
-                root_["fencing"].fail(
-                    "fencing needs a lock store that hands out tokens, and this one gives none "
-                    "(a Redis value is random and never increases); use \"lease-row\", "
-                    "\"zookeeper\" or \"etcd\"");
-        }
+        if (root_.has("fencing")) read_fencing(root_["fencing"], lock, protection);
         if (root_.has("idempotency_key")) {
             const JsonReader field = root_["idempotency_key"];
             std::string key = field.string();
