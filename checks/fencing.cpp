@@ -63,10 +63,8 @@ void check_fencing(const Trace& trace, RunMetrics& metrics) {
             const std::int64_t token = event.integer("token");
             const bool charged = event.kind == trace_kind::provider_charged;
             if (const auto before = provider.stale(token))
-                flag_stale(
-                    metrics, event, charged,
-                    fmt::format("the {} for {} {} carried token {} after token {} had reached the {}", words.effect,
-                                words.item, event.integer("customer"), token, *before, words.provider));
+                flag_stale(metrics, event, charged,
+                           fmt::format("token {} had already reached the {}", *before, words.provider));
             if (charged) provider.accepted(token);
         }
     }

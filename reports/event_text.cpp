@@ -119,10 +119,9 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                                      words.effect, event.integer("charge"),
                                      event.has("token") ? fmt::format(", token {}", event.integer("token")) : "")};
     if (k == kind::provider_refused)
-        return EventText{
-            fmt::format("refuses to {} {} {}: token {} is below token {}, already seen", words.effect, words.item,
-                        event.integer("customer"), event.integer("token"), event.integer("highest")),
-            EventTone::protection};
+        return EventText{fmt::format("refuses to {} {} {} with token {}", words.effect, words.item,
+                                     event.integer("customer"), event.integer("token")),
+                         EventTone::protection};
     if (k == kind::provider_replayed)
         return EventText{fmt::format("key {} seen before: returns {} {}, no new {}", event.text("key"), words.effect,
                                      event.integer("charge"), words.effect),

@@ -30,6 +30,11 @@ TEST_CASE("the example runs a cron of 12 ticks on four pods and emails user 1005
     CHECK(deployed.at("details").at("double_charged")[0].at("period") == "2026-11#1");  // the first tick's
     CHECK(deployed.at("faults").at("each")[0].at("reached_the_lock") == true);
     CHECK(document.at("designs")[1].at("metrics").at("double_charges") == 0);
+    const auto& counter_token = document.at("designs")[2];
+    CHECK(counter_token.at("name") == "counter-token-at-provider");
+    CHECK(counter_token.at("metrics").at("double_charges") == 0);
+    CHECK(counter_token.at("metrics").at("stale_writes_rejected") == 1);
+    CHECK(counter_token.at("metrics").at("tokens_reused") == 0);  // one Redis, never restarted
 
     const auto text = run_locksim("run " + example);
     CHECK_THAT(text.out, Catch::Contains("double emails") && Catch::Contains("1 (user 1005)"));
@@ -37,6 +42,10 @@ TEST_CASE("the example runs a cron of 12 ticks on four pods and emails user 1005
     CHECK_THAT(text.out, Catch::Contains("prepares user 1005's statement"));
     CHECK(text.out.find("customer") == std::string::npos);
     CHECK(text.out.find("invoice") == std::string::npos);
+
+    const auto fenced = run_locksim("run " + example + " --design counter-token-at-provider");
+    CHECK_THAT(fenced.out, Catch::Contains("refuses to email user 1005 with token 1: stale write refused: token 2 "
+                                           "had already reached the email provider"));
 }
 
 TEST_CASE("a copy of the example whose pause names a pod that is only waiting is reported as inert") {
@@ -57,7 +66,7 @@ TEST_CASE("the example's rate file gates the idempotent design in check, and the
     const auto checked = run_locksim("check scenarios/examples/");
     CHECK(checked.exit_code == 0);
     CHECK_THAT(checked.out, Catch::Contains("PASS monthly-statements-rate sweep of 300 seeds: idempotency-key"));
-    CHECK_THAT(checked.out, Catch::Contains("5 passed, 0 failed, 0 unusable"));
+    CHECK_THAT(checked.out, Catch::Contains("6 passed, 0 failed, 0 unusable"));
 
     const auto study = run_locksim(
         "sweep scenarios/examples/monthly-statements-rate.json --seeds 50 --design as-deployed "
