@@ -32,8 +32,8 @@ const std::string redis_with_counter =
 
 TEST_CASE("fencing is true, false, database, provider or both") {
     const auto protection = [](const std::string& fencing) {
-        const auto scenario = parse_scenario(world_with(redis_with_counter, R"(, "fencing": )" + fencing),
-                                             "test.json", metric_names());
+        const auto scenario =
+            parse_scenario(world_with(redis_with_counter, R"(, "fencing": )" + fencing), "test.json", metric_names());
         return scenario.designs.at(0).world.protection;
     };
     CHECK(protection("true").fence_database);
@@ -60,8 +60,9 @@ TEST_CASE("a token counter is for Redis locks only, and fencing needs one there"
     CHECK(error_of(world_with(redis_with_counter, R"(, "fencing": "both")")) == "no error");
 }
 
-TEST_CASE("redis-counter-token-failover: the replica's counter repeats token 1, and only the provider's fence is "
-          "fooled") {
+TEST_CASE(
+    "redis-counter-token-failover: the replica's counter repeats token 1, and only the provider's fence is "
+    "fooled") {
     const auto scenario = load_scenario_file(scenario_path("redis-counter-token-failover.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
 
