@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "checks/metrics.hpp"
@@ -11,6 +12,31 @@
 #include "models/vocabulary.hpp"
 
 namespace locksim {
+namespace {
+
+// "second", "third" … "tenth", then "11th", "21st", "22nd", "23rd", "111th".
+std::string ordinal(std::int64_t n) {
+    static constexpr const char* spelled[] = {"first", "second",  "third",  "fourth", "fifth",
+                                              "sixth", "seventh", "eighth", "ninth",  "tenth"};
+    if (n >= 1 && n <= 10) return spelled[n - 1];
+    const std::int64_t last_two = n % 100;
+    const std::int64_t last = n % 10;
+    const char* suffix = (last_two >= 11 && last_two <= 13) ? "th"
+                         : last == 1                        ? "st"
+                         : last == 2                        ? "nd"
+                         : last == 3                        ? "rd"
+                                                            : "th";
+    return fmt::format("{}{}", n, suffix);
+}
+
+// "a second", "an eighth", "an 11th", "an 18th", "an 80th": the article as the number is said.
+std::string with_article(const std::string& ordinal) {
+    const bool vowel_sound = ordinal.starts_with('e') || ordinal.starts_with('8') ||
+                             ((ordinal.starts_with("11") || ordinal.starts_with("18")) && ordinal.size() == 4);
+    return (vowel_sound ? "an " : "a ") + ordinal;
+}
+
+}  // namespace
 
 void count_charges(const Trace& trace, RunMetrics& metrics) {
     const Vocabulary words = vocabulary_of(trace);
@@ -20,11 +46,11 @@ void count_charges(const Trace& trace, RunMetrics& metrics) {
         ++metrics.charges;
         const std::int64_t count = ++charges[{event.integer("customer"), event.text("period")}];
         if (count > 1)
-            metrics.flagged.push_back(FlaggedEvent{
-                event.sequence, true,
-                fmt::format("{} {} {} a {} time for {}", words.item, event.integer("customer"), words.effected(),
-                            count == 2 ? "second" : fmt::format("{}th", count), event.text("period")),
-                "double_charges"});
+            metrics.flagged.push_back(
+                FlaggedEvent{event.sequence, true,
+                             fmt::format("{} {} {} {} time for {}", words.item, event.integer("customer"),
+                                         words.effected(), with_article(ordinal(count)), event.text("period")),
+                             "double_charges"});
     }
     for (const auto& [renewal, count] : charges)
         if (count > 1) metrics.double_charged.push_back(DoubleCharge{renewal.first, renewal.second, count});

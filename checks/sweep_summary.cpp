@@ -112,6 +112,10 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
                               {"locksim_version", summary.provenance.locksim_version},
                               {"commit", summary.provenance.commit},
                               {"command", summary.provenance.command}};
+    document["vocabulary"] = {{"item", summary.words.item},
+                              {"effect", summary.words.effect},
+                              {"provider", summary.words.provider},
+                              {"record", summary.words.record}};
     document["designs"] = std::move(designs);
     return document;
 }
@@ -200,6 +204,12 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
         summary.provenance = SweepProvenance{
             provenance.at("scenario_sha256").get<std::string>(), provenance.at("locksim_version").get<std::string>(),
             provenance.at("commit").get<std::string>(), provenance.at("command").get<std::string>()};
+        // Absent from a summary written before sweeps spoke the scenario's words.
+        if (document.contains("vocabulary")) {
+            const auto& words = document.at("vocabulary");
+            summary.words = Vocabulary{words.at("item").get<std::string>(), words.at("effect").get<std::string>(),
+                                       words.at("provider").get<std::string>(), words.at("record").get<std::string>()};
+        }
         for (const auto& d : document.at("designs")) {
             DesignTally tally;
             tally.name = d.at("name").get<std::string>();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checks/metrics.hpp"
+#include "models/vocabulary.hpp"
 
 namespace locksim {
 
@@ -54,6 +55,7 @@ struct SweepSummary {
     SeedBlock covered;  // the seeds this summary ran
     SweepProvenance provenance;
     std::vector<DesignTally> designs;
+    Vocabulary words;  // what the scenario calls its things, for the text
     // Only in `merge --partial`: the shards whose totals this holds (ascending). The
     // summary then covers those shards' seeds, not `covered`.
     std::vector<std::uint32_t> partial_shards;

@@ -101,12 +101,12 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         // A claim without a token is an INSERT into a table with a unique key.
         const bool insert = event.text("status") == "claimed" && !event.has("token");
         if (insert && !changed)
-            return EventText{fmt::format("refuses a second renewal row for {} {} from {} (duplicate key)", words.item,
-                                         customer, name(event.node_ref("client"))),
+            return EventText{fmt::format("refuses a second row for {} {} from {} (duplicate key)", words.item, customer,
+                                         name(event.node_ref("client"))),
                              EventTone::protection};
         if (insert)
             return EventText{
-                fmt::format("inserts {} {}'s renewal for {}", words.item, customer, name(event.node_ref("client")))};
+                fmt::format("inserts the row of {} {} for {}", words.item, customer, name(event.node_ref("client")))};
         if (!changed)
             return EventText{fmt::format("refuses to mark {} {} {}{} (0 rows)", words.item, customer,
                                          status(event.text("status")), token),

@@ -70,8 +70,9 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
     }
     out += "\n\n";
-    std::vector<std::vector<std::string>> rows{
-        {"design", "runs", "with a violation", "double charges", "violation rate (95% CI)", "first failing seeds"}};
+    std::vector<std::vector<std::string>> rows{{"design", "runs", "with a violation",
+                                                "double " + summary.words.effects(), "violation rate (95% CI)",
+                                                "first failing seeds"}};
     for (const auto& d : summary.designs) {
         const std::string rate = rate_with_interval(d);
         std::vector<std::string> seeds;

@@ -15,6 +15,7 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
     total.scenario = scenario.name;
     total.file = scenario.file;
     total.seeds = total.covered = seeds;
+    if (!scenario.designs.empty()) total.words = scenario.designs.front().world.vocabulary;
     for (const auto& design : scenario.designs)
         if (!only_design || design.name == *only_design) total.designs.push_back(DesignTally{design.name});
 

@@ -23,6 +23,23 @@ TEST_CASE("a customer charged twice in one period is one double charge, flagged 
     CHECK(metrics.flagged[0].violation);
 }
 
+TEST_CASE("each charge after the first is flagged with its ordinal in words, then an 11th, a 21st, a 22nd, a 23rd") {
+    TraceBuilder b;
+    for (int i = 1; i <= 23; ++i) b.charge(Duration{i * 1'000'000'000LL}, 42);
+    const auto metrics = check_trace(b.trace(), Instant{} + 30_s);
+    REQUIRE(metrics.flagged.size() == 22);
+    const auto said = [&](std::size_t charge) { return metrics.flagged[charge - 2].explanation; };
+    CHECK_THAT(said(2), Catch::Contains("charged a second time"));
+    CHECK_THAT(said(3), Catch::Contains("charged a third time"));
+    CHECK_THAT(said(8), Catch::Contains("charged an eighth time"));
+    CHECK_THAT(said(10), Catch::Contains("charged a tenth time"));
+    CHECK_THAT(said(11), Catch::Contains("charged an 11th time"));
+    CHECK_THAT(said(13), Catch::Contains("charged a 13th time"));
+    CHECK_THAT(said(21), Catch::Contains("charged a 21st time"));
+    CHECK_THAT(said(22), Catch::Contains("charged a 22nd time"));
+    CHECK_THAT(said(23), Catch::Contains("charged a 23rd time"));
+}
+
 TEST_CASE("a replayed idempotent request is not a charge") {
     TraceBuilder b;
     b.charge(1_s, 42).at(2_s, provider, trace_kind::provider_replayed,

@@ -16,6 +16,7 @@
 
 #include "checks/metrics.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "scenarios/schema/sha256.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;
@@ -150,6 +151,20 @@ TEST_CASE("a file of observed pauses, next to the scenario, loads as its empiric
     CHECK(points[1].value == 20_ms);
     CHECK(points[4].probability == probability_scale);
     CHECK(points[4].value == 2500_ms);
+}
+
+TEST_CASE("the scenario's hash covers the files of samples it reads") {
+    const SampleFolder folder;
+    const std::string text = scenario_with_pauses(R"({"observed": "pauses.txt"})");
+    folder.write("pauses.txt", "10ms\n20ms\n");
+    const std::string first = load(folder, text).content_sha256;
+    CHECK(load(folder, text).content_sha256 == first);  // the same bytes, the same hash
+    folder.write("pauses.txt", "10ms\n25ms\n");
+    const std::string edited = load(folder, text).content_sha256;
+    CHECK(edited != first);
+    // Without a data file the hash is the file's bytes alone, as before.
+    const std::string fixed = scenario_with_pauses(R"("1s")");
+    CHECK(load(folder, fixed).content_sha256 == sha256_hex(fixed));
 }
 
 TEST_CASE("a column of bare numbers loads in the unit the scenario gives") {

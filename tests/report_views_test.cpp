@@ -692,3 +692,21 @@ TEST_CASE("a figure relates a violation to the messages about its customer by th
     CHECK(about_42 > 0);
     CHECK(about_4 > 0);
 }
+
+TEST_CASE("a message to a crashed node is drawn as lost, ending where it was swallowed, not at the end of the run") {
+    const auto scenario = load_scenario_file(scenario_path("replica-failover.json"), metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed);
+    const auto figure = build_sequence_figure(design_named(outcome, "unfenced"));
+    const auto primary = std::find(figure.lanes.begin(), figure.lanes.end(), "redis-primary") - figure.lanes.begin();
+    std::size_t to_the_dead = 0;
+    for (const auto& step : figure.steps) {
+        if (!step.is_message() || *step.to_lane != static_cast<std::size_t>(primary) ||
+            step.at < Instant{} + milliseconds(50))
+            continue;
+        ++to_the_dead;
+        INFO("e" << step.number << ": " << step.text);
+        CHECK(step.lost);
+        CHECK(step.arrives == step.at);  // the primary was already down: the message goes nowhere
+    }
+    CHECK(to_the_dead > 5);  // the sentinel's pings, at least
+}

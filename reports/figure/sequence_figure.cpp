@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "models/trace_kinds.hpp"
 #include "reports/figure/violation_story.hpp"
@@ -25,6 +28,21 @@ struct Delivery {
 struct Lookahead {
     std::map<std::int64_t, Delivery> delivery;  // message id → first delivery or loss
     std::set<std::int64_t> refused_requests;    // lock requests the store refused
+    // Per node, the times it crashed and restarted, in order: a message that never arrived
+    // ends where its receiver went down.
+    std::map<std::uint32_t, std::vector<std::pair<Instant, std::optional<Instant>>>> downtime;
+
+    // Where a message sent at `sent` to `node` and never delivered stops: at once if the
+    // node was down, at its crash if it crashed in flight; otherwise the run ended first.
+    Instant undelivered_end(std::uint32_t node, Instant sent, Instant run_end) const {
+        const auto found = downtime.find(node);
+        if (found == downtime.end()) return run_end;
+        for (const auto& [crashed, restarted] : found->second) {
+            if (crashed <= sent && (!restarted || sent < *restarted)) return sent;
+            if (crashed > sent) return std::min(crashed, run_end);
+        }
+        return run_end;
+    }
 };
 
 Lookahead look_ahead(const Trace& trace) {
@@ -39,6 +57,11 @@ Lookahead look_ahead(const Trace& trace) {
         } else if (event.kind == kind::lock_refused) {
             if (auto found = last_delivered.find(event.node.index); found != last_delivered.end())
                 ahead.refused_requests.insert(found->second);
+        } else if (event.kind == kind::node_crashed) {
+            ahead.downtime[event.node.index].emplace_back(event.at, std::nullopt);
+        } else if (event.kind == kind::node_restarted) {
+            auto& periods = ahead.downtime[event.node.index];
+            if (!periods.empty() && !periods.back().second) periods.back().second = event.at;
         }
     }
     return ahead;
@@ -132,8 +155,14 @@ private:
             step.text = event.text("label");
             step.to_lane = lane(event.node_ref("to"));
             const auto delivery = ahead_.delivery.find(id);
-            step.arrives = delivery != ahead_.delivery.end() ? delivery->second.at : figure_.end;
-            step.lost = delivery != ahead_.delivery.end() && delivery->second.lost;
+            if (delivery != ahead_.delivery.end()) {
+                step.arrives = delivery->second.at;
+                step.lost = delivery->second.lost;
+            } else {
+                // Never delivered: drawn as lost, ending at the crash that swallowed it.
+                step.arrives = ahead_.undelivered_end(event.node_ref("to").index, event.at, figure_.end);
+                step.lost = true;
+            }
             step.reply = event.has("reply_to");
             const bool refused = ahead_.refused_requests.contains(id) ||
                                  (event.has("reply_to") && ahead_.refused_requests.contains(event.integer("reply_to")));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "scenarios/schema/sha256.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -119,6 +120,10 @@ void JsonReader::allow_only(std::span<const std::string_view> allowed) const {
         const JsonReader unknown(*source_, it.value(), pointer_ + "/" + escape_pointer_token(it.key()));
         unknown.fail(fmt::format("unknown field \"{}\"; expected one of: {}", it.key(), fmt::join(allowed, ", ")));
     }
+}
+
+void JsonReader::note_data_file(const std::string& name, std::string_view bytes) const {
+    if (source_->data_files != nullptr) (*source_->data_files)[name] = sha256_hex(bytes);
 }
 
 std::string JsonReader::string() const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,6 +43,9 @@ struct JsonSource {
     const Json* design_override = nullptr;  // null when reading the base document
     std::string design_pointer;             // "/designs/fenced"
     std::string design_name;                // "fenced"
+    // Every data file the scenario reads, by the name it is given, with the SHA-256 of
+    // its bytes: a sweep's provenance must change when a file of samples does.
+    std::map<std::string, std::string>* data_files = nullptr;
 };
 
 // No duration in a scenario may exceed this (a week); it keeps every sum of times far
@@ -56,6 +60,8 @@ public:
     const Json& json() const { return *value_; }
     // The file being read, as given: a file it names is relative to its directory.
     const std::string& file() const { return source_->file; }
+    // Notes a data file read for this document (see JsonSource::data_files).
+    void note_data_file(const std::string& name, std::string_view bytes) const;
 
     bool has(std::string_view key) const;
     JsonReader operator[](std::string_view key) const;                // a required field

@@ -91,6 +91,7 @@ std::vector<Duration> read_sample_file(const JsonReader& field, const std::strin
     text << in.rdbuf();
     if (in.bad()) field.fail(fmt::format("cannot read {}", shown));
     const std::string content = text.str();
+    field.note_data_file(name, content);
 
     std::vector<Duration> samples;
     std::size_t line_number = 0;

@@ -21,7 +21,9 @@ struct Design {
 
 struct Scenario {
     std::string file;            // as given on the command line
-    std::string content_sha256;  // of the file's bytes: what a sweep says it ran, whatever the path
+    // Of the file's bytes, and of the data files it reads: what a sweep says it ran,
+    // whatever the path.
+    std::string content_sha256;
     std::string name;
     std::string description;
     std::string lesson;   // one line: what a learner should take away

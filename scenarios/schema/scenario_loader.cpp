@@ -435,7 +435,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const Json& document = parsed.document;
     const JsonPositions& positions = parsed.positions;
 
-    const JsonSource base_source{file, &positions, nullptr, "", ""};
+    std::map<std::string, std::string> data_files;
+    const JsonSource base_source{file, &positions, nullptr, "", "", &data_files};
     const JsonReader root(base_source, document, "");
     std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson", "section",
                                                    "seed",    "designs", "explore",     "sweep",  "vocabulary"};
@@ -480,7 +481,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         overrides.erase("expect");
         const Json merged = merged_world_json(base_world, overrides);
 
-        const JsonSource design_source{file, &positions, &overrides, design.pointer(), name};
+        const JsonSource design_source{file, &positions, &overrides, design.pointer(), name, &data_files};
         const JsonReader merged_reader(design_source, merged, "");
         WorldReader world(merged_reader);
         Design result{name, world.read(), read_purpose(merged_reader), {}};
@@ -491,6 +492,13 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     }
     if (root.has("explore")) scenario.explore = read_explore(root["explore"], scenario.designs);
     if (root.has("sweep")) scenario.sweep = read_sweep_block(root["sweep"], scenario.designs);
+    // A file of samples is part of what a sweep ran: the names and hashes of the files read
+    // join the scenario's bytes in the hash, so editing one is as visible as editing the file.
+    if (!data_files.empty()) {
+        std::string identity(text);
+        for (const auto& [name, sha256] : data_files) identity += fmt::format("\n{} {}", name, sha256);
+        scenario.content_sha256 = sha256_hex(identity);
+    }
     return scenario;
 }
 
