@@ -10,8 +10,8 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <span>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -20,7 +20,7 @@ struct Design {
 };
 
 struct Scenario {
-    std::string file;            // as given on the command line
+    std::string file;  // as given on the command line
     // Of the file's bytes, and of the data files it reads: what a sweep says it ran,
     // whatever the path.
     std::string content_sha256;
