@@ -12,12 +12,23 @@ bool DesignOutcome::held() const {
     return std::all_of(expectations.begin(), expectations.end(), [](const auto& e) { return e.held; });
 }
 
+bool DesignOutcome::violated() const {
+    return std::any_of(metrics.flagged.begin(), metrics.flagged.end(), [](const auto& f) { return f.violation; });
+}
+
 bool DesignOutcome::passes_only_with_inert_faults() const {
     return faults && faults->all_missed() && faults->held_without_faults && !expectations.empty() && held();
 }
 
 bool ScenarioOutcome::held() const {
     return std::all_of(designs.begin(), designs.end(), [](const auto& d) { return d.held(); });
+}
+
+std::vector<std::string> ScenarioOutcome::violated_designs() const {
+    std::vector<std::string> names;
+    for (const auto& design : designs)
+        if (design.violated()) names.push_back(design.name);
+    return names;
 }
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics) {

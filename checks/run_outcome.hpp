@@ -33,7 +33,12 @@ struct DesignOutcome {
     // Set when the design has faults and they were judged against runs without them.
     std::optional<FaultJudgement> faults;
 
+    // The file's contract: every expectation held.
     bool held() const;
+    // The world's outcome, a different fact: a checker flagged a violation (money moved
+    // twice, a stale write let through, somebody else's lock deleted), whatever the file
+    // expected. A design written to show a failure holds and is violated.
+    bool violated() const;
     // Its expectations held, but every fault missed (changed nothing and reached no
     // holder), and they hold without any fault too: the pass says nothing about them.
     bool passes_only_with_inert_faults() const;
@@ -48,6 +53,7 @@ struct ScenarioOutcome {
     std::vector<DesignOutcome> designs;
 
     bool held() const;
+    std::vector<std::string> violated_designs() const;  // their names, in the file's order
 };
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics);

@@ -74,7 +74,8 @@ int report_command(const ReportCommandOptions& options) {
                                                    replay_command(options.program, file, seed), "index.html", &taken);
         if (!written) return 2;
         entries.push_back(CourseEntry{scenario->section, scenario->name, scenario->lesson,
-                                      std::filesystem::path(*written).filename().string(), outcome.held()});
+                                      std::filesystem::path(*written).filename().string(), outcome.held(),
+                                      outcome.violated_designs()});
     }
     if (progress) fmt::print(stderr, "\r\033[K");
     // The seed's order: by section, then by name, as `locksim list` prints it.

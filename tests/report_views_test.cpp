@@ -710,3 +710,50 @@ TEST_CASE("a message to a crashed node is drawn as lost, ending where it was swa
     }
     CHECK(to_the_dead > 5);  // the sentinel's pings, at least
 }
+
+TEST_CASE("a design that holds its expectations and lost money shows two verdicts that look different") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const std::string page = page_of(ran);
+    const std::string unfenced = article_of(page, "unfenced");
+    CHECK_THAT(unfenced, Catch::Contains("<span class=\"outcome outcome-harmed\">1 double charge</span>"));
+    CHECK_THAT(unfenced, Catch::Contains("<span class=\"contract contract-held\">as the file expects:"));
+    CHECK(unfenced.find("outcome-safe") == std::string::npos);
+    const std::string fenced = article_of(page, "fenced");
+    CHECK_THAT(fenced, Catch::Contains("<span class=\"outcome outcome-safe\">nothing lost</span>"));
+    // The comparison table has a row for each fact.
+    CHECK_THAT(page, Catch::Contains("<tr><th>outcome</th>"));
+    CHECK_THAT(page, Catch::Contains("<tr><th>expectations</th>"));
+    CHECK(ran.outcome.violated_designs() == std::vector<std::string>{"unfenced"});
+}
+
+TEST_CASE("the course index says where money was lost apart from whether the files' expectations held") {
+    const std::vector<CourseEntry> entries{
+        {"3", "shown", "a failure shown on purpose", "shown.html", true, {"unfenced", "checked"}},
+        {"4", "safe", "nothing lost", "safe.html", true, {}},
+        {"4", "broken", "a contract broken", "broken.html", false, {}},
+    };
+    const std::string index = render_course_index(entries);
+    CHECK_THAT(index, Catch::Contains("<span class=\"outcome outcome-harmed\">lost in unfenced, checked</span> "
+                                      "<span class=\"contract contract-held\">as expected</span>"));
+    CHECK(count_of(index, "<span class=\"outcome outcome-safe\">nothing lost</span>") == 2);
+    CHECK(count_of(index, "<span class=\"contract contract-failed\">an expectation failed</span>") == 1);
+}
+
+TEST_CASE("the believed lease ends where the holder's own clock said, not where the holder noticed") {
+    const auto ran = run_file("gc-pause-40s.json");
+    const auto figure = build_sequence_figure(design_named(ran.outcome, "unfenced"));
+    const auto server_1 = std::find(figure.lanes.begin(), figure.lanes.end(), "server-1") - figure.lanes.begin();
+    const FigureSpan* first = nullptr;
+    for (const auto& span : figure.spans)
+        if (span.kind == FigureSpan::Kind::believed && span.lane == static_cast<std::size_t>(server_1)) {
+            first = &span;
+            break;
+        }
+    REQUIRE(first != nullptr);
+    REQUIRE(first->own_deadline.has_value());
+    // Its 30 s lease ran out by its own clock during the 40 s pause; it noticed only later.
+    CHECK(first->to == *first->own_deadline);
+    CHECK(first->to - first->from < seconds(31));
+    CHECK(first->to - first->from > seconds(29));
+    CHECK_FALSE(first->open);
+}

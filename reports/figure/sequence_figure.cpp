@@ -215,6 +215,26 @@ private:
                            [&](Instant at) { return at > from && at <= to; });
     }
 
+    // A finished bar. A believed lease ends where its holder's own clock said, if that
+    // came before the holder noticed.
+    void keep(FigureSpan span) {
+        if (span.own_deadline && *span.own_deadline < span.to) {
+            span.to = std::max(*span.own_deadline, span.from);
+            span.open = false;
+        }
+        figure_.spans.push_back(std::move(span));
+    }
+
+    // When the holder's clock reaches the deadline it just recorded, in true time: its clock
+    // runs at true speed between readings (drift is parts per million), so the deadline is
+    // as far after this event as it is after the clock's reading here.
+    static std::optional<Instant> own_deadline(const TraceEvent& event) {
+        const Instant until = event.instant("believed_until");
+        if (until == never) return std::nullopt;
+        const Instant reading = event.has("clock") ? event.wall : event.monotonic;
+        return event.at + (until - reading);
+    }
+
     void track_spans(const TraceEvent& event) {
         const std::size_t here = lane(event.node);
         if (event.kind == kind::belief_acquired) {
@@ -223,8 +243,11 @@ private:
             std::string label = event.has("token")
                                     ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
                                     : fmt::format("lease as {} believed it", who);
-            open_beliefs_[{here, event.text("key")}] =
-                FigureSpan{FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label)};
+            open_beliefs_[{here, event.text("key")}] = FigureSpan{
+                FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label), own_deadline(event)};
+        } else if (event.kind == kind::belief_extended) {
+            if (auto found = open_beliefs_.find({here, event.text("key")}); found != open_beliefs_.end())
+                found->second.own_deadline = own_deadline(event);
         } else if (event.kind == kind::belief_ended) {
             close({here, event.text("key")}, open_beliefs_, event.at);
         } else if (event.kind == kind::lock_granted) {
@@ -268,7 +291,7 @@ private:
         auto found = open.find(key);
         if (found == open.end()) return;
         found->second.to = at;
-        figure_.spans.push_back(std::move(found->second));
+        keep(std::move(found->second));
         open.erase(found);
     }
 
@@ -281,7 +304,7 @@ private:
                     continue;
                 }
                 it->second.to = at;
-                figure_.spans.push_back(std::move(it->second));
+                keep(std::move(it->second));
                 it = open->erase(it);
             }
         }
@@ -295,7 +318,7 @@ private:
                 continue;
             }
             it->second.to = at;
-            figure_.spans.push_back(std::move(it->second));
+            keep(std::move(it->second));
             it = open_grants_.erase(it);
         }
     }
@@ -305,7 +328,7 @@ private:
             for (auto& [_, span] : open) {
                 span.to = std::max(figure_.end, span.from);
                 span.open = true;
-                figure_.spans.push_back(std::move(span));
+                keep(std::move(span));
             }
             open.clear();
         };

@@ -52,6 +52,9 @@ struct FigureSpan {
     bool open = false;       // still going when the run stopped
     std::size_t holder = 0;  // granted, believed: the holder's lane (its colour)
     std::string label;       // "believed by server-1 (token 33)"
+    // believed: when the holder's own clock said its lease ended, in true time. The bar
+    // stops there even if the holder only noticed later (a pause slept through it).
+    std::optional<Instant> own_deadline;
 };
 
 struct SequenceFigure {

@@ -36,18 +36,33 @@ std::string section_line(const std::string& section) {
                        escaped(chapters));
 }
 
-std::string verdict(const DesignOutcome& design) {
-    if (design.expectations.empty()) return "<span>no expectations</span>";
+// Two facts that must not look alike: whether the file's expectations held (a contract, in
+// neutral ink) and whether the world lost something (the outcome, red or green).
+std::string contract_verdict(const DesignOutcome& design) {
+    if (design.expectations.empty()) return "<span class=\"contract\">no expectations</span>";
     const auto failed =
         std::count_if(design.expectations.begin(), design.expectations.end(), [](const auto& e) { return !e.held; });
     if (failed == 0)
-        return fmt::format("<span class=\"good verdict-held\">{} expectation{} held</span>", design.expectations.size(),
-                           design.expectations.size() == 1 ? "" : "s");
+        return fmt::format("<span class=\"contract contract-held\">as the file expects: {} expectation{} held</span>",
+                           design.expectations.size(), design.expectations.size() == 1 ? "" : "s");
     std::string failures;
     for (const auto& e : design.expectations)
         if (!e.held) failures += (failures.empty() ? "" : "; ") + describe_failure(e);
-    return fmt::format("<span class=\"bad verdict-failed\">{} of {} failed: {}</span>", failed,
-                       design.expectations.size(), escaped(failures));
+    return fmt::format("<span class=\"contract contract-failed\">not as the file expects: {} of {} failed: {}</span>",
+                       failed, design.expectations.size(), escaped(failures));
+}
+
+std::string outcome_verdict(const DesignOutcome& design) {
+    if (!design.violated()) return "<span class=\"outcome outcome-safe\">nothing lost</span>";
+    const Vocabulary words = vocabulary_of(design.trace);
+    const auto doubles = design.metrics.double_charges();
+    if (doubles > 0)
+        return fmt::format("<span class=\"outcome outcome-harmed\">{} double {}</span>", doubles,
+                           doubles == 1 ? words.effect : words.effects());
+    const auto flagged = std::count_if(design.metrics.flagged.begin(), design.metrics.flagged.end(),
+                                       [](const auto& f) { return f.violation; });
+    return fmt::format("<span class=\"outcome outcome-harmed\">{} violation{}</span>", flagged,
+                       flagged == 1 ? "" : "s");
 }
 
 std::string fault_verdict(const DesignOutcome& design) {
@@ -102,7 +117,8 @@ std::string comparison(const ScenarioOutcome& outcome) {
             [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
     if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
-    row("expectations", [](const DesignOutcome& d) { return verdict(d); });
+    row("outcome", [](const DesignOutcome& d) { return outcome_verdict(d); });
+    row("expectations", [](const DesignOutcome& d) { return contract_verdict(d); });
     html += "</table>\n";
     return html;
 }
@@ -160,9 +176,10 @@ std::string inert_warning(const DesignOutcome& design) {
 
 std::string design_article(const DesignOutcome& design, const std::string& anchor) {
     const SequenceFigure figure = build_sequence_figure(design);
-    std::string html = fmt::format(
-        "<article class=\"design\" id=\"{}\" data-design=\"{}\">\n<h2>{}</h2>\n<p>A {} lock. {}</p>\n", escaped(anchor),
-        escaped(design.name), escaped(design.name), to_string(design.purpose), verdict(design));
+    std::string html =
+        fmt::format("<article class=\"design\" id=\"{}\" data-design=\"{}\">\n<h2>{}</h2>\n<p>A {} lock. {} {}</p>\n",
+                    escaped(anchor), escaped(design.name), escaped(design.name), to_string(design.purpose),
+                    outcome_verdict(design), contract_verdict(design));
     std::string violations, protections, faults;
     for (const auto& step : figure.steps) {
         const std::string link = fmt::format("<a href=\"#{}-e{}\">e{}</a> at {}", escaped(anchor), step.number,
@@ -189,7 +206,7 @@ std::string design_article(const DesignOutcome& design, const std::string& ancho
             "{} later steps are left out (<code>--format trace</code> has every event).</p>\n",
             figure.steps.size(), format_seconds(figure.end), figure.left_out);
     html += render_svg_figure(figure, anchor);
-    html += fmt::format("<details open><summary>Every step ({} steps, {} messages)</summary>\n", figure.steps.size(),
+    html += fmt::format("<details><summary>Every step ({} steps, {} messages)</summary>\n", figure.steps.size(),
                         figure.messages);
     html += event_table(figure, anchor);
     html += "</details>\n</article>\n";
@@ -201,8 +218,11 @@ std::string course_item(const CourseEntry& entry) {
         "<li><a href=\"{}\"><strong>{}</strong></a>{} — {} {}</li>\n", escaped(entry.href), escaped(entry.name),
         entry.section.size() > 1 ? fmt::format(" <span class=\"chapter\">§{}</span>", escaped(entry.section)) : "",
         escaped(entry.lesson),
-        entry.held ? "<span class=\"good verdict-held\" title=\"every expectation held\"></span>"
-                   : "<span class=\"bad verdict-failed\">an expectation failed</span>");
+        (entry.violated.empty() ? std::string("<span class=\"outcome outcome-safe\">nothing lost</span>")
+                                : fmt::format("<span class=\"outcome outcome-harmed\">lost in {}</span>",
+                                              escaped(fmt::format("{}", fmt::join(entry.violated, ", "))))) +
+            (entry.held ? " <span class=\"contract contract-held\">as expected</span>"
+                        : " <span class=\"contract contract-failed\">an expectation failed</span>"));
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ struct CourseEntry {
     std::string name;
     std::string lesson;
     std::string href;  // the report page, relative to the index
-    bool held = true;  // every expectation of every design held
+    bool held = true;                   // the file's contract: every expectation of every design held
+    std::vector<std::string> violated;  // the world's outcome: designs in which a checker flagged a violation
 };
 
 // index.html: the scenarios in the order the seed tells its story, chapter by chapter.

@@ -21,8 +21,14 @@ th { background: #f6f8fa; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .bad { color: var(--violation); font-weight: 600; }
 .good { color: var(--protection); font-weight: 600; }
-.verdict-held::before { content: "✓ "; }
-.verdict-failed::before { content: "✗ "; }
+.outcome { display: inline-block; border-radius: 4px; padding: 0 6px; font-weight: 600; }
+.outcome-harmed { background: #fbe3d6; color: #8a3300; }
+.outcome-harmed::before { content: "✗ "; }
+.outcome-safe { background: #dcf1e8; color: #005c43; }
+.outcome-safe::before { content: "✓ "; }
+.contract { display: inline-block; border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; color: #424a53; }
+.contract-failed { border-color: var(--ink); color: var(--ink); font-weight: 700; }
+.contract-failed::before { content: "≠ "; }
 .designs { display: flex; flex-wrap: wrap; gap: 28px; padding: 0 24px 24px; align-items: flex-start; }
 .design { border: 1px solid var(--line); border-radius: 8px; padding: 16px; overflow-x: auto; max-width: 100%; }
 .design ul.violations { margin: 6px 0 10px; padding-left: 20px; }
