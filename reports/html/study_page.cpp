@@ -117,7 +117,7 @@ std::string render_study_page(const Study& study) {
         "per seed) in which the design broke the lock's promise (a double charge, a stale write accepted, a lock "
         "released by "
         "a non-holder), and the bar through it is its 95 % Wilson interval, the one the text table prints. "
-        "<strong>Up, the rate runs on a log scale</strong>: each labelled line is ten times the one below, so a "
+        "<strong>Up, the rate runs on a log scale</strong>: each darker line is ten times the one below, so a "
         "rate that falls from 1 % to 0.01 % falls two steps. A rate of 0 has no place on a log scale: it is drawn "
         "hollow in the band at the bottom, labelled “{0}”, and its bar rises to the largest rate that "
         "these runs cannot rule out, which is how much a 0 can hide. Across, the field's values as written: on a "
