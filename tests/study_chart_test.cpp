@@ -247,6 +247,27 @@ TEST_CASE("series differ in colour and in marker shape, so that a chart reads in
     CHECK(shapes.size() == 6);
 }
 
+TEST_CASE("however many series stand side by side, every point stays inside the plot") {
+    std::vector<std::string> designs;
+    for (int d = 0; d < 3; ++d) designs.push_back("design-" + std::to_string(d));
+    std::vector<std::vector<std::uint64_t>> violating(18, std::vector<std::uint64_t>{2, 1, 0});
+    // A chart of the second field: 3 designs × 6 values of the first, 18 series.
+    const Study study = study_by_hand(
+        {"lock.ttl=1s,2s,3s,10s,100s,1000s", "fault_generators/0/mean_interval=10s,1m,5m"}, designs, violating);
+    const std::string page = render_study_page(study);
+    const std::regex band(R"re(<rect class="zero-band" x="(\d+)" y="[\d.]+" width="(\d+)")re");
+    std::smatch plot;
+    REQUIRE(std::regex_search(page, plot, band));
+    const double left = std::stod(plot[1].str());
+    const double right = left + std::stod(plot[2].str());
+    const auto xs = all_matches(page, std::regex(R"re(<line class="interval" x1="([\d.]+)")re"));
+    REQUIRE(xs.size() == 2 * 54);  // per chart: 18 points × 3 values, and 9 series × 6 values
+    for (const auto& x : xs) {
+        CHECK(std::stod(x) > left + 4);
+        CHECK(std::stod(x) < right - 4);
+    }
+}
+
 TEST_CASE("value labels that would overlap on a log scale are left out, and the axis says so") {
     const std::string page =
         render_study_page(study_by_hand({"lock.ttl=1s,1100ms,1200ms,100s"}, {"unfenced"}, {{1}, {1}, {1}, {0}}));

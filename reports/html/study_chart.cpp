@@ -23,8 +23,12 @@ namespace {
 constexpr double chart_width = 880;
 constexpr double plot_left = 112;  // room for "0.001%" and "0 of 1,000 runs" beside the axis
 constexpr double plot_right = chart_width - 24;
-constexpr double value_inset = 40;  // the outermost values sit this far inside the plot
-constexpr double plot_top = 34;     // under the axis' title
+// The outermost values sit this far inside the plot, more when many series stand side
+// by side around each value, so that the outermost series stay inside too.
+constexpr double min_value_inset = 40;
+constexpr double max_value_inset = 120;
+constexpr double inset_margin = 12;  // between the outermost series and the plot's edge
+constexpr double plot_top = 34;      // under the axis' title
 // The decades share this much height, each within these bounds.
 constexpr double decades_height = 260;
 constexpr double min_decade_height = 44;
@@ -42,6 +46,13 @@ constexpr double value_label_em = 6.7;   // 11px monospace
 constexpr double legend_label_em = 6.9;  // 12px sans-serif, on average
 constexpr std::size_t value_label_limit = 16;
 constexpr std::size_t series_label_limit = 64;
+
+// "6", "2.5", "1,000": how many times the largest value is the smallest, never in
+// scientific notation.
+std::string factor_text(double factor) {
+    if (factor >= 10) return grouped(static_cast<std::uint64_t>(std::llround(factor)));
+    return fmt::format("{:.2g}", factor);
+}
 
 // ---- How a series looks: a colour and a marker shape, so that it reads in grey too
 
@@ -111,7 +122,10 @@ public:
         floor_bottom_ = floor_top_ + floor_height;
         legend_top_ = floor_bottom_ + legend_gap;
 
-        // Series side by side within 70 % of the narrowest space between two values.
+        // Series side by side within 70 % of the narrowest space between two values, and
+        // within the inset at the plot's edges.
+        const double gaps = series_.size() > 1 ? static_cast<double>(series_.size() - 1) : 1;
+        inset_ = std::clamp(gaps * max_dodge / 2 + inset_margin, min_value_inset, max_value_inset);
         std::vector<double> places;
         for (std::size_t v = 0; v < field_.values.size(); ++v) places.push_back(value_x(v));
         std::sort(places.begin(), places.end());
@@ -119,7 +133,7 @@ public:
         for (std::size_t i = 1; i < places.size(); ++i)
             if (places[i] > places[i - 1]) narrowest = std::min(narrowest, places[i] - places[i - 1]);
         dodge_ =
-            series_.size() > 1 ? std::min(max_dodge, 0.7 * narrowest / static_cast<double>(series_.size() - 1)) : 0;
+            series_.size() > 1 ? std::min({max_dodge, 0.7 * narrowest / gaps, 2 * (inset_ - inset_margin) / gaps}) : 0;
 
         std::size_t widest = floor_key_text().size();
         for (const auto& series : series_)
@@ -150,7 +164,7 @@ public:
 
 private:
     double value_x(std::size_t value) const {
-        return plot_left + value_inset + values_.fraction(value) * (plot_right - plot_left - 2 * value_inset);
+        return plot_left + inset_ + values_.fraction(value) * (plot_right - plot_left - 2 * inset_);
     }
     double point_x(std::size_t value, std::size_t series) const {
         return value_x(value) + dodge_ * (static_cast<double>(series) - static_cast<double>(series_.size() - 1) / 2);
@@ -259,10 +273,10 @@ private:
         }
         std::string placing;
         if (values_.logarithmic())
-            placing = fmt::format("on a log scale: the values span a factor of {:.3g}", values_.span());
+            placing = "on a log scale: the values span a factor of " + factor_text(values_.span());
         else if (values_.span() > 0 && field_.values.size() > 1)
-            placing = fmt::format("evenly spaced in the order given (they span a factor of {:.3g}, under 10)",
-                                  values_.span());
+            placing = "evenly spaced in the order given (they span a factor of " + factor_text(values_.span()) +
+                      ", under 10)";
         else
             placing = "evenly spaced in the order given";
         out_ += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"axis-title\">{} → {}{}</text></g>\n", plot_left,
@@ -378,6 +392,7 @@ private:
     double floor_top_ = 0;
     double floor_bottom_ = 0;
     double legend_top_ = 0;
+    double inset_ = min_value_inset;
     double dodge_ = 0;
     std::size_t legend_columns_ = 1;
     std::string out_;
