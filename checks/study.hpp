@@ -31,6 +31,7 @@ struct Study {
     SeedBlock seeds;
     std::vector<VariedField> fields;
     std::vector<StudyPoint> points;  // the grid, the first field varying slowest
+    std::string command;             // the command that reproduces it, for a report to print
 };
 
 }  // namespace locksim

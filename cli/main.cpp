@@ -125,6 +125,10 @@ int main(int argc, char** argv) {
                           "A parameter study: FIELD=V1,V2,… (lock.ttl=5s,10s,30s; a path with / or . such as\n"
                           "fault_generators/0/mean_interval=10s,1m). Repeat it for a grid; every point runs the same\n"
                           "seeds, and the table has one row per point and design");
+    sweep_app->add_option("--report", sweep.report_directory,
+                          "With --vary: also write a page of charts (one self-contained HTML page) into this\n"
+                          "directory, as <scenario>-study.html: per varied field, the violation rate against its\n"
+                          "values on a log scale, with the intervals, a line per design");
     sweep_app->add_option("--runs-per-day", sweep.runs_per_day,
                           "How often the job runs in production: each rate becomes expected incidents a day and a\n"
                           "year, with their interval");
@@ -134,6 +138,7 @@ int main(int argc, char** argv) {
         "CI gate: locksim sweep FILE --seeds 20000 --design fenced --max-rate fenced=0.001 --junit rate.xml\n"
         "Study:   locksim sweep FILE --seeds 500 --vary lock.ttl=5s,10s,30s --vary "
         "fault_generators/0/mean_interval=10s,1m\n"
+        "Charts:  locksim sweep FILE --seeds 500 --vary lock.ttl=1s,10s,100s --report report\n"
         "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
         "         locksim merge shard-*.json\n"
         "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");

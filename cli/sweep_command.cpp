@@ -20,6 +20,8 @@
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
+#include "reports/html/markup.hpp"
+#include "reports/html/study_page.hpp"
 #include "reports/junit.hpp"
 #include "reports/study_report.hpp"
 #include "reports/sweep_text.hpp"
@@ -132,7 +134,19 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
     return held;
 }
 
-// `sweep FILE --vary …`: the sweep at every point of the grid, as one table or document.
+// The command that reproduces a study's rates: like sweep_command_line, the thread count
+// and where the results go are left out, since they never change them.
+std::string study_command_line(const SweepCommandOptions& options) {
+    std::string command = sweep_command_line(options.file, SeedBlock{options.start, options.seeds}, 1, 1);
+    if (options.design) command += " --design " + shell_quoted(*options.design);
+    for (const auto& text : options.vary) command += " --vary " + shell_quoted(text);
+    if (options.max_events != Engine::default_event_limit)
+        command += fmt::format(" --max-events {}", options.max_events);
+    return command;
+}
+
+// `sweep FILE --vary …`: the sweep at every point of the grid, as one table or document,
+// and with --report a page of charts.
 int study_command(const SweepCommandOptions& options, unsigned threads) {
     if (options.shard || !options.max_rates.empty() || options.junit || options.runs_per_day > 0) {
         fmt::print(stderr,
@@ -152,6 +166,8 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
         }
         fields.push_back(std::move(*field));
     }
+    // Before the runs, which may take hours, rather than after them.
+    if (options.report_directory && !make_directory(*options.report_directory)) return 2;
     Study study;
     try {
         ProgressBar bar(points * options.seeds, "runs");
@@ -165,10 +181,19 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
         return 2;
     }
+    study.command = study_command_line(options);
     const std::string text = options.format == "json"
                                  ? study_json(study).dump(2) + "\n"
                                  : render_study_text(study, !options.output && use_colour(color_choice(options.color)));
-    return deliver(text, options.output) ? 0 : 2;
+    if (!deliver(text, options.output)) return 2;
+    if (options.report_directory) {
+        // DIR/<scenario>-study.html; where it went is for the person at the terminal, on
+        // stderr, so that stdout stays one clean document.
+        const auto path = std::filesystem::path(*options.report_directory) / (slug(study.scenario) + "-study.html");
+        if (!write_file(path, render_study_page(study))) return 2;
+        fmt::print(stderr, "Study charts: {} (open it in a browser)\n", path.string());
+    }
+    return 0;
 }
 
 }  // namespace
@@ -202,6 +227,12 @@ int sweep_command(const SweepCommandOptions& options) {
     if (!loaded) return 2;
     const Scenario& scenario = *loaded;
     if (!has_design_or_report(scenario, options.design)) return 2;
+    if (options.report_directory && options.vary.empty()) {
+        fmt::print(stderr,
+                   "--report draws the charts of a parameter study: add --vary FIELD=V1,V2,… (such as "
+                   "lock.ttl=5s,10s,30s)\n");
+        return 2;
+    }
     if (!options.vary.empty()) {
         const auto threads = worker_threads(options.jobs);
         return threads ? study_command(options, *threads) : 2;

@@ -84,7 +84,7 @@ std::optional<VariedField> parse_varied_field(const std::string& text) {
 Study run_study(const std::string& file, const std::vector<VariedField>& fields, SeedBlock seeds, unsigned threads,
                 const std::function<void(std::uint64_t done)>& progress, std::uint64_t event_limit,
                 const std::optional<std::string>& only_design) {
-    Study study{"", file, seeds, fields, {}};
+    Study study{"", file, seeds, fields, {}, ""};
     std::uint64_t done_before = 0;
     for (const auto& choice : grid(fields)) {
         std::vector<ScenarioVariation> variations;
