@@ -243,8 +243,9 @@ private:
             std::string label = event.has("token")
                                     ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
                                     : fmt::format("lease as {} believed it", who);
-            open_beliefs_[{here, event.text("key")}] = FigureSpan{
-                FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label), own_deadline(event)};
+            open_beliefs_[{here, event.text("key")}] =
+                FigureSpan{FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label),
+                           own_deadline(event)};
         } else if (event.kind == kind::belief_extended) {
             if (auto found = open_beliefs_.find({here, event.text("key")}); found != open_beliefs_.end())
                 found->second.own_deadline = own_deadline(event);

@@ -28,7 +28,7 @@ struct CourseEntry {
     std::string section;
     std::string name;
     std::string lesson;
-    std::string href;  // the report page, relative to the index
+    std::string href;                   // the report page, relative to the index
     bool held = true;                   // the file's contract: every expectation of every design held
     std::vector<std::string> violated;  // the world's outcome: designs in which a checker flagged a violation
 };

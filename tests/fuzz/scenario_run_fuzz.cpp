@@ -127,7 +127,7 @@ std::string render_everything(const locksim::ScenarioOutcome& outcome, const loc
                        "the page contains a <script> element; a scenario's text reached it unescaped");
     const std::string index = locksim::render_course_index(
         {locksim::CourseEntry{scenario.section, outcome.name, outcome.lesson, outcome.name + ".html", outcome.held(),
-                               outcome.violated_designs()}});
+                              outcome.violated_designs()}});
     if (index.find("<script") != std::string::npos)
         promise_broken("html-script", "render_course_index", "the index contains a <script> element");
     const std::string mermaid = locksim::render_mermaid(outcome);
