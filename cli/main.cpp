@@ -70,7 +70,9 @@ int main(int argc, char** argv) {
     std::string seed;
     run_app->add_option("--seed", seed,
                         "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
-    run_app->add_option("--design", run.design, "Run only the design with this name");
+    run_app->add_option("--design", run.design,
+                        "Run only the design with this name; \"all\": every design, and the text output\n"
+                        "draws every design's timeline in turn (the first design's otherwise)");
     run_app->add_option("--faults", run.faults,
                         "These faults instead of the file's, as JSON written like its \"faults\" (no faults are\n"
                         "drawn): replays a placement that `locksim explore` found, e.g.\n"

@@ -19,6 +19,7 @@
 #include "reports/summary_table.hpp"
 #include "reports/text_style.hpp"
 #include "reports/text_timeline.hpp"
+#include "reports/text_wrap.hpp"
 #include "reports/trace_json.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -28,16 +29,9 @@ namespace locksim {
 namespace {
 
 std::string wrap(const std::string& text, std::size_t width) {
-    std::istringstream words(text);
-    std::string line, out, word;
-    while (words >> word) {
-        if (!line.empty() && line.size() + 1 + word.size() > width) {
-            out += line + "\n";
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-    }
-    return out + line + (line.empty() ? "" : "\n");
+    std::string out;
+    for (const auto& line : wrapped_lines(text, width)) out += line + "\n";
+    return out;
 }
 
 // The faults that struck the first design, from its trace: fixed in the file or drawn
@@ -75,7 +69,25 @@ std::string inert_fault_lines(const ScenarioOutcome& outcome, const TextStyle& s
     return out;
 }
 
-std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, const TextStyle& style) {
+// `--design all` asks for every design's timeline; a design may itself be named "all".
+bool every_timeline(const Scenario& scenario, const std::optional<std::string>& design) {
+    if (!design || *design != "all") return false;
+    return std::none_of(scenario.designs.begin(), scenario.designs.end(),
+                        [](const Design& d) { return d.name == "all"; });
+}
+
+std::string design_timeline(const DesignOutcome& design, const TextStyle& style) {
+    std::string out = style.heading(fmt::format("Timeline of \"{}\"", design.name)) +
+                      " (true time; one column per node; messages left out, --format trace has them)\n";
+    out += render_compact_timeline(design, style);
+    if (design.summary.horizon_reached)
+        out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",
+                                       format_seconds(design.summary.ended_at)));
+    return out + "\n";
+}
+
+std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, bool every_design,
+                        const TextStyle& style) {
     std::string out = style.heading(fmt::format("{}", outcome.name)) +
                       fmt::format(" · seed {} · {} design{}\n", outcome.seed, outcome.designs.size(),
                                   outcome.designs.size() == 1 ? "" : "s");
@@ -85,14 +97,11 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
     out += render_summary_table(outcome, style) + "\n";
     out += fault_list(outcome.designs.front(), style);
 
-    const DesignOutcome& first = outcome.designs.front();
-    out += style.heading(fmt::format("Timeline of \"{}\"", first.name)) +
-           " (true time; one column per node; messages left out, --format trace has them)\n";
-    out += render_compact_timeline(first, style);
-    if (first.summary.horizon_reached)
-        out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",
-                                       format_seconds(first.summary.ended_at)));
-    out += "\n";
+    if (every_design) {
+        for (const auto& design : outcome.designs) out += design_timeline(design, style);
+    } else {
+        out += design_timeline(outcome.designs.front(), style);
+    }
 
     for (const auto& design : outcome.designs)
         for (const auto& result : design.expectations)
@@ -120,11 +129,13 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     const Scenario& scenario = *loaded;
-    if (!has_design_or_report(scenario, options.design)) return 2;
+    const bool every_design = every_timeline(scenario, options.design);
+    const std::optional<std::string> only_design = every_design ? std::nullopt : options.design;
+    if (!has_design_or_report(scenario, only_design)) return 2;
 
     ScenarioOutcome outcome;
     try {
-        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), options.design,
+        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), only_design,
                                RunOptions{.event_limit = options.max_events});
     } catch (const RunawayRun& runaway) {
         fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
@@ -137,7 +148,7 @@ int run_command(const RunCommandOptions& options) {
         case RunFormat::perfetto: fmt::print("{}", render_perfetto(outcome)); break;
         case RunFormat::text: {
             const TextStyle style(use_colour(options.color));
-            fmt::print("{}", render_text(outcome, options, style));
+            fmt::print("{}", render_text(outcome, options, every_design, style));
             break;
         }
     }

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <string_view>
 
 #include "reports/figure/sequence_figure.hpp"
+#include "reports/text_wrap.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -26,6 +28,43 @@ std::string participant(std::size_t lane) {
     return fmt::format("n{}", lane);
 }
 
+// Diagrams are read in a narrow column: a label or a note wraps onto lines this wide.
+constexpr std::size_t label_width = 56;
+
+std::string wrapped_text(std::string_view text) {
+    std::string out;
+    for (const auto& line : wrapped_lines(text, label_width)) out += (out.empty() ? "" : "<br/>") + mermaid_text(line);
+    return out;
+}
+
+// A pause drawn as a band behind the steps it froze: from the pause to the resume (or the
+// crash) on the same lane. Mermaid's rect blocks nest and cannot overlap, so a pause that
+// begins inside another is told by its notes alone.
+class PauseBands {
+public:
+    std::string before(const FigureStep& step) {
+        if (open_ || step.tone != EventTone::fault || step.text.find(" pause: frozen for ") == std::string::npos)
+            return "";
+        open_ = true;
+        lane_ = step.lane;
+        return "    rect rgba(107, 76, 154, 0.12)\n";
+    }
+    std::string after(const FigureStep& step) {
+        if (!open_ || lane_ != step.lane) return "";
+        if (!step.text.starts_with("resumes after") && !step.text.starts_with("crashes")) return "";
+        return close();
+    }
+    std::string close() {
+        if (!open_) return "";
+        open_ = false;
+        return "    end\n";
+    }
+
+private:
+    bool open_ = false;
+    std::size_t lane_ = 0;  // the paused lane, while open
+};
+
 std::string design_diagram(const DesignOutcome& design, const std::string& scenario) {
     const SequenceFigure figure = build_sequence_figure(design);
     std::string out =
@@ -36,6 +75,7 @@ std::string design_diagram(const DesignOutcome& design, const std::string& scena
         out += fmt::format("    participant {} as {}\n", participant(lane), mermaid_text(figure.lanes[lane]));
 
     std::set<std::size_t> active;  // lanes whose holder believes it holds the lock
+    PauseBands pauses;
     std::size_t left_out = figure.left_out;
     for (const auto& step : figure.steps) {
         if (step.retry) continue;  // folded into the first refusal's note
@@ -43,26 +83,29 @@ std::string design_diagram(const DesignOutcome& design, const std::string& scena
             ++left_out;
             continue;
         }
+        out += pauses.before(step);
         const std::string head = fmt::format("e{} {}", step.number, format_seconds(step.at));
         if (step.is_message()) {
             const std::string arrow = step.lost ? (step.reply ? "--x" : "-x") : (step.reply ? "-->>" : "->>");
             std::string text = step.text;
             if (!step.note.empty()) text += fmt::format(" (refused, {})", step.note);
-            out += fmt::format("    {}{}{}: {} {}\n", participant(step.lane), arrow, participant(*step.to_lane), head,
-                               mermaid_text(text));
+            out += fmt::format("    {}{}{}: {}\n", participant(step.lane), arrow, participant(*step.to_lane),
+                               wrapped_text(head + " " + text));
         } else {
             std::string text = step.text;
             if (step.tone == EventTone::violation) text = "✗ " + text;
             if (step.tone == EventTone::protection) text = "✓ " + text;
             if (!step.explanation.empty()) text += " — " + step.explanation;
-            out += fmt::format("    Note over {}: {} {}\n", participant(step.lane), head, mermaid_text(text));
+            out += fmt::format("    Note over {}: {}\n", participant(step.lane), wrapped_text(head + " " + text));
         }
+        out += pauses.after(step);
         // The lease as its holder believed it: from "holds" to "stops holding" (or its crash).
         if (step.text.starts_with("holds ") && active.insert(step.lane).second)
             out += fmt::format("    activate {}\n", participant(step.lane));
         if ((step.text.starts_with("stops holding") || step.text.starts_with("crashes")) && active.erase(step.lane) > 0)
             out += fmt::format("    deactivate {}\n", participant(step.lane));
     }
+    out += pauses.close();
     for (std::size_t lane : active) out += fmt::format("    deactivate {}\n", participant(lane));
     if (left_out > 0)
         out += fmt::format("    Note over {},{}: {} more steps left out (locksim run --format trace has them all)\n",

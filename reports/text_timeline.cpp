@@ -17,6 +17,7 @@ struct Line {
     std::size_t lane = 0;
     std::string text;
     EventTone tone = EventTone::normal;
+    std::vector<bool> frozen;  // per lane: paused while this happened (drawn ║ instead of │)
 };
 
 // Consecutive refusals at the store become one line: who was refused, how often, until when.
@@ -56,14 +57,16 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
 
     std::vector<Line> lines;
     std::optional<RefusalRun> refusals;
+    std::vector<bool> frozen(design.lanes.size(), false);  // a pause drawn as a span down its column
     for (const auto& event : trace.events()) {
         // World events (a partition) are drawn from the first lane.
         const std::size_t lane = event.node.valid() ? lane_of_node[event.node.index] : 0;
+        if (event.kind == trace_kind::node_resumed || event.kind == trace_kind::node_crashed) frozen[lane] = false;
         if (event.kind == trace_kind::lock_refused) {
             const std::string client = trace.node_name(event.node_ref("client"));
             if (!refusals) {
                 refusals = RefusalRun{lines.size(), {}, 0, event.at};
-                lines.push_back(Line{event.at, lane, "", EventTone::normal});
+                lines.push_back(Line{event.at, lane, "", EventTone::normal, frozen});
             }
             if (std::find(refusals->clients.begin(), refusals->clients.end(), client) == refusals->clients.end())
                 refusals->clients.push_back(client);
@@ -75,12 +78,13 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         auto text = describe_event(event, trace);
         if (!text) continue;
         refusals.reset();
-        Line line{event.at, lane, std::move(text->text), text->tone};
+        Line line{event.at, lane, std::move(text->text), text->tone, frozen};
         if (const FlaggedEvent* flag = design.metrics.flag_for(event.sequence)) {
             line.tone = flag->violation ? EventTone::violation : EventTone::protection;
             line.text += ": " + flag->explanation;
         }
         lines.push_back(std::move(line));
+        if (event.kind == trace_kind::node_paused) frozen[lane] = true;
     }
 
     std::vector<std::size_t> widths;
@@ -94,7 +98,9 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
     out += "\n";
     for (const auto& line : lines) {
         std::string row = fmt::format("{:>{}} ", format_seconds(line.at), time_width - 1);
-        for (std::size_t lane = 0; lane < line.lane; ++lane) row += style.quiet(pad_right("│", widths[lane]));
+        for (std::size_t lane = 0; lane < line.lane; ++lane)
+            row += line.frozen[lane] ? style.fault(pad_right("║ (paused)", widths[lane]))
+                                     : style.quiet(pad_right("│", widths[lane]));
         row += "│ " + styled(line, style);
         out += row + "\n";
     }

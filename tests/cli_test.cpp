@@ -193,3 +193,16 @@ TEST_CASE("locksim kinds lists every kind of trace event with its typed fields")
                                                        {"optional", false},
                                                        {"meaning", "the lock's key (zookeeper/etcd: its prefix)"}});
 }
+
+TEST_CASE("run --design all draws every design's timeline in turn; without it, the first design's") {
+    const auto all = run_locksim("run scenarios/gc-pause-40s.json --design all");
+    CHECK(all.exit_code == 0);
+    for (const char* design : {"unfenced", "fenced", "idempotent"})
+        CHECK_THAT(all.out, Catch::Contains(std::string("Timeline of \"") + design + "\""));
+    CHECK_THAT(all.out, Catch::Contains("║ (paused)"));  // server-1's 40 s pause, down its column
+    const auto first = run_locksim("run scenarios/gc-pause-40s.json");
+    CHECK_THAT(first.out, Catch::Contains("Timeline of \"unfenced\""));
+    CHECK(first.out.find("Timeline of \"fenced\"") == std::string::npos);
+    const auto unknown = run_locksim("run scenarios/gc-pause-40s.json --design nope");
+    CHECK(unknown.exit_code == 2);
+}
