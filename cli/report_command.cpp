@@ -16,6 +16,7 @@
 #include "reports/html/markup.hpp"
 #include "reports/text_style.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/what_if.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -31,6 +32,11 @@ std::string page_name(const std::string& scenario, std::set<std::string>& taken)
     return name + ".html";
 }
 
+// The program as the replay command names it: "build/locksim" of "build/locksim run …".
+std::string program_name(const std::string& replay) {
+    return replay.substr(0, replay.find(" run "));
+}
+
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
                                                  const std::string& directory, const std::string& replay,
                                                  const std::string& index_link, std::set<std::string>* taken) {
@@ -38,7 +44,11 @@ std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome,
     std::set<std::string> only_this;
     const std::filesystem::path path =
         std::filesystem::path(directory) / page_name(outcome.name, taken ? *taken : only_this);
-    const std::string page = render_html_report(outcome, ReportPage{scenario.section, replay, index_link});
+    std::vector<PageExercise> what_if_list;
+    for (auto& what_if : what_ifs(scenario, program_name(replay), scenario.file, outcome.seed))
+        what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
+    const std::string page =
+        render_html_report(outcome, ReportPage{scenario.section, replay, index_link, std::move(what_if_list)});
     if (!write_file(path, page)) return std::nullopt;
     return path.string();
 }

@@ -213,6 +213,55 @@ std::string design_article(const DesignOutcome& design, const std::string& ancho
     return html;
 }
 
+// What a reader should guess before reading on: per design, whether it loses what the
+// lock protects; the answer is folded away until asked for.
+std::string prediction(const DesignOutcome& design) {
+    const Vocabulary words = vocabulary_of(design.trace);
+    const bool efficiency = design.purpose == LockPurpose::efficiency;
+    const std::string question = efficiency
+                                     ? fmt::format("Will “{}” do the same work twice?", design.name)
+                                     : fmt::format("Will “{}” {} any {} twice?", design.name, words.effect, words.item);
+    std::string answer;
+    if (efficiency) {
+        answer = design.metrics.duplicate_work.ns > 0 ? fmt::format("Yes: {}.", efficiency_cost(design))
+                                                      : std::string("No: no work was done twice in this run.");
+    } else if (!design.metrics.double_charged.empty()) {
+        const auto& first = design.metrics.double_charged.front();
+        answer = fmt::format("Yes: {} {} was {} {} times for {}.", words.item, first.customer, words.effected(),
+                             first.charges, first.period);
+    } else {
+        answer = fmt::format("No {} {} twice.", words.item, words.effected());
+    }
+    const auto first_of = [&](bool violation) -> const FlaggedEvent* {
+        for (const auto& flag : design.metrics.flagged)
+            if (flag.violation == violation) return &flag;
+        return nullptr;
+    };
+    if (const FlaggedEvent* wrong = first_of(true))
+        answer += fmt::format(" What went wrong first: {}.", wrong->explanation);
+    else if (const FlaggedEvent* stopped = first_of(false))
+        answer += fmt::format(" What stopped it: {}.", stopped->explanation);
+    return fmt::format("<details class=\"predict\"><summary>{}</summary><p>{}</p></details>\n", escaped(question),
+                       escaped(answer));
+}
+
+std::string exercises(const ScenarioOutcome& outcome, const ReportPage& page) {
+    std::string html =
+        "<section class=\"exercises\">\n<h2>Predict, then reveal</h2>\n<p>Say what you expect before you open "
+        "each answer; the figures below show why.</p>\n";
+    for (const auto& design : outcome.designs) html += prediction(design);
+    if (!page.what_ifs.empty()) {
+        html +=
+            "<h3>What if…</h3>\n<p>Each command runs this scenario's seed at three values, the file's own in the "
+            "middle, and prints which designs go wrong at which value.</p>\n<ul class=\"what-if\">\n";
+        for (const auto& exercise : page.what_ifs)
+            html +=
+                fmt::format("<li>{}<br><code>{}</code></li>\n", escaped(exercise.question), escaped(exercise.command));
+        html += "</ul>\n";
+    }
+    return html + "</section>\n";
+}
+
 std::string course_item(const CourseEntry& entry) {
     return fmt::format(
         "<li><a href=\"{}\"><strong>{}</strong></a>{} — {} {}</li>\n", escaped(entry.href), escaped(entry.name),
@@ -255,6 +304,7 @@ std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage&
     html += fmt::format("<p>Seed {}. Replay it: <code>{}</code></p>\n</header>\n", outcome.seed,
                         escaped(page.replay_command));
     html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome) + "</section>\n";
+    html += exercises(outcome, page);
     html +=
         "<section>\n<h2>How to read the figures</h2>\n<p class=\"howto\">One lane per node. Time runs down the page in "
         "true time, which no node can read: spacing grows with elapsed time, so a slanted arrow is a slow message. "

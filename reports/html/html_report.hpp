@@ -9,10 +9,17 @@
 
 namespace locksim {
 
+// A question about the scenario's world and the command that answers it.
+struct PageExercise {
+    std::string question;
+    std::string command;
+};
+
 struct ReportPage {
     std::string section;         // the seed section the scenario tells ("3-4"), may be empty
     std::string replay_command;  // "locksim run scenarios/gc-pause-40s.json --seed 1"
     std::string index_link;      // href of the course index, or empty
+    std::vector<PageExercise> what_ifs;
 };
 
 std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage& page);

@@ -61,6 +61,11 @@ table.events tr.protection td { color: var(--protection); }
 .banner { background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; border-radius: 6px; }
 footer { color: var(--faint); font-size: 13px; padding-bottom: 32px; }
 ol.course { padding-left: 0; list-style: none; }
+details.predict { margin: 4px 0; }
+details.predict summary { cursor: pointer; font-weight: 600; }
+details.predict p { margin: 4px 0 8px 18px; max-width: 90ch; }
+ul.what-if li { margin: 6px 0; }
+ul.what-if code { display: inline-block; background: #f6f8fa; padding: 2px 6px; border-radius: 4px; overflow-wrap: anywhere; }
 ol.course li { margin: 6px 0; }
 @media print { .design { break-inside: avoid; border: none; } a { color: inherit; text-decoration: none; } }
 )css";
