@@ -310,7 +310,8 @@ std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage&
         "true time, which no node can read: spacing grows with elapsed time, so a slanted arrow is a slow message. "
         "A zig-zag marks a stretch in which nothing happened, cut short and labelled with its length; steps closer "
         "than a line of text are spread apart, and the exact time of each step is printed on the left. Beside a "
-        "server's lane, a solid bar is its lease as it believed it; on the store's lane a hatched bar is the lock as "
+        "server's lane, a solid bar is its lease as it believed it, ending where its own clock said the lease ran "
+        "out; on the store's lane a hatched bar is the lock as "
         "the store saw it. Every step has a number: e17 in a figure is row e17 of the table below it (click either). "
         "When a design went wrong, the steps that tell that story are drawn strong and the rest fade.</p>\n" +
         render_svg_legend() + "</section>\n";
