@@ -23,6 +23,7 @@
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
+#include "reports/html/palette.hpp"
 #include "reports/html/svg_figure.hpp"
 #include "reports/mermaid.hpp"
 #include "reports/perfetto.hpp"
@@ -756,4 +757,17 @@ TEST_CASE("the believed lease ends where the holder's own clock said, not where 
     CHECK(first->to - first->from < seconds(31));
     CHECK(first->to - first->from > seconds(29));
     CHECK_FALSE(first->open);
+}
+
+TEST_CASE("every lane's name reaches WCAG AA contrast on its lane colour") {
+    CHECK(palette::contrast("#FFFFFF", "#000000") == Approx(21.0));
+    CHECK(palette::contrast("#777777", "#777777") == Approx(1.0));
+    for (std::size_t rank = 0; rank < 6; ++rank) {
+        const auto colour = palette::node_colour(rank, true);
+        INFO(colour);
+        CHECK(palette::contrast(colour, palette::text_on(colour)) >= 4.5);
+    }
+    CHECK(palette::contrast(palette::service, palette::text_on(palette::service)) >= 4.5);
+    CHECK(palette::text_on("#E69F00") == palette::ink);  // orange: white would be about 2.1:1
+    CHECK(palette::text_on("#0072B2") == "#FFFFFF");
 }

@@ -36,7 +36,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .design ul.protections li { color: var(--protection); }
 .howto { color: #57606a; max-width: 90ch; }
 svg.figure { display: block; font-family: system-ui, sans-serif; }
-svg.figure .lane-name { fill: #fff; font-weight: 600; font-size: 13px; }
+svg.figure .lane-name { font-weight: 600; font-size: 13px; }
 svg.figure .number { fill: var(--faint); font-size: 10px; font-family: ui-monospace, monospace; }
 svg.figure .time { fill: #57606a; font-size: 11px; font-family: ui-monospace, monospace; }
 svg.figure .label { font-size: 10.5px; font-family: ui-monospace, monospace; fill: #24292f; paint-order: stroke; stroke: #fff; stroke-width: 3px; }

@@ -18,4 +18,11 @@ inline constexpr std::string_view faint = "#8C959F";
 // The colour of the node drawn in `lane`; `is_server` from the lane's node.
 std::string_view node_colour(std::size_t server_rank, bool is_server);
 
+// Text on a background of `colour` ("#RRGGBB"): white where white reaches the WCAG AA
+// contrast of 4.5:1, the ink colour otherwise (orange, sky blue, yellow lanes).
+std::string_view text_on(std::string_view colour);
+
+// The WCAG contrast ratio of two "#RRGGBB" colours, from 1 to 21.
+double contrast(std::string_view a, std::string_view b);
+
 }  // namespace locksim::palette

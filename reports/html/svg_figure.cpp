@@ -96,9 +96,9 @@ private:
                 x, header, height - 20, colours_[lane]);
             out_ += fmt::format("<rect x=\"{:.1f}\" y=\"6\" width=\"{:.1f}\" height=\"28\" rx=\"5\" fill=\"{}\"/>",
                                 x - lane_width / 2 + 8, lane_width - 16, colours_[lane]);
-            out_ +=
-                fmt::format("<text x=\"{:.1f}\" y=\"25\" text-anchor=\"middle\" class=\"lane-name\">{}</text></g>\n", x,
-                            escaped(shortened(figure_.lanes[lane], 20)));
+            out_ += fmt::format(
+                "<text x=\"{:.1f}\" y=\"25\" text-anchor=\"middle\" class=\"lane-name\" fill=\"{}\">{}</text></g>\n", x,
+                palette::text_on(colours_[lane]), escaped(shortened(figure_.lanes[lane], 20)));
         }
     }
 
