@@ -39,19 +39,54 @@ std::string program_name(const std::string& replay) {
 
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
                                                  const std::string& directory, const std::string& replay,
-                                                 const std::string& index_link, std::set<std::string>* taken) {
+                                                 const CourseLinks& course) {
     if (!make_directory(directory)) return std::nullopt;
     std::set<std::string> only_this;
     const std::filesystem::path path =
-        std::filesystem::path(directory) / page_name(outcome.name, taken ? *taken : only_this);
+        std::filesystem::path(directory) /
+        (course.file_name.empty() ? page_name(outcome.name, only_this) : course.file_name);
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program_name(replay), scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
     const std::string page =
-        render_html_report(outcome, ReportPage{scenario.section, replay, index_link, std::move(what_if_list)});
+        render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
+                                               course.previous, course.next, course.see_also});
     if (!write_file(path, page)) return std::nullopt;
     return path.string();
 }
+
+namespace {
+
+// A scenario of the course, loaded before any runs so that each page can link to the
+// pages before and after it in the seed's order.
+struct CoursePage {
+    std::string file;
+    Scenario scenario;
+    std::string page;  // its file name in the output directory
+};
+
+// The seed's order: by section, then by name, as `locksim list` prints it.
+bool in_seed_order(const std::string& section_a, const std::string& name_a, const std::string& section_b,
+                   const std::string& name_b) {
+    const std::string sa = section_a.empty() ? "9" : section_a, sb = section_b.empty() ? "9" : section_b;
+    return std::tie(sa, name_a) < std::tie(sb, name_b);
+}
+
+CourseLinks links_of(const std::vector<CoursePage>& pages, const std::vector<std::size_t>& order, std::size_t at) {
+    CourseLinks links{pages[order[at]].page, "index.html", std::nullopt, std::nullopt, {}};
+    const auto link = [&](std::size_t k) { return PageLink{pages[k].page, pages[k].scenario.name}; };
+    if (at > 0) links.previous = link(order[at - 1]);
+    if (at + 1 < order.size()) links.next = link(order[at + 1]);
+    const auto chapter = [&](std::size_t k) {
+        const auto& section = pages[k].scenario.section;
+        return section.empty() ? '9' : section.front();
+    };
+    for (const std::size_t k : order)
+        if (k != order[at] && chapter(k) == chapter(order[at])) links.see_also.push_back(link(k));
+    return links;
+}
+
+}  // namespace
 
 int report_command(const ReportCommandOptions& options) {
     std::vector<std::string> missing;
@@ -60,39 +95,48 @@ int report_command(const ReportCommandOptions& options) {
     if (!make_directory(options.out)) return 2;
     const bool progress = show_progress();
 
-    std::vector<CourseEntry> entries;
-    std::set<std::string> taken;
     int unusable = static_cast<int>(missing.size());
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        const std::string& file = files[i];
-        if (progress) fmt::print(stderr, "\r[{}/{}] {}\033[K", i + 1, files.size(), file);
-        const auto scenario = load_scenario_or_report(file);
+    std::vector<CoursePage> pages;
+    std::set<std::string> taken;
+    for (const auto& file : files) {
+        auto scenario = load_scenario_or_report(file);
         if (!scenario) {
             ++unusable;
             continue;
         }
-        const std::uint64_t seed = options.seed.value_or(scenario->seed);
+        std::string page = page_name(scenario->name, taken);
+        pages.push_back(CoursePage{file, std::move(*scenario), std::move(page)});
+    }
+    std::vector<std::size_t> order(pages.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return in_seed_order(pages[a].scenario.section, pages[a].scenario.name, pages[b].scenario.section,
+                             pages[b].scenario.name);
+    });
+
+    std::vector<CourseEntry> entries;
+    for (std::size_t at = 0; at < order.size(); ++at) {
+        const CoursePage& course_page = pages[order[at]];
+        const Scenario& scenario = course_page.scenario;
+        if (progress) fmt::print(stderr, "\r[{}/{}] {}\033[K", at + 1, order.size(), course_page.file);
+        const std::uint64_t seed = options.seed.value_or(scenario.seed);
         ScenarioOutcome outcome;
         try {
-            outcome = run_scenario(*scenario, seed, std::nullopt, RunOptions{.event_limit = options.max_events});
+            outcome = run_scenario(scenario, seed, std::nullopt, RunOptions{.event_limit = options.max_events});
         } catch (const RunawayRun& runaway) {
-            fmt::print(stderr, "{}: {}\n", file, runaway.what());
+            // Its neighbours still link to it: this line and the exit code say why it is missing.
+            fmt::print(stderr, "{}: {}\n", course_page.file, runaway.what());
             ++unusable;
             continue;
         }
-        const auto written = write_scenario_report(outcome, *scenario, options.out,
-                                                   replay_command(options.program, file, seed), "index.html", &taken);
+        const auto written =
+            write_scenario_report(outcome, scenario, options.out,
+                                  replay_command(options.program, course_page.file, seed), links_of(pages, order, at));
         if (!written) return 2;
-        entries.push_back(CourseEntry{scenario->section, scenario->name, scenario->lesson,
-                                      std::filesystem::path(*written).filename().string(), outcome.held(),
-                                      outcome.violated_designs()});
+        entries.push_back(CourseEntry{scenario.section, scenario.name, scenario.lesson, course_page.page,
+                                      outcome.held(), outcome.violated_designs()});
     }
     if (progress) fmt::print(stderr, "\r\033[K");
-    // The seed's order: by section, then by name, as `locksim list` prints it.
-    std::stable_sort(entries.begin(), entries.end(), [](const CourseEntry& a, const CourseEntry& b) {
-        const std::string sa = a.section.empty() ? "9" : a.section, sb = b.section.empty() ? "9" : b.section;
-        return std::tie(sa, a.name) < std::tie(sb, b.name);
-    });
     const auto index = std::filesystem::path(options.out) / "index.html";
     if (!write_file(index, render_course_index(entries))) return 2;
     fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s",

@@ -8,16 +8,24 @@
 #include <vector>
 
 #include "checks/run_outcome.hpp"
+#include "reports/html/html_report.hpp"
 #include "scenarios/schema/scenario.hpp"
 
 namespace locksim {
 
+// Where a page sits in a course (`locksim report`); empty for a page of its own.
+struct CourseLinks {
+    std::string file_name;  // the page's own, chosen with its neighbours' (empty: from the scenario's name)
+    std::string index;      // the course index
+    std::optional<PageLink> previous;
+    std::optional<PageLink> next;
+    std::vector<PageLink> see_also;
+};
+
 // Writes DIR/<scenario>.html and returns its path; nullopt after printing why it could not.
-// `taken`: page names already written by this run, which this one must not reuse.
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
                                                  const std::string& directory, const std::string& replay_command,
-                                                 const std::string& index_link = "",
-                                                 std::set<std::string>* taken = nullptr);
+                                                 const CourseLinks& course = {});
 
 // "locksim run scenarios/gc-pause-40s.json --seed 1", quoted for a shell.
 

@@ -86,8 +86,11 @@ std::string design_diagram(const DesignOutcome& design, const std::string& scena
         out += pauses.before(step);
         const std::string head = fmt::format("e{} {}", step.number, format_seconds(step.at));
         if (step.is_message()) {
-            const std::string arrow = step.lost ? (step.reply ? "--x" : "-x") : (step.reply ? "-->>" : "->>");
+            const std::string arrow = step.in_flight ? (step.reply ? "--)" : "-)")
+                                      : step.lost    ? (step.reply ? "--x" : "-x")
+                                                     : (step.reply ? "-->>" : "->>");
             std::string text = step.text;
+            if (step.in_flight) text += " (in flight when the run stopped)";
             if (!step.note.empty()) text += fmt::format(" (refused, {})", step.note);
             out += fmt::format("    {}{}{}: {}\n", participant(step.lane), arrow, participant(*step.to_lane),
                                wrapped_text(head + " " + text));

@@ -81,7 +81,7 @@ public:
                                            {direction, true}});
                 };
                 end_of_flow(pid, Track::sent, step.at, "flow_out");
-                if (!step.lost)
+                if (!step.lost && !step.in_flight)
                     end_of_flow(base + static_cast<int>(*step.to_lane), Track::received, step.arrives, "flow_in");
                 continue;
             }

@@ -464,7 +464,7 @@ TEST_CASE("Perfetto: slices on a track nest, flows pair up, every event belongs 
                     continue;
                 }
                 ++message_steps;
-                if (!step.lost) ++delivered_steps;
+                if (!step.lost && !step.in_flight) ++delivered_steps;
             }
         }
         CHECK(instants == event_steps);
@@ -584,6 +584,25 @@ TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 
             INFO(href);
             CHECK(std::filesystem::is_regular_file(out / href));
         }
+        // Each page links to the one before and after it in the seed's order, and to the
+        // others of its chapter; following "next" from the first page visits every page once.
+        std::vector<std::string> visited;
+        std::string page = slug(by_section.front().second) + ".html";
+        CHECK(slurp(out / page).find("rel=\"prev\"") == std::string::npos);
+        for (std::size_t guard = 0; guard <= by_section.size(); ++guard) {
+            visited.push_back(page);
+            const std::string html = slurp(out / page);
+            for (const auto& href : all_matches(html, std::regex("<li><a href=\"([^\"#]*)\">"))) {
+                INFO(page << " sees also " << href);
+                CHECK(std::filesystem::is_regular_file(out / href));
+            }
+            const auto next = all_matches(html, std::regex("rel=\"next\" href=\"([^\"]*)\""));
+            if (next.empty()) break;
+            page = next.front();
+        }
+        std::vector<std::string> expected_order;
+        for (const auto& [section, name] : by_section) expected_order.push_back(slug(name) + ".html");
+        CHECK(visited == expected_order);
         std::filesystem::remove_all(out);
     }
 }
@@ -770,4 +789,23 @@ TEST_CASE("every lane's name reaches WCAG AA contrast on its lane colour") {
     CHECK(palette::contrast(palette::service, palette::text_on(palette::service)) >= 4.5);
     CHECK(palette::text_on("#E69F00") == palette::ink);  // orange: white would be about 2.1:1
     CHECK(palette::text_on("#0072B2") == "#FFFFFF");
+}
+
+TEST_CASE("a message still in flight when the run stops is a short stub, not a line across the figure") {
+    const auto ran = run_file("redlock-clock-jump.json");
+    std::size_t in_flight = 0;
+    for (const auto& design : ran.outcome.designs) {
+        const auto figure = build_sequence_figure(design);
+        for (const auto& step : figure.steps) {
+            if (!step.is_message() || !step.in_flight) continue;
+            ++in_flight;
+            CHECK_FALSE(step.lost);
+            CHECK(step.arrives == step.at);
+        }
+        const std::string svg = render_svg_figure(figure, "d");
+        if (in_flight > 0) CHECK_THAT(svg, Catch::Contains("still in flight when the run stopped"));
+    }
+    CHECK(in_flight > 0);
+    const std::string mermaid = render_mermaid(ran.outcome);
+    CHECK_THAT(mermaid, Catch::Contains("-)"));
 }

@@ -159,9 +159,13 @@ private:
                 step.arrives = delivery->second.at;
                 step.lost = delivery->second.lost;
             } else {
-                // Never delivered: drawn as lost, ending at the crash that swallowed it.
+                // Never delivered: lost where a crash swallowed it, or still in flight when
+                // the run stopped (a link delayed by an hour) and drawn short, not across
+                // the whole figure.
                 step.arrives = ahead_.undelivered_end(event.node_ref("to").index, event.at, figure_.end);
-                step.lost = true;
+                step.in_flight = step.arrives == figure_.end && step.arrives > event.at;
+                step.lost = !step.in_flight;
+                if (step.in_flight) step.arrives = event.at;
             }
             step.reply = event.has("reply_to");
             const bool refused = ahead_.refused_requests.contains(id) ||

@@ -31,9 +31,10 @@ struct FigureStep {
     std::optional<std::size_t> to_lane;
     Instant arrives;
     bool lost = false;
-    bool reply = false;  // an answer to an earlier request
-    bool retry = false;  // a refused attempt after the first: drawn thin, without a label
-    std::string note;    // on a client's first refusal: how many more followed, until when
+    bool in_flight = false;  // still travelling when the run stopped: drawn as a short stub
+    bool reply = false;      // an answer to an earlier request
+    bool retry = false;      // a refused attempt after the first: drawn thin, without a label
+    std::string note;        // on a client's first refusal: how many more followed, until when
 
     bool is_message() const { return to_lane.has_value(); }
 };

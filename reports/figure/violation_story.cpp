@@ -17,7 +17,7 @@ const FigureStep* cause_of(const SequenceFigure& figure, std::size_t index) {
     const FigureStep& step = figure.steps[index];
     for (std::size_t i = index; i-- > 0;) {
         const FigureStep& candidate = figure.steps[i];
-        if (candidate.is_message() && !candidate.lost && *candidate.to_lane == step.lane &&
+        if (candidate.is_message() && !candidate.lost && !candidate.in_flight && *candidate.to_lane == step.lane &&
             candidate.arrives <= step.at)
             return &candidate;
     }

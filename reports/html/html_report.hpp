@@ -2,6 +2,7 @@
 // The HTML report of one scenario: a single self-contained page (inline CSS and SVG, no
 // script, nothing fetched) that tells the scenario's story from its run — what it shows,
 // the designs side by side, and for each design a sequence figure and its event table.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,22 @@ struct PageExercise {
     std::string command;
 };
 
+// Another page of the course: its href and the scenario's name.
+struct PageLink {
+    std::string href;
+    std::string title;
+};
+
 struct ReportPage {
     std::string section;         // the seed section the scenario tells ("3-4"), may be empty
     std::string replay_command;  // "locksim run scenarios/gc-pause-40s.json --seed 1"
     std::string index_link;      // href of the course index, or empty
     std::vector<PageExercise> what_ifs;
+    // In a course (`locksim report`): the pages before and after in the seed's order, and
+    // the others of the same chapter.
+    std::optional<PageLink> previous;
+    std::optional<PageLink> next;
+    std::vector<PageLink> see_also;
 };
 
 std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage& page);

@@ -61,6 +61,8 @@ table.events tr.protection td { color: var(--protection); }
 .banner { background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; border-radius: 6px; }
 footer { color: var(--faint); font-size: 13px; padding-bottom: 32px; }
 ol.course { padding-left: 0; list-style: none; }
+nav.course-nav { margin: 8px 0; font-weight: 600; }
+section.see-also ul { columns: 2; }
 details.predict { margin: 4px 0; }
 details.predict summary { cursor: pointer; font-weight: 600; }
 details.predict p { margin: 4px 0 8px 18px; max-width: 90ch; }

@@ -201,6 +201,7 @@ private:
     }
 
     void arrow(const FigureStep& step, double y) {
+        if (step.in_flight) return stub(step, y);
         const double x1 = lane_x(step.lane);
         const double x2 = lane_x(*step.to_lane);
         const double y2 = std::max(axis_.y_at(step.arrives), y);
@@ -222,6 +223,25 @@ private:
         if (!step.note.empty()) label += " (×" + step.note + ")";
         out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"label\" text-anchor=\"{}\">{}</text>",
                             rightwards ? x1 + 6 : x1 - 6, y - 3, rightwards ? "start" : "end", escaped(label));
+    }
+
+    // A message still travelling when the run stopped: a dashed third of the way towards
+    // its receiver, since where it would land is past the end of the figure.
+    void stub(const FigureStep& step, double y) {
+        const double x1 = lane_x(step.lane);
+        const double x2 = x1 + (lane_x(*step.to_lane) - x1) / 3;
+        out_ += fmt::format("<title>e{} · {} → {} · sent {}, still in flight when the run stopped: {}</title>",
+                            step.number, escaped(figure_.lanes[step.lane]), escaped(figure_.lanes[*step.to_lane]),
+                            format_seconds(step.at), escaped(step.text));
+        out_ += fmt::format(
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1.3\" "
+            "stroke-dasharray=\"4 3\"/>",
+            x1, y, x2, y + 6, colours_[step.lane]);
+        if (step.retry) return;
+        const bool rightwards = x2 >= x1;
+        out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"label\" text-anchor=\"{}\">{}</text>",
+                            rightwards ? x1 + 6 : x1 - 6, y - 3, rightwards ? "start" : "end",
+                            escaped(shortened(step.text, label_limit) + " (in flight at the end)"));
     }
 
     void mark(const FigureStep& step, double y) {
