@@ -67,7 +67,9 @@ TEST_CASE("the report asks the reader to predict each design's outcome before re
     const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
     const std::string page = render_html_report(
-        outcome, ReportPage{"3-4", "locksim run scenarios/gc-pause-40s.json --seed 1", "",
+        outcome, ReportPage{"3-4",
+                            "locksim run scenarios/gc-pause-40s.json --seed 1",
+                            "",
                             {{"What if the lease were 15s or 1m instead of 30s?", "locksim sweep x"}}});
     CHECK_THAT(page, Catch::Contains("<h2>Predict, then reveal</h2>"));
     CHECK_THAT(page, Catch::Contains("<details class=\"predict\"><summary>Will “unfenced” charge any customer "
