@@ -16,14 +16,6 @@
 namespace locksim {
 namespace {
 
-std::string page_head(const std::string& title) {
-    return fmt::format(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
-        escaped(title), page_style());
-}
-
 // "3-4" → "Seed §3–4 · The catch, The fix".
 std::string section_line(const std::string& section) {
     if (section.empty()) return "";

@@ -1,5 +1,9 @@
 #include "reports/html/page_style.hpp"
 
+#include <fmt/format.h>
+
+#include "reports/html/markup.hpp"
+
 namespace locksim {
 
 std::string_view page_style() {
@@ -71,6 +75,14 @@ ul.what-if code { display: inline-block; background: #f6f8fa; padding: 2px 6px; 
 ol.course li { margin: 6px 0; }
 @media print { .design { break-inside: avoid; border: none; } a { color: inherit; text-decoration: none; } }
 )css";
+}
+
+std::string page_head(std::string_view title, std::string_view own_style) {
+    return fmt::format(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<title>{}</title>\n<style>{}{}</style>\n</head>\n<body>\n",
+        escaped(title), page_style(), own_style);
 }
 
 }  // namespace locksim

@@ -101,11 +101,7 @@ std::string render_study_page(const Study& study) {
     for (const auto& field : study.fields) paths.push_back(field.path);
     const std::string varied = fmt::format("{}", fmt::join(paths, " and "));
     const std::uint64_t last_seed = study.seeds.first + study.seeds.count - 1;
-    std::string html = fmt::format(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<title>{} · parameter study · locksim</title>\n<style>{}{}</style>\n</head>\n<body>\n",
-        escaped(study.scenario), page_style(), study_style);
+    std::string html = page_head(fmt::format("{} · parameter study · locksim", study.scenario), study_style);
     html += fmt::format(
         "<header>\n<p class=\"chapter\">locksim sweep · a parameter study</p>\n<h1>{}: the violation rate against "
         "{}</h1>\n<p>{} point{} of the grid, every one run under the same {} seed{} ({}…{}), so that the rates differ "
