@@ -187,7 +187,7 @@ TEST_CASE("an expired session and an idle timeout are named beside the pause tha
 TEST_CASE("a lease that ran out under a working holder is told with the holder's own last check") {
     const auto monotonic = violations_in("wall-clock-durations.json", "monotonic");
     REQUIRE(monotonic.size() == 1);
-    CHECK(monotonic[0].find("its 30s lease ran out while it was still working, and it never renews it; its last "
+    CHECK(monotonic[0].find("its 30s lease ran out while it was still working, and it did not renew it; its last "
                             "check, at 28.044s, found 1.956s left") != std::string::npos);
     // Timed on the wall clock, the step back is why it went on.
     CHECK(any_says(violations_in("wall-clock-durations.json", "wall-clock"),
@@ -195,6 +195,22 @@ TEST_CASE("a lease that ran out under a working holder is told with the holder's
     // A plain delete of the next holder's lock, by a holder whose lease ran out.
     CHECK(any_says(violations_in("plain-delete.json", "plain-delete"),
                    "because its 30s lease ran out while it was still working"));
+}
+
+TEST_CASE("a charge made under the lock by a holder that froze before recording it is named as the first") {
+    // gc-pause-40s with another pause: server-1 sends customer 41's charge and freezes for
+    // 29s at once; its lease ends while it is frozen and server-2 charges customer 41 again.
+    Scenario scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
+    replace_faults(scenario,
+                   R"([{"pause": "server-1", "for": "29s", "kind": "gc",
+                        "when": {"event": "message.sent", "node": "server-1", "nth": 3}}])",
+                   "test");
+    const auto said = explained(design_named(run_scenario(scenario, scenario.seed), "unfenced"), EventTone::violation);
+    REQUIRE(said.size() == 1);
+    CHECK(said[0] ==
+          "customer 41 charged a second time for 2026-10 because server-1 had charged it first, at 4.005s (charge 1), "
+          "while it held the lock, but its lease had ended at the store (30.001s): a gc pause froze it for 29s from "
+          "4.004s; server-2 was legitimately granted the lock later, at 30.789s");
 }
 
 TEST_CASE("designs without a shared lock say so as the cause") {

@@ -89,34 +89,48 @@ std::string crash_story(const Trace& trace, const std::vector<std::string>& stor
 }
 
 // A store whose wall clock was moved forward expires a lease early: by how much, and the
-// clock change that did it.
+// clock change that did it. Only the changes since the grant or renewal that set the
+// expiry count (a step back before a renewal is already in its expires_at).
 std::optional<std::string> early_expiry(const Trace& trace, const std::string& store, const FigureSpan& grant,
                                         const TraceEvent& expired, bool one_of_many) {
     if (!expired.has("expires_at")) return std::nullopt;
+    std::size_t set_at = grant.opened_by;
+    for (std::size_t i = grant.opened_by; i < expired.sequence && i < trace.events().size(); ++i) {
+        const TraceEvent& event = trace.events()[i];
+        if (event.kind == trace_kind::lock_renewed && on_node(trace, event, store) && event.has("value") &&
+            expired.has("value") && event.text("value") == expired.text("value"))
+            set_at = i;
+    }
     Duration moved{};
-    const TraceEvent* change = nullptr;
-    for (std::size_t i = grant.opened_by; i <= expired.sequence && i < trace.events().size(); ++i) {
+    const TraceEvent* change = nullptr;  // the largest forward change
+    Duration largest{};
+    for (std::size_t i = set_at; i <= expired.sequence && i < trace.events().size(); ++i) {
         const TraceEvent& event = trace.events()[i];
         if (!on_node(trace, event, store)) continue;
+        Duration by{};
         if (event.kind == trace_kind::clock_stepped) {
-            moved += event.instant("new_wall") - event.instant("old_wall");
+            by = event.instant("new_wall") - event.instant("old_wall");
         } else if (event.kind == trace_kind::clock_slewing) {
             // A slew moves the clock at 500 ppm until the whole correction is made.
-            const Duration by = event.duration("by");
+            const Duration whole = event.duration("by");
             const Duration made = (expired.at - event.at) / 2000;
-            moved += by.ns < 0 ? std::max(by, -made) : std::min(by, made);
+            by = whole.ns < 0 ? std::max(whole, -made) : std::min(whole, made);
         } else {
             continue;
         }
-        if (change == nullptr) change = &event;
+        moved += by;
+        if (by > largest) {
+            largest = by;
+            change = &event;
+        }
     }
     const Duration early = expired.instant("expires_at") - expired.wall + moved;
     if (change == nullptr || moved <= Duration{} || early < Duration{1'000'000}) return std::nullopt;
     const std::string what = one_of_many ? "its key there" : "the lease";
     if (change->kind == trace_kind::clock_stepped)
         return fmt::format("{}'s wall clock jumped {} forward at {} and expired {} {} early", store,
-                           format_duration_rounded(change->instant("new_wall") - change->instant("old_wall")),
-                           format_seconds(change->at), what, format_duration_rounded(early));
+                           format_duration_rounded(largest), format_seconds(change->at), what,
+                           format_duration_rounded(early));
     return fmt::format("NTP slewed {}'s wall clock {} forward from {}, and it expired {} {} early", store,
                        format_duration_rounded(change->duration("by")), format_seconds(change->at), what,
                        format_duration_rounded(early));
@@ -128,17 +142,32 @@ struct HolderTrouble {
     std::optional<Instant> pause_end;  // frozen until then: it could not notice
 };
 
+bool renewed_between(const Trace& trace, const std::string& holder, Instant from, Instant to) {
+    return std::any_of(trace.events().begin(), trace.events().end(), [&](const TraceEvent& e) {
+        return e.kind == trace_kind::belief_extended && e.at >= from && e.at < to && on_node(trace, e, holder);
+    });
+}
+
+// A pause over the moment the store let the lease go; or one during the lease that left
+// it too little time, when the holder woke and did not renew before the lease ran out.
 std::optional<HolderTrouble> pause_over(const SequenceFigure& figure, const Trace& trace, std::size_t holder,
-                                        Instant ended) {
+                                        const FigureSpan& grant, Instant ended) {
+    const FigureSpan* before = nullptr;
     for (const auto& span : figure.spans) {
         if (span.kind != FigureSpan::Kind::paused || span.lane != holder || span.from > ended) continue;
-        if (!span.open && span.to < ended) continue;
         const TraceEvent& paused = trace.events()[span.opened_by];
-        return HolderTrouble{fmt::format("a {} pause froze it for {} from {}", paused.text("cause"),
-                                         format_duration_rounded(paused.duration("for")), format_seconds(span.from)),
-                             span.to};
+        const std::string froze =
+            fmt::format("a {} pause froze it for {} from {}", paused.text("cause"),
+                        format_duration_rounded(paused.duration("for")), format_seconds(span.from));
+        if (span.open || span.to >= ended) return HolderTrouble{froze, span.to};
+        if (span.to > grant.from) before = &span;
     }
-    return std::nullopt;
+    if (before == nullptr || renewed_between(trace, figure.lanes[holder], before->to, ended)) return std::nullopt;
+    const TraceEvent& paused = trace.events()[before->opened_by];
+    return HolderTrouble{fmt::format("a {} pause froze it for {} from {}, and the lease ran out {} after it woke",
+                                     paused.text("cause"), format_duration_rounded(paused.duration("for")),
+                                     format_seconds(before->from), format_duration_rounded(ended - before->to)),
+                         std::nullopt};
 }
 
 bool on_side(std::string_view side, const std::string& name) {
@@ -202,8 +231,9 @@ std::optional<HolderTrouble> spike_over(const Trace& trace, const std::string& h
 }
 
 std::optional<HolderTrouble> holder_trouble(const SequenceFigure& figure, const Trace& trace, std::size_t holder,
-                                            const std::string& store, const TraceEvent& ended) {
-    if (auto paused = pause_over(figure, trace, holder, ended.at)) return paused;
+                                            const FigureSpan& grant, const TraceEvent& ended) {
+    const std::string& store = figure.lanes[grant.lane];
+    if (auto paused = pause_over(figure, trace, holder, grant, ended.at)) return paused;
     if (auto cut = partition_over(trace, figure.lanes[holder], store, ended)) return cut;
     return spike_over(trace, figure.lanes[holder], store, ended.at);
 }
@@ -214,10 +244,8 @@ std::string ran_out(const Trace& trace, const std::string& holder, const FigureS
     const std::string lease = granted.has("ttl")
                                   ? fmt::format("its {} lease", format_duration_rounded(granted.duration("ttl")))
                                   : std::string("its lease");
-    const bool renews = std::any_of(trace.events().begin(), trace.events().end(), [&](const TraceEvent& e) {
-        return e.kind == trace_kind::belief_extended && on_node(trace, e, holder);
-    });
-    return fmt::format("{} ran out while it was still working{}", lease, renews ? "" : ", and it never renews it");
+    const bool renewed = renewed_between(trace, holder, grant.from, grant.to);
+    return fmt::format("{} ran out while it was still working{}", lease, renewed ? "" : ", and it did not renew it");
 }
 
 // "29.998s left by its clock", as the holder's own check read it.
@@ -361,7 +389,7 @@ std::string loss_phrase(const Trace& trace, const LeaseStanding& lost) {
 }
 
 std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::size_t holder, const LeaseStanding& lost,
-                       Instant sent) {
+                       std::optional<Instant> sent) {
     const FigureSpan& grant = *lost.grants.front();
     const std::string& store = figure.lanes[grant.lane];
     const TraceEvent* ended = closing_event(trace, grant);
@@ -371,7 +399,7 @@ std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::si
     std::string cause;
     std::optional<Instant> pause_end;
     const auto with_trouble = [&](std::string what) {
-        auto trouble = holder_trouble(figure, trace, holder, store, *ended);
+        auto trouble = holder_trouble(figure, trace, holder, grant, *ended);
         if (!trouble) return what.empty() ? ran_out(trace, figure.lanes[holder], grant) : what;
         pause_end = trouble->pause_end;
         return what.empty() ? trouble->text : what + " while " + trouble->text;
@@ -397,8 +425,8 @@ std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::si
                                                 : std::string());
     }
     if (one_of_many) cause += fmt::format(", which left it {} of {} nodes", lost.nodes_held, lost.store_nodes);
-    cause += why_it_went_on(trace, figure.lanes[holder], lost.since, sent, pause_end);
-    if (one_of_many) cause += second_majority(figure, holder, lost, sent);
+    if (sent) cause += why_it_went_on(trace, figure.lanes[holder], lost.since, *sent, pause_end);
+    if (one_of_many) cause += second_majority(figure, holder, lost, sent.value_or(figure.end));
     return cause;
 }
 

@@ -37,11 +37,11 @@ LeaseStanding standing_at(const SequenceFigure& figure, std::size_t holder, Inst
 // store", "the store had lost its lock", "it had lost its majority".
 std::string loss_phrase(const Trace& trace, const LeaseStanding& lost);
 
-// Why `holder` lost the lock (`lost.kind == lost`) and still wrote, sent at `sent`:
-// "a gc pause froze it for 40s from 6.000s, and it could not notice". Empty when the trace
-// tells no more than the loss itself.
+// Why `holder` lost the lock (`lost.kind == lost`), and, given `sent`, why it still wrote
+// then: "a gc pause froze it for 40s from 6.000s, and it could not notice". Empty when the
+// trace tells no more than the loss itself.
 std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::size_t holder, const LeaseStanding& lost,
-                       Instant sent);
+                       std::optional<Instant> sent);
 
 // A fault that held back what `sender` sent to `receiver` at `sent`: "a delay spike held
 // back its messages to payment-provider by 1m30s from 4.010s".

@@ -144,7 +144,44 @@ private:
                                      same_token(lost, legitimate));
             return story;
         }
+        return unfinished_work(flagged, legitimate);
+    }
+
+    // Both charges were sent under the lock, but the first holder lost it before it
+    // recorded its charge, so the next holder found the customer still due.
+    std::optional<std::string> unfinished_work(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
+        const auto second = landed(flagged);
+        if (!second || legitimate.kind != LeaseStanding::Kind::held) return std::nullopt;
+        for (std::size_t i = flagged.sequence; i-- > 0;) {
+            const TraceEvent& event = trace_.events()[i];
+            if (!same_thing(event, flagged)) continue;
+            const auto first = landed(event);
+            if (!first || first->writer == second->writer) continue;
+            const LeaseStanding lost = standing_at(figure_, first->writer, flagged.at);
+            if (lost.kind != LeaseStanding::Kind::lost || lost.since <= event.at) continue;
+            return fmt::format(
+                " because {} had {} first, at {}{}, while it held the lock, but {} ({}){}: {}; {} was legitimately "
+                "granted the lock later, at {}",
+                figure_.lanes[first->writer], what_it_did(event), format_seconds(event.at), which_one(event),
+                loss_phrase(trace_, lost), format_seconds(lost.since), recorded(event, first->writer, flagged.at),
+                loss_cause(figure_, trace_, first->writer, lost, std::nullopt),
+                figure_.lanes[legitimate.grants.front()->holder], format_seconds(legitimate.since));
+        }
         return std::nullopt;
+    }
+
+    // " before it recorded it", when the writer wrote no row of that charge before `by`.
+    std::string recorded(const TraceEvent& charge, std::size_t writer, Instant by) const {
+        if (charge.kind != trace_kind::provider_charged) return "";
+        for (std::size_t i = charge.sequence; i < trace_.events().size() && trace_.events()[i].at <= by; ++i) {
+            const TraceEvent& event = trace_.events()[i];
+            if (event.kind == trace_kind::db_write && event.integer("rows") > 0 && event.text("status") == "charged" &&
+                event.integer("customer") == charge.integer("customer") &&
+                event.text("period") == charge.text("period") &&
+                trace_.node_name(event.node_ref("client")) == figure_.lanes[writer])
+                return "";
+        }
+        return " before it recorded it";
     }
 
     // Two writes of what may happen only once: a charge of one customer and period, a
