@@ -3,10 +3,13 @@
 // protection_story.cpp): the sentences read from the figures of real runs of every file
 // in scenarios/ and scenarios/examples/, each under its own seed.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -211,6 +214,23 @@ TEST_CASE("a charge made under the lock by a holder that froze before recording 
           "customer 41 charged a second time for 2026-10 because server-1 had charged it first, at 4.005s (charge 1), "
           "while it held the lock, but its lease had ended at the store (30.001s): a gc pause froze it for 29s from "
           "4.004s; server-2 was legitimately granted the lock later, at 30.789s");
+}
+
+TEST_CASE("a request the network delivered twice is named as the cause of the second charge") {
+    // gc-pause-40s without its pause, on a link that delivers every message twice.
+    std::ifstream file(scenario_path("gc-pause-40s.json"));
+    std::stringstream text;
+    text << file.rdbuf();
+    auto json = nlohmann::json::parse(text.str());
+    json["network"] = {{"delay", "1ms"},
+                       {"links", {{{"between", {"server-1", "payment-provider"}}, {"duplicate", "1/1"}}}}};
+    json["faults"] = nlohmann::json::array();
+    const Scenario scenario = parse_scenario(json.dump(), "twice.json", metric_names());
+    const auto said = explained(design_named(run_scenario(scenario, scenario.seed), "unfenced"), EventTone::violation);
+    REQUIRE_FALSE(said.empty());
+    CHECK(said[0] ==
+          "customer 41 charged a second time for 2026-10: server-1 sent it once, at 4.004s, because the network "
+          "delivered a second copy of it to payment-provider");
 }
 
 TEST_CASE("designs without a shared lock say so as the cause") {

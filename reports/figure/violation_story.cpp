@@ -32,6 +32,7 @@ struct Landed {
     std::size_t writer = 0;    // its sender's lane
     std::size_t resource = 0;  // the lane it landed on
     Instant sent;
+    bool copy = false;  // the network delivered this request a second time
 };
 
 class ViolationTeller {
@@ -50,6 +51,9 @@ public:
         const std::string& writer = figure_.lanes[write->writer];
         const LeaseStanding standing = standing_at(figure_, write->writer, flagged.at);
         const std::string sent = format_seconds(write->sent);
+        if (write->copy)
+            return fmt::format(": {} sent it once, at {}, because the network delivered a second copy of it to {}",
+                               writer, sent, figure_.lanes[write->resource]);
         switch (standing.kind) {
             case LeaseStanding::Kind::no_lock:
                 return fmt::format(": {} sent it at {}, because this design has no lock: {} all ran the job", writer,
@@ -68,6 +72,8 @@ public:
             case LeaseStanding::Kind::never_held: break;
         }
         if (auto earlier = earlier_offence(flagged, standing)) return earlier;
+        if (standing.kind == LeaseStanding::Kind::never_held)
+            return fmt::format(": {} sent it at {}, because the store had never granted it the lock", writer, sent);
         return fmt::format(": {} sent it at {}", writer, sent);
     }
 
@@ -81,6 +87,7 @@ private:
         const auto resource = event.node.valid() ? lane_named(figure_, trace_.node_name(event.node)) : std::nullopt;
         if (!resource) return std::nullopt;
         Instant sent = event.at;
+        bool copy = false;
         for (std::size_t i = event.sequence; i-- > 0;) {
             const TraceEvent& delivered = trace_.events()[i];
             if (delivered.kind != trace_kind::message_delivered || delivered.node != event.node) continue;
@@ -88,11 +95,12 @@ private:
             if (!writer.empty() && from != writer) continue;
             writer = from;
             if (const auto found = sent_.find(delivered.integer("id")); found != sent_.end()) sent = found->second->at;
+            copy = delivered.flag("duplicate");
             break;
         }
         const auto lane = lane_named(figure_, writer);
         if (!lane) return std::nullopt;
-        return Landed{&event, *lane, *resource, sent};
+        return Landed{&event, *lane, *resource, sent, copy};
     }
 
     // "server-1 sent it at 46.000s, 15.999s after its lease had ended at the store
