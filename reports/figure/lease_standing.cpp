@@ -56,22 +56,28 @@ std::optional<std::size_t> lane_named(const SequenceFigure& figure, const std::s
     return static_cast<std::size_t>(found - figure.lanes.begin());
 }
 
-LeaseStanding standing_at(const SequenceFigure& figure, std::size_t holder, Instant at) {
+LockHistory::LockHistory(const SequenceFigure& figure)
+    : figure_(figure),
+      any_grant_(std::any_of(figure.spans.begin(), figure.spans.end(),
+                             [](const FigureSpan& span) { return span.kind == FigureSpan::Kind::granted; })),
+      store_nodes_(store_node_count(figure)) {}
+
+LeaseStanding LockHistory::standing(std::size_t holder, Instant at) const {
+    const SequenceFigure& figure = figure_;
     LeaseStanding standing;
-    const auto grants = [&](const FigureSpan& span) { return span.kind == FigureSpan::Kind::granted; };
-    if (std::none_of(figure.spans.begin(), figure.spans.end(), grants)) {
+    if (!any_grant_) {
         standing.kind = LeaseStanding::Kind::no_lock;
         return standing;
     }
     for (const auto& span : figure.spans) {
-        if (grants(span) && span.lane == holder && span.holder == holder && span.from <= at) {
+        if (span.kind == FigureSpan::Kind::granted && span.lane == holder && span.holder == holder && span.from <= at) {
             standing.kind = LeaseStanding::Kind::own_memory;
             standing.since = span.from;
             standing.grants = {&span};
             return standing;
         }
     }
-    standing.store_nodes = store_node_count(figure);
+    standing.store_nodes = store_nodes_;
     if (holds_majority(figure, holder, at, standing.store_nodes)) {
         standing.kind = LeaseStanding::Kind::held;
         for (const auto& span : figure.spans) {

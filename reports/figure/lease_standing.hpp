@@ -29,7 +29,18 @@ struct LeaseStanding {
     std::size_t store_nodes = 1;            // store nodes that hold the lock at once (Redlock: 5)
 };
 
-LeaseStanding standing_at(const SequenceFigure& figure, std::size_t holder, Instant at);
+// Who held the lock when, in one figure: how many store nodes hold it at once is counted
+// once, then any holder's standing at any moment can be asked.
+class LockHistory {
+public:
+    explicit LockHistory(const SequenceFigure& figure);
+    LeaseStanding standing(std::size_t holder, Instant at) const;
+
+private:
+    const SequenceFigure& figure_;
+    bool any_grant_ = false;
+    std::size_t store_nodes_ = 1;
+};
 
 // A grant on a store's lane, not a lock in the holder's own memory.
 bool shared_grant(const FigureSpan& span);

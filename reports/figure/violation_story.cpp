@@ -38,7 +38,7 @@ struct Landed {
 class ViolationTeller {
 public:
     ViolationTeller(const SequenceFigure& figure, const Trace& trace)
-        : figure_(figure), trace_(trace), words_(vocabulary_of(trace)) {
+        : figure_(figure), trace_(trace), history_(figure), words_(vocabulary_of(trace)) {
         for (const auto& event : trace.events())
             if (event.kind == trace_kind::message_sent) sent_[event.integer("id")] = &event;
     }
@@ -49,7 +49,7 @@ public:
         const auto write = landed(flagged);
         if (!write) return std::nullopt;
         const std::string& writer = figure_.lanes[write->writer];
-        const LeaseStanding standing = standing_at(figure_, write->writer, flagged.at);
+        const LeaseStanding standing = history_.standing(write->writer, flagged.at);
         const std::string sent = format_seconds(write->sent);
         if (write->copy)
             return fmt::format(": {} sent it once, at {}, because the network delivered a second copy of it to {}",
@@ -108,7 +108,7 @@ private:
     std::string offence(const Landed& write, const LeaseStanding& lost) const {
         const std::string& writer = figure_.lanes[write.writer];
         const std::string ended = fmt::format("{} ({})", loss_phrase(trace_, lost), format_seconds(lost.since));
-        if (standing_at(figure_, write.writer, write.sent).kind == LeaseStanding::Kind::held) {
+        if (history_.standing(write.writer, write.sent).kind == LeaseStanding::Kind::held) {
             // It left in time and arrived late.
             const std::string why = delay_cause(figure_, trace_, write.writer, write.resource, write.sent)
                                         .value_or(fmt::format("the network took {} to deliver it",
@@ -130,11 +130,11 @@ private:
             if (!same_thing(event, flagged)) continue;
             const auto write = landed(event);
             if (!write) continue;
-            const LeaseStanding lost = standing_at(figure_, write->writer, event.at);
+            const LeaseStanding lost = history_.standing(write->writer, event.at);
             if (lost.kind != LeaseStanding::Kind::lost) continue;
             const std::string& writer = figure_.lanes[write->writer];
             std::string cause;
-            if (standing_at(figure_, write->writer, write->sent).kind == LeaseStanding::Kind::held)
+            if (history_.standing(write->writer, write->sent).kind == LeaseStanding::Kind::held)
                 cause = fmt::format("it sent it at {} while it held the lock, but {}", format_seconds(write->sent),
                                     delay_cause(figure_, trace_, write->writer, write->resource, write->sent)
                                         .value_or("the network delivered it late"));
@@ -165,7 +165,7 @@ private:
             if (!same_thing(event, flagged)) continue;
             const auto first = landed(event);
             if (!first || first->writer == second->writer) continue;
-            const LeaseStanding lost = standing_at(figure_, first->writer, flagged.at);
+            const LeaseStanding lost = history_.standing(first->writer, flagged.at);
             if (lost.kind != LeaseStanding::Kind::lost || lost.since <= event.at) continue;
             return fmt::format(
                 " because {} had {} first, at {}{}, while it held the lock, but {} ({}){}: {}; {} was legitimately "
@@ -241,6 +241,7 @@ private:
 
     const SequenceFigure& figure_;
     const Trace& trace_;
+    LockHistory history_;
     Vocabulary words_;
     std::map<std::int64_t, const TraceEvent*> sent_;  // message id → its message.sent
 };
