@@ -80,7 +80,7 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         refusals.reset();
         Line line{event.at, lane, std::move(text->text), text->tone, frozen};
         if (const FlaggedEvent* flag = design.metrics.flag_for(event.sequence)) {
-            line.tone = flag->violation ? EventTone::violation : EventTone::protection;
+            line.tone = tone_of(*flag);
             line.text += ": " + flag->explanation;
         }
         lines.push_back(std::move(line));

@@ -215,8 +215,8 @@ TEST_CASE("gc-pause-40s unfenced page tells the second charge of customer 42 and
     const std::string violations = unfenced.substr(list, unfenced.find("</ul>", list) - list);
     CHECK(
         violations.find("customer 42 charged a second time for 2026-10: server-1 sent it at 46.000s, 15.999s after its "
-                        "lease had ended at the store (30.001s), having been frozen by a gc pause of 40s that it could "
-                        "not notice") != std::string::npos);
+                        "lease had ended at the store (30.001s), because a gc pause froze it for 40s from 6.000s, and "
+                        "it could not notice") != std::string::npos);
     CHECK(count_of(unfenced, "<g class=\"caption tone-violation\">") == 1);  // the second charge
 }
 

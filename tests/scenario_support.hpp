@@ -3,7 +3,10 @@
 // name, and the one-line message the loader refuses a text with.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "checks/metrics.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -23,6 +26,21 @@ const auto& design_named(const WithDesigns& with_designs, const std::string& nam
         if (design.name == name) return design;
     FAIL("no design " << name);
     throw;
+}
+
+// Every scenario file the repository ships, relative to scenarios/ ("examples/x.json"), in
+// name order.
+inline std::vector<std::string> shipped_scenario_files() {
+    std::vector<std::string> files;
+    for (const std::string folder : {"", "examples"}) {
+        for (const auto& entry : std::filesystem::directory_iterator(scenario_path(folder))) {
+            const std::string name = entry.path().filename().string();
+            if (entry.is_regular_file() && entry.path().extension() == ".json" && name != "scenario.schema.json")
+                files.push_back(folder.empty() ? name : folder + "/" + name);
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 // What the loader says of `text` as the file `file`: its error message, or "no error".

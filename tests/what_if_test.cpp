@@ -17,15 +17,6 @@
 using namespace locksim;
 using namespace locksim::testing;
 
-namespace {
-
-std::vector<std::string> shipped_scenario_files() {
-    std::vector<std::string> missing;
-    return scenario_files({std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"}, missing);
-}
-
-}  // namespace
-
 TEST_CASE("gc-pause-40s asks about a shorter and a longer pause and lease, at the file's seed") {
     const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const auto questions = what_ifs(scenario, "locksim", "scenarios/gc-pause-40s.json", 1);
@@ -48,9 +39,9 @@ TEST_CASE("a shorter pause than the lease stops gc-pause-40s's double charge: th
 
 TEST_CASE("every what-if command of every shipped scenario runs") {
     std::size_t commands = 0;
-    for (const auto& file : shipped_scenario_files()) {
-        const auto scenario = load_scenario_file(file, metric_names());
-        const std::string relative = std::filesystem::relative(file, LOCKSIM_SOURCE_DIR).string();
+    for (const auto& name : shipped_scenario_files()) {
+        const auto scenario = load_scenario_file(scenario_path(name), metric_names());
+        const std::string relative = "scenarios/" + name;
         for (const auto& what_if : what_ifs(scenario, "locksim", relative, scenario.seed)) {
             INFO(what_if.command);
             REQUIRE(what_if.command.starts_with("locksim "));

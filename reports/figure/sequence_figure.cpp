@@ -125,7 +125,8 @@ public:
         if (figure_.left_out > 0 && !figure_.steps.empty()) figure_.end = figure_.steps.back().at;
         close_open_spans();
         annotate_retry_runs();
-        explain_violations(figure_);
+        explain_violations(figure_, trace_);
+        explain_protections(figure_, trace_);
         return std::move(figure_);
     }
 
@@ -185,7 +186,7 @@ private:
             step.related = !figure_.has_violation || tells_the_story(event, step.tone, customers_);
         }
         if (const FlaggedEvent* flag = design_.metrics.flag_for(event.sequence)) {
-            step.tone = flag->violation ? EventTone::violation : EventTone::protection;
+            step.tone = tone_of(*flag);
             step.explanation = flag->explanation;
             step.related = true;
         }
@@ -221,7 +222,8 @@ private:
 
     // A finished bar. A believed lease ends where its holder's own clock said, if that
     // came before the holder noticed.
-    void keep(FigureSpan span) {
+    void keep(FigureSpan span, std::optional<std::uint64_t> closed_by) {
+        span.closed_by = closed_by;
         if (span.own_deadline && *span.own_deadline < span.to) {
             span.to = std::max(*span.own_deadline, span.from);
             span.open = false;
@@ -248,24 +250,25 @@ private:
                                     ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
                                     : fmt::format("lease as {} believed it", who);
             open_beliefs_[{here, event.text("key")}] =
-                FigureSpan{FigureSpan::Kind::believed, here, event.at, event.at, false, here, std::move(label),
-                           own_deadline(event)};
+                FigureSpan{FigureSpan::Kind::believed, here,          event.at, event.at, false, here, std::move(label),
+                           own_deadline(event),        event.sequence};
         } else if (event.kind == kind::belief_extended) {
             if (auto found = open_beliefs_.find({here, event.text("key")}); found != open_beliefs_.end())
                 found->second.own_deadline = own_deadline(event);
         } else if (event.kind == kind::belief_ended) {
-            close({here, event.text("key")}, open_beliefs_, event.at);
+            close({here, event.text("key")}, open_beliefs_, event);
         } else if (event.kind == kind::lock_granted) {
             const std::size_t holder = lane(event.node_ref("holder"));
             std::string label = fmt::format(
                 "{}'s lock as {} saw it{}", trace_.node_name(event.node_ref("holder")), trace_.node_name(event.node),
                 event.has("token") ? fmt::format(" (token {})", event.integer("token")) : "");
             open_grants_[{here, grant_identity(event)}] =
-                FigureSpan{FigureSpan::Kind::granted, here, event.at, event.at, false, holder, std::move(label)};
+                FigureSpan{FigureSpan::Kind::granted, here,         event.at,      event.at, false, holder,
+                           std::move(label),          std::nullopt, event.sequence};
         } else if (event.kind == kind::lock_expired || event.kind == kind::lock_released) {
-            close({here, grant_identity(event)}, open_grants_, event.at);
+            close({here, grant_identity(event)}, open_grants_, event);
         } else if (event.kind == kind::db_session_ended) {
-            close_all_for_holder(here, lane(event.node_ref("client")), event.at);
+            close_all_for_holder(here, lane(event.node_ref("client")), event);
         } else if (event.kind == kind::node_paused) {
             open_pauses_[here] = FigureSpan{FigureSpan::Kind::paused,
                                             here,
@@ -273,14 +276,17 @@ private:
                                             event.at,
                                             false,
                                             here,
-                                            fmt::format("{} pause", event.text("cause"))};
+                                            fmt::format("{} pause", event.text("cause")),
+                                            std::nullopt,
+                                            event.sequence};
         } else if (event.kind == kind::node_resumed) {
-            close(here, open_pauses_, event.at);
+            close(here, open_pauses_, event);
         } else if (event.kind == kind::node_crashed) {
-            close_node(here, event.at);
-            open_downs_[here] = FigureSpan{FigureSpan::Kind::down, here, event.at, event.at, false, here, "down"};
+            close_node(here, event);
+            open_downs_[here] = FigureSpan{
+                FigureSpan::Kind::down, here, event.at, event.at, false, here, "down", std::nullopt, event.sequence};
         } else if (event.kind == kind::node_restarted) {
-            close(here, open_downs_, event.at);
+            close(here, open_downs_, event);
         }
     }
 
@@ -292,38 +298,38 @@ private:
     }
 
     template <class Key>
-    void close(const Key& key, std::map<Key, FigureSpan>& open, Instant at) {
+    void close(const Key& key, std::map<Key, FigureSpan>& open, const TraceEvent& event) {
         auto found = open.find(key);
         if (found == open.end()) return;
-        found->second.to = at;
-        keep(std::move(found->second));
+        found->second.to = event.at;
+        keep(std::move(found->second), event.sequence);
         open.erase(found);
     }
 
     // A crash ends what the node believed and what it granted; its pause is moot.
-    void close_node(std::size_t node_lane, Instant at) {
+    void close_node(std::size_t node_lane, const TraceEvent& crash) {
         for (auto* open : {&open_beliefs_, &open_grants_}) {
             for (auto it = open->begin(); it != open->end();) {
                 if (it->first.first != node_lane) {
                     ++it;
                     continue;
                 }
-                it->second.to = at;
-                keep(std::move(it->second));
+                it->second.to = crash.at;
+                keep(std::move(it->second), crash.sequence);
                 it = open->erase(it);
             }
         }
-        close(node_lane, open_pauses_, at);
+        close(node_lane, open_pauses_, crash);
     }
 
-    void close_all_for_holder(std::size_t store_lane, std::size_t holder, Instant at) {
+    void close_all_for_holder(std::size_t store_lane, std::size_t holder, const TraceEvent& ended) {
         for (auto it = open_grants_.begin(); it != open_grants_.end();) {
             if (it->first.first != store_lane || it->second.holder != holder) {
                 ++it;
                 continue;
             }
-            it->second.to = at;
-            keep(std::move(it->second));
+            it->second.to = ended.at;
+            keep(std::move(it->second), ended.sequence);
             it = open_grants_.erase(it);
         }
     }
@@ -333,7 +339,7 @@ private:
             for (auto& [_, span] : open) {
                 span.to = std::max(figure_.end, span.from);
                 span.open = true;
-                keep(std::move(span));
+                keep(std::move(span), std::nullopt);
             }
             open.clear();
         };

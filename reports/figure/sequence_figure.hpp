@@ -56,6 +56,8 @@ struct FigureSpan {
     // believed: when the holder's own clock said its lease ended, in true time. The bar
     // stops there even if the holder only noticed later (a pause slept through it).
     std::optional<Instant> own_deadline;
+    std::uint64_t opened_by = 0;             // the trace event it began at
+    std::optional<std::uint64_t> closed_by;  // the trace event it ended at (none: still going)
 };
 
 struct SequenceFigure {

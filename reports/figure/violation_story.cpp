@@ -1,67 +1,259 @@
-// A violation explained in one sentence: not only "customer 42 charged a second time"
-// but who sent that request, and how long after the store had let that sender's lease
-// go — the seed's point that the late holder never knew.
+// A violation explained in one sentence that names its cause: not only "customer 42
+// charged a second time" but which write broke the rule, when its sender's lease had
+// ended, and the fault or store event that ended it: a pause, a clock jump, a failover, a
+// restart that loaded nothing, a partition, a second Redlock majority. The cause always
+// follows " because ".
+//
+// The offending write is the one whose sender no longer held the lock when it landed. That
+// is usually the flagged one (the paused holder's late charge), but not always:
+//  1. server-1 is cut off from the store and keeps working past its lease;
+//  2. the store grants the lock to server-2;
+//  3. server-1 charges customer 48, the first charge, so nothing is flagged yet;
+//  4. server-2, the legitimate holder, charges customer 48: the second charge is flagged.
+// Blaming server-2 would be wrong; the sentence names server-1's charge.
 #include "reports/figure/violation_story.hpp"
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
 
+#include "models/trace_kinds.hpp"
+#include "models/vocabulary.hpp"
+#include "reports/figure/fault_causes.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
 
-// The request that made the step happen: the last arrow into its lane that arrived by then.
-const FigureStep* cause_of(const SequenceFigure& figure, std::size_t index) {
-    const FigureStep& step = figure.steps[index];
-    for (std::size_t i = index; i-- > 0;) {
-        const FigureStep& candidate = figure.steps[i];
-        if (candidate.is_message() && !candidate.lost && !candidate.in_flight && *candidate.to_lane == step.lane &&
-            candidate.arrives <= step.at)
-            return &candidate;
-    }
-    return nullptr;
-}
+// One write at a resource: who sent it, and when it left.
+struct Landed {
+    const TraceEvent* event = nullptr;
+    std::size_t writer = 0;    // its sender's lane
+    std::size_t resource = 0;  // the lane it landed on
+    Instant sent;
+    bool copy = false;  // the network delivered this request a second time
+};
 
-// When the store last let go of the sender's lock before it sent: the end of its latest
-// grant that had ended by then.
-std::optional<Instant> store_let_go(const SequenceFigure& figure, std::size_t sender, Instant sent) {
-    std::optional<Instant> latest;
-    bool held_at_send = false;
-    for (const auto& span : figure.spans) {
-        if (span.kind != FigureSpan::Kind::granted || span.holder != sender) continue;
-        if (span.from <= sent && (span.open || sent < span.to)) held_at_send = true;
-        if (!span.open && span.to <= sent && (!latest || span.to > *latest)) latest = span.to;
+class ViolationTeller {
+public:
+    ViolationTeller(const SequenceFigure& figure, const Trace& trace)
+        : figure_(figure), trace_(trace), history_(figure), words_(vocabulary_of(trace)) {
+        for (const auto& event : trace.events())
+            if (event.kind == trace_kind::message_sent) sent_[event.integer("id")] = &event;
     }
-    if (held_at_send) return std::nullopt;
-    return latest;
-}
 
-const FigureSpan* pause_before(const SequenceFigure& figure, std::size_t lane, Instant sent) {
-    const FigureSpan* found = nullptr;
-    for (const auto& span : figure.spans)
-        if (span.kind == FigureSpan::Kind::paused && span.lane == lane && span.to <= sent) found = &span;
-    return found;
-}
+    // What follows the checker's sentence: ": server-1 sent it at …, because …", or
+    // " because server-1 had charged it first …" when an earlier write was the offence.
+    std::optional<std::string> explain(const TraceEvent& flagged) const {
+        const auto write = landed(flagged);
+        if (!write) return std::nullopt;
+        const std::string& writer = figure_.lanes[write->writer];
+        const LeaseStanding standing = history_.standing(write->writer, flagged.at);
+        const std::string sent = format_seconds(write->sent);
+        if (write->copy)
+            return fmt::format(": {} sent it once, at {}, because the network delivered a second copy of it to {}",
+                               writer, sent, figure_.lanes[write->resource]);
+        switch (standing.kind) {
+            case LeaseStanding::Kind::no_lock:
+                return fmt::format(": {} sent it at {}, because this design has no lock: {} all ran the job", writer,
+                                   sent, joined_names(servers()));
+            case LeaseStanding::Kind::own_memory:
+                return fmt::format(
+                    ": {} sent it at {}, because the lock lives in each server's own memory: {} each held it at once",
+                    writer, sent, joined_names(self_granted()));
+            case LeaseStanding::Kind::lost: {
+                std::string story = ": " + offence(*write, standing);
+                if (flagged.kind == trace_kind::lock_released && flagged.flag("plain"))
+                    story += "; a plain delete does not check whose lock it removes";
+                return story;
+            }
+            case LeaseStanding::Kind::held:
+            case LeaseStanding::Kind::never_held: break;
+        }
+        if (auto earlier = earlier_offence(flagged, standing)) return earlier;
+        if (standing.kind == LeaseStanding::Kind::never_held)
+            return fmt::format(": {} sent it at {}, because the store had never granted it the lock", writer, sent);
+        return fmt::format(": {} sent it at {}", writer, sent);
+    }
+
+private:
+    // The request behind `event`: the last message its node handled from the writer.
+    std::optional<Landed> landed(const TraceEvent& event) const {
+        std::string writer;
+        for (const auto field : {"by", "client"})
+            if (event.has(field) && std::holds_alternative<NodeId>(*event.find(field)))
+                writer = trace_.node_name(event.node_ref(field));
+        const auto resource = event.node.valid() ? lane_named(figure_, trace_.node_name(event.node)) : std::nullopt;
+        if (!resource) return std::nullopt;
+        Instant sent = event.at;
+        bool copy = false;
+        for (std::size_t i = event.sequence; i-- > 0;) {
+            const TraceEvent& delivered = trace_.events()[i];
+            if (delivered.kind != trace_kind::message_delivered || delivered.node != event.node) continue;
+            const std::string& from = trace_.node_name(delivered.node_ref("from"));
+            if (!writer.empty() && from != writer) continue;
+            writer = from;
+            if (const auto found = sent_.find(delivered.integer("id")); found != sent_.end()) sent = found->second->at;
+            copy = delivered.flag("duplicate");
+            break;
+        }
+        const auto lane = lane_named(figure_, writer);
+        if (!lane) return std::nullopt;
+        return Landed{&event, *lane, *resource, sent, copy};
+    }
+
+    // "server-1 sent it at 46.000s, 15.999s after its lease had ended at the store
+    // (30.001s), because a gc pause froze it …"
+    std::string offence(const Landed& write, const LeaseStanding& lost) const {
+        const std::string& writer = figure_.lanes[write.writer];
+        const std::string ended = fmt::format("{} ({})", loss_phrase(trace_, lost), format_seconds(lost.since));
+        if (history_.standing(write.writer, write.sent).kind == LeaseStanding::Kind::held) {
+            // It left in time and arrived late.
+            const std::string why = delay_cause(figure_, trace_, write.writer, write.resource, write.sent)
+                                        .value_or(fmt::format("the network took {} to deliver it",
+                                                              format_duration_rounded(write.event->at - write.sent)));
+            return fmt::format("{} sent it at {} while it held the lock, but it landed at {}, {} after {}, because {}",
+                               writer, format_seconds(write.sent), format_seconds(write.event->at),
+                               format_duration_rounded(write.event->at - lost.since), ended, why);
+        }
+        return fmt::format("{} sent it at {}, {} after {}, because {}", writer, format_seconds(write.sent),
+                           format_duration_rounded(write.sent - lost.since), ended,
+                           loss_cause(figure_, trace_, write.writer, lost, write.sent));
+    }
+
+    // The flagged write's sender held the lock: was an earlier write of the same thing sent
+    // by a holder that no longer did? Then that one is the offence.
+    std::optional<std::string> earlier_offence(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
+        for (std::size_t i = flagged.sequence; i-- > 0;) {
+            const TraceEvent& event = trace_.events()[i];
+            if (!same_thing(event, flagged)) continue;
+            const auto write = landed(event);
+            if (!write) continue;
+            const LeaseStanding lost = history_.standing(write->writer, event.at);
+            if (lost.kind != LeaseStanding::Kind::lost) continue;
+            const std::string& writer = figure_.lanes[write->writer];
+            std::string cause;
+            if (history_.standing(write->writer, write->sent).kind == LeaseStanding::Kind::held)
+                cause = fmt::format("it sent it at {} while it held the lock, but {}", format_seconds(write->sent),
+                                    delay_cause(figure_, trace_, write->writer, write->resource, write->sent)
+                                        .value_or("the network delivered it late"));
+            else
+                cause = loss_cause(figure_, trace_, write->writer, lost, write->sent);
+            std::string story =
+                fmt::format(" because {} had {} first, at {}{}, {} after {} ({}): {}", writer, what_it_did(event),
+                            format_seconds(event.at), which_one(event), format_duration_rounded(event.at - lost.since),
+                            loss_phrase(trace_, lost), format_seconds(lost.since), cause);
+            const bool second_majority = lost.store_nodes > 1 && lost.nodes_held > 0;  // already told
+            if (legitimate.kind == LeaseStanding::Kind::held && !second_majority)
+                story += fmt::format("; {} was legitimately granted the lock {}at {}{}",
+                                     figure_.lanes[legitimate.grants.front()->holder],
+                                     legitimate.since > lost.since ? "later, " : "", format_seconds(legitimate.since),
+                                     same_token(lost, legitimate));
+            return story;
+        }
+        return unfinished_work(flagged, legitimate);
+    }
+
+    // Both charges were sent under the lock, but the first holder lost it before it
+    // recorded its charge, so the next holder found the customer still due.
+    std::optional<std::string> unfinished_work(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
+        const auto second = landed(flagged);
+        if (!second || legitimate.kind != LeaseStanding::Kind::held) return std::nullopt;
+        for (std::size_t i = flagged.sequence; i-- > 0;) {
+            const TraceEvent& event = trace_.events()[i];
+            if (!same_thing(event, flagged)) continue;
+            const auto first = landed(event);
+            if (!first || first->writer == second->writer) continue;
+            const LeaseStanding lost = history_.standing(first->writer, flagged.at);
+            if (lost.kind != LeaseStanding::Kind::lost || lost.since <= event.at) continue;
+            return fmt::format(
+                " because {} had {} first, at {}{}, while it held the lock, but {} ({}){}: {}; {} was legitimately "
+                "granted the lock later, at {}",
+                figure_.lanes[first->writer], what_it_did(event), format_seconds(event.at), which_one(event),
+                loss_phrase(trace_, lost), format_seconds(lost.since), recorded(event, first->writer, flagged.at),
+                loss_cause(figure_, trace_, first->writer, lost, std::nullopt),
+                figure_.lanes[legitimate.grants.front()->holder], format_seconds(legitimate.since));
+        }
+        return std::nullopt;
+    }
+
+    // " before it recorded it", when the writer wrote no row of that charge before `by`.
+    std::string recorded(const TraceEvent& charge, std::size_t writer, Instant by) const {
+        if (charge.kind != trace_kind::provider_charged) return "";
+        for (std::size_t i = charge.sequence; i < trace_.events().size() && trace_.events()[i].at <= by; ++i) {
+            const TraceEvent& event = trace_.events()[i];
+            if (event.kind == trace_kind::db_write && event.integer("rows") > 0 && event.text("status") == "charged" &&
+                event.integer("customer") == charge.integer("customer") &&
+                event.text("period") == charge.text("period") &&
+                trace_.node_name(event.node_ref("client")) == figure_.lanes[writer])
+                return "";
+        }
+        return " before it recorded it";
+    }
+
+    // Two writes of what may happen only once: a charge of one customer and period, a
+    // build of one period's index.
+    static bool same_thing(const TraceEvent& event, const TraceEvent& flagged) {
+        if (event.kind != flagged.kind) return false;
+        if (event.kind == trace_kind::provider_charged)
+            return event.integer("customer") == flagged.integer("customer") &&
+                   event.text("period") == flagged.text("period");
+        if (event.kind == trace_kind::index_built) return event.text("period") == flagged.text("period");
+        return false;
+    }
+
+    std::string what_it_did(const TraceEvent& event) const {
+        return event.kind == trace_kind::provider_charged ? words_.effected() + " it" : std::string("built it");
+    }
+
+    // " (charge 8)"
+    std::string which_one(const TraceEvent& event) const {
+        if (event.kind != trace_kind::provider_charged) return "";
+        return fmt::format(" ({} {})", words_.effect, event.integer("charge"));
+    }
+
+    // ", with the same token 1": a fence could not have told the two holders apart.
+    std::string same_token(const LeaseStanding& lost, const LeaseStanding& legitimate) const {
+        const TraceEvent& before = trace_.events()[lost.grants.front()->opened_by];
+        const TraceEvent& after = trace_.events()[legitimate.grants.front()->opened_by];
+        if (!before.has("token") || !after.has("token") || before.integer("token") != after.integer("token")) return "";
+        return fmt::format(", with the same token {}", after.integer("token"));
+    }
+
+    std::vector<std::string> servers() const {
+        std::vector<std::string> names;
+        for (std::size_t lane = 0; lane < figure_.lanes.size(); ++lane)
+            if (figure_.is_server[lane]) names.push_back(figure_.lanes[lane]);
+        return names;
+    }
+
+    std::vector<std::string> self_granted() const {
+        std::vector<std::string> names;
+        for (std::size_t lane = 0; lane < figure_.lanes.size(); ++lane)
+            for (const auto& span : figure_.spans)
+                if (span.kind == FigureSpan::Kind::granted && span.lane == lane && span.holder == lane) {
+                    names.push_back(figure_.lanes[lane]);
+                    break;
+                }
+        return names;
+    }
+
+    const SequenceFigure& figure_;
+    const Trace& trace_;
+    LockHistory history_;
+    Vocabulary words_;
+    std::map<std::int64_t, const TraceEvent*> sent_;  // message id → its message.sent
+};
 
 }  // namespace
 
-void explain_violations(SequenceFigure& figure) {
-    for (std::size_t i = 0; i < figure.steps.size(); ++i) {
-        FigureStep& step = figure.steps[i];
+void explain_violations(SequenceFigure& figure, const Trace& trace) {
+    const ViolationTeller teller(figure, trace);
+    for (auto& step : figure.steps) {
         if (step.tone != EventTone::violation || step.explanation.empty()) continue;
-        const FigureStep* cause = cause_of(figure, i);
-        if (cause == nullptr) continue;
-        const std::string& sender = figure.lanes[cause->lane];
-        std::string story = fmt::format("{} sent it at {}", sender, format_seconds(cause->at));
-        if (auto let_go = store_let_go(figure, cause->lane, cause->at))
-            story += fmt::format(", {} after its lease had ended at the store ({})",
-                                 format_duration_rounded(cause->at - *let_go), format_seconds(*let_go));
-        if (const FigureSpan* pause = pause_before(figure, cause->lane, cause->at))
-            story += fmt::format(", having been frozen by a {} of {} that it could not notice", pause->label,
-                                 format_duration_rounded(pause->to - pause->from));
-        step.explanation += ": " + story;
+        if (step.sequence >= trace.events().size()) continue;
+        if (auto story = teller.explain(trace.events()[step.sequence])) step.explanation += *story;
     }
 }
 

@@ -1,10 +1,17 @@
 #pragma once
 #include "reports/figure/sequence_figure.hpp"
+#include "sim/trace.hpp"
 
 namespace locksim {
 
-// Adds to each violation's explanation who sent the request behind it, when, and how
-// long after the store had let that sender's lease go (and any pause it slept through).
-void explain_violations(SequenceFigure& figure);
+// Adds to each violation's explanation the write that broke the rule, who sent it and
+// when, and why: how long after the store had let that sender's lock go, and the fault or
+// store event that took it (fault_causes.hpp). Every cause follows " because ".
+void explain_violations(SequenceFigure& figure, const Trace& trace);
+
+// Gives every protection the checkers left without a sentence one that says what the
+// resource had seen: the idempotency key's first charge, the row a unique key kept, the
+// token a fenced row already carried.
+void explain_protections(SequenceFigure& figure, const Trace& trace);
 
 }  // namespace locksim

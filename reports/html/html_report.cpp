@@ -183,8 +183,8 @@ std::string design_article(const DesignOutcome& design, const std::string& ancho
         else if (step.tone == EventTone::protection && !step.explanation.empty())
             protections += fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation));
         else if (step.tone == EventTone::fault)
-            faults +=
-                fmt::format("<li>{} on {}: {}</li>\n", link, escaped(figure.lanes[step.lane]), escaped(step.text));
+            faults += fmt::format("<li>{} on {}: {}{}</li>\n", link, escaped(figure.lanes[step.lane]),
+                                  escaped(step.text), step.explanation.empty() ? "" : ": " + escaped(step.explanation));
     }
     if (!faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + faults + "</ul>\n";
     html += inert_warning(design);

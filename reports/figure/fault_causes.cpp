@@ -1,0 +1,349 @@
+#include "reports/figure/fault_causes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+
+#include "models/trace_kinds.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+const TraceEvent* closing_event(const Trace& trace, const FigureSpan& span) {
+    if (!span.closed_by || *span.closed_by >= trace.events().size()) return nullptr;
+    return &trace.events()[*span.closed_by];
+}
+
+std::vector<std::string> lane_names(const SequenceFigure& figure, const std::vector<const FigureSpan*>& spans) {
+    std::vector<std::string> names;
+    for (const FigureSpan* span : spans)
+        if (std::find(names.begin(), names.end(), figure.lanes[span->lane]) == names.end())
+            names.push_back(figure.lanes[span->lane]);
+    return names;
+}
+
+bool on_node(const Trace& trace, const TraceEvent& event, const std::string& name) {
+    return event.node.valid() && trace.node_name(event.node) == name;
+}
+
+bool names_node(const Trace& trace, const TraceEvent& event, std::string_view field, const std::string& name) {
+    return event.has(field) && event.node_ref(field).valid() && trace.node_name(event.node_ref(field)) == name;
+}
+
+// The store crashed with the lock in memory: what came after decides what was lost.
+std::string crash_story(const Trace& trace, const std::vector<std::string>& stores, const TraceEvent& crash) {
+    const std::string& store = stores.front();
+    for (std::size_t i = crash.sequence + 1; i < trace.events().size(); ++i) {
+        const TraceEvent& next = trace.events()[i];
+        if (next.kind == trace_kind::store_loaded && on_node(trace, next, store)) {
+            if (next.integer("keys") > 0) break;
+            return fmt::format("{} crashed at {} and restarted at {} without persistence, loading nothing from disk",
+                               joined_names(stores), format_seconds(crash.at), format_seconds(next.at));
+        }
+        if (next.kind == trace_kind::store_failover && names_node(trace, next, "from", store))
+            return fmt::format(
+                "{} crashed at {} before copying the lock to a replica, and {} promoted {} at {}, which had never "
+                "received it",
+                store, format_seconds(crash.at), trace.node_name(next.node), trace.node_name(next.node_ref("to")),
+                format_seconds(next.at));
+    }
+    return fmt::format("{} crashed at {}", joined_names(stores), format_seconds(crash.at));
+}
+
+// A store whose wall clock was moved forward expires a lease early: by how much, and the
+// clock change that did it. Only the changes since the grant or renewal that set the
+// expiry count (a step back before a renewal is already in its expires_at).
+std::optional<std::string> early_expiry(const Trace& trace, const std::string& store, const FigureSpan& grant,
+                                        const TraceEvent& expired, bool one_of_many) {
+    if (!expired.has("expires_at")) return std::nullopt;
+    std::size_t set_at = grant.opened_by;
+    for (std::size_t i = grant.opened_by; i < expired.sequence && i < trace.events().size(); ++i) {
+        const TraceEvent& event = trace.events()[i];
+        if (event.kind == trace_kind::lock_renewed && on_node(trace, event, store) && event.has("value") &&
+            expired.has("value") && event.text("value") == expired.text("value"))
+            set_at = i;
+    }
+    Duration moved{};
+    const TraceEvent* change = nullptr;  // the largest forward change
+    Duration largest{};
+    for (std::size_t i = set_at; i <= expired.sequence && i < trace.events().size(); ++i) {
+        const TraceEvent& event = trace.events()[i];
+        if (!on_node(trace, event, store)) continue;
+        Duration by{};
+        if (event.kind == trace_kind::clock_stepped) {
+            by = event.instant("new_wall") - event.instant("old_wall");
+        } else if (event.kind == trace_kind::clock_slewing) {
+            // A slew moves the clock at 500 ppm until the whole correction is made.
+            const Duration whole = event.duration("by");
+            const Duration made = (expired.at - event.at) / 2000;
+            by = whole.ns < 0 ? std::max(whole, -made) : std::min(whole, made);
+        } else {
+            continue;
+        }
+        moved += by;
+        if (by > largest) {
+            largest = by;
+            change = &event;
+        }
+    }
+    const Duration early = expired.instant("expires_at") - expired.wall + moved;
+    if (change == nullptr || moved <= Duration{} || early < Duration{1'000'000}) return std::nullopt;
+    const std::string what = one_of_many ? "its key there" : "the lease";
+    if (change->kind == trace_kind::clock_stepped)
+        return fmt::format("{}'s wall clock jumped {} forward at {} and expired {} {} early", store,
+                           format_duration_rounded(largest), format_seconds(change->at), what,
+                           format_duration_rounded(early));
+    return fmt::format("NTP slewed {}'s wall clock {} forward from {}, and it expired {} {} early", store,
+                       format_duration_rounded(change->duration("by")), format_seconds(change->at), what,
+                       format_duration_rounded(early));
+}
+
+// What kept the holder from keeping its lease, on its side: frozen, cut off, held back.
+struct HolderTrouble {
+    std::string text;
+    std::optional<Instant> pause_end;  // frozen until then: it could not notice
+};
+
+bool renewed_between(const Trace& trace, const std::string& holder, Instant from, Instant to) {
+    return std::any_of(trace.events().begin(), trace.events().end(), [&](const TraceEvent& e) {
+        return e.kind == trace_kind::belief_extended && e.at >= from && e.at < to && on_node(trace, e, holder);
+    });
+}
+
+// A pause over the moment the store let the lease go; or one during the lease that left
+// it too little time, when the holder woke and did not renew before the lease ran out.
+std::optional<HolderTrouble> pause_over(const SequenceFigure& figure, const Trace& trace, std::size_t holder,
+                                        const FigureSpan& grant, Instant ended) {
+    const FigureSpan* before = nullptr;
+    for (const auto& span : figure.spans) {
+        if (span.kind != FigureSpan::Kind::paused || span.lane != holder || span.from > ended) continue;
+        const TraceEvent& paused = trace.events()[span.opened_by];
+        const std::string froze =
+            fmt::format("a {} pause froze it for {} from {}", paused.text("cause"),
+                        format_duration_rounded(paused.duration("for")), format_seconds(span.from));
+        if (span.open || span.to >= ended) return HolderTrouble{froze, span.to};
+        if (span.to > grant.from) before = &span;
+    }
+    if (before == nullptr || renewed_between(trace, figure.lanes[holder], before->to, ended)) return std::nullopt;
+    const TraceEvent& paused = trace.events()[before->opened_by];
+    return HolderTrouble{fmt::format("a {} pause froze it for {} from {}, and the lease ran out {} after it woke",
+                                     paused.text("cause"), format_duration_rounded(paused.duration("for")),
+                                     format_seconds(before->from), format_duration_rounded(ended - before->to)),
+                         std::nullopt};
+}
+
+bool on_side(std::string_view side, const std::string& name) {
+    std::size_t from = 0;
+    while (from <= side.size()) {
+        const std::size_t comma = std::min(side.find(", ", from), side.size());
+        if (side.substr(from, comma - from) == name) return true;
+        from = comma + 2;
+    }
+    return false;
+}
+
+// A partition that cut the holder's messages to the store and was in force when the
+// store let the lease go.
+std::optional<HolderTrouble> partition_over(const Trace& trace, const std::string& holder, const std::string& store,
+                                            const TraceEvent& ended) {
+    const TraceEvent* cut = nullptr;
+    bool healed = false;
+    for (std::size_t i = 0; i < ended.sequence; ++i) {
+        const TraceEvent& event = trace.events()[i];
+        if (event.kind == trace_kind::network_healed) healed = true;
+        if (event.kind != trace_kind::network_partitioned) continue;
+        const std::string& sides = event.text("cut");
+        const std::size_t slash = sides.find(" / ");
+        if (slash == std::string::npos) continue;
+        const std::string_view a = std::string_view(sides).substr(0, slash);
+        const std::string_view b = std::string_view(sides).substr(slash + 3);
+        const bool forward = on_side(a, holder) && on_side(b, store);
+        const bool backward = !event.flag("one_way") && on_side(b, holder) && on_side(a, store);
+        if (forward || backward) {
+            cut = &event;
+            healed = false;
+        }
+    }
+    if (cut == nullptr) return std::nullopt;
+    std::size_t lost = 0;
+    for (std::size_t i = cut->sequence; i < ended.sequence; ++i) {
+        const TraceEvent& event = trace.events()[i];
+        if (event.kind == trace_kind::message_lost && event.flag("cut") && on_node(trace, event, holder) &&
+            names_node(trace, event, "to", store))
+            ++lost;
+    }
+    if (healed && lost == 0) return std::nullopt;
+    return HolderTrouble{fmt::format("a partition had cut it off from {} since {}{}", store, format_seconds(cut->at),
+                                     lost > 0 ? ", and its renewals were lost" : ""),
+                         std::nullopt};
+}
+
+std::optional<HolderTrouble> spike_over(const Trace& trace, const std::string& holder, const std::string& store,
+                                        Instant ended) {
+    for (const auto& event : trace.events()) {
+        if (event.at > ended) break;
+        if (event.kind == trace_kind::link_held && on_node(trace, event, holder) &&
+            names_node(trace, event, "to", store) && ended < event.instant("until"))
+            return HolderTrouble{
+                fmt::format("a delay spike held back its messages to {} by {} from {}", store,
+                            format_duration_rounded(event.duration("extra")), format_seconds(event.at)),
+                std::nullopt};
+    }
+    return std::nullopt;
+}
+
+std::optional<HolderTrouble> holder_trouble(const SequenceFigure& figure, const Trace& trace, std::size_t holder,
+                                            const FigureSpan& grant, const TraceEvent& ended) {
+    const std::string& store = figure.lanes[grant.lane];
+    if (auto paused = pause_over(figure, trace, holder, grant, ended.at)) return paused;
+    if (auto cut = partition_over(trace, figure.lanes[holder], store, ended)) return cut;
+    return spike_over(trace, figure.lanes[holder], store, ended.at);
+}
+
+// The lease simply ran out under a holder that kept working.
+std::string ran_out(const Trace& trace, const std::string& holder, const FigureSpan& grant) {
+    const TraceEvent& granted = trace.events()[grant.opened_by];
+    const std::string lease = granted.has("ttl")
+                                  ? fmt::format("its {} lease", format_duration_rounded(granted.duration("ttl")))
+                                  : std::string("its lease");
+    const bool renewed = renewed_between(trace, holder, grant.from, grant.to);
+    return fmt::format("{} ran out while it was still working{}", lease, renewed ? "" : ", and it did not renew it");
+}
+
+// "29.998s left by its clock", as the holder's own check read it.
+std::string left_by_its_clock(const TraceEvent& check) {
+    const bool wall = check.has("clock");
+    const Duration left = check.instant("believed_until") - (wall ? check.wall : check.monotonic);
+    return fmt::format("{} left{}", format_duration_rounded(left), wall ? " by its wall clock" : "");
+}
+
+// Why the holder still acted at `sent`: it was frozen and could not notice, it had learned
+// and went on, or what its own clock told it.
+std::string why_it_went_on(const Trace& trace, const std::string& holder, Instant lost_at, Instant sent,
+                           const std::optional<Instant>& pause_end) {
+    const TraceEvent* acquired = nullptr;
+    const TraceEvent* check = nullptr;
+    const TraceEvent* learned = nullptr;
+    const TraceEvent* clock_change = nullptr;
+    for (const auto& event : trace.events()) {
+        if (event.at >= sent) break;
+        if (!on_node(trace, event, holder)) continue;
+        if (event.kind == trace_kind::belief_acquired) {
+            acquired = &event;
+            check = nullptr;
+            clock_change = nullptr;
+        } else if (event.kind == trace_kind::belief_checked) {
+            check = &event;
+        } else if (event.kind == trace_kind::belief_ended && event.at >= lost_at && learned == nullptr) {
+            learned = &event;
+        } else if ((event.kind == trace_kind::clock_stepped || event.kind == trace_kind::clock_slewing) &&
+                   acquired != nullptr && acquired->has("clock")) {
+            clock_change = &event;
+        }
+    }
+    if (learned != nullptr && (!pause_end || learned->at > *pause_end))
+        return fmt::format("; it learned at {} that the lock was gone, and went on anyway",
+                           format_seconds(learned->at));
+    if (pause_end) return ", and it could not notice";
+    std::string story;
+    if (clock_change != nullptr && clock_change->kind == trace_kind::clock_stepped) {
+        const Duration step = clock_change->instant("new_wall") - clock_change->instant("old_wall");
+        story = fmt::format("; it timed the lease on its wall clock, which stepped {} {} at {}",
+                            format_duration_rounded(step.ns < 0 ? -step : step), step.ns < 0 ? "back" : "forward",
+                            format_seconds(clock_change->at));
+    } else if (clock_change != nullptr) {
+        story = fmt::format("; it timed the lease on its wall clock, which NTP slewed by {} from {}",
+                            format_duration_rounded(clock_change->duration("by")), format_seconds(clock_change->at));
+    }
+    if (check != nullptr)
+        story += fmt::format("{} its last check, at {}, found {}", story.empty() ? ";" : ", and",
+                             format_seconds(check->at), left_by_its_clock(*check));
+    return story;
+}
+
+// With several store nodes: who won a majority after the holder lost its own.
+std::string second_majority(const SequenceFigure& figure, std::size_t holder, const LeaseStanding& lost, Instant sent) {
+    for (const auto& span : figure.spans) {
+        if (!shared_grant(span) || span.holder == holder || span.from < lost.since || span.from > sent) continue;
+        if (!holds_majority(figure, span.holder, span.from, lost.store_nodes)) continue;
+        std::vector<std::string> nodes;
+        for (std::size_t lane : nodes_granting(figure, span.holder, span.from)) nodes.push_back(figure.lanes[lane]);
+        return fmt::format("; {} then won a second majority ({}) at {}", figure.lanes[span.holder],
+                           fmt::join(nodes, ", "), format_seconds(span.from));
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string loss_phrase(const Trace& trace, const LeaseStanding& lost) {
+    if (lost.store_nodes > 1 && lost.nodes_held > 0) return "it had lost its majority";
+    const FigureSpan& grant = *lost.grants.front();
+    if (const TraceEvent* ended = closing_event(trace, grant)) {
+        if (ended->kind == trace_kind::node_crashed) return "the store had lost its lock";
+        if (ended->kind == trace_kind::lock_released) {
+            if (ended->node_ref("by") == ended->node_ref("holder")) return "it had released the lock";
+            return fmt::format("{} had deleted its lock", trace.node_name(ended->node_ref("by")));
+        }
+    }
+    return trace.events()[grant.opened_by].has("ttl") ? "its lease had ended at the store"
+                                                      : "its lock had ended at the store";
+}
+
+std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::size_t holder, const LeaseStanding& lost,
+                       std::optional<Instant> sent) {
+    const FigureSpan& grant = *lost.grants.front();
+    const std::string& store = figure.lanes[grant.lane];
+    const TraceEvent* ended = closing_event(trace, grant);
+    if (ended == nullptr) return "";
+    // Redlock: it still held some nodes, but no longer a majority of them.
+    const bool one_of_many = lost.store_nodes > 1 && lost.nodes_held > 0;
+    std::string cause;
+    std::optional<Instant> pause_end;
+    const auto with_trouble = [&](std::string what) {
+        auto trouble = holder_trouble(figure, trace, holder, grant, *ended);
+        if (!trouble) return what.empty() ? ran_out(trace, figure.lanes[holder], grant) : what;
+        pause_end = trouble->pause_end;
+        return what.empty() ? trouble->text : what + " while " + trouble->text;
+    };
+    if (ended->kind == trace_kind::node_crashed) {
+        cause = crash_story(trace, lane_names(figure, lost.grants), *ended);
+    } else if (ended->kind == trace_kind::db_session_ended) {
+        cause = with_trouble(
+            fmt::format("{} ended its session at {} ({})", store, format_seconds(ended->at), ended->text("reason")));
+    } else if (ended->kind == trace_kind::lock_released) {
+        const NodeId by = ended->node_ref("by");
+        cause = by == ended->node_ref("holder")
+                    ? fmt::format("it had released the lock itself at {}", format_seconds(ended->at))
+                    : fmt::format("{} deleted its lock at {}{}", trace.node_name(by), format_seconds(ended->at),
+                                  ended->flag("plain") ? " with a plain delete" : "");
+    } else if (auto early = early_expiry(trace, store, grant, *ended, one_of_many)) {
+        cause = *early;
+    } else {
+        const TraceEvent* session = nullptr;
+        for (std::size_t i = grant.opened_by; i <= ended->sequence; ++i)
+            if (trace.events()[i].kind == trace_kind::session_expired) session = &trace.events()[i];
+        cause = with_trouble(session != nullptr ? fmt::format("its session expired at {}", format_seconds(session->at))
+                                                : std::string());
+    }
+    if (one_of_many) cause += fmt::format(", which left it {} of {} nodes", lost.nodes_held, lost.store_nodes);
+    if (sent) cause += why_it_went_on(trace, figure.lanes[holder], lost.since, *sent, pause_end);
+    if (one_of_many) cause += second_majority(figure, holder, lost, sent.value_or(figure.end));
+    return cause;
+}
+
+std::optional<std::string> delay_cause(const SequenceFigure& figure, const Trace& trace, std::size_t sender,
+                                       std::size_t receiver, Instant sent) {
+    for (const auto& event : trace.events()) {
+        if (event.at > sent) break;
+        if (event.kind == trace_kind::link_held && on_node(trace, event, figure.lanes[sender]) &&
+            names_node(trace, event, "to", figure.lanes[receiver]) && sent < event.instant("until"))
+            return fmt::format("a delay spike held back its messages to {} by {} from {}", figure.lanes[receiver],
+                               format_duration_rounded(event.duration("extra")), format_seconds(event.at));
+    }
+    return std::nullopt;
+}
+
+}  // namespace locksim
