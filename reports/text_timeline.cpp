@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
+#include "reports/figure/sequence_figure.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -55,6 +57,13 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
     for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
         if (auto node = trace.find_node(design.lanes[lane])) lane_of_node[node->index] = lane;
 
+    // The figure's sentences say why a violation happened and what protected the rest; the
+    // terminal tells the same story.
+    const SequenceFigure figure = build_sequence_figure(design);
+    std::map<std::uint64_t, const FigureStep*> told;
+    for (const auto& step : figure.steps)
+        if (!step.explanation.empty()) told[step.sequence] = &step;
+
     std::vector<Line> lines;
     std::optional<RefusalRun> refusals;
     std::vector<bool> frozen(design.lanes.size(), false);  // a pause drawn as a span down its column
@@ -79,10 +88,12 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         if (!text) continue;
         refusals.reset();
         Line line{event.at, lane, std::move(text->text), text->tone, frozen};
-        if (const FlaggedEvent* flag = design.metrics.flag_for(event.sequence)) {
-            line.tone = tone_of(*flag);
+        const FlaggedEvent* flag = design.metrics.flag_for(event.sequence);
+        if (flag) line.tone = tone_of(*flag);
+        if (const auto found = told.find(event.sequence); found != told.end())
+            line.text += ": " + found->second->explanation;
+        else if (flag)
             line.text += ": " + flag->explanation;
-        }
         lines.push_back(std::move(line));
         if (event.kind == trace_kind::node_paused) frozen[lane] = true;
     }
