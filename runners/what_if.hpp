@@ -1,8 +1,9 @@
 #pragma once
 // "What if" questions a reader can put to a scenario's own world, each with the command
 // that answers it: the file's first pause shorter and longer, its lease shorter and
-// longer. Each is a study of one seed (the scenario's) at three values, the file's own in
-// the middle, so the answer is a table: which designs still go wrong at which value.
+// longer. Each is a study of one seed (the scenario's) at half, the file's own and double
+// the value (those the loader accepts), so the answer is a table: which designs still go
+// wrong at which value.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -246,8 +246,9 @@ std::string exercises(const ScenarioOutcome& outcome, const ReportPage& page) {
     for (const auto& design : outcome.designs) html += prediction(design);
     if (!page.what_ifs.empty()) {
         html +=
-            "<h3>What if…</h3>\n<p>Each command runs this scenario's seed at three values, the file's own in the "
-            "middle, and prints which designs go wrong at which value.</p>\n<ul class=\"what-if\">\n";
+            "<h3>What if…</h3>\n<p>Each command runs this scenario's seed at the file's own value and at half and "
+            "double it (where the file allows them), and prints which designs go wrong at which value.</p>\n"
+            "<ul class=\"what-if\">\n";
         for (const auto& exercise : page.what_ifs)
             html +=
                 fmt::format("<li>{}<br><code>{}</code></li>\n", escaped(exercise.question), escaped(exercise.command));
