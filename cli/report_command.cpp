@@ -32,21 +32,16 @@ std::string page_name(const std::string& scenario, std::set<std::string>& taken)
     return name + ".html";
 }
 
-// The program as the replay command names it: "build/locksim" of "build/locksim run …".
-std::string program_name(const std::string& replay) {
-    return replay.substr(0, replay.find(" run "));
-}
-
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
-                                                 const std::string& directory, const std::string& replay,
-                                                 const CourseLinks& course) {
+                                                 const std::string& directory, const std::string& program,
+                                                 const std::string& replay, const CourseLinks& course) {
     if (!make_directory(directory)) return std::nullopt;
     std::set<std::string> only_this;
     const std::filesystem::path path =
         std::filesystem::path(directory) /
         (course.file_name.empty() ? page_name(outcome.name, only_this) : course.file_name);
     std::vector<PageExercise> what_if_list;
-    for (auto& what_if : what_ifs(scenario, program_name(replay), scenario.file, outcome.seed))
+    for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
     const std::string page =
         render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
@@ -130,7 +125,7 @@ int report_command(const ReportCommandOptions& options) {
             continue;
         }
         const auto written =
-            write_scenario_report(outcome, scenario, options.out,
+            write_scenario_report(outcome, scenario, options.out, options.program,
                                   replay_command(options.program, course_page.file, seed), links_of(pages, order, at));
         if (!written) return 2;
         entries.push_back(CourseEntry{scenario.section, scenario.name, scenario.lesson, course_page.page,

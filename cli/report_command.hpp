@@ -23,9 +23,10 @@ struct CourseLinks {
 };
 
 // Writes DIR/<scenario>.html and returns its path; nullopt after printing why it could not.
+// `program`: how the user invoked locksim, for the commands the page suggests.
 std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
-                                                 const std::string& directory, const std::string& replay_command,
-                                                 const CourseLinks& course = {});
+                                                 const std::string& directory, const std::string& program,
+                                                 const std::string& replay_command, const CourseLinks& course = {});
 
 // "locksim run scenarios/gc-pause-40s.json --seed 1", quoted for a shell.
 

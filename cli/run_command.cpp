@@ -154,7 +154,7 @@ int run_command(const RunCommandOptions& options) {
     }
     if (options.report_directory) {
         const auto written = write_scenario_report(
-            outcome, scenario, *options.report_directory,
+            outcome, scenario, *options.report_directory, options.program,
             replay_command(options.program, options.file, outcome.seed, options.design, options.faults));
         if (!written) return 2;
         // Where the report went is for the person at the terminal: on stderr, so that

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -37,23 +39,23 @@ std::string wrapped_text(std::string_view text) {
     return out;
 }
 
-// A pause drawn as a band behind the steps it froze: from the pause to the resume (or the
-// crash) on the same lane. Mermaid's rect blocks nest and cannot overlap, so a pause that
-// begins inside another is told by its notes alone.
+// A pause drawn as a band behind the steps it froze: from the step that began its bar in
+// the figure to the step that ended it (the resume, or a crash). Mermaid's rect blocks
+// nest and cannot overlap, so a pause that begins inside another is told by its notes.
 class PauseBands {
 public:
+    explicit PauseBands(const SequenceFigure& figure) {
+        for (const auto& span : figure.spans)
+            if (span.kind == FigureSpan::Kind::paused) ends_[span.opened_by] = span.closed_by;
+    }
     std::string before(const FigureStep& step) {
-        if (open_ || step.tone != EventTone::fault || step.text.find(" pause: frozen for ") == std::string::npos)
-            return "";
+        const auto found = ends_.find(step.sequence);
+        if (open_ || found == ends_.end()) return "";
         open_ = true;
-        lane_ = step.lane;
+        closing_ = found->second;
         return "    rect rgba(107, 76, 154, 0.12)\n";
     }
-    std::string after(const FigureStep& step) {
-        if (!open_ || lane_ != step.lane) return "";
-        if (!step.text.starts_with("resumes after") && !step.text.starts_with("crashes")) return "";
-        return close();
-    }
+    std::string after(const FigureStep& step) { return open_ && closing_ == step.sequence ? close() : ""; }
     std::string close() {
         if (!open_) return "";
         open_ = false;
@@ -61,8 +63,9 @@ public:
     }
 
 private:
+    std::map<std::uint64_t, std::optional<std::uint64_t>> ends_;  // a pause's first event → its last
     bool open_ = false;
-    std::size_t lane_ = 0;  // the paused lane, while open
+    std::optional<std::uint64_t> closing_;  // the event that ends the open band (none: the run's end)
 };
 
 std::string design_diagram(const DesignOutcome& design, const std::string& scenario) {
@@ -75,7 +78,7 @@ std::string design_diagram(const DesignOutcome& design, const std::string& scena
         out += fmt::format("    participant {} as {}\n", participant(lane), mermaid_text(figure.lanes[lane]));
 
     std::set<std::size_t> active;  // lanes whose holder believes it holds the lock
-    PauseBands pauses;
+    PauseBands pauses(figure);
     std::size_t left_out = figure.left_out;
     for (const auto& step : figure.steps) {
         if (step.retry) continue;  // folded into the first refusal's note

@@ -32,16 +32,17 @@ struct Lookahead {
     // ends where its receiver went down.
     std::map<std::uint32_t, std::vector<std::pair<Instant, std::optional<Instant>>>> downtime;
 
-    // Where a message sent at `sent` to `node` and never delivered stops: at once if the
-    // node was down, at its crash if it crashed in flight; otherwise the run ended first.
-    Instant undelivered_end(std::uint32_t node, Instant sent, Instant run_end) const {
+    // Where a message sent at `sent` to `node` and never delivered was swallowed: at once
+    // if the node was down, at its crash if it crashed in flight; nullopt if the run ended
+    // first, with the message still travelling.
+    std::optional<Instant> swallowed_at(std::uint32_t node, Instant sent, Instant run_end) const {
         const auto found = downtime.find(node);
-        if (found == downtime.end()) return run_end;
+        if (found == downtime.end()) return std::nullopt;
         for (const auto& [crashed, restarted] : found->second) {
             if (crashed <= sent && (!restarted || sent < *restarted)) return sent;
-            if (crashed > sent) return std::min(crashed, run_end);
+            if (crashed > sent) return crashed <= run_end ? std::optional(crashed) : std::nullopt;
         }
-        return run_end;
+        return std::nullopt;
     }
 };
 
@@ -163,10 +164,10 @@ private:
                 // Never delivered: lost where a crash swallowed it, or still in flight when
                 // the run stopped (a link delayed by an hour) and drawn short, not across
                 // the whole figure.
-                step.arrives = ahead_.undelivered_end(event.node_ref("to").index, event.at, figure_.end);
-                step.in_flight = step.arrives == figure_.end && step.arrives > event.at;
-                step.lost = !step.in_flight;
-                if (step.in_flight) step.arrives = event.at;
+                const auto swallowed = ahead_.swallowed_at(event.node_ref("to").index, event.at, figure_.end);
+                step.lost = swallowed.has_value();
+                step.in_flight = !step.lost;
+                step.arrives = swallowed.value_or(event.at);
             }
             step.reply = event.has("reply_to");
             const bool refused = ahead_.refused_requests.contains(id) ||
