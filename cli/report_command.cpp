@@ -43,10 +43,15 @@ std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome,
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
-    const std::string page =
-        render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
-                                               course.previous, course.next, course.see_also});
-    if (!write_file(path, page)) return std::nullopt;
+    const HtmlReport report = render_html_report(
+        outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list), course.previous,
+                            course.next, course.see_also, path.filename().string()});
+    for (const auto& steps : report.step_pages) {
+        const std::filesystem::path steps_path = path.parent_path() / steps.path;
+        if (!make_directory(steps_path.parent_path().string()) || !write_file(steps_path, steps.html))
+            return std::nullopt;
+    }
+    if (!write_file(path, report.page)) return std::nullopt;
     return path.string();
 }
 

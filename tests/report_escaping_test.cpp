@@ -151,8 +151,17 @@ TEST_CASE("escaped, slug and shortened make text safe for markup and anchors") {
 TEST_CASE("a hostile scenario's free text reaches the HTML page only escaped") {
     const ScenarioOutcome outcome = hostile_outcome();
     REQUIRE(outcome.designs.size() == 3);
-    const std::string page = render_html_report(outcome, hostile_page());
-
+    const HtmlReport report = render_html_report(outcome, hostile_page());
+    const std::string& page = report.page;
+    std::string every_file = page;
+    for (const auto& file : report.step_pages) every_file += file.html;
+    for (const auto& file : report.step_pages) {
+        INFO(file.path);
+        CHECK(file.path.find('<') == std::string::npos);
+        check_no_raw_payload(file.html);
+        check_only_own_markup(file.html);
+        check_fragments_are_slugs(file.html);
+    }
     check_no_raw_payload(page);
     check_only_own_markup(page);
     check_fragments_are_slugs(page);
@@ -166,11 +175,12 @@ TEST_CASE("a hostile scenario's free text reaches the HTML page only escaped") {
     CHECK(page.find("<h2>unfenced " + hostile_payload_escaped + " &#39;a&#39;</h2>") != std::string::npos);
     CHECK(page.find("<h2>fenced " + hostile_payload_escaped + "</h2>") != std::string::npos);
     CHECK(page.find("<h2>idempotent " + hostile_payload_escaped + "</h2>") != std::string::npos);
-    CHECK(page.find("lock " + hostile_payload_escaped + " &#39;k&#39; end; END #1") !=
-          std::string::npos);                                                                      // the lock key
-    CHECK(page.find("job " + hostile_payload_escaped + " &#39;j&#39; end") != std::string::npos);  // the job name
-    CHECK(page.find(hostile_payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);       // the period
-    CHECK(page.find(hostile_payload_escaped + " &#39;i&#39; end;42#") != std::string::npos);  // the idempotency key
+    CHECK(every_file.find("lock " + hostile_payload_escaped + " &#39;k&#39; end; END #1") !=
+          std::string::npos);                                                                            // the lock key
+    CHECK(every_file.find("job " + hostile_payload_escaped + " &#39;j&#39; end") != std::string::npos);  // the job name
+    CHECK(every_file.find(hostile_payload_escaped + " &#39;p&#39; #2; end") != std::string::npos);       // the period
+    CHECK(every_file.find(hostile_payload_escaped + " &#39;i&#39; end;42#") !=
+          std::string::npos);  // the idempotency key
     CHECK(page.find("<code>locksim run &#39;" + hostile_payload_escaped + "&#39; --seed 1</code>") !=
           std::string::npos);
     CHECK(page.find("<a href=\"" + hostile_payload_escaped + "&#39;.html\">") != std::string::npos);  // the index link
@@ -180,7 +190,7 @@ TEST_CASE("a hostile scenario's free text reaches the HTML page only escaped") {
     CHECK(page.find("<article class=\"design\" id=\"d3-unfenced-script-alert-x-y-script-a\"") != std::string::npos);
     CHECK(page.find("<a href=\"#d1-fenced-script-alert-x-y-script\">fenced " + hostile_payload_escaped + "</a>") !=
           std::string::npos);
-    CHECK(page.find("id=\"d2-idempotent-script-alert-x-y-script-e1\"") != std::string::npos);
+    CHECK(every_file.find("id=\"d2-idempotent-script-alert-x-y-script-e1\"") != std::string::npos);
     // The story still reads: the unfenced design charged customer 42 twice.
     CHECK(page.find("customer 42 charged a second time for " + hostile_payload_escaped) != std::string::npos);
 }
@@ -230,7 +240,8 @@ TEST_CASE("every id on a page is unique, even when design names slug alike") {
     document["lock"] = {{"store", "none"}};
     const Scenario scenario = parse_scenario(document.dump(), "alike.json", metric_names());
     const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
-    const std::string page = render_html_report(outcome, ReportPage{"6", "locksim run alike.json", ""});
+    const HtmlReport report = render_html_report(outcome, ReportPage{"6", "locksim run alike.json", ""});
+    const std::string& page = report.page;
     check_only_own_markup(page);
     std::map<std::string, int> ids;
     for (const auto& id : all_matches(page, std::regex(" id=\"([^\"]*)\""))) ++ids[id];

@@ -50,10 +50,15 @@ Loaded run_file(const std::string& name) {
     return {std::move(scenario), std::move(outcome)};
 }
 
-std::string page_of(const Loaded& ran) {
+HtmlReport report_of(const Loaded& ran) {
     return render_html_report(
         ran.outcome,
         ReportPage{ran.scenario.section, "locksim run scenarios/" + ran.outcome.name + ".json --seed 1", "index.html"});
+}
+
+// The scenario's page, with each design's story.
+std::string page_of(const Loaded& ran) {
+    return report_of(ran).page;
 }
 
 // One design's part of the page: its <article>.
@@ -164,11 +169,20 @@ TEST_CASE("the violation mark is drawn exactly when a checker flagged a violatio
 TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure and once in the table") {
     for (const auto& file : structure_scenarios) {
         const auto ran = run_file(file);
-        const std::string page = page_of(ran);
+        const HtmlReport report = report_of(ran);
+        REQUIRE(report.step_pages.size() == ran.outcome.designs.size());
         for (std::size_t index = 0; index < ran.outcome.designs.size(); ++index) {
             const DesignOutcome& d = ran.outcome.designs[index];
             INFO(file << " · " << d.name);
             const std::string anchor = design_anchor(ran.outcome, index);
+            const std::string& page = report.step_pages[index].html;
+            CHECK(report.step_pages[index].path == slug(ran.outcome.name) + "-steps/" + anchor + ".html");
+            // The story links each of its steps to its row on that page.
+            for (const auto& target :
+                 all_matches(report.page, std::regex("href=\"" + slug(ran.outcome.name) + "-steps/" + anchor +
+                                                     ".html#" + anchor + "-e([0-9]+)\""))) {
+                CHECK(count_of(page, "<tr id=\"" + anchor + "-e" + target + "\"") == 1);
+            }
             const SequenceFigure figure = build_sequence_figure(d);
             const std::string svg = render_svg_figure(figure, anchor);
             REQUIRE_FALSE(figure.steps.empty());
@@ -325,7 +339,14 @@ TEST_CASE("the same outcome renders byte-identical pages, and so do two runs of 
     const std::string page_one = slurp(one / "gc-pause-40s.html");
     CHECK(page_one.size() > 10000);
     CHECK(page_one == slurp(two / "gc-pause-40s.html"));
-    CHECK(std::distance(std::filesystem::directory_iterator(one), std::filesystem::directory_iterator()) == 1);
+    // The page and the folder of its designs' pages of every step, also the same bytes.
+    CHECK(std::distance(std::filesystem::directory_iterator(one), std::filesystem::directory_iterator()) == 2);
+    for (const std::string design : {"d1-unfenced", "d2-fenced", "d3-idempotent"}) {
+        const auto steps = std::filesystem::path("gc-pause-40s-steps") / (design + ".html");
+        const std::string steps_one = slurp(one / steps);
+        CHECK(steps_one.find("<table class=\"events\">") != std::string::npos);
+        CHECK(steps_one == slurp(two / steps));
+    }
     std::filesystem::remove_all(one);
     std::filesystem::remove_all(two);
 }

@@ -234,7 +234,7 @@ TEST_CASE("an idempotency key's protection names the key and the charge it had m
           "charge 2 instead of a new charge");
     // And the page lists it under "What protected it".
     const ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
-    const std::string page = render_html_report(outcome, ReportPage{"3-4", "locksim run", ""});
+    const std::string page = render_html_report(outcome, ReportPage{"3-4", "locksim run", ""}).page;
     CHECK(page.find("<ul class=\"protections\">\n<li><a href=") != std::string::npos);
     CHECK(page.find(": the payment provider had seen key renewal-42-2026-10") != std::string::npos);
 }

@@ -57,11 +57,13 @@ TEST_CASE("every what-if command of every shipped scenario runs") {
 TEST_CASE("the report asks the reader to predict each design's outcome before revealing it") {
     const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
-    const std::string page = render_html_report(
-        outcome, ReportPage{"3-4",
-                            "locksim run scenarios/gc-pause-40s.json --seed 1",
-                            "",
-                            {{"What if the lease were 15s or 1m instead of 30s?", "locksim sweep x"}}});
+    const std::string page =
+        render_html_report(outcome,
+                           ReportPage{"3-4",
+                                      "locksim run scenarios/gc-pause-40s.json --seed 1",
+                                      "",
+                                      {{"What if the lease were 15s or 1m instead of 30s?", "locksim sweep x"}}})
+            .page;
     CHECK_THAT(page, Catch::Contains("<h2>Predict, then reveal</h2>"));
     CHECK_THAT(page, Catch::Contains("<details class=\"predict\"><summary>Will “unfenced” charge any customer "
                                      "twice?</summary><p>Yes: customer 42 was charged 2 times for 2026-10."));

@@ -22,6 +22,7 @@ namespace kind = trace_kind;
 struct Delivery {
     Instant at;
     bool lost = false;
+    std::uint64_t sequence = 0;  // the trace event that delivered or lost it
 };
 
 // What the arrows and bars need to know ahead of the event they start at.
@@ -51,10 +52,10 @@ Lookahead look_ahead(const Trace& trace) {
     std::map<std::uint32_t, std::int64_t> last_delivered;  // per node: the message its handler runs for
     for (const auto& event : trace.events()) {
         if (event.kind == kind::message_delivered) {
-            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, false});
+            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, false, event.sequence});
             last_delivered[event.node.index] = event.integer("id");
         } else if (event.kind == kind::message_lost) {
-            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, true});
+            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, true, event.sequence});
         } else if (event.kind == kind::lock_refused) {
             if (auto found = last_delivered.find(event.node.index); found != last_delivered.end())
                 ahead.refused_requests.insert(found->second);
@@ -83,14 +84,19 @@ bool about_customer(const TraceEvent& message, const std::set<std::int64_t>& cus
     return message.has("customer") && customers.contains(message.integer("customer"));
 }
 
+// The lock's life: who held it, by whose account, until when, and what the store did.
+bool is_milestone(const TraceEvent& event) {
+    static const std::set<std::string_view> kinds{kind::lock_granted,    kind::lock_expired,     kind::lock_released,
+                                                  kind::belief_acquired, kind::belief_ended,     kind::store_failover,
+                                                  kind::session_expired, kind::consensus_leader, kind::job_rebuilding,
+                                                  kind::index_built,     kind::db_session_ended, kind::store_loaded};
+    return kinds.contains(event.kind);
+}
+
 // The lock's life and every fault belong to any violation's story; so does anything about
 // the customers it hurt.
 bool tells_the_story(const TraceEvent& event, EventTone tone, const std::set<std::int64_t>& customers) {
-    static const std::set<std::string_view> story_kinds{
-        kind::lock_granted,   kind::lock_expired,   kind::lock_released,    kind::belief_acquired,
-        kind::belief_ended,   kind::store_failover, kind::session_expired,  kind::consensus_leader,
-        kind::job_rebuilding, kind::index_built,    kind::db_session_ended, kind::store_loaded};
-    if (tone != EventTone::normal || story_kinds.contains(event.kind)) return true;
+    if (tone != EventTone::normal || is_milestone(event)) return true;
     return event.has("customer") && customers.contains(event.integer("customer"));
 }
 
@@ -147,6 +153,7 @@ private:
         FigureStep step;
         step.sequence = event.sequence;
         step.at = event.at;
+        if (event.has("customer")) step.customer = event.integer("customer");
         step.lane = lane(event.node);
         if (event.node.valid()) {
             step.wall = event.wall;
@@ -160,6 +167,7 @@ private:
             if (delivery != ahead_.delivery.end()) {
                 step.arrives = delivery->second.at;
                 step.lost = delivery->second.lost;
+                if (!step.lost) step.delivered_as = delivery->second.sequence;
             } else {
                 // Never delivered: lost where a crash swallowed it, or still in flight when
                 // the run stopped (a link delayed by an hour) and drawn short, not across
@@ -184,6 +192,7 @@ private:
             auto text = describe_event(event, trace_);  // shown() has checked there is one
             step.text = std::move(text->text);
             step.tone = text->tone;
+            step.milestone = is_milestone(event);
             step.related = !figure_.has_violation || tells_the_story(event, step.tone, customers_);
         }
         if (const FlaggedEvent* flag = design_.metrics.flag_for(event.sequence)) {

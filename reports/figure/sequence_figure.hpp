@@ -22,14 +22,17 @@ struct FigureStep {
     std::size_t lane = 0;
     std::string text;  // what happened, in words; for a message, its label
     EventTone tone = EventTone::normal;
-    std::string explanation;      // the checker's sentence, if it flagged the event
-    bool related = true;          // part of a violation's story; the rest fades
-    std::optional<Instant> wall;  // the node's clock readings (none for world events)
+    std::string explanation;               // the checker's sentence, if it flagged the event
+    bool related = true;                   // part of a violation's story; the rest fades
+    bool milestone = false;                // in the lock's life (grant, expiry, release, belief, failover, …)
+    std::optional<std::int64_t> customer;  // the customer (row, user) the event or message is about
+    std::optional<Instant> wall;           // the node's clock readings (none for world events)
     std::optional<Instant> monotonic;
 
     // A message: drawn from (lane, at) to (to_lane, arrives).
     std::optional<std::size_t> to_lane;
     Instant arrives;
+    std::optional<std::uint64_t> delivered_as;  // the trace event that delivered it (none: lost or in flight)
     bool lost = false;
     bool in_flight = false;  // still travelling when the run stopped: drawn as a short stub
     bool reply = false;      // an answer to an earlier request

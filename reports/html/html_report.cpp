@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <set>
 
 #include "reports/fault_text.hpp"
 #include "reports/figure/sequence_figure.hpp"
+#include "reports/figure/story_figure.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/page_style.hpp"
+#include "reports/html/story_svg.hpp"
 #include "reports/html/svg_figure.hpp"
 #include "reports/summary_table.hpp"
 #include "sim/duration_text.hpp"
@@ -168,42 +172,154 @@ std::string inert_warning(const DesignOutcome& design) {
     return html + "</div>\n";
 }
 
-std::string design_article(const DesignOutcome& design, const std::string& anchor) {
-    const SequenceFigure figure = build_sequence_figure(design);
-    std::string html =
-        fmt::format("<article class=\"design\" id=\"{}\" data-design=\"{}\">\n<h2>{}</h2>\n<p>A {} lock. {} {}</p>\n",
-                    escaped(anchor), escaped(design.name), escaped(design.name), to_string(design.purpose),
-                    outcome_verdict(design), contract_verdict(design));
-    std::string violations, protections, faults;
+// The page of every step draws at most this many: about 900 KB of figure and table.
+constexpr std::size_t every_step_cap = 1000;
+
+// Where a design's page of every step lives, relative to the scenario's page.
+std::string steps_page_path(const ScenarioOutcome& outcome, const ReportPage& page, const std::string& anchor) {
+    std::string stem = page.file_name.empty() ? slug(outcome.name) : page.file_name;
+    if (stem.size() > 5 && stem.ends_with(".html")) stem.resize(stem.size() - 5);
+    return fmt::format("{}-steps/{}.html", stem, anchor);
+}
+
+// The violations, protections and faults of a run, each linked to its step in `href_of`;
+// past `limit` of a kind, a line says how many more there are and where.
+struct StepLists {
+    std::string faults, violations, protections;
+};
+
+template <class Href>
+StepLists step_lists(const SequenceFigure& figure, Href href_of, std::size_t limit, std::string_view rest_where) {
+    StepLists lists;
+    std::size_t faults = 0, violations = 0, protections = 0;
+    const auto add = [&](std::string& list, std::size_t& count, const std::string& item) {
+        if (++count <= limit) list += item;
+    };
     for (const auto& step : figure.steps) {
-        const std::string link = fmt::format("<a href=\"#{}-e{}\">e{}</a> at {}", escaped(anchor), step.number,
-                                             step.number, format_seconds(step.at));
+        const std::string link =
+            fmt::format("<a href=\"{}\">e{}</a> at {}", escaped(href_of(step)), step.number, format_seconds(step.at));
         if (step.tone == EventTone::violation && !step.explanation.empty())
-            violations += fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation));
+            add(lists.violations, violations, fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation)));
         else if (step.tone == EventTone::protection && !step.explanation.empty())
-            protections += fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation));
+            add(lists.protections, protections, fmt::format("<li>{}: {}</li>\n", link, escaped(step.explanation)));
         else if (step.tone == EventTone::fault)
-            faults += fmt::format("<li>{} on {}: {}{}</li>\n", link, escaped(figure.lanes[step.lane]),
-                                  escaped(step.text), step.explanation.empty() ? "" : ": " + escaped(step.explanation));
+            add(lists.faults, faults,
+                fmt::format("<li>{} on {}: {}{}</li>\n", link, escaped(figure.lanes[step.lane]), escaped(step.text),
+                            step.explanation.empty() ? "" : ": " + escaped(step.explanation)));
     }
-    if (!faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + faults + "</ul>\n";
+    const auto more = [&](std::string& list, std::size_t count, std::string_view what) {
+        if (count > limit) list += fmt::format("<li>… and {} more {}, {}</li>\n", count - limit, what, rest_where);
+    };
+    more(lists.faults, faults, "fault steps");
+    more(lists.violations, violations, "violations");
+    more(lists.protections, protections, "protections");
+    return lists;
+}
+
+// A design's verdicts, faults, and what went wrong or protected it.
+std::string design_summary(const DesignOutcome& design, const StepLists& lists) {
+    std::string html = fmt::format("<p>A {} lock. {} {}</p>\n", to_string(design.purpose), outcome_verdict(design),
+                                   contract_verdict(design));
+    if (!lists.faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + lists.faults + "</ul>\n";
     html += inert_warning(design);
-    if (!violations.empty())
-        html += "<p class=\"bad\">What went wrong:</p>\n<ul class=\"violations\">\n" + violations + "</ul>\n";
-    if (!protections.empty())
-        html += "<p class=\"good\">What protected it:</p>\n<ul class=\"protections\">\n" + protections + "</ul>\n";
-    if (violations.empty() && design.metrics.double_charges() == 0 && design.metrics.overlaps.empty())
+    if (!lists.violations.empty())
+        html += "<p class=\"bad\">What went wrong:</p>\n<ul class=\"violations\">\n" + lists.violations + "</ul>\n";
+    if (!lists.protections.empty())
+        html +=
+            "<p class=\"good\">What protected it:</p>\n<ul class=\"protections\">\n" + lists.protections + "</ul>\n";
+    if (lists.violations.empty() && design.metrics.double_charges() == 0 && design.metrics.overlaps.empty())
         html += "<p class=\"good\">Nothing went wrong in this run.</p>\n";
+    return html;
+}
+
+// What the story view left out, and the way to all of it.
+std::string story_note(const StoryFigure& story, const SequenceFigure& full, const std::string& steps_page) {
+    std::vector<std::string> folded;
+    if (story.retries_folded > 0)
+        folded.push_back(fmt::format("{} refused retr{} folded into the first attempt", story.retries_folded,
+                                     story.retries_folded == 1 ? "y" : "ies"));
+    if (story.repeats_folded > 0)
+        folded.push_back(fmt::format("{} message{} repeating one already shown", story.repeats_folded,
+                                     story.repeats_folded == 1 ? "" : "s"));
+    if (story.far_from_flags > 0)
+        folded.push_back(
+            fmt::format("{} step{} of the lock's life, faults and work far from any violation or "
+                        "protection",
+                        story.far_from_flags, story.far_from_flags == 1 ? "" : "s"));
+    if (story.store_traffic_folded > 0)
+        folded.push_back(fmt::format("{} message{} between store nodes", story.store_traffic_folded,
+                                     story.store_traffic_folded == 1 ? "" : "s"));
+    if (story.other_left_out > 0)
+        folded.push_back(fmt::format("{} other step{} (other customers' work, renewals, reads)", story.other_left_out,
+                                     story.other_left_out == 1 ? "" : "s"));
+    if (!story.lanes_left_out.empty())
+        folded.push_back(fmt::format("the lane{} of {}, where nothing in the story happens",
+                                     story.lanes_left_out.size() == 1 ? "" : "s",
+                                     fmt::join(story.lanes_left_out, ", ")));
+    std::string html =
+        fmt::format("<p class=\"story-note\">The story: {} of {} steps", story.figure.steps.size(), full.steps.size());
+    if (!folded.empty()) html += fmt::format("; left out: {}", escaped(fmt::format("{}", fmt::join(folded, "; "))));
+    return html +
+           fmt::format(". <a href=\"{}\">Every step, in the full figure and a table →</a></p>\n", escaped(steps_page));
+}
+
+std::string design_article(const DesignOutcome& design, const SequenceFigure& full, const std::string& anchor,
+                           const std::string& steps_page) {
+    const StoryFigure story = build_story_figure(full);
+    std::string html = fmt::format("<article class=\"design\" id=\"{}\" data-design=\"{}\">\n<h2>{}</h2>\n",
+                                   escaped(anchor), escaped(design.name), escaped(design.name));
+    std::set<int> in_story;
+    for (const auto& step : story.figure.steps) in_story.insert(step.number);
+    const auto href = [&](const FigureStep& step) {
+        return in_story.contains(step.number) ? fmt::format("#{}-story-e{}", anchor, step.number)
+                                              : fmt::format("{}#{}-e{}", steps_page, anchor, step.number);
+    };
+    html += design_summary(
+        design,
+        step_lists(full, href, 12, fmt::format("on <a href=\"{}\">the page of every step</a>", escaped(steps_page))));
+    html += story_note(story, full, steps_page);
+    html += render_story_svg(story, anchor, steps_page);
+    return html + "</article>\n";
+}
+
+// A design's page of every step: the full figure and the table of every event.
+std::string every_step_page(const ScenarioOutcome& outcome, const DesignOutcome& design, const SequenceFigure& figure,
+                            const std::string& anchor, const std::string& back) {
+    std::string html = page_head(fmt::format("{} · {} · every step · locksim", outcome.name, design.name));
+    html += fmt::format(
+        "<header>\n<p><a href=\"{}\">← the story of {}</a></p>\n<p class=\"chapter\">{}</p>\n<h1>{}: every "
+        "step</h1>\n</header>\n",
+        escaped(back), escaped(outcome.name), escaped(outcome.name), escaped(design.name));
+    html += "<section>\n" +
+            design_summary(
+                design, step_lists(
+                            figure, [&](const FigureStep& step) { return fmt::format("#{}-e{}", anchor, step.number); },
+                            std::numeric_limits<std::size_t>::max(), "")) +
+            "</section>\n";
+    html +=
+        "<section>\n<h2>How to read the figure</h2>\n<p class=\"howto\">One lane per node. Time runs down the page "
+        "in true time, which no node can read: spacing grows with elapsed time, and a message's arrow runs from its "
+        "sending to its arrival, so a slanted arrow is a slow message, except where steps closer than a line of text "
+        "are spread apart. A zig-zag marks a stretch in which nothing happened, cut short and labelled with its "
+        "length; the exact time of each step is printed on the left. Beside a server's lane, a solid bar is its "
+        "lease as it believed it, ending where its own clock said the lease ran out; on the store's lane a hatched "
+        "bar is the lock as the store saw it. Every step has a number: e17 in the figure is row e17 of the table "
+        "below it (click either). When a design went wrong, the steps that tell that story are drawn strong and "
+        "the rest fade.</p>\n" +
+        render_svg_legend() + "</section>\n";
+    html += fmt::format("<div class=\"every-step\" id=\"{}\">\n", escaped(anchor));
     if (figure.left_out > 0)
         html += fmt::format(
             "<p class=\"banner\">This run is long: the figure and the table show its first {} steps, up to {}; "
             "{} later steps are left out (<code>--format trace</code> has every event).</p>\n",
             figure.steps.size(), format_seconds(figure.end), figure.left_out);
     html += render_svg_figure(figure, anchor);
-    html += fmt::format("<details><summary>Every step ({} steps, {} messages)</summary>\n", figure.steps.size(),
-                        figure.messages);
+    html += fmt::format("<h2>Every step ({} steps, {} messages)</h2>\n", figure.steps.size(), figure.messages);
     html += event_table(figure, anchor);
-    html += "</details>\n</article>\n";
+    html += "</div>\n";
+    html +=
+        fmt::format("<footer><p>Generated by locksim from <code>{}</code>, seed {}.</p></footer>\n</body>\n</html>\n",
+                    escaped(outcome.file), outcome.seed);
     return html;
 }
 
@@ -309,7 +425,8 @@ std::string chapter_title(char section) {
     }
 }
 
-std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage& page) {
+HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& page) {
+    HtmlReport report;
     std::string html = page_head(fmt::format("{} · locksim", outcome.name));
     html += "<header>\n";
     if (!page.index_link.empty())
@@ -324,18 +441,31 @@ std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage&
     html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome) + "</section>\n";
     html += exercises(outcome, page);
     html +=
-        "<section>\n<h2>How to read the figures</h2>\n<p class=\"howto\">One lane per node. Time runs down the page in "
-        "true time, which no node can read: spacing grows with elapsed time, so a slanted arrow is a slow message. "
-        "A zig-zag marks a stretch in which nothing happened, cut short and labelled with its length; steps closer "
-        "than a line of text are spread apart, and the exact time of each step is printed on the left. Beside a "
-        "server's lane, a solid bar is its lease as it believed it, ending where its own clock said the lease ran "
-        "out; on the store's lane a hatched bar is the lock as "
-        "the store saw it. Every step has a number: e17 in a figure is row e17 of the table below it (click either). "
-        "When a design went wrong, the steps that tell that story are drawn strong and the rest fade.</p>\n" +
-        render_svg_legend() + "</section>\n";
+        "<section>\n<h2>How to read the stories</h2>\n<p class=\"howto\">Each design's story shows only the steps "
+        "that decide its outcome: the lock's life, the faults, the work on the customers a checker flagged, each "
+        "violation and protection, and the message that set each of them off. One narrow lane per node, whose "
+        "name stays at the top of the window; the steps follow each other down the page in time order, evenly "
+        "spaced, not to scale: the true time of each is on the left, and a grey band says how much time passed "
+        "between two rows. An arrow runs from a message's sending to the row of its arrival. Beside a server's "
+        "lane, a solid bar is its lease as it believed it, ending where its own clock said the lease ran out; on "
+        "the store's lane a hatched bar is the lock as the store saw it. On the right, each step in words, and "
+        "under it the checker's sentence. Every step has a number: e17 in a story is e17 on the design's page of "
+        "every step (click it).</p>\n" +
+        render_story_legend() + "</section>\n";
     html += "<div class=\"designs\">\n";
-    for (std::size_t i = 0; i < outcome.designs.size(); ++i)
-        html += design_article(outcome.designs[i], design_anchor(outcome, i));
+    const std::string own_name = page.file_name.empty() ? slug(outcome.name) + ".html" : page.file_name;
+    for (std::size_t i = 0; i < outcome.designs.size(); ++i) {
+        const DesignOutcome& design = outcome.designs[i];
+        const std::string anchor = design_anchor(outcome, i);
+        const std::string path = steps_page_path(outcome, page, anchor);
+        // The story is told from every step; the page of every step draws the first ones
+        // of a long run.
+        const SequenceFigure figure = build_sequence_figure(design, every_step_cap);
+        html += design_article(design, build_sequence_figure(design, std::numeric_limits<std::size_t>::max()), anchor,
+                               path);
+        report.step_pages.push_back(ReportFile{
+            path, every_step_page(outcome, design, figure, anchor, fmt::format("../{}#{}", own_name, anchor))});
+    }
     html += "</div>\n";
     html += see_also(page);
     if (const std::string nav = course_navigation(page); !nav.empty()) html += "<section>\n" + nav + "</section>\n";
@@ -343,7 +473,8 @@ std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage&
         "<footer><p>Generated by locksim from <code>{}</code>, seed {}. The same file and seed give the "
         "same page, byte for byte.</p></footer>\n</body>\n</html>\n",
         escaped(outcome.file), outcome.seed);
-    return html;
+    report.page = std::move(html);
+    return report;
 }
 
 std::string render_course_index(const std::vector<CourseEntry>& entries) {

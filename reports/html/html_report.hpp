@@ -32,9 +32,25 @@ struct ReportPage {
     std::optional<PageLink> previous;
     std::optional<PageLink> next;
     std::vector<PageLink> see_also;
+    // The page's own file name ("gc-pause-40s.html"); empty: the scenario's name as a slug.
+    // Its designs' pages of every step go in the folder named after it ("gc-pause-40s-steps/").
+    std::string file_name;
 };
 
-std::string render_html_report(const ScenarioOutcome& outcome, const ReportPage& page);
+// A file of the report, its path relative to the scenario's page.
+struct ReportFile {
+    std::string path;
+    std::string html;
+};
+
+// The scenario's page tells each design's story in a figure that fits the page; every step
+// of each design, in the full figure and a table, is one click away on a page of its own.
+struct HtmlReport {
+    std::string page;
+    std::vector<ReportFile> step_pages;  // one per design, in the designs' order
+};
+
+HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& page);
 
 // The anchor of design `index` on its page, "d2-fenced": numbered, so that designs whose
 // names slug alike ("by hash", "by/hash") keep apart, and no id built from one anchor

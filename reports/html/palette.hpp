@@ -13,7 +13,12 @@ inline constexpr std::string_view protection = "#009E73";
 inline constexpr std::string_view fault = "#6B4C9A";
 inline constexpr std::string_view service = "#5F6B73";
 inline constexpr std::string_view ink = "#1F2328";
-inline constexpr std::string_view faint = "#8C959F";
+inline constexpr std::string_view faint = "#8C959F";  // lines and rules, never text
+// Text in the violation's and the protection's hue, dark enough for WCAG AA (4.5:1) on
+// white and on the page's light grey.
+inline constexpr std::string_view violation_text = "#B04A00";
+inline constexpr std::string_view protection_text = "#00775A";
+inline constexpr std::string_view faint_text = "#5F6770";
 
 // The colour of the node drawn in `lane`; `is_server` from the lane's node.
 std::string_view node_colour(std::size_t server_rank, bool is_server);

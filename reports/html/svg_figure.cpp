@@ -8,6 +8,7 @@
 #include "reports/figure/time_axis.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/palette.hpp"
+#include "reports/html/svg_parts.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -40,14 +41,10 @@ double lane_x(std::size_t lane) {
 class SvgWriter {
 public:
     SvgWriter(const SequenceFigure& figure, std::string anchor)
-        : figure_(figure), anchor_(std::move(anchor)), axis_(figure, TimeAxis::Settings{.top = header + 24}) {
-        std::size_t rank = 0;
-        for (std::size_t lane = 0; lane < figure.lanes.size(); ++lane) {
-            const bool server = figure.is_server[lane];
-            colours_.push_back(std::string(palette::node_colour(server ? rank : 0, server)));
-            if (server) ++rank;
-        }
-    }
+        : figure_(figure),
+          anchor_(std::move(anchor)),
+          axis_(figure, TimeAxis::Settings{.top = header + 24}),
+          colours_(lane_colours(figure)) {}
 
     std::string render() {
         double width = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + caption_width;
@@ -62,7 +59,7 @@ public:
             "viewBox=\"0 0 {0:.0f} {1:.0f}\" role=\"img\" aria-labelledby=\"{2}-title\">\n"
             "<title id=\"{2}-title\">Sequence figure: {3} nodes, {4} steps, time running down</title>\n",
             width, height, escaped(anchor_), figure_.lanes.size(), figure_.steps.size());
-        definitions();
+        out_ += svg_definitions(anchor_);
         lanes(height);
         spans();
         breaks(width);
@@ -72,20 +69,6 @@ public:
     }
 
 private:
-    void definitions() {
-        out_ += "<defs>\n";
-        out_ += fmt::format(
-            "<marker id=\"{0}-head\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
-            "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"context-stroke\"/></marker>\n"
-            "<marker id=\"{0}-lost\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"9\" markerHeight=\"9\">"
-            "<path d=\"M1,1 L9,9 M9,1 L1,9\" stroke=\"{1}\" stroke-width=\"2\"/></marker>\n"
-            "<pattern id=\"{0}-hatch\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
-            "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" "
-            "opacity=\"0.55\"/></pattern>\n",
-            escaped(anchor_), palette::violation);
-        out_ += "</defs>\n";
-    }
-
     void lanes(double height) {
         for (std::size_t lane = 0; lane < figure_.lanes.size(); ++lane) {
             const double x = lane_x(lane);
@@ -108,20 +91,18 @@ private:
             const double top = axis_.y_at(span.from);
             const double bottom = std::max(axis_.y_at(span.to), top + 2);
             const double x = lane_x(span.lane);
-            const std::string tip =
-                fmt::format("{}: {} to {}{}", span.label, format_seconds(span.from), format_seconds(span.to),
-                            span.open ? " (still when the run stopped)" : "");
+            const std::string tip = span_tip(span);
             switch (span.kind) {
                 case FigureSpan::Kind::believed:
-                    bar("believed", x - 15, top, 7, bottom - top, colours_[span.holder], "", tip);
+                    out_ += svg_bar("believed", x - 15, top, 7, bottom - top, colours_[span.holder], "", tip);
                     break;
                 case FigureSpan::Kind::granted: {
                     auto& column = holders_on_lane[span.lane];
                     auto at = std::find(column.begin(), column.end(), span.holder);
                     if (at == column.end()) at = column.insert(column.end(), span.holder);
                     const double offset = 8 + 9 * static_cast<double>((at - column.begin()) % 4);
-                    bar("granted", x + offset, top, 7, bottom - top, colours_[span.holder],
-                        fmt::format("url(#{}-hatch)", escaped(anchor_)), tip);
+                    out_ += svg_bar("granted", x + offset, top, 7, bottom - top, colours_[span.holder],
+                                    fmt::format("url(#{}-hatch)", escaped(anchor_)), tip);
                     break;
                 }
                 case FigureSpan::Kind::paused:
@@ -139,18 +120,6 @@ private:
                 }
             }
         }
-    }
-
-    void bar(std::string_view kind, double x, double y, double w, double h, const std::string& colour,
-             const std::string& overlay, const std::string& tip) {
-        out_ += fmt::format(
-            "<g class=\"{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
-            "height=\"{:.1f}\" fill=\"{}\" opacity=\"0.85\"/>",
-            kind, escaped(tip), x, y, w, h, colour);
-        if (!overlay.empty())
-            out_ += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>", x,
-                                y, w, h, overlay);
-        out_ += "</g>\n";
     }
 
     // A zig-zag across the figure where an idle stretch was cut, and how long it was.
@@ -272,16 +241,6 @@ private:
             escaped(shortened(step.explanation, caption_limit)));
     }
 
-    static std::string_view tone_name(EventTone tone) {
-        switch (tone) {
-            case EventTone::violation: return "violation";
-            case EventTone::protection: return "protection";
-            case EventTone::fault: return "fault";
-            case EventTone::normal: break;
-        }
-        return "normal";
-    }
-
     const SequenceFigure& figure_;
     std::string anchor_;
     TimeAxis axis_;
@@ -312,13 +271,13 @@ std::string render_svg_legend() {
         "<text x=\"470\" y=\"22\">the lock as the store saw it (on the store's lane)</text>"
         "<rect x=\"424\" y=\"34\" width=\"40\" height=\"18\" fill=\"{2}\" opacity=\"0.22\"/>"
         "<text x=\"470\" y=\"47\">a pause, or a node down</text>"
-        "<circle cx=\"444\" cy=\"68\" r=\"6\" fill=\"{0}\"/><text x=\"470\" y=\"72\" fill=\"{0}\">✗ a violation</text>"
-        "<circle cx=\"580\" cy=\"68\" r=\"3.5\" fill=\"{1}\"/><text x=\"592\" y=\"72\" fill=\"{1}\">✓ a protection "
+        "<circle cx=\"444\" cy=\"68\" r=\"6\" fill=\"{0}\"/><text x=\"470\" y=\"72\" fill=\"{3}\">✗ a violation</text>"
+        "<circle cx=\"580\" cy=\"68\" r=\"3.5\" fill=\"{1}\"/><text x=\"592\" y=\"72\" fill=\"{4}\">✓ a protection "
         "that worked</text>"
         "<defs><pattern id=\"legend-hatch\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
         "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"5\" fill=\"white\" "
         "opacity=\"0.55\"/></pattern></defs>\n",
-        palette::violation, palette::protection, palette::fault);
+        palette::violation, palette::protection, palette::fault, palette::violation_text, palette::protection_text);
     out += "</svg>\n";
     return out;
 }

@@ -120,11 +120,13 @@ std::string render_everything(const locksim::ScenarioOutcome& outcome, const loc
     mark("json::accept x3", 0);
     const locksim::ReportPage page{scenario.section, "locksim run fuzz.json --seed " + std::to_string(outcome.seed),
                                    "index.html"};
-    const std::string html = locksim::render_html_report(outcome, page);
-    mark("render_html_report", html.size());
+    const locksim::HtmlReport report = locksim::render_html_report(outcome, page);
+    mark("render_html_report", report.page.size());
+    std::string html = report.page;
+    for (const auto& file : report.step_pages) html += file.html;
     if (html.find("<script") != std::string::npos || html.find("<SCRIPT") != std::string::npos)
         promise_broken("html-script", "render_html_report",
-                       "the page contains a <script> element; a scenario's text reached it unescaped");
+                       "a page contains a <script> element; a scenario's text reached it unescaped");
     const std::string index = locksim::render_course_index(
         {locksim::CourseEntry{scenario.section, outcome.name, outcome.lesson, outcome.name + ".html", outcome.held(),
                               outcome.violated_designs()}});
