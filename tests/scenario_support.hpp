@@ -1,6 +1,6 @@
 #pragma once
-// What the tests of scenario files share: a shipped scenario's path, a design found by
-// name, and the one-line message the loader refuses a text with.
+// What the tests of scenario files share: a shipped scenario's path and its run, a design
+// found by name, and the one-line message the loader refuses a text with.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "checks/metrics.hpp"
+#include "checks/run_outcome.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim::testing {
@@ -58,6 +60,12 @@ inline std::string error_of(const std::string& text, const std::string& file = "
 inline bool says(const std::string& error, const std::string& expected, const std::string& file = "test.json") {
     return error.starts_with(file + ":") && error.find(expected) != std::string::npos &&
            error.find('\n') == std::string::npos;
+}
+
+// A shipped scenario (a path relative to scenarios/) run under its own seed.
+inline ScenarioOutcome run_shipped(const std::string& file) {
+    const Scenario scenario = load_scenario_file(scenario_path(file), metric_names());
+    return run_scenario(scenario, scenario.seed);
 }
 
 }  // namespace locksim::testing

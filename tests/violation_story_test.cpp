@@ -29,11 +29,6 @@ using namespace std::string_literals;
 
 namespace {
 
-ScenarioOutcome run_shipped(const std::string& file) {
-    const Scenario scenario = load_scenario_file(scenario_path(file), metric_names());
-    return run_scenario(scenario, scenario.seed);
-}
-
 // The explanations of the steps of one tone in a design's figure.
 std::vector<std::string> explained(const DesignOutcome& design, EventTone tone) {
     std::vector<std::string> sentences;

@@ -15,7 +15,7 @@
 namespace locksim {
 namespace {
 
-constexpr double gutter = 92;  // step number and true time
+constexpr double story_gutter = 92;  // step number and true time
 constexpr double header_height = 40;
 constexpr double column_gap = 14;
 constexpr double column_width = 336;
@@ -30,7 +30,7 @@ constexpr double band_height = 22;
 constexpr Duration slow_message = milliseconds(100);  // its delay is worth saying
 
 // Narrow enough that five to ten lanes and the column fit a page.
-double lane_width(std::size_t lanes) {
+double story_lane_width(std::size_t lanes) {
     return std::clamp(380.0 / static_cast<double>(std::max<std::size_t>(lanes, 1)), 48.0, 72.0);
 }
 
@@ -91,8 +91,8 @@ public:
         : figure_(story.figure),
           anchor_(std::move(anchor)),
           steps_page_(std::move(steps_page)),
-          lane_width_(lane_width(figure_.lanes.size())),
-          column_x_(gutter + lane_width_ * static_cast<double>(figure_.lanes.size()) + column_gap),
+          lane_width_(story_lane_width(figure_.lanes.size())),
+          column_x_(story_gutter + lane_width_ * static_cast<double>(figure_.lanes.size()) + column_gap),
           width_(column_x_ + column_width),
           colours_(lane_colours(figure_)) {
         lay_out_rows();
@@ -121,7 +121,7 @@ public:
     }
 
 private:
-    double lane_x(std::size_t lane) const { return gutter + lane_width_ * (static_cast<double>(lane) + 0.5); }
+    double lane_x(std::size_t lane) const { return story_gutter + lane_width_ * (static_cast<double>(lane) + 0.5); }
 
     void lay_out_rows() {
         double top = 6;
@@ -234,7 +234,7 @@ private:
         out += fmt::format(
             "<text x=\"4\" y=\"{0:.1f}\" class=\"number\">e{1}</text>"
             "<text x=\"{2:.0f}\" y=\"{0:.1f}\" class=\"time\" text-anchor=\"end\">{3}</text>",
-            y + 4, step.number, gutter - 8, format_seconds(step.at));
+            y + 4, step.number, story_gutter - 8, format_seconds(step.at));
         out += step.is_message() ? arrow(step, y) : mark(step, y);
         const RowText& text = texts_[i];
         double line_y = y + 4;

@@ -1,0 +1,150 @@
+// The story view (reports/figure/story_figure.cpp, reports/html/story_svg.cpp) on the runs
+// of every shipped scenario: it keeps every verdict and the step behind it, folds the rest
+// and counts what it folded, fits the page, and keeps the pages within their size budget.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "reports/figure/sequence_figure.hpp"
+#include "reports/figure/story_figure.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/html/story_svg.hpp"
+#include "tests/scenario_support.hpp"
+
+using namespace locksim;
+using namespace locksim::testing;
+
+namespace {
+
+SequenceFigure every_step(const DesignOutcome& design) {
+    return build_sequence_figure(design, std::numeric_limits<std::size_t>::max());
+}
+
+bool is_flagged(const FigureStep& step) {
+    return step.tone == EventTone::violation || step.tone == EventTone::protection || !step.explanation.empty();
+}
+
+// The story's steps by number, to find them in the full figure.
+std::map<int, const FigureStep*> by_number(const SequenceFigure& figure) {
+    std::map<int, const FigureStep*> steps;
+    for (const auto& step : figure.steps) steps[step.number] = &step;
+    return steps;
+}
+
+}  // namespace
+
+TEST_CASE("a story keeps every flagged step and every fault of a short run, and accounts for every step it folds") {
+    for (const auto& file : shipped_scenario_files()) {
+        const ScenarioOutcome outcome = run_shipped(file);
+        for (const auto& design : outcome.designs) {
+            INFO(file << " · " << design.name);
+            const SequenceFigure full = every_step(design);
+            const StoryFigure story = build_story_figure(full);
+            const auto kept = by_number(story.figure);
+            CHECK(kept.size() == story.figure.steps.size());  // each step once
+            for (const auto& step : full.steps)
+                if (is_flagged(step)) CHECK(kept.contains(step.number));
+            // Every step is kept or counted once among the folded.
+            CHECK(story.figure.steps.size() + story.retries_folded + story.repeats_folded + story.far_from_flags +
+                      story.store_traffic_folded + story.other_left_out ==
+                  full.steps.size());
+            // A kept step is the full figure's step, unchanged but for its lanes.
+            for (const auto& step : story.figure.steps) {
+                const auto original = std::find_if(full.steps.begin(), full.steps.end(),
+                                                   [&](const FigureStep& s) { return s.number == step.number; });
+                REQUIRE(original != full.steps.end());
+                CHECK(step.text == original->text);
+                CHECK(step.at == original->at);
+                CHECK(story.figure.lanes[step.lane] == full.lanes[original->lane]);
+                if (step.is_message()) CHECK(story.figure.lanes[*step.to_lane] == full.lanes[*original->to_lane]);
+                CHECK_FALSE(step.retry);
+            }
+            // Steps stay in the order they happened.
+            CHECK(std::is_sorted(story.figure.steps.begin(), story.figure.steps.end(),
+                                 [](const FigureStep& a, const FigureStep& b) { return a.number < b.number; }));
+            // A lane is left out only when no kept step touches it.
+            for (const auto& name : story.lanes_left_out)
+                CHECK(std::find(story.figure.lanes.begin(), story.figure.lanes.end(), name) ==
+                      story.figure.lanes.end());
+            CHECK(story.figure.lanes.size() + story.lanes_left_out.size() == full.lanes.size());
+        }
+    }
+}
+
+TEST_CASE("the gc-pause-40s story tells the pause, the expiry, both grants and the stale charge that caused it") {
+    const ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
+    const SequenceFigure full = every_step(design_named(outcome, "unfenced"));
+    const StoryFigure story = build_story_figure(full);
+    const auto has = [&](const std::string& text) {
+        return std::any_of(story.figure.steps.begin(), story.figure.steps.end(),
+                           [&](const FigureStep& step) { return step.text.find(text) != std::string::npos; });
+    };
+    CHECK(has("grants lock:renewals to server-1"));
+    CHECK(has("gc pause: frozen for 40s"));
+    CHECK(has("server-1's lease expires"));
+    CHECK(has("grants lock:renewals to server-2"));
+    CHECK(has("charges customer 42 (charge 2)"));
+    // The second charge, and the message that set it off: server-1's charge sent at 46s.
+    const auto second = std::find_if(story.figure.steps.begin(), story.figure.steps.end(),
+                                     [](const FigureStep& step) { return step.tone == EventTone::violation; });
+    REQUIRE(second != story.figure.steps.end());
+    CHECK(std::any_of(story.figure.steps.begin(), second, [&](const FigureStep& step) {
+        return step.is_message() && story.figure.lanes[step.lane] == "server-1" && step.arrives == second->at &&
+               step.text == "charge customer 42";
+    }));
+    // Server-2 and server-3's refused attempts while server-1 held the lock: one step each,
+    // counting the retries folded into it.
+    CHECK(story.retries_folded > 40);
+    CHECK(std::count_if(story.figure.steps.begin(), story.figure.steps.end(),
+                        [](const FigureStep& step) { return !step.note.empty(); }) >= 2);
+    CHECK(story.figure.steps.size() < full.steps.size() / 2);
+}
+
+TEST_CASE("a long run's story stays short: its background is what lies nearest to the flagged steps") {
+    const ScenarioOutcome outcome = run_shipped("examples/monthly-statements.json");
+    for (const auto& design : outcome.designs) {
+        INFO(design.name);
+        const SequenceFigure full = every_step(design);
+        REQUIRE(full.steps.size() > 5000);
+        const StoryFigure story = build_story_figure(full);
+        CHECK(story.far_from_flags > 1000);
+        CHECK(story.figure.steps.size() <= 200);
+        for (const auto& step : full.steps)
+            if (is_flagged(step)) CHECK(by_number(story.figure).contains(step.number));
+    }
+}
+
+TEST_CASE("a story's drawing fits a page: at most 1,000 units wide, whatever the number of lanes") {
+    const std::regex view_box("class=\"figure story\" viewBox=\"0 0 ([0-9]+) ([0-9]+)\"");
+    for (const auto& file : shipped_scenario_files()) {
+        const ScenarioOutcome outcome = run_shipped(file);
+        for (const auto& design : outcome.designs) {
+            INFO(file << " · " << design.name);
+            const std::string svg = render_story_svg(build_story_figure(every_step(design)), "d1-x", "x.html");
+            std::smatch size;
+            REQUIRE(std::regex_search(svg, size, view_box));
+            CHECK(std::stoi(size[1]) <= 1000);
+            // Every step of the story is drawn and linked to its row on the page of every step.
+            CHECK(std::regex_search(svg, std::regex("<a href=\"x.html#d1-x-e[0-9]+\">")));
+        }
+    }
+}
+
+TEST_CASE("the pages keep their size budget: gc-pause-40s within 150 KB, none over 1 MB") {
+    for (const auto& file : shipped_scenario_files()) {
+        const ScenarioOutcome outcome = run_shipped(file);
+        const HtmlReport report = render_html_report(outcome, ReportPage{"", "locksim run " + file, ""});
+        INFO(file << ": " << report.page.size() << " bytes");
+        CHECK(report.page.size() <= 1'000'000);
+        if (file == "gc-pause-40s.json") CHECK(report.page.size() <= 150'000);
+        for (const auto& steps : report.step_pages) {
+            INFO(steps.path << ": " << steps.html.size() << " bytes");
+            CHECK(steps.html.size() <= 1'000'000);
+        }
+    }
+}
