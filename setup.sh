@@ -4,7 +4,9 @@
 #   ./setup.sh            # build the program, build/locksim
 #   ./setup.sh --tests    # build everything, tests too, and install what the test suite
 #                         # needs: python3-jsonschema,
-#                         # chromium for the test that opens an HTML report in a browser,
+#                         # chromium for the tests that open the HTML reports in a browser,
+#                         # nodejs and npm, then tests/layout's pinned puppeteer-core (npm ci,
+#                         # once) for the layout test that drives that chromium,
 #                         # GNU parallel for the test of the sharded-sweep recipe,
 #                         # and libxml2-utils (xmllint) to check JUnit reports against a schema
 # With CI set in the environment, compiler warnings are errors.
@@ -13,11 +15,16 @@ cd "$(dirname "$0")"
 
 packages=(g++ cmake make libboost-graph-dev catch2 libfmt-dev nlohmann-json3-dev libcli11-dev)
 case "${1:-}" in
-  --tests) packages+=(python3-jsonschema chromium parallel libxml2-utils) ;;
+  --tests) packages+=(python3-jsonschema chromium nodejs npm parallel libxml2-utils) ;;
   "") ;;
   *) echo "setup: unknown option \"$1\"; use ./setup.sh, or ./setup.sh --tests" >&2; exit 2 ;;
 esac
 scripts/install-packages.sh "${packages[@]}"
+# The layout test's puppeteer-core, at the version package-lock.json pins (it never
+# downloads a browser: the test drives Debian's chromium).
+if [ "${1:-}" = --tests ] && [ ! -d tests/layout/node_modules/puppeteer-core ]; then
+  npm ci --prefix tests/layout --no-audit --no-fund
+fi
 
 werror=OFF
 if [ -n "${CI:-}" ]; then werror=ON; fi
