@@ -10,11 +10,13 @@
 #include <set>
 #include <string>
 
+#include "reports/figure/divergence.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/figure/story_figure.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/story_svg.hpp"
 #include "tests/scenario_support.hpp"
+#include "tests/support.hpp"
 
 using namespace locksim;
 using namespace locksim::testing;
@@ -147,4 +149,47 @@ TEST_CASE("the pages keep their size budget: gc-pause-40s within 150 KB, none ov
             CHECK(steps.html.size() <= 1'000'000);
         }
     }
+}
+
+TEST_CASE("designs part ways at their first different effect: fenced at the refused claim, idempotent at the replay") {
+    const ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
+    const Trace& unfenced = design_named(outcome, "unfenced").trace;
+    const Trace& fenced = design_named(outcome, "fenced").trace;
+    const Trace& idempotent = design_named(outcome, "idempotent").trace;
+    CHECK_FALSE(first_divergence(unfenced, unfenced).has_value());
+
+    const auto refused = first_divergence(unfenced, fenced);
+    REQUIRE(refused.has_value());
+    REQUIRE(refused->first != nullptr);
+    REQUIRE(refused->second != nullptr);
+    CHECK(refused->first->kind == "provider.charged");
+    CHECK(refused->first->integer("customer") == 42);
+    CHECK(refused->second->kind == "db.write");
+    CHECK(refused->second->integer("rows") == 0);
+    CHECK(refused->at > at(seconds(46)));
+    CHECK(refused->at < at(seconds(47)));
+
+    const auto replayed = first_divergence(unfenced, idempotent);
+    REQUIRE(replayed.has_value());
+    REQUIRE(replayed->second != nullptr);
+    CHECK(replayed->second->kind == "provider.replayed");
+
+    // The page says so beneath the designs on one time axis.
+    const std::string page = render_html_report(outcome, ReportPage{"3-4", "locksim run", ""}).page;
+    CHECK(page.find("<strong>fenced</strong> parts ways with <strong>unfenced</strong> at 46.001s: in unfenced, "
+                    "payment-provider charges customer 42") != std::string::npos);
+    CHECK(page.find("<g class=\"divergence\">") != std::string::npos);
+}
+
+TEST_CASE("designs with the same effects in the same order are said to run alike, and one design draws no strip") {
+    const ScenarioOutcome outcome = run_shipped("partition.json");
+    CHECK_FALSE(first_divergence(design_named(outcome, "unfenced").trace, design_named(outcome, "fenced").trace));
+    const std::string page = render_html_report(outcome, ReportPage{"", "locksim run", ""}).page;
+    CHECK(page.find("<strong>fenced</strong> and <strong>unfenced</strong> had the same effects in the same order") !=
+          std::string::npos);
+
+    ScenarioOutcome one = outcome;
+    one.designs.resize(1);
+    CHECK(render_html_report(one, ReportPage{"", "locksim run", ""}).page.find("class=\"strip\"") ==
+          std::string::npos);
 }

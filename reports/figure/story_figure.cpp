@@ -53,7 +53,6 @@ private:
     std::vector<std::vector<std::pair<std::uint64_t, std::size_t>>> to_lane_;
 };
 
-
 // A checker's verdict on the step: a violation, or a protection that worked.
 bool flagged(const FigureStep& step) {
     return step.tone == EventTone::violation || step.tone == EventTone::protection || !step.explanation.empty();

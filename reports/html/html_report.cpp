@@ -10,6 +10,7 @@
 #include "reports/fault_text.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/figure/story_figure.hpp"
+#include "reports/html/designs_strip.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/page_style.hpp"
 #include "reports/html/story_svg.hpp"
@@ -72,22 +73,26 @@ std::string fault_verdict(const DesignOutcome& design) {
     return fmt::format("yes; {} of {} inert", inert, design.faults->each.size());
 }
 
+constexpr std::size_t designs_in_columns = 4;
+
+// The designs side by side: a column per design when there are a few, else a row per
+// design, so that the table fits the page either way.
 std::string comparison(const ScenarioOutcome& outcome) {
-    std::string html = "<table class=\"compare\">\n<tr><th></th>";
-    for (std::size_t i = 0; i < outcome.designs.size(); ++i)
-        html += fmt::format("<th><a href=\"#{}\">{}</a></th>", escaped(design_anchor(outcome, i)),
-                            escaped(outcome.designs[i].name));
-    html += "</tr>\n";
+    std::vector<std::pair<std::string, std::vector<std::string>>> facts;  // title, a cell per design
     const auto row = [&](std::string_view title, auto cell) {
-        html += fmt::format("<tr><th>{}</th>", title);
-        for (const auto& design : outcome.designs) html += "<td>" + cell(design) + "</td>";
-        html += "</tr>\n";
+        std::vector<std::string> cells;
+        for (const auto& design : outcome.designs) cells.push_back(cell(design));
+        facts.emplace_back(std::string(title), std::move(cells));
     };
     const auto count = [](std::int64_t value, bool bad_if_positive) {
         if (value == 0 || !bad_if_positive) return fmt::format("{}", value);
         return fmt::format("<span class=\"bad\">{}</span>", value);
     };
-    row("the lock is for", [](const DesignOutcome& d) { return std::string(to_string(d.purpose)); });
+    const bool one_purpose = std::all_of(outcome.designs.begin(), outcome.designs.end(), [&](const DesignOutcome& d) {
+        return d.purpose == outcome.designs.front().purpose;
+    });
+    if (!one_purpose || outcome.designs.size() <= designs_in_columns)
+        row("the lock is for", [](const DesignOutcome& d) { return std::string(to_string(d.purpose)); });
     const Vocabulary words = vocabulary_of(outcome.designs.front().trace);
     row(escaped(header_of("double_charges", words)), [&](const DesignOutcome& d) {
         std::string text = count(d.metrics.double_charges(), true);
@@ -115,8 +120,31 @@ std::string comparison(const ScenarioOutcome& outcome) {
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
     row("outcome", [](const DesignOutcome& d) { return outcome_verdict(d); });
     row("expectations", [](const DesignOutcome& d) { return contract_verdict(d); });
-    html += "</table>\n";
-    return html;
+
+    const auto design_link = [&](std::size_t i) {
+        return fmt::format("<a href=\"#{}\">{}</a>", escaped(design_anchor(outcome, i)),
+                           escaped(outcome.designs[i].name));
+    };
+    std::string html = "<table class=\"compare\">\n";
+    if (!facts.empty() && facts.front().first != "the lock is for")
+        html += fmt::format("<caption>Every design's lock is for {}.</caption>\n",
+                            to_string(outcome.designs.front().purpose));
+    html += "<tr><th></th>";
+    if (outcome.designs.size() <= designs_in_columns) {
+        for (std::size_t i = 0; i < outcome.designs.size(); ++i) html += "<th>" + design_link(i) + "</th>";
+        html += "</tr>\n";
+        for (const auto& [title, cells] : facts)
+            html += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", title, fmt::join(cells, "</td><td>"));
+    } else {
+        for (const auto& fact : facts) html += "<th>" + fact.first + "</th>";
+        html += "</tr>\n";
+        for (std::size_t i = 0; i < outcome.designs.size(); ++i) {
+            html += "<tr><th>" + design_link(i) + "</th>";
+            for (const auto& fact : facts) html += "<td>" + fact.second[i] + "</td>";
+            html += "</tr>\n";
+        }
+    }
+    return html + "</table>\n";
 }
 
 // A node's own clock readings, shown where they differ from true time.
@@ -263,9 +291,8 @@ std::string story_note(const StoryFigure& story, const SequenceFigure& full, con
            fmt::format(". <a href=\"{}\">Every step, in the full figure and a table →</a></p>\n", escaped(steps_page));
 }
 
-std::string design_article(const DesignOutcome& design, const SequenceFigure& full, const std::string& anchor,
-                           const std::string& steps_page) {
-    const StoryFigure story = build_story_figure(full);
+std::string design_article(const DesignOutcome& design, const SequenceFigure& full, const StoryFigure& story,
+                           const std::string& anchor, const std::string& steps_page) {
     std::string html = fmt::format("<article class=\"design\" id=\"{}\" data-design=\"{}\">\n<h2>{}</h2>\n",
                                    escaped(anchor), escaped(design.name), escaped(design.name));
     std::set<int> in_story;
@@ -438,7 +465,17 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
     html += fmt::format("<p class=\"description\">{}</p>\n", escaped(outcome.description));
     html += fmt::format("<p>Seed {}. Replay it: <code>{}</code></p>\n</header>\n", outcome.seed,
                         escaped(page.replay_command));
-    html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome) + "</section>\n";
+    // Each design's story is told from every step of its run.
+    std::vector<SequenceFigure> runs;
+    std::vector<StoryFigure> stories;
+    std::vector<std::string> anchors;
+    for (std::size_t i = 0; i < outcome.designs.size(); ++i) {
+        runs.push_back(build_sequence_figure(outcome.designs[i], std::numeric_limits<std::size_t>::max()));
+        stories.push_back(build_story_figure(runs.back()));
+        anchors.push_back(design_anchor(outcome, i));
+    }
+    html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome) +
+            render_designs_strip(outcome, stories, anchors) + "</section>\n";
     html += exercises(outcome, page);
     html +=
         "<section>\n<h2>How to read the stories</h2>\n<p class=\"howto\">Each design's story shows only the steps "
@@ -456,13 +493,11 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
     const std::string own_name = page.file_name.empty() ? slug(outcome.name) + ".html" : page.file_name;
     for (std::size_t i = 0; i < outcome.designs.size(); ++i) {
         const DesignOutcome& design = outcome.designs[i];
-        const std::string anchor = design_anchor(outcome, i);
+        const std::string& anchor = anchors[i];
         const std::string path = steps_page_path(outcome, page, anchor);
-        // The story is told from every step; the page of every step draws the first ones
-        // of a long run.
+        html += design_article(design, runs[i], stories[i], anchor, path);
+        // The page of every step draws the first steps of a long run.
         const SequenceFigure figure = build_sequence_figure(design, every_step_cap);
-        html += design_article(design, build_sequence_figure(design, std::numeric_limits<std::size_t>::max()), anchor,
-                               path);
         report.step_pages.push_back(ReportFile{
             path, every_step_page(outcome, design, figure, anchor, fmt::format("../{}#{}", own_name, anchor))});
     }

@@ -24,6 +24,14 @@ table { border-collapse: collapse; margin: 8px 0 16px; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.compare { font-size: 14px; }
+div.strip svg { display: block; width: 100%; max-width: 900px; height: auto; font-family: system-ui, sans-serif; }
+div.strip .tick { font-size: 10px; fill: var(--faint-text); }
+div.strip .design-name { font-size: 12px; font-weight: 600; fill: var(--ink); }
+ul.divergences { max-width: 90ch; }
+table.compare caption { text-align: left; padding: 2px 0 6px; }
+table.compare th, table.compare td { padding: 4px 6px; overflow-wrap: anywhere; }
+@media (max-width: 900px) { table.compare { font-size: 12px; } table.compare th, table.compare td { padding: 3px 4px; } }
 .bad { color: var(--violation-text); font-weight: 600; }
 .good { color: var(--protection-text); font-weight: 600; }
 .outcome { display: inline-block; border-radius: 4px; padding: 0 6px; font-weight: 600; }

@@ -41,9 +41,8 @@ std::vector<std::string> name_lines(const std::string& name, std::size_t chars) 
     std::size_t best = std::string::npos;
     for (std::size_t i = 0; i + 1 < name.size(); ++i)
         if ((name[i] == '-' || name[i] == '_' || name[i] == '.') &&
-            (best == std::string::npos ||
-             std::abs(static_cast<long>(i) - static_cast<long>(name.size() / 2)) <
-                 std::abs(static_cast<long>(best) - static_cast<long>(name.size() / 2))))
+            (best == std::string::npos || std::abs(static_cast<long>(i) - static_cast<long>(name.size() / 2)) <
+                                              std::abs(static_cast<long>(best) - static_cast<long>(name.size() / 2))))
             best = i;
     if (best == std::string::npos) return {shortened(name, chars - 1)};
     return {shortened(name.substr(0, best + 1), chars), shortened(name.substr(best + 1), chars)};
@@ -261,12 +260,15 @@ private:
             step.tone == EventTone::violation ? std::string(palette::violation) : colours_[step.lane];
         if (step.in_flight)
             return fmt::format(
-                "<line x1=\"{:.0f}\" y1=\"{:.1f}\" x2=\"{:.0f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-dasharray=\"4 3\"/>", x1,
-                y, x1 + (x2 - x1) / 3, y + 4, colour);
+                "<line x1=\"{:.0f}\" y1=\"{:.1f}\" x2=\"{:.0f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-dasharray=\"4 "
+                "3\"/>",
+                x1, y, x1 + (x2 - x1) / 3, y + 4, colour);
         const double y2 = std::max(y_at(step.arrives), y);
         const double inset = step.lost ? 0 : (x2 > x1 ? -3 : 3);  // stop short of the lane so the head shows
-        return fmt::format("<line x1=\"{:.0f}\" y1=\"{:.1f}\" x2=\"{:.0f}\" y2=\"{:.1f}\" stroke=\"{}\" marker-end=\"url(#{}-story-{})\"/>",
-                           x1, y, x2 + inset, y2, colour, escaped(anchor_), step.lost ? "lost" : "head");
+        return fmt::format(
+            "<line x1=\"{:.0f}\" y1=\"{:.1f}\" x2=\"{:.0f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+            "marker-end=\"url(#{}-story-{})\"/>",
+            x1, y, x2 + inset, y2, colour, escaped(anchor_), step.lost ? "lost" : "head");
     }
 
     std::string mark(const FigureStep& step, double y) const {

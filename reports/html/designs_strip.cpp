@@ -1,0 +1,135 @@
+#include "reports/html/designs_strip.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "reports/event_text.hpp"
+#include "reports/figure/divergence.hpp"
+#include "reports/figure/time_axis.hpp"
+#include "reports/html/markup.hpp"
+#include "reports/html/palette.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+constexpr std::size_t most_designs = 4;
+constexpr double strip_width = 900;
+constexpr double names_width = 150;
+constexpr double axis_right = strip_width - 20;
+constexpr double row_height = 34;
+constexpr double axis_height = 26;
+
+// A step worth a mark on the strip: a verdict, a fault, or the lock changing hands.
+bool marked(const FigureStep& step) {
+    return step.tone != EventTone::normal || !step.explanation.empty() || step.milestone;
+}
+
+// 1, 2 or 5 times a power of ten, so that about six ticks span `span` seconds.
+double tick_step(double span) {
+    const double raw = std::max(span / 6, 1e-6);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double factor : {1.0, 2.0, 5.0})
+        if (raw <= factor * power) return factor * power;
+    return 10 * power;
+}
+
+// What happened at a divergence in one design: "billing-db: refuses token 33's write".
+std::string what_happened(const TraceEvent* event, const Trace& trace) {
+    if (event == nullptr) return "nothing more happened";
+    const auto text = describe_event(*event, trace);
+    return fmt::format("{} {}", trace.node_name(event->node), text ? text->text : std::string(event->kind));
+}
+
+}  // namespace
+
+std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vector<StoryFigure>& stories,
+                                 const std::vector<std::string>& anchors) {
+    const std::size_t count = outcome.designs.size();
+    if (count < 2 || count > most_designs) return "";
+    Instant last{};
+    for (const auto& story : stories)
+        for (const auto& step : story.figure.steps)
+            if (marked(step)) last = std::max(last, step.at);
+    const double span = std::max(in_seconds(last - Instant{}) * 1.04, 0.001);
+    const auto x_of = [&](Instant at) {
+        return names_width + (axis_right - names_width) * std::min(in_seconds(at - Instant{}) / span, 1.0);
+    };
+    const double height = axis_height + row_height * static_cast<double>(count) + 8;
+    std::string svg = fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"strip\" viewBox=\"0 0 {:.0f} {:.0f}\" role=\"img\" "
+        "aria-label=\"The designs on one time axis\">\n",
+        strip_width, height);
+    // The axis: true time, the same for every row.
+    const double step = tick_step(span);
+    for (double t = 0; t <= span + 1e-9; t += step) {
+        const double x = names_width + (axis_right - names_width) * t / span;
+        svg += fmt::format(
+            "<line x1=\"{0:.1f}\" y1=\"{1:.0f}\" x2=\"{0:.1f}\" y2=\"{2:.0f}\" stroke=\"#d0d7de\"/>"
+            "<text x=\"{0:.1f}\" y=\"14\" text-anchor=\"middle\" class=\"tick\">{3}</text>\n",
+            x, axis_height - 6, height - 4,
+            escaped(format_duration_rounded(seconds(0) + nanoseconds(std::llround(t * 1e9)))));
+    }
+    std::string told;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double y = axis_height + row_height * (static_cast<double>(i) + 0.5);
+        svg += fmt::format(
+            "<g class=\"strip-row\"><a href=\"#{0}\"><text x=\"4\" y=\"{1:.1f}\" class=\"design-name\">{2}</text></a>"
+            "<line x1=\"{3:.0f}\" y1=\"{1:.1f}\" x2=\"{4:.0f}\" y2=\"{1:.1f}\" stroke=\"#8C959F\"/>\n",
+            escaped(anchors[i]), y, escaped(shortened(outcome.designs[i].name, 20)), names_width, axis_right);
+        for (const auto& step : stories[i].figure.steps) {
+            if (!marked(step)) continue;
+            const double x = x_of(step.at);
+            const std::string link = fmt::format("<a href=\"#{}-story-e{}\"><title>e{} at {}: {}</title>",
+                                                 escaped(anchors[i]), step.number, step.number, format_seconds(step.at),
+                                                 escaped(step.explanation.empty() ? step.text : step.explanation));
+            if (step.tone == EventTone::violation)
+                svg += link + fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\" fill=\"{}\"/></a>", x, y,
+                                          palette::violation);
+            else if (step.tone == EventTone::protection || !step.explanation.empty())
+                svg += link + fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\"/></a>", x, y,
+                                          palette::protection);
+            else if (step.tone == EventTone::fault)
+                svg += link + fmt::format(
+                                  "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"7\" height=\"7\" fill=\"{}\" "
+                                  "transform=\"rotate(45 {:.1f} {:.1f})\"/></a>",
+                                  x - 3.5, y - 3.5, palette::fault, x, y);
+            else
+                svg += link + fmt::format(
+                                  "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
+                                  "stroke=\"{3}\" stroke-width=\"2\"/></a>",
+                                  x, y - 6, y + 6, palette::service);
+        }
+        svg += "</g>\n";
+        if (i == 0) continue;
+        const auto parted = first_divergence(outcome.designs[0].trace, outcome.designs[i].trace);
+        if (!parted) {
+            told += fmt::format(
+                "<li><strong>{}</strong> and <strong>{}</strong> had the same effects in the same order.</li>\n",
+                escaped(outcome.designs[i].name), escaped(outcome.designs[0].name));
+            continue;
+        }
+        const double x = x_of(parted->at);
+        svg += fmt::format(
+            "<g class=\"divergence\"><title>{} parts ways with {} at {}</title><line x1=\"{:.1f}\" y1=\"{:.1f}\" "
+            "x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/></g>\n",
+            escaped(outcome.designs[i].name), escaped(outcome.designs[0].name), format_seconds(parted->at), x,
+            axis_height + 4, x, y + 12, palette::ink);
+        told += fmt::format(
+            "<li><strong>{}</strong> parts ways with <strong>{}</strong> at {}: in {}, {}; in {}, {}.</li>\n",
+            escaped(outcome.designs[i].name), escaped(outcome.designs[0].name), format_seconds(parted->at),
+            escaped(outcome.designs[0].name), escaped(what_happened(parted->first, outcome.designs[0].trace)),
+            escaped(outcome.designs[i].name), escaped(what_happened(parted->second, outcome.designs[i].trace)));
+    }
+    svg += "</svg>\n";
+    const std::string key = fmt::format(
+        "<p class=\"strip-key\">The designs on one time axis: a grey tick where the lock changed hands, a purple "
+        "diamond for a fault, a red dot for a violation, a green dot for a protection; a dashed line where a design "
+        "parts ways with {}.</p>\n",
+        escaped(outcome.designs[0].name));
+    return "<div class=\"strip\">\n" + key + svg + "<ul class=\"divergences\">\n" + told + "</ul>\n</div>\n";
+}
+
+}  // namespace locksim
