@@ -190,6 +190,5 @@ TEST_CASE("designs with the same effects in the same order are said to run alike
 
     ScenarioOutcome one = outcome;
     one.designs.resize(1);
-    CHECK(render_html_report(one, ReportPage{"", "locksim run", ""}).page.find("class=\"strip\"") ==
-          std::string::npos);
+    CHECK(render_html_report(one, ReportPage{"", "locksim run", ""}).page.find("class=\"strip\"") == std::string::npos);
 }
