@@ -19,7 +19,7 @@ constexpr std::size_t most_designs = 4;
 constexpr double strip_width = 900;
 constexpr double names_width = 150;
 constexpr double axis_right = strip_width - 20;
-constexpr double row_height = 34;
+constexpr double strip_row_height = 34;
 constexpr double axis_height = 26;
 
 // A step worth a mark on the strip: a verdict, a fault, or the lock changing hands.
@@ -57,7 +57,7 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
     const auto x_of = [&](Instant at) {
         return names_width + (axis_right - names_width) * std::min(in_seconds(at - Instant{}) / span, 1.0);
     };
-    const double height = axis_height + row_height * static_cast<double>(count) + 8;
+    const double height = axis_height + strip_row_height * static_cast<double>(count) + 8;
     std::string svg = fmt::format(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"strip\" viewBox=\"0 0 {:.0f} {:.0f}\" role=\"img\" "
         "aria-label=\"The designs on one time axis\">\n",
@@ -74,7 +74,7 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
     }
     std::string told;
     for (std::size_t i = 0; i < count; ++i) {
-        const double y = axis_height + row_height * (static_cast<double>(i) + 0.5);
+        const double y = axis_height + strip_row_height * (static_cast<double>(i) + 0.5);
         svg += fmt::format(
             "<g class=\"strip-row\"><a href=\"#{0}\"><text x=\"4\" y=\"{1:.1f}\" class=\"design-name\">{2}</text></a>"
             "<line x1=\"{3:.0f}\" y1=\"{1:.1f}\" x2=\"{4:.0f}\" y2=\"{1:.1f}\" stroke=\"#8C959F\"/>\n",

@@ -71,14 +71,15 @@ svg.figure .caption text { font-size: 12.5px; }
 svg.figure .caption-number { font-family: ui-monospace, monospace; }
 svg.figure .span-label { font-size: 10px; fill: var(--fault); }
 svg.figure .break-label { font-size: 11px; fill: #57606a; font-style: italic; }
-svg.figure .faded { opacity: .32; }
+svg.figure .faded line, svg.figure .faded circle { opacity: .32; }
+svg.figure .faded text, svg.figure .faded .tone-fault { fill: #6E7781; font-weight: 400; }
 svg.figure a { cursor: pointer; }
 svg.figure .step:target text, svg.figure .step:target line { stroke-width: 2.5; }
 svg.legend { display: block; width: 100%; max-width: 820px; height: auto; }
 svg.legend text { font-size: 12px; font-family: system-ui, sans-serif; fill: var(--ink); }
 table.events { font-size: 13px; }
 table.events tr:target { background: #fff8c5; }
-table.events tr.faded td { color: #6e7781; }
+table.events tr.faded td { color: #6E7781; }
 table.events tr.violation td { color: var(--violation-text); font-weight: 600; }
 table.events tr.protection td { color: var(--protection-text); }
 .inert { background: #fff8c5; border: 1px solid #d4a72c; padding: 2px 12px; border-radius: 6px; margin: 8px 0; }
