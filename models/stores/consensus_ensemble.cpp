@@ -12,6 +12,10 @@
 
 namespace locksim {
 
+// etcd raises a lease TTL below this (its minTTL with the default heartbeat and election
+// timeout, rounded up to whole seconds).
+constexpr Duration etcd_minimum_ttl = seconds(2);
+
 ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members,
                                      const LockSpec& spec, Flavor flavor)
     : engine_(engine), network_(network), spec_(spec), flavor_(flavor) {
@@ -215,9 +219,14 @@ std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
 
 // ---- requests --------------------------------------------------------------------------
 
+Duration ConsensusEnsemble::granted_timeout(Duration asked) const {
+    if (flavor_ == Flavor::etcd) return std::max(asked, etcd_minimum_ttl);
+    return std::clamp(asked, spec_.consensus.tick * 2, spec_.consensus.tick * 20);
+}
+
 Task<std::optional<std::int64_t>> ConsensusEnsemble::open_session(NodeId client, Duration timeout) {
     if (!is_leader(leader_node())) co_return std::nullopt;
-    ConsensusCommand command{ConsensusCommand::Kind::open_session, "", 0, client, timeout, 0};
+    ConsensusCommand command{ConsensusCommand::Kind::open_session, "", 0, client, granted_timeout(timeout), 0};
     const auto index = co_await replicate(std::move(command));
     if (!index) co_return std::nullopt;
     co_return opened_.at(*index);

@@ -57,6 +57,9 @@ public:
                       Flavor flavor);
 
     Flavor flavor() const { return flavor_; }
+    // The session (lease) timeout the cluster grants for one asked: ZooKeeper clamps it to
+    // [2, 20] ticks, etcd raises a TTL below its minimum of 2 s (../shared/fidelity).
+    Duration granted_timeout(Duration asked) const;
     // The node clients send requests to now: the leader, or the last one if none is elected.
     NodeId leader_node() const { return members_[leader_].node; }
 

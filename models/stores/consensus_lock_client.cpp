@@ -39,13 +39,25 @@ Task<Answer<std::optional<bool>>> serve_remove(ConsensusEnsemble* ensemble, std:
 ConsensusLockClient::ConsensusLockClient(Host host, Network& network, ConsensusEnsemble& ensemble, const LockSpec& spec)
     : host_(host), network_(network), ensemble_(ensemble), spec_(spec) {}
 
+// What the client asks for, and what the cluster grants when it clamps it.
+std::string ConsensusLockClient::connect_label() const {
+    const Duration granted = granted_timeout();
+    if (zookeeper())
+        return granted == spec_.ttl ? fmt::format("connect (session timeout {})", format_duration(spec_.ttl))
+                                    : fmt::format("connect (session timeout {}, granted {})",
+                                                  format_duration(spec_.ttl), format_duration(granted));
+    // etcd's TTL is whole seconds.
+    const auto whole_seconds = [](Duration d) { return d.ns / 1'000'000'000; };
+    return granted == spec_.ttl
+               ? fmt::format("LeaseGrant TTL={}", whole_seconds(spec_.ttl))
+               : fmt::format("LeaseGrant TTL={} (granted {})", whole_seconds(spec_.ttl), whole_seconds(granted));
+}
+
 Task<std::int64_t> ConsensusLockClient::open_session() {
     for (;;) {
         const Instant sent = host_.monotonic_now();
         auto request = call(
-            network_, host_, ensemble_.leader_node(),
-            zookeeper() ? fmt::format("connect (session timeout {})", format_duration(spec_.ttl))
-                        : fmt::format("LeaseGrant TTL={}", spec_.ttl.ns / 1'000'000'000),
+            network_, host_, ensemble_.leader_node(), connect_label(),
             [ensemble = &ensemble_, client = host_.id(), ttl = spec_.ttl, zk = zookeeper()] {
                 return serve_open(ensemble, client, ttl, zk);
             },
@@ -54,7 +66,7 @@ Task<std::int64_t> ConsensusLockClient::open_session() {
         if (reply && *reply) {
             session_ = **reply;
             session_expired_ = false;
-            heard_until_ = sent + spec_.ttl;
+            heard_until_ = sent + granted_timeout();
             host_.spawn(keep_alive(**reply));
             co_return **reply;
         }
@@ -63,7 +75,7 @@ Task<std::int64_t> ConsensusLockClient::open_session() {
 
 Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
     for (;;) {
-        co_await host_.sleep(spec_.ttl / 3);
+        co_await host_.sleep(granted_timeout() / 3);
         if (session_ != session) co_return;  // a newer session replaced this one
         const Instant sent = host_.monotonic_now();
         auto request = call(
@@ -81,7 +93,7 @@ Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
         if (session_ != session) co_return;
         if (!reply || !*reply) continue;  // no leader answered: try again next round
         if (**reply) {
-            heard_until_ = sent + spec_.ttl;
+            heard_until_ = sent + granted_timeout();
             continue;
         }
         session_expired_ = true;
@@ -194,11 +206,13 @@ public:
         : context_(context),
           ensemble_(context.engine, context.network, nodes_of(context), context.world.lock, flavor) {}
 
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        return std::make_unique<ConsensusLockClient>(server, context_.network, ensemble_, context_.world.lock);
+    using StoreDeployment::client_for;
+    std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
+        return std::make_unique<ConsensusLockClient>(server, context_.network, ensemble_, lock);
     }
 
 private:
+    const LockSpec& world_lock() const override { return context_.world.lock; }
     static std::vector<NodeId> nodes_of(const StoreContext& context) {
         std::vector<NodeId> nodes;
         for (const auto& name : context.world.store_nodes) nodes.push_back(context.node(name));

@@ -36,6 +36,10 @@ public:
 
 private:
     bool zookeeper() const { return ensemble_.flavor() == ConsensusEnsemble::Flavor::zookeeper; }
+    // The session (lease) timeout the cluster granted, which the connect (LeaseGrant) reply
+    // carries: the one asked for, clamped.
+    Duration granted_timeout() const { return ensemble_.granted_timeout(spec_.ttl); }
+    std::string connect_label() const;
     Task<std::int64_t> open_session();
     Task<void> keep_alive(std::int64_t session);
     Task<std::optional<ConsensusKey>> create_own_key(std::int64_t session);

@@ -175,14 +175,15 @@ public:
           database_(context.node(context.world.billing_node)),
           locks_(Host(context.engine, database_), context.world.lock.idle_timeout) {}
 
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        if (context_.world.lock.store == StoreKind::db_advisory)
-            return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_,
-                                                        context_.world.lock);
-        return std::make_unique<RowLockClient>(server, context_.network, database_, locks_, context_.world.lock);
+    using StoreDeployment::client_for;
+    std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
+        if (lock.store == StoreKind::db_advisory)
+            return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_, lock);
+        return std::make_unique<RowLockClient>(server, context_.network, database_, locks_, lock);
     }
 
 private:
+    const LockSpec& world_lock() const override { return context_.world.lock; }
     StoreContext context_;
     NodeId database_;
     DatabaseLocks locks_;

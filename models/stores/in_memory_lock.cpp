@@ -33,13 +33,15 @@ private:
 
 class InMemoryDeployment final : public StoreDeployment {
 public:
-    explicit InMemoryDeployment(const StoreContext& context) : key_(context.world.lock.key) {}
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        return std::make_unique<InMemoryLock>(server, key_);
+    explicit InMemoryDeployment(const StoreContext& context) : lock_(context.world.lock) {}
+    using StoreDeployment::client_for;
+    std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
+        return std::make_unique<InMemoryLock>(server, lock.key);
     }
 
 private:
-    std::string key_;
+    const LockSpec& world_lock() const override { return lock_; }
+    LockSpec lock_;
 };
 
 }  // namespace

@@ -79,15 +79,16 @@ public:
         }
     }
 
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
+    using StoreDeployment::client_for;
+    std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
         std::vector<RedisConnection> connections;
         for (std::size_t i = 0; i < nodes_.size(); ++i)
-            connections.emplace_back(context_.network, server, nodes_[i], *servers_[i],
-                                     context_.world.lock.redlock.node_timeout);
-        return std::make_unique<RedlockClient>(server, std::move(connections), context_.world.lock);
+            connections.emplace_back(context_.network, server, nodes_[i], *servers_[i], lock.redlock.node_timeout);
+        return std::make_unique<RedlockClient>(server, std::move(connections), lock);
     }
 
 private:
+    const LockSpec& world_lock() const override { return context_.world.lock; }
     StoreContext context_;
     std::vector<NodeId> nodes_;
     std::vector<std::unique_ptr<RedisServer>> servers_;

@@ -56,8 +56,9 @@ public:
         Host(context.engine, sentinel_).spawn(watch_primary());
     }
 
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        return std::make_unique<ReplicatedRedisClient>(server, *this, spec_);
+    using StoreDeployment::client_for;
+    std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
+        return std::make_unique<ReplicatedRedisClient>(server, *this, lock);
     }
 
     RedisConnection connection_to_primary(const Host& client) {
@@ -76,6 +77,7 @@ public:
     }
 
 private:
+    const LockSpec& world_lock() const override { return spec_; }
     struct Member {
         NodeId node;
         std::unique_ptr<RedisServer> server;

@@ -16,8 +16,14 @@ namespace locksim {
 class StoreDeployment {
 public:
     virtual ~StoreDeployment() = default;
-    // The client library a job server on `server` uses to reach this store.
-    virtual std::unique_ptr<LockStoreClient> client_for(const Host& server) = 0;
+    // The client library a job server on `server` uses to reach this store, with the
+    // world's lock settings…
+    std::unique_ptr<LockStoreClient> client_for(const Host& server) { return client_for(server, world_lock()); }
+    // …or with its own (a store-level test gives each client its lease length).
+    virtual std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) = 0;
+
+protected:
+    virtual const LockSpec& world_lock() const = 0;
 };
 
 struct StoreContext {
@@ -40,11 +46,13 @@ public:
           node_(context.node(context.world.store_nodes.at(0))),
           server_(Host(context.engine, node_), std::forward<ServerArguments>(arguments)...) {}
 
-    std::unique_ptr<LockStoreClient> client_for(const Host& server) override {
-        return std::make_unique<Client>(server, context_.network, node_, server_, context_.world.lock);
+    using StoreDeployment::client_for;
+    std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
+        return std::make_unique<Client>(server, context_.network, node_, server_, lock);
     }
 
 private:
+    const LockSpec& world_lock() const override { return context_.world.lock; }
     StoreContext context_;
     NodeId node_;
     Server server_;

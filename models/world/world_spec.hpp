@@ -91,6 +91,7 @@ struct ConsensusSpec {
     int ensemble = 3;
     bool watch_holder = false;    // every waiter watches the holder (the herd effect) instead of its predecessor
     Duration election_timeout{};  // silence from the leader after which a follower takes over
+    Duration tick = seconds(2);   // zookeeper: tickTime; a session timeout is clamped to [2, 20] ticks
 };
 
 struct LockSpec {

@@ -33,7 +33,7 @@ bool between_stores(const FigureStep& step, const SequenceFigure& full) {
 // Per lane, the messages delivered to it in trace order: (the delivering event, the step).
 class Deliveries {
 public:
-    explicit Deliveries(const SequenceFigure& full) : to_lane_(full.lanes.size()) {
+    explicit Deliveries(const SequenceFigure& full) : full_(full), to_lane_(full.lanes.size()) {
         for (std::size_t i = 0; i < full.steps.size(); ++i)
             if (const auto& step = full.steps[i]; step.delivered_as && !step.retry)
                 to_lane_[*step.to_lane].emplace_back(*step.delivered_as, i);
@@ -46,10 +46,13 @@ public:
         const auto& list = to_lane_[step.lane];
         auto after = std::lower_bound(list.begin(), list.end(), std::make_pair(step.sequence, std::size_t{0}));
         if (after == list.begin()) return std::nullopt;
-        return std::prev(after)->second;
+        const std::size_t last = std::prev(after)->second;
+        if (full_.steps[last].arrives != step.at) return std::nullopt;
+        return last;
     }
 
 private:
+    const SequenceFigure& full_;
     std::vector<std::vector<std::pair<std::uint64_t, std::size_t>>> to_lane_;
 };
 
@@ -122,9 +125,7 @@ std::vector<Fate> fates_of(const SequenceFigure& full) {
     const Deliveries deliveries(full);
     for (std::size_t i = count; i-- > 0;) {
         if (fate[i] != Fate::kept) continue;
-        if (const auto cause = deliveries.trigger_of(full.steps[i]);
-            cause && full.steps[*cause].arrives == full.steps[i].at)
-            fate[*cause] = Fate::kept;
+        if (const auto cause = deliveries.trigger_of(full.steps[i])) fate[*cause] = Fate::kept;
     }
     return fate;
 }

@@ -53,6 +53,9 @@ bool is_redlock(StoreKind k) {
 bool is_consensus(StoreKind k) {
     return k == StoreKind::zookeeper || k == StoreKind::etcd;
 }
+bool is_zookeeper(StoreKind k) {
+    return k == StoreKind::zookeeper;
+}
 bool is_lease_row(StoreKind k) {
     return k == StoreKind::lease_row;
 }
@@ -72,7 +75,7 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 17> store_options{{
+constexpr std::array<StoreOption, 18> store_options{{
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -83,6 +86,7 @@ constexpr std::array<StoreOption, 17> store_options{{
     {"ensemble", is_consensus, "zookeeper and etcd"},
     {"watch", is_consensus, "zookeeper and etcd"},
     {"election_timeout", is_consensus, "zookeeper and etcd"},
+    {"tick", is_zookeeper, "zookeeper (etcd has no ticks; it raises a lease TTL below 2s to 2s)"},
     {"first_token", is_lease_row, "lease-row"},
     {"token_counter", counts_tokens,
      "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd and lease-row "
@@ -151,6 +155,7 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
         }
         spec.consensus.election_timeout =
             lock.has("election_timeout") ? positive(lock["election_timeout"]) : default_election_timeout;
+        if (lock.has("tick")) spec.consensus.tick = positive(lock["tick"]);
     }
     if (lock.has("token_counter")) {
         spec.token_counter = lock["token_counter"].string();
@@ -168,27 +173,11 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
 }  // namespace
 
 LockSpec read_lock(const JsonReader& lock) {
-    lock.allow_only({"store",
-                     "key",
-                     "ttl",
-                     "renew",
-                     "release",
-                     "retry",
-                     "request_timeout",
-                     "first_token",
-                     "token_counter",
-                     "persistence",
-                     "replicas",
-                     "replication_lag",
-                     "down_after",
-                     "wait",
-                     "nodes",
-                     "node_timeout",
-                     "ensemble",
-                     "watch",
-                     "election_timeout",
-                     "idle_timeout",
-                     "durations"});
+    lock.allow_only(
+        {"store",       "key",           "ttl",         "renew",    "release",          "retry",      "request_timeout",
+         "first_token", "token_counter", "persistence", "replicas", "replication_lag",  "down_after", "wait",
+         "nodes",       "node_timeout",  "ensemble",    "watch",    "election_timeout", "tick",       "idle_timeout",
+         "durations"});
     LockSpec spec;
     const std::string store = lock["store"].string();
     const auto* found =
