@@ -96,12 +96,17 @@ void Engine::on_restart(NodeId node, std::function<void()> hook) {
     state(node).restart_hooks.push_back(std::move(hook));
 }
 
-void Engine::crash(NodeId node, std::string cause) {
+CrashKind Engine::crash_kind(NodeId node) const {
+    return state(node).crash_kind;
+}
+
+void Engine::crash(NodeId node, std::string cause, CrashKind kind) {
     auto& target = state(node);
     if (!target.up) return;
-    record(node, trace_kind::node_crashed, {{"cause", std::move(cause)}});
+    record(node, trace_kind::node_crashed, {{"cause", std::move(cause)}, {"kind", std::string(to_string(kind))}});
     target.up = false;
     target.crashed_at = now_;
+    target.crash_kind = kind;
     ++target.incarnation;  // everything already scheduled for it is now stale
     target.paused = false;
     for (const auto& event : target.deferred) drop(event);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/clock.hpp"
+#include "sim/crash_kind.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/node_id.hpp"
 #include "sim/random.hpp"
@@ -81,7 +82,11 @@ public:
     void slew_wall_clock(NodeId node, Duration correction);
     // Ends every process on the node and drops what was due for it; messages to it are
     // lost until it restarts. Call from a world event, never from the node's own code.
-    void crash(NodeId node, std::string cause);
+    // `kind` says what else went: only the process (the kernel lives on, with what was
+    // written to it), or the machine (power lost: what the disk had not synced too).
+    void crash(NodeId node, std::string cause, CrashKind kind = CrashKind::process);
+    // How the node last went down; models read it in their crash hooks.
+    CrashKind crash_kind(NodeId node) const;
     // Brings a crashed node back: its start-up hooks run again, with what it persisted.
     void restart(NodeId node);
 
@@ -140,6 +145,7 @@ private:
         bool up = true;
         bool paused = false;
         Instant crashed_at;
+        CrashKind crash_kind = CrashKind::process;
         Instant paused_since;
         Instant paused_until;
         Duration paused_before{};     // the sum of the node's pauses that have ended

@@ -139,6 +139,7 @@ inline constexpr KindSpec clock_slewing{"clock.slewing", "a gradual wall-clock c
 
 inline constexpr FieldSpec node_crashed_fields[] = {
     {"cause", FieldType::text, false, "why it went down"},
+    {"kind", FieldType::text, false, "process (the kernel kept what was written to it) or machine (power lost)"},
 };
 inline constexpr KindSpec node_crashed{"node.crashed", "the node crashed and lost what it held in memory",
                                        node_crashed_fields};

@@ -9,8 +9,10 @@
 namespace locksim {
 namespace {
 
-// One client's connection: its session, the statements it sends, and what a dead process
-// leaves behind (the kernel closes the socket, and the database ends the session).
+// One client's connection: its session, the statements it sends, and what a crash leaves
+// behind. A dead process: its kernel closes the socket, and the database ends the session
+// at once. A dead machine: nothing is sent, and the database holds the session (and its
+// locks) until TCP keepalive gives up on the silent peer.
 class DatabaseConnection {
 public:
     DatabaseConnection(Host host, Network& network, NodeId database, DatabaseLocks& locks, const LockSpec& spec)
@@ -65,10 +67,20 @@ public:
 private:
     void connection_closed() {
         if (!session_) return;
-        network_->send(host_.id(), database_, "connection closed (process died)",
-                       [locks = locks_, session = *session_] { locks->end_session(session, "connection closed"); });
+        if (host_.engine().crash_kind(host_.id()) == CrashKind::machine) {
+            host_.engine().schedule_after(database_, dead_peer_timeout, [locks = locks_, session = *session_] {
+                locks->end_session(session, "TCP keepalive gave up on a dead machine");
+            });
+        } else {
+            network_->send(host_.id(), database_, "connection closed (process died)",
+                           [locks = locks_, session = *session_] { locks->end_session(session, "connection closed"); });
+        }
         session_.reset();
     }
+
+    // Linux's defaults, which PostgreSQL keeps unless tcp_keepalives_* are set: 2 h idle,
+    // then 9 probes 75 s apart.
+    static constexpr Duration dead_peer_timeout = hours(2) + seconds(9 * 75);
 
     std::optional<std::int64_t> session_;
 };

@@ -8,7 +8,15 @@ namespace locksim {
 
 RedisServer::RedisServer(Host host, const PersistenceSpec& persistence) : host_(host), persistence_(persistence) {
     Engine& engine = host_.engine();
-    engine.on_crash(host_.id(), [this] { keys_.clear(); });
+    engine.on_crash(host_.id(), [this] {
+        // The append-only file is written to the kernel on every write and synced once a
+        // second: a dead process leaves every write in the kernel's page cache, which
+        // reaches the disk anyway; only a dead machine loses the unsynced second.
+        if (persistence_.mode == PersistenceSpec::Mode::append_everysec &&
+            host_.engine().crash_kind(host_.id()) == CrashKind::process)
+            saved_ = keys_;
+        keys_.clear();
+    });
     engine.on_restart(host_.id(), [this] {
         load_saved();
         start_saving();

@@ -17,7 +17,7 @@ Fault make_fault(const FaultGenerator& generator, const std::string& node, Insta
         case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount, std::nullopt, false};
         case FaultGenerator::Kind::crash:
             return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt,
-                              std::nullopt};
+                              std::nullopt, generator.crash_kind};
     }
     return PauseFault{node, at, amount, generator.cause, std::nullopt};
 }

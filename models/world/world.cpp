@@ -231,7 +231,7 @@ private:
             const auto targets = struck(f.node, trigger);
             announce(index, targets);
             for (NodeId target : targets) {
-                engine_.crash(target, "crash");
+                engine_.crash(target, "crash", f.kind);
                 if (f.restart_after)
                     engine_.schedule_at(engine_.now() + *f.restart_after, no_node,
                                         [this, target] { engine_.restart(target); });

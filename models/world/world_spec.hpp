@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/vocabulary.hpp"
+#include "sim/crash_kind.hpp"
 #include "sim/clock.hpp"
 #include "sim/distribution.hpp"
 #include "sim/network.hpp"
@@ -231,6 +232,7 @@ struct CrashFault {
     Instant at;                             // true time
     std::optional<Duration> restart_after;  // none: it stays down
     std::optional<EventTrigger> when;
+    CrashKind kind = CrashKind::process;
 };
 
 // Nodes in `side_a` and `side_b` stop hearing each other (only a→b if one_way).
@@ -268,6 +270,7 @@ struct FaultGenerator {
     Duration mean_interval{};
     DurationDistribution amount;  // pause: its length; clock_step: the step; crash: time until restart
     bool restarts = true;         // crash: whether the node comes back
+    CrashKind crash_kind = CrashKind::process;
     std::string cause = "gc";     // pause: gc, sigstop, swap
     Instant from;
     Instant until;

@@ -11,6 +11,16 @@ namespace locksim {
 
 namespace {
 
+// "kind": "process" (the default: the kernel keeps what was written) or "machine" (power lost).
+CrashKind read_crash_kind(const JsonReader& kind) {
+    const std::string text = kind.string();
+    if (text == "process") return CrashKind::process;
+    if (text == "machine") return CrashKind::machine;
+    kind.fail(fmt::format("unknown crash kind \"{}\"; expected \"process\" (the process dies, the kernel keeps what "
+                          "was written to it) or \"machine\" (power lost: unsynced writes are gone)",
+                          text));
+}
+
 // "when": {"event": "job.preparing", "node": "server-1", "customer": 42, "nth": 1}
 std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vector<std::string>& nodes) {
     if (!item.has("when")) return std::nullopt;
@@ -124,10 +134,11 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
             faults.push_back(ClockStepFault{read_node_ref(item["clock_slew"], nodes), read_time(item), by,
                                             read_trigger(item, nodes), true});
         } else if (item.has("crash")) {
-            item.allow_only({"crash", "at", "when", "restart_after"});
+            item.allow_only({"crash", "at", "when", "restart_after", "kind"});
             CrashFault crash{read_target(item, "crash", world), read_time(item), std::nullopt,
                              read_trigger(item, nodes)};
             if (item.has("restart_after")) crash.restart_after = item["restart_after"].duration();
+            if (item.has("kind")) crash.kind = read_crash_kind(item["kind"]);
             faults.push_back(std::move(crash));
         } else if (item.has("partition")) {
             item.allow_only({"partition", "at", "when", "heal_after", "one_way"});
@@ -192,8 +203,9 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
             generator.amount = read_distribution(item["by"], true);
         } else if (item.has("crash")) {
             kind_field = "crash";
-            item.allow_only({"crash", "mean_interval", "restart_after", "from", "until"});
+            item.allow_only({"crash", "mean_interval", "restart_after", "from", "until", "kind"});
             generator.kind = FaultGenerator::Kind::crash;
+            if (item.has("kind")) generator.crash_kind = read_crash_kind(item["kind"]);
             generator.restarts = item.has("restart_after");
             if (generator.restarts) generator.amount = read_distribution(item["restart_after"]);
         } else {

@@ -162,9 +162,12 @@ private:
             const Duration by = duration_of(step.at("by"), fmt::format("steps/{}/by", i));
             engine_.schedule_at(at, no_node, [this, by] { engine_.step_wall_clock(store_node_, by); });
         } else if (action == "crash") {
-            engine_.schedule_at(at, no_node, [this] { engine_.crash(store_node_, "crash"); });
+            const CrashKind kind = step.value("kind", "process") == "machine" ? CrashKind::machine : CrashKind::process;
+            const NodeId target = step.contains("client") ? node(step["client"].get<std::string>()) : store_node_;
+            engine_.schedule_at(at, no_node, [this, target, kind] { engine_.crash(target, "crash", kind); });
         } else if (action == "restart") {
-            engine_.schedule_at(at, no_node, [this] { engine_.restart(store_node_); });
+            const NodeId target = step.contains("client") ? node(step["client"].get<std::string>()) : store_node_;
+            engine_.schedule_at(at, no_node, [this, target] { engine_.restart(target); });
         } else if (action == "pause") {
             const Duration length = duration_of(step.at("for"), fmt::format("steps/{}/for", i));
             const NodeId paused = node(step.at("client").get<std::string>());
