@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "models/vocabulary.hpp"
-#include "sim/crash_kind.hpp"
 #include "sim/clock.hpp"
+#include "sim/crash_kind.hpp"
 #include "sim/distribution.hpp"
 #include "sim/network.hpp"
 #include "sim/time.hpp"
@@ -271,7 +271,7 @@ struct FaultGenerator {
     DurationDistribution amount;  // pause: its length; clock_step: the step; crash: time until restart
     bool restarts = true;         // crash: whether the node comes back
     CrashKind crash_kind = CrashKind::process;
-    std::string cause = "gc";     // pause: gc, sigstop, swap
+    std::string cause = "gc";  // pause: gc, sigstop, swap
     Instant from;
     Instant until;
 };

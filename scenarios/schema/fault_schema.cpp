@@ -16,9 +16,10 @@ CrashKind read_crash_kind(const JsonReader& kind) {
     const std::string text = kind.string();
     if (text == "process") return CrashKind::process;
     if (text == "machine") return CrashKind::machine;
-    kind.fail(fmt::format("unknown crash kind \"{}\"; expected \"process\" (the process dies, the kernel keeps what "
-                          "was written to it) or \"machine\" (power lost: unsynced writes are gone)",
-                          text));
+    kind.fail(
+        fmt::format("unknown crash kind \"{}\"; expected \"process\" (the process dies, the kernel keeps what "
+                    "was written to it) or \"machine\" (power lost: unsynced writes are gone)",
+                    text));
 }
 
 // "when": {"event": "job.preparing", "node": "server-1", "customer": 42, "nth": 1}

@@ -27,13 +27,17 @@ namespace {
 namespace kind = trace_kind;
 using nlohmann::json;
 
-// Each step that is not a wait takes this long on the model's clock, as a round trip and
-// a little work take on the real machine before the runner goes on.
-constexpr Duration step_time = milliseconds(20);
+// A fault step takes this long on the model's clock before the next, as the real runner's
+// signal or restart does.
+constexpr Duration step_time = milliseconds(10);
 // A store that queues its waiters is given this long to grant one attempt.
-constexpr Duration attempt_time = milliseconds(100);
+constexpr Duration attempt_time = milliseconds(500);
 constexpr Duration loopback = microseconds(100);
-constexpr Duration horizon = seconds(120);
+// How the runner waits for a client's answer, and for a lock to go (as the real one polls).
+constexpr Duration poll = milliseconds(1);
+constexpr Duration answer_limit = seconds(60);
+constexpr Duration expiry_poll = milliseconds(20);
+constexpr Duration expiry_limit = seconds(30);
 
 Duration duration_of(const json& value, const std::string& what) {
     if (!value.is_string()) throw std::invalid_argument(what + ": expected a duration such as \"1s\"");
@@ -91,6 +95,13 @@ struct Reply {
     std::optional<std::int64_t> token;
 };
 
+// A client's answer to one step, shared by the runner and the client's process, which may
+// outlive the step (a queued acquire the runner stopped waiting for).
+struct Answer {
+    Reply reply;
+    bool done = false;
+};
+
 class ModelRun {
 public:
     explicit ModelRun(const json& case_file) : case_(case_file), engine_(1), network_(engine_) {
@@ -110,6 +121,7 @@ public:
         for (std::size_t a = 0; a < names.size(); ++a)
             for (std::size_t b = a + 1; b < names.size(); ++b)
                 network_.connect(node(names[a]), node(names[b]), DelayModel::fixed(loopback));
+        runner_ = engine_.add_node("fidelity-runner");
         world_.lock = lock_for(case_, case_.at("clients").at(clients_.front()));
         const StoreContext context{engine_, network_, world_, [this](const std::string& n) { return node(n); }};
         deployment_ = deploy_store(context);
@@ -117,113 +129,163 @@ public:
             lock_clients_[name] =
                 deployment_->client_for(Host(engine_, node(name)), lock_for(case_, case_.at("clients").at(name)));
         store_node_ = node(store_nodes_of(store).front());
+        forgets_in_crash_ = store == "redis" || store == "postgres";  // a database crash ends every session
     }
 
     json run() {
-        const json& steps = case_.at("steps");
-        replies_.resize(steps.size());
-        Instant at{milliseconds(10).ns};
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            const json& step = steps[i];
-            const std::string action = step.at("do").get<std::string>();
-            step_at_.push_back(at);
-            if (action == "wait") {
-                at += duration_of(step.at("for"), fmt::format("steps/{}/for", i));
-                continue;
-            }
-            schedule(i, step, action, at);
-            at += action == "acquire" ? attempt_time + step_time : step_time;
-        }
-        engine_.run(at + horizon);
-        return results();
+        results_ = json::array();
+        Host(engine_, runner_).spawn(drive());
+        engine_.run(Instant{hours(24).ns});
+        return json{{"name", case_.at("name")},
+                    {"store", case_.at("store")},
+                    {"server", "locksim model"},
+                    {"results", std::move(results_)}};
     }
 
 private:
     NodeId node(const std::string& name) const { return *engine_.trace().find_node(name); }
 
-    LockStoreClient& client(const json& step) {
-        const std::string name = step.at("client").get<std::string>();
-        const auto found = lock_clients_.find(name);
-        if (found == lock_clients_.end()) throw std::invalid_argument("client: no client " + name);
-        return *found->second;
+    // The steps one after another, as the real runner takes them: each waits for its
+    // answer before the next begins; a pause does not hold the script up.
+    Task<void> drive() {
+        const Host runner(engine_, runner_);
+        const json& steps = case_.at("steps");
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const json& step = steps[i];
+            const std::string action = step.at("do").get<std::string>();
+            json result{{"step", i}, {"do", action}};
+            if (step.contains("client")) result["client"] = step["client"];
+            if (action == "wait") {
+                co_await runner.sleep(duration_of(step.at("for"), fmt::format("steps/{}/for", i)));
+            } else if (action == "acquire" || action == "extend" || action == "release") {
+                const std::string name = step.at("client").get<std::string>();
+                const auto found = lock_clients_.find(name);
+                if (found == lock_clients_.end()) throw std::invalid_argument("client: no client " + name);
+                if (crashed_.erase(name) > 0) {
+                    // A fresh process takes the killed one's place: a new connection, nothing held.
+                    engine_.schedule_at(engine_.now(), no_node, [this, name] { engine_.restart(node(name)); });
+                    leases_.erase(name);
+                    co_await runner.sleep(step_time);
+                }
+                const auto answer = std::make_shared<Answer>();
+                const Host host(engine_, node(name));
+                if (action == "acquire") host.spawn(acquire(host, *found->second, name, answer));
+                if (action == "extend") host.spawn(extend(*found->second, name, answer));
+                if (action == "release") host.spawn(release(*found->second, name, answer));
+                for (Duration waited{}; !answer->done && waited < answer_limit; waited += poll)
+                    co_await runner.sleep(poll);
+                const Reply& reply = answer->reply;
+                if (reply.reply) result["reply"] = *reply.reply;
+                if (reply.token) result["token"] = *reply.token;
+                if (reply.reply == "granted" || reply.reply == "extended") last_granted_[name] = engine_.now();
+            } else if (action == "holder") {
+                const auto holders = holders_at(engine_.now());
+                result["holder"] = holders.empty() ? json(nullptr) : json(*holders.begin());
+            } else if (action == "expires") {
+                const std::string name = step.at("client").get<std::string>();
+                json after = nullptr;
+                for (Duration waited{}; waited <= expiry_limit; waited += expiry_poll) {
+                    if (!holds(name, engine_.now())) {
+                        if (const auto since = last_granted_.find(name); since != last_granted_.end())
+                            after = std::round((engine_.now() - since->second).ns / 1e6) / 1e3;
+                        break;
+                    }
+                    co_await runner.sleep(expiry_poll);
+                }
+                result["after"] = after;
+            } else if (action == "clock_step" && case_.at("store") == "etcd") {
+                // The real runner cannot step a Go program's clock; neither side is tested.
+                result["reply"] = "unsupported";
+            } else {
+                world_event(i, step, action);
+                if (action == "crash" && step.contains("client")) crashed_.insert(step["client"].get<std::string>());
+                co_await runner.sleep(step_time);
+            }
+            results_.push_back(std::move(result));
+        }
     }
 
-    void schedule(std::size_t i, const json& step, const std::string& action, Instant at) {
-        if (action == "acquire" || action == "extend" || action == "release") {
-            const std::string name = step.at("client").get<std::string>();
-            LockStoreClient& c = client(step);
-            const Host host(engine_, node(name));
-            engine_.schedule_at(at, no_node, [this, host, &c, i, action, name] {
-                if (action == "acquire") host.spawn(acquire(host, c, i, name));
-                if (action == "extend") host.spawn(extend(c, i, name));
-                if (action == "release") host.spawn(release(c, i, name));
-            });
-        } else if (action == "clock_step") {
+    // A fault, applied from the world as a scenario's faults are.
+    void world_event(std::size_t i, const json& step, const std::string& action) {
+        const NodeId target = step.contains("client") ? node(step["client"].get<std::string>()) : store_node_;
+        if (action == "clock_step") {
             const Duration by = duration_of(step.at("by"), fmt::format("steps/{}/by", i));
-            engine_.schedule_at(at, no_node, [this, by] { engine_.step_wall_clock(store_node_, by); });
+            engine_.schedule_at(engine_.now(), no_node, [this, by] { engine_.step_wall_clock(store_node_, by); });
         } else if (action == "crash") {
             const CrashKind kind = step.value("kind", "process") == "machine" ? CrashKind::machine : CrashKind::process;
-            const NodeId target = step.contains("client") ? node(step["client"].get<std::string>()) : store_node_;
-            engine_.schedule_at(at, no_node, [this, target, kind] { engine_.crash(target, "crash", kind); });
+            engine_.schedule_at(engine_.now(), no_node, [this, target, kind] { engine_.crash(target, "crash", kind); });
         } else if (action == "restart") {
-            const NodeId target = step.contains("client") ? node(step["client"].get<std::string>()) : store_node_;
-            engine_.schedule_at(at, no_node, [this, target] { engine_.restart(target); });
+            engine_.schedule_at(engine_.now(), no_node, [this, target] { engine_.restart(target); });
         } else if (action == "pause") {
             const Duration length = duration_of(step.at("for"), fmt::format("steps/{}/for", i));
-            const NodeId paused = node(step.at("client").get<std::string>());
-            engine_.schedule_at(at, no_node, [this, paused, length] { engine_.pause(paused, length, "pause"); });
-        } else if (action != "holder" && action != "expires") {
+            engine_.schedule_at(engine_.now(), no_node,
+                                [this, target, length] { engine_.pause(target, length, "pause"); });
+        } else {
             throw std::invalid_argument(fmt::format("steps/{}/do: unknown step \"{}\"", i, action));
         }
     }
 
-    Task<void> acquire(Host host, LockStoreClient& c, std::size_t i, std::string name) {
-        const auto* polling = dynamic_cast<PollingLockClient*>(&c);
-        if (polling != nullptr) {
+    Task<void> acquire(Host host, LockStoreClient& c, std::string name, std::shared_ptr<Answer> answer) {
+        if (dynamic_cast<PollingLockClient*>(&c) != nullptr) {
             auto attempt = c.acquire_once();
             const auto lease = co_await attempt;
             if (lease) leases_[name] = *lease;
-            replies_[i] = Reply{lease ? "granted" : "taken", lease ? lease->token : std::nullopt};
+            answer->reply = Reply{lease ? "granted" : "taken", lease ? lease->token : std::nullopt};
+            answer->done = true;
             co_return;
         }
         // A store that queues its waiters: granted if it grants within the attempt's time.
-        replies_[i] = Reply{"taken", std::nullopt};
+        // The real runner's create-if-absent does not queue, so a grant that comes later is
+        // handed back at once, as a client that gave up would.
         const Instant asked = host.engine().now();
+        engine_.schedule_at(asked + attempt_time, no_node, [answer] {
+            if (answer->done) return;
+            answer->reply = Reply{"taken", std::nullopt};
+            answer->done = true;
+        });
         auto waiting = c.acquire();
         const Lease lease = co_await waiting;
-        if (host.engine().now() - asked <= attempt_time) {
+        if (!answer->done) {
             leases_[name] = lease;
-            replies_[i] = Reply{"granted", lease.token};
-        }
-    }
-
-    Task<void> extend(LockStoreClient& c, std::size_t i, std::string name) {
-        const auto lease = leases_.find(name);
-        if (lease == leases_.end()) {
-            replies_[i] = Reply{"refused", std::nullopt};
+            answer->reply = Reply{"granted", lease.token};
+            answer->done = true;
             co_return;
         }
-        auto extending = c.extend(lease->second);
-        const ExtendResult result = co_await extending;
-        replies_[i] = Reply{result.outcome == ExtendResult::Outcome::extended ? "extended" : "refused", std::nullopt};
+        auto giving_back = c.release(lease);
+        co_await giving_back;
     }
 
-    Task<void> release(LockStoreClient& c, std::size_t i, std::string name) {
+    Task<void> extend(LockStoreClient& c, std::string name, std::shared_ptr<Answer> answer) {
+        const auto lease = leases_.find(name);
+        if (lease != leases_.end()) {
+            auto extending = c.extend(lease->second);
+            const ExtendResult result = co_await extending;
+            answer->reply.reply = result.outcome == ExtendResult::Outcome::extended ? "extended" : "refused";
+        } else {
+            answer->reply.reply = "refused";
+        }
+        answer->done = true;
+    }
+
+    Task<void> release(LockStoreClient& c, std::string name, std::shared_ptr<Answer> answer) {
         const auto lease = leases_.find(name);
         if (lease == leases_.end()) {
-            replies_[i] = Reply{"not_held", std::nullopt};
-            co_return;
+            answer->reply.reply = "not_held";
+        } else {
+            const bool held = holds(name, engine_.now());
+            const Lease released = lease->second;
+            leases_.erase(lease);
+            auto releasing = c.release(released);
+            co_await releasing;
+            answer->reply.reply = held ? "released" : "not_held";
         }
-        const bool held = holds(name, engine_.now());
-        auto releasing = c.release(lease->second);
-        co_await releasing;
-        replies_[i] = Reply{held ? "released" : "not_held", std::nullopt};
-        leases_.erase(lease);
+        answer->done = true;
     }
 
-    // Who held the lock at `at`, by the store's own events: grants add a holder; expiries,
-    // releases and the store's crash take it away; a restart that loaded keys brings back
-    // what it held before the crash.
+    // Who held the lock at `at`, by the store's own events: grants add a holder; expiries
+    // and releases take it away; so does a Redis or database crash, and a restart that loaded
+    // keys brings back what it held before. (A consensus store's log and a database's
+    // sessions speak for themselves: their ends are events of their own.)
     std::set<std::string> holders_at(Instant at) const {
         std::set<std::string> holders, before_crash;
         const Trace& trace = engine_.trace();
@@ -233,7 +295,7 @@ private:
                 holders.insert(trace.node_name(event.node_ref("holder")));
             } else if (event.kind == kind::lock_expired || event.kind == kind::lock_released) {
                 holders.erase(trace.node_name(event.node_ref("holder")));
-            } else if (event.kind == kind::node_crashed && event.node == store_node_) {
+            } else if (event.kind == kind::node_crashed && event.node == store_node_ && forgets_in_crash_) {
                 before_crash = holders;
                 holders.clear();
             } else if (event.kind == kind::store_loaded && event.integer("keys") > 0) {
@@ -245,51 +307,6 @@ private:
 
     bool holds(const std::string& client, Instant at) const { return holders_at(at).contains(client); }
 
-    // The first moment after `from` at which `client` no longer held the lock.
-    std::optional<Instant> lost_after(const std::string& client, Instant from) const {
-        const Trace& trace = engine_.trace();
-        for (const auto& event : trace.events()) {
-            if (event.at <= from) continue;
-            if ((event.kind == kind::lock_expired || event.kind == kind::lock_released) &&
-                trace.node_name(event.node_ref("holder")) == client)
-                return event.at;
-            if (event.kind == kind::node_crashed && event.node == store_node_) return event.at;
-        }
-        return std::nullopt;
-    }
-
-    json results() const {
-        json out = json::array();
-        const json& steps = case_.at("steps");
-        std::map<std::string, Instant> last_granted;  // per client: its last acquire or extend step
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            const json& step = steps[i];
-            const std::string action = step.at("do").get<std::string>();
-            json result{{"step", i}, {"do", action}};
-            if (step.contains("client")) result["client"] = step["client"];
-            if (replies_[i].reply) result["reply"] = *replies_[i].reply;
-            if (replies_[i].token) result["token"] = *replies_[i].token;
-            if ((action == "acquire" && replies_[i].reply == "granted") ||
-                (action == "extend" && replies_[i].reply == "extended"))
-                last_granted[step["client"].get<std::string>()] = step_at_[i];
-            if (action == "holder") {
-                const auto holders = holders_at(step_at_[i]);
-                result["holder"] = holders.empty() ? json(nullptr) : json(*holders.begin());
-            }
-            if (action == "expires") {
-                const std::string name = step.at("client").get<std::string>();
-                const auto since = last_granted.find(name);
-                const auto lost = since == last_granted.end() ? std::nullopt : lost_after(name, step_at_[i]);
-                result["after"] = lost ? json(std::round((*lost - since->second).ns / 1e6) / 1e3) : json(nullptr);
-            }
-            out.push_back(std::move(result));
-        }
-        return json{{"name", case_.at("name")},
-                    {"store", case_.at("store")},
-                    {"server", "locksim model"},
-                    {"results", std::move(out)}};
-    }
-
     const json& case_;
     Engine engine_;
     Network network_;
@@ -298,9 +315,12 @@ private:
     std::vector<std::string> clients_;
     std::map<std::string, std::unique_ptr<LockStoreClient>> lock_clients_;
     std::map<std::string, Lease> leases_;
-    std::vector<Reply> replies_;
-    std::vector<Instant> step_at_;
+    std::map<std::string, Instant> last_granted_;  // per client: the answer to its last granted acquire or extend
+    json results_;
     NodeId store_node_;
+    NodeId runner_;
+    bool forgets_in_crash_ = false;
+    std::set<std::string> crashed_;  // clients killed, to be replaced before their next step
 };
 
 }  // namespace
