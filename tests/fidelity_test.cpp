@@ -199,3 +199,22 @@ TEST_CASE("every fidelity case runs on the model as the real server ran it, or i
             FAIL_CHECK(fmt::format("allowlist entry {} step {} {} no longer differs: remove it", std::get<0>(key),
                                    std::get<1>(key), std::get<2>(key)));
 }
+
+TEST_CASE("a database frees a killed client process's lock at once, and keeps a dead machine's until keepalive") {
+    const auto holder_after_crash = [](const std::string& kind) {
+        json case_file{{"name", "inline"},
+                       {"store", "postgres"},
+                       {"server", json::object()},
+                       {"clients", {{"A", {{"lock", "advisory"}}}}},
+                       {"steps",
+                        json::array({{{"do", "acquire"}, {"client", "A"}},
+                                     {{"do", "crash"}, {"client", "A"}, {"kind", kind}},
+                                     {{"do", "wait"}, {"for", "10m"}},
+                                     {{"do", "holder"}}})}};
+        const json results = run_on_model(case_file).at("results");
+        REQUIRE(results[0]["reply"] == "granted");
+        return results[3]["holder"];
+    };
+    CHECK(holder_after_crash("process").is_null());
+    CHECK(holder_after_crash("machine") == "A");  // TCP keepalive gives up after 2h11m15s
+}

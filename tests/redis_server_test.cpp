@@ -324,11 +324,13 @@ TEST_CASE("a SET handled right after a Redis pause reports the old key's expiry 
 
 namespace {
 
-// SET at 10.25s with a 60s TTL, crash at `crash_at`, restart 5s later; what a GET sees then.
-std::optional<std::string> after_restart(PersistenceSpec persistence, Duration crash_at, Duration ttl = 60_s) {
+// SET at 10.25s with a 60s TTL, crash (of the machine, unless said) at `crash_at`, restart
+// 5s later; what a GET sees then.
+std::optional<std::string> after_restart(PersistenceSpec persistence, Duration crash_at, Duration ttl = 60_s,
+                                         CrashKind kind = CrashKind::machine) {
     RedisWorld world({}, persistence);
     world.on_redis(10_s + 250_ms, [&] { world.redis.set_if_absent(lock_key, "7f3a9c1e", ttl, world.client_1); });
-    world.on_world(crash_at, [&] { world.engine.crash(world.redis_node, "test"); });
+    world.on_world(crash_at, [&] { world.engine.crash(world.redis_node, "test", kind); });
     world.on_world(crash_at + 5_s, [&] { world.engine.restart(world.redis_node); });
     std::vector<std::optional<std::string>> seen;
     // Scheduled as a world event: anything queued on the node before the crash is lost with it.
@@ -348,9 +350,18 @@ TEST_CASE("with appendfsync always a restarted Redis still holds the lock") {
     CHECK(after_restart({PersistenceSpec::Mode::append_always, {}}, 10_s + 251_ms) == "7f3a9c1e");
 }
 
-TEST_CASE("with appendfsync everysec a write in the last second before the crash is lost") {
+TEST_CASE("with appendfsync everysec a write in the last second before a machine crash is lost") {
     CHECK(after_restart({PersistenceSpec::Mode::append_everysec, {}}, 10_s + 500_ms) == std::nullopt);
     CHECK(after_restart({PersistenceSpec::Mode::append_everysec, {}}, 11_s + 500_ms) == "7f3a9c1e");
+}
+
+TEST_CASE("with appendfsync everysec a killed Redis process keeps even the last write: the kernel had it") {
+    const PersistenceSpec everysec{PersistenceSpec::Mode::append_everysec, {}};
+    CHECK(after_restart(everysec, 10_s + 251_ms, 60_s, CrashKind::process) == "7f3a9c1e");
+    // Without the append-only file there is nothing on disk for the kernel to keep.
+    CHECK(after_restart({PersistenceSpec::Mode::none, {}}, 10_s + 251_ms, 60_s, CrashKind::process) == std::nullopt);
+    // A snapshot is written only when it is taken.
+    CHECK(after_restart({PersistenceSpec::Mode::snapshot, 30_s}, 25_s, 60_s, CrashKind::process) == std::nullopt);
 }
 
 TEST_CASE("with RDB snapshots a restart loads the last snapshot, not the last write") {
