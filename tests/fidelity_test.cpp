@@ -206,11 +206,10 @@ TEST_CASE("a database frees a killed client process's lock at once, and keeps a 
                        {"store", "postgres"},
                        {"server", json::object()},
                        {"clients", {{"A", {{"lock", "advisory"}}}}},
-                       {"steps",
-                        json::array({{{"do", "acquire"}, {"client", "A"}},
-                                     {{"do", "crash"}, {"client", "A"}, {"kind", kind}},
-                                     {{"do", "wait"}, {"for", "10m"}},
-                                     {{"do", "holder"}}})}};
+                       {"steps", json::array({{{"do", "acquire"}, {"client", "A"}},
+                                              {{"do", "crash"}, {"client", "A"}, {"kind", kind}},
+                                              {{"do", "wait"}, {"for", "10m"}},
+                                              {{"do", "holder"}}})}};
         const json results = run_on_model(case_file).at("results");
         REQUIRE(results[0]["reply"] == "granted");
         return results[3]["holder"];
