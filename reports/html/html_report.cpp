@@ -260,26 +260,23 @@ std::string design_summary(const DesignOutcome& design, const StepLists& lists) 
     return html;
 }
 
+// "92 refused retries": a count and its noun in the right number.
+std::string counted(std::size_t count, std::string_view one, std::string_view many) {
+    return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
 // What the story view left out, and the way to all of it.
 std::string story_note(const StoryFigure& story, const SequenceFigure& full, const std::string& steps_page) {
     std::vector<std::string> folded;
-    if (story.retries_folded > 0)
-        folded.push_back(fmt::format("{} refused retr{} folded into the first attempt", story.retries_folded,
-                                     story.retries_folded == 1 ? "y" : "ies"));
-    if (story.repeats_folded > 0)
-        folded.push_back(fmt::format("{} message{} repeating one already shown", story.repeats_folded,
-                                     story.repeats_folded == 1 ? "" : "s"));
-    if (story.far_from_flags > 0)
-        folded.push_back(
-            fmt::format("{} step{} of the lock's life, faults and work far from any violation or "
-                        "protection",
-                        story.far_from_flags, story.far_from_flags == 1 ? "" : "s"));
-    if (story.store_traffic_folded > 0)
-        folded.push_back(fmt::format("{} message{} between store nodes", story.store_traffic_folded,
-                                     story.store_traffic_folded == 1 ? "" : "s"));
-    if (story.other_left_out > 0)
-        folded.push_back(fmt::format("{} other step{} (other customers' work, renewals, reads)", story.other_left_out,
-                                     story.other_left_out == 1 ? "" : "s"));
+    const auto fold = [&](std::size_t count, std::string_view one, std::string_view many, std::string_view rest) {
+        if (count > 0) folded.push_back(counted(count, one, many) + std::string(rest));
+    };
+    fold(story.retries_folded, "refused retry", "refused retries", " folded into the first attempt");
+    fold(story.repeats_folded, "message", "messages", " repeating one already shown");
+    fold(story.far_from_flags, "step", "steps",
+         " of the lock's life, faults and work far from any violation or protection");
+    fold(story.store_traffic_folded, "message", "messages", " between store nodes");
+    fold(story.other_left_out, "other step", "other steps", " (other customers' work, renewals, reads)");
     if (!story.lanes_left_out.empty())
         folded.push_back(fmt::format("the lane{} of {}, where nothing in the story happens",
                                      story.lanes_left_out.size() == 1 ? "" : "s",
