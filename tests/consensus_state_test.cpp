@@ -95,53 +95,78 @@ TEST_CASE("a ZooKeeper create names sequential nodes lock-0000000000, lock-00000
 TEST_CASE("an etcd create names the key by the session's lease id in lowercase hex, 0x694d000 plus the session") {
     ConsensusState state(ConsensusFlavor::etcd);
     // Sessions 1 to 26: 26 is 0x1a, so its lease id 0x694d01a shows whether the digits are hex.
+    // Lease grants take no revision: the first key's is 2, the first write after the
+    // cluster's own revision 1.
     for (int i = 1; i <= 26; ++i) state.apply(open_session_for(client_1));
 
     const AppliedCommand first = state.apply(create_under("/locks/renewals", 1, client_1));
     REQUIRE(first.created);
     CHECK(first.created->path == "/locks/renewals/694d001");
-    CHECK(first.created->create_revision == 27);
+    CHECK(first.created->create_revision == 2);
 
     const AppliedCommand last = state.apply(create_under("/locks/renewals", 26, client_2));
     REQUIRE(last.created);
     CHECK(last.created->path == "/locks/renewals/694d01a");
-    CHECK(last.created->create_revision == 28);
+    CHECK(last.created->create_revision == 3);
     CHECK(last.created->client == client_2);
 }
 
-TEST_CASE("every applied entry raises the revision by exactly one, even one that changes nothing") {
-    const ConsensusFlavor flavor = GENERATE(ConsensusFlavor::zookeeper, ConsensusFlavor::etcd);
-    ConsensusState state(flavor);
-    CHECK(state.revision() == 0);
+// The same log, entry by entry: ZooKeeper's zxid rises at every entry, etcd's revision
+// only where the keys change (../shared/fidelity/etcd-3.4.23-observed.txt §2).
+TEST_CASE("every entry takes a ZooKeeper zxid, and only a change to the keys takes an etcd revision") {
     const std::vector<ConsensusCommand> log{
-        open_session_for(client_1),
-        create_under("/locks/renewals", 1, client_1),
+        open_session_for(client_1),                            // a lease grant
+        create_under("/locks/renewals", 1, client_1),          // puts a key
+        create_under("/locks/renewals", 1, client_1),          // a retry: finds its key, writes nothing
         delete_path("/locks/renewals/no-such-key", client_1),  // deletes nothing
         expire(7),                                             // no such session
-        expire(1),
         open_session_for(client_2),
+        expire(2),  // a lease without keys runs out
+        expire(1),  // deletes session 1's key
+        open_session_for(client_3),
     };
-    std::int64_t expected = 0;
-    for (const auto& command : log) {
-        INFO(to_string(command.kind));
-        state.apply(command);
-        CHECK(state.revision() == ++expected);
+    const std::vector<std::int64_t> zookeeper{1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const std::vector<std::int64_t> etcd{1, 2, 2, 2, 2, 2, 2, 3, 3};
+    for (const ConsensusFlavor flavor : {ConsensusFlavor::zookeeper, ConsensusFlavor::etcd}) {
+        INFO((flavor == ConsensusFlavor::zookeeper ? "zookeeper" : "etcd"));
+        ConsensusState state(flavor);
+        CHECK(state.revision() == (flavor == ConsensusFlavor::zookeeper ? 0 : 1));
+        std::vector<std::int64_t> after_each;
+        for (const auto& command : log) {
+            state.apply(command);
+            after_each.push_back(state.revision());
+        }
+        CHECK(after_each == (flavor == ConsensusFlavor::zookeeper ? zookeeper : etcd));
     }
+}
+
+TEST_CASE("an etcd key created after other keys came and went takes the next revision, as etcdctl lock saw") {
+    // ../shared/fidelity/etcd-3.4.23-observed.txt §3: A's key at 4, B's at 5 while A holds.
+    ConsensusState state(ConsensusFlavor::etcd);  // revision 1
+    open_sessions(state, {client_1, client_2, client_3});
+    state.apply(create_under("/locks/a", 1, client_1));  // 2
+    state.apply(expire(1));                              // 3: its key deleted
+    const auto a = state.apply(create_under("/locks/a", 2, client_2));
+    const auto b = state.apply(create_under("/locks/a", 3, client_3));
+    REQUIRE(a.created);
+    REQUIRE(b.created);
+    CHECK(a.created->create_revision == 4);
+    CHECK(b.created->create_revision == 5);
 }
 
 TEST_CASE("children lists a prefix's keys lowest create revision first, not in path order") {
     ConsensusState state(ConsensusFlavor::etcd);
-    for (int i = 1; i <= 16; ++i) state.apply(open_session_for(client_1));  // revisions 1-16
+    for (int i = 1; i <= 16; ++i) state.apply(open_session_for(client_1));  // no revision
     // Session 16's key (694d010) is created before session 2's (694d002), so the lock's
     // queue is the reverse of the keys' path order.
-    state.apply(create_under("/locks/renewals", 16, client_1));  // revision 17
-    state.apply(create_under("/locks/renewals", 2, client_2));   // revision 18
-    state.apply(create_under("/locks/renewals", 9, client_3));   // revision 19
+    state.apply(create_under("/locks/renewals", 16, client_1));  // revision 2
+    state.apply(create_under("/locks/renewals", 2, client_2));   // revision 3
+    state.apply(create_under("/locks/renewals", 9, client_3));   // revision 4
 
     CHECK(key_lines(state.children("/locks/renewals")) ==
-          std::vector<std::string>{"/locks/renewals/694d010 revision=17 session=16 client=1",
-                                   "/locks/renewals/694d002 revision=18 session=2 client=2",
-                                   "/locks/renewals/694d009 revision=19 session=9 client=3"});
+          std::vector<std::string>{"/locks/renewals/694d010 revision=2 session=16 client=1",
+                                   "/locks/renewals/694d002 revision=3 session=2 client=2",
+                                   "/locks/renewals/694d009 revision=4 session=9 client=3"});
 }
 
 TEST_CASE("children ignores other prefixes, one that merely starts with the same letters, and deeper paths") {
@@ -260,7 +285,9 @@ TEST_CASE("two states that apply the same log hold the same keys, sessions and r
 
     CHECK(follower_applied == leader_applied);
     CHECK(follower.revision() == leader.revision());
-    CHECK(leader.revision() == static_cast<std::int64_t>(log.size()));
+    // ZooKeeper: one zxid per entry; etcd: revision 1, then five keys created and one
+    // expiry that deleted one.
+    CHECK(leader.revision() == (flavor == ConsensusFlavor::zookeeper ? 11 : 7));
     CHECK(follower.sessions() == leader.sessions());
     CHECK(leader.sessions() == std::map<std::int64_t, NodeId>{{1, client_1}, {3, client_3}, {4, client_2}});
     for (const std::string prefix : {"/locks/a", "/locks/b"})

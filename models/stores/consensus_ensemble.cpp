@@ -15,6 +15,7 @@ namespace locksim {
 // etcd raises a lease TTL below this (its minTTL with the default heartbeat and election
 // timeout, rounded up to whole seconds).
 constexpr Duration etcd_minimum_ttl = seconds(2);
+constexpr Duration etcd_expiry_check = milliseconds(500);
 
 ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members,
                                      const LockSpec& spec, Flavor flavor)
@@ -186,13 +187,21 @@ void ConsensusEnsemble::fire_watches(const std::string& path) {
 
 // ---- sessions --------------------------------------------------------------------------
 
+// Neither server expires a session the moment it runs out. etcd's lessor looks for
+// expired leases every 500 ms; ZooKeeper files each session under the next multiple of
+// tickTime after its deadline and expires a tick's worth at a time.
+Instant ConsensusEnsemble::checked_after(Instant due) const {
+    const std::int64_t every = flavor_ == Flavor::etcd ? etcd_expiry_check.ns : spec_.consensus.tick.ns;
+    const std::int64_t checks = flavor_ == Flavor::etcd ? (due.ns + every - 1) / every : due.ns / every + 1;
+    return Instant{checks * every};
+}
+
 void ConsensusEnsemble::arm_session_expiry(std::int64_t session) {
     const NodeId leader = leader_node();
     const std::uint64_t term = term_;
     auto heard = session_heard_.find(session);
     if (heard == session_heard_.end()) return;
-    const Instant due = heard->second + session_timeout_[session];
-    const Duration wait = due - engine_.monotonic_now(leader);
+    const Duration wait = checked_after(heard->second + session_timeout_[session]) - engine_.monotonic_now(leader);
     engine_.schedule_after(leader, wait.ns > 0 ? wait : Duration{}, [this, session, term, leader] {
         if (term != term_) return;  // a new leader keeps its own timers
         auto heard = session_heard_.find(session);
@@ -328,6 +337,12 @@ Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
     }
     if (votes < majority()) co_return;
 
+    take_over(me);
+}
+
+// The member `me` leads from now, in a new term, with everything in its log committed.
+void ConsensusEnsemble::take_over(std::size_t me) {
+    const Host host(engine_, members_[me].node);
     const std::size_t old = leader_;
     leader_ = me;
     ++term_;
@@ -340,10 +355,14 @@ Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
     for (auto& member : members_) member.acked = 0;
     leader.acked = leader.log.size();
     commit_up_to(leader.log.size());
-    // Every session counts as heard from now, as a new ZooKeeper leader resets them.
-    for (auto& [session, heard] : session_heard_) heard = host.monotonic_now();
+    // Every session counts as heard from now, as a new ZooKeeper leader resets them; a new
+    // etcd leader extends every lease by the election timeout besides (its lessor's
+    // Promote; ../shared/fidelity/etcd-3.4.23-observed.txt §4).
+    const Instant refreshed =
+        host.monotonic_now() + (flavor_ == Flavor::etcd ? spec_.consensus.election_timeout : Duration{});
+    for (auto& [session, heard] : session_heard_) heard = refreshed;
     for (const auto& [session, client] : leader.state.sessions()) {
-        if (!session_heard_.contains(session)) session_heard_[session] = host.monotonic_now();
+        if (!session_heard_.contains(session)) session_heard_[session] = refreshed;
         arm_session_expiry(session);
     }
     host.record(trace_kind::consensus_leader,
@@ -353,14 +372,19 @@ Task<void> ConsensusEnsemble::stand_for_election(std::size_t me) {
 
 void ConsensusEnsemble::rejoin(std::size_t me) {
     Member& member = members_[me];
-    if (me == leader_) return;  // came back before anyone noticed: it leads again with its log
+    Host(engine_, member.node).spawn(follow(me));
+    if (me == leader_) {
+        // Came back before anyone else took over. It kept its log, but not its timers or
+        // its heartbeats: the cluster elects again, and it wins (simplified: at once).
+        take_over(me);
+        return;
+    }
     const Member& leader = members_[leader_];
     member.log = leader.log;
     member.state = ConsensusState(flavor_);
     member.committed = member.applied = 0;
     catch_up(member, leader.committed);
     member.last_heard_leader = engine_.monotonic_now(member.node);
-    Host(engine_, member.node).spawn(follow(me));
 }
 
 }  // namespace locksim

@@ -19,13 +19,14 @@
 //    lowest name on a tie) it takes over: everything in its log is committed, which
 //    includes every entry a majority had, so no committed write is lost.
 // 3. The new leader treats every session as heard from at the takeover, as ZooKeeper
-//    resets session timers on a leader change.
+//    resets session timers on a leader change (etcd: plus the election timeout).
 //
 // The data itself is ConsensusState, applied entry by entry on every member.
 //
 // Simplifications: clients reach whichever node is leader now (a real client reconnects
 // to another server of its list); watches survive a leader change (real clients
-// re-register them on reconnect); a node that restarts copies the leader's log at once.
+// re-register them on reconnect); a node that restarts copies the leader's log at once;
+// a restarted leader is re-elected without waiting an election timeout.
 // The term and the leader's index are one shared variable that every member reads
 // directly (a god's-eye view): a member never acts on a stale belief about who leads,
 // and messages from a deposed leader are dropped on arrival. Elections, not split
@@ -105,9 +106,12 @@ private:
     void report_holder(const std::string& prefix);  // on the leader
     void fire_watches(const std::string& path);
     void arm_session_expiry(std::int64_t session);
+    // When the leader next looks for expired sessions at or after `due` (monotonic).
+    Instant checked_after(Instant due) const;
     Task<void> lead(std::uint64_t term);
     Task<void> follow(std::size_t member);
     Task<void> stand_for_election(std::size_t member);
+    void take_over(std::size_t member);
     void rejoin(std::size_t member);
     std::size_t majority() const { return members_.size() / 2 + 1; }
 

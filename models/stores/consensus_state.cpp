@@ -22,8 +22,11 @@ std::string prefix_of(const std::string& path) {
 
 AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
     AppliedCommand applied;
-    // Every entry is one transaction: one zxid, one revision.
-    ++revision_;
+    // ZooKeeper gives every transaction a zxid; etcd's revision counts changes to the keys
+    // only: a lease grant or the expiry of a lease without keys leaves it as it was
+    // (../shared/fidelity/etcd-3.4.23-observed.txt §2).
+    const std::int64_t next_revision = revision_ + 1;
+    bool keys_changed = false;
     switch (command.kind) {
         case ConsensusCommand::Kind::open_session: {
             const std::int64_t id = next_session_++;
@@ -42,8 +45,9 @@ AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
                 applied.created = existing->second;
                 break;
             }
-            ConsensusKey key{path, revision_, command.session, command.client};
+            ConsensusKey key{path, next_revision, command.session, command.client};
             keys_[path] = key;
+            keys_changed = true;
             applied.created = std::move(key);
             break;
         }
@@ -57,6 +61,7 @@ AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
             break;
         }
     }
+    if (flavor_ == ConsensusFlavor::zookeeper || keys_changed || !applied.deleted.empty()) revision_ = next_revision;
     return applied;
 }
 

@@ -47,7 +47,9 @@ struct AppliedCommand {
 
 class ConsensusState {
 public:
-    explicit ConsensusState(ConsensusFlavor flavor) : flavor_(flavor) {}
+    // A new etcd cluster is at revision 1 before its first write; ZooKeeper's first zxid is 1.
+    explicit ConsensusState(ConsensusFlavor flavor)
+        : flavor_(flavor), revision_(flavor == ConsensusFlavor::etcd ? 1 : 0) {}
 
     AppliedCommand apply(const ConsensusCommand& command);
 
@@ -57,7 +59,7 @@ public:
     const std::map<std::int64_t, NodeId>& sessions() const { return sessions_; }
     // The keys under `prefix`, lowest create revision first: the first one holds the lock.
     std::vector<ConsensusKey> children(const std::string& prefix) const;
-    // The last zxid / revision.
+    // The last zxid (every entry takes one) / revision (every change to the keys takes one).
     std::int64_t revision() const { return revision_; }
 
 private:
