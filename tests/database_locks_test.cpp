@@ -1,6 +1,6 @@
 // models/stores/database_locks.hpp and database_lock_clients.cpp: PostgreSQL's session-level
-// advisory locks and SELECT … FOR UPDATE row locks, released when the session ends, the
-// idle timeout, and clients whose crash closes their connection.
+// advisory locks (re-entrant) and SELECT … FOR UPDATE row locks, released when the session
+// ends, the two idle timeouts, and clients whose crash closes their connection.
 #include <catch2/catch.hpp>
 
 #include "tests/lock_client_fixture.hpp"
@@ -43,13 +43,13 @@ const std::string row = "renewals";
 // The billing database and three job servers. Statements run as events on the database
 // node, as they would when a request arrives there.
 struct DatabaseWorld {
-    explicit DatabaseWorld(std::optional<Duration> idle_timeout = std::nullopt)
+    explicit DatabaseWorld(DatabaseLocks::IdleTimeouts idle_timeouts = {})
         : engine(1),
           database(engine.add_node("billing")),
           server_1(engine.add_node("server-1")),
           server_2(engine.add_node("server-2")),
           server_3(engine.add_node("server-3")),
-          locks(Host(engine, database), idle_timeout) {}
+          locks(Host(engine, database), idle_timeouts) {}
 
     void on_database(Duration when, std::function<void()> statement) {
         engine.schedule_at(at(when), database, std::move(statement));
@@ -112,7 +112,7 @@ TEST_CASE("pg_try_advisory_lock returns true for a free key and false for a key 
     Replies replies;
     world.try_lock_at(1_s, first, replies);
     world.try_lock_at(2_s, second, replies);
-    world.try_lock_at(3_s, first, replies);  // already ours
+    world.try_lock_at(3_s, first, replies);  // already ours: counted twice now
     world.run();
     CHECK(first != second);
     CHECK(replies == Replies{true, false, true});
@@ -277,8 +277,8 @@ TEST_CASE("a session asking for a row in the instant it is committed queues behi
     CHECK(rows[2].at == at(6_s));
 }
 
-TEST_CASE("the idle timeout ends a session with no activity, and touch refreshes it") {
-    DatabaseWorld world(10_s);
+TEST_CASE("the idle session timeout ends a session with no activity, and touch refreshes it") {
+    DatabaseWorld world({.session = 10_s});
     std::int64_t idle = 0;
     std::int64_t busy = 0;
     world.connect_at(0_s, world.server_1, idle);
@@ -310,7 +310,7 @@ TEST_CASE("the idle timeout ends a session with no activity, and touch refreshes
 TEST_CASE("a session waiting in the row lock queue is not idle") {
     // PostgreSQL's idle timeouts apply to a session waiting for its client's next
     // statement, not to one whose statement is waiting for a lock.
-    DatabaseWorld world(10_s);
+    DatabaseWorld world({.session = 10_s, .in_transaction = 10_s});
     std::int64_t holder = 0;
     std::int64_t waiter = 0;
     world.connect_at(0_s, world.server_1, holder);
@@ -415,4 +415,86 @@ TEST_CASE("a client crash closes its connection and the database ends its sessio
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE(granted.size() == 2);
     CHECK(granted[1]->node_ref("holder") == world.server_2);
+}
+
+TEST_CASE("an advisory lock taken twice by one session is freed only by its second unlock") {
+    // PostgreSQL counts a session's advisory locks (../shared/fidelity/postgresql-15-observed.txt §1).
+    DatabaseWorld world;
+    std::int64_t holder = 0;
+    std::int64_t other = 0;
+    world.connect_at(0_s, world.server_1, holder);
+    world.connect_at(0_s, world.server_2, other);
+    Replies holder_says;
+    Replies other_says;
+    world.try_lock_at(1_s, holder, holder_says);
+    world.try_lock_at(2_s, holder, holder_says);
+    world.unlock_at(3_s, holder, holder_says);
+    world.try_lock_at(4_s, other, other_says);  // still held: one unlock of two
+    world.unlock_at(5_s, holder, holder_says);
+    world.try_lock_at(6_s, other, other_says);
+    world.unlock_at(7_s, holder, holder_says);  // not held any more
+    world.run();
+    CHECK(holder_says == Replies{true, true, true, true, false});
+    CHECK(other_says == Replies{false, true});
+    const auto released = events_of(world.engine, trace_kind::lock_released);
+    REQUIRE(released.size() == 1);
+    CHECK(released[0]->at == at(5_s));
+}
+
+TEST_CASE("idle_session_timeout spares a FOR UPDATE holder inside its transaction and ends it once committed") {
+    DatabaseWorld world({.session = 10_s});
+    std::int64_t holder = 0;
+    world.connect_at(0_s, world.server_1, holder);
+    std::vector<RowLocked> rows;
+    lock_row_at(world, 1_s, holder, rows);
+    world.on_database(40_s, [&] { world.locks.commit(holder); });  // 39 s idle in the transaction
+    world.run();
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].locked);
+    const auto released = events_of(world.engine, trace_kind::lock_released);
+    REQUIRE(released.size() == 1);
+    CHECK(released[0]->at == at(40_s));
+    const auto ended = events_of(world.engine, trace_kind::db_session_ended);
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0]->text("reason") == "idle timeout");
+    CHECK(ended[0]->at == at(50_s));  // idle outside a transaction from the COMMIT
+}
+
+TEST_CASE("idle_in_transaction_timeout ends a FOR UPDATE holder idle in its transaction, not an advisory holder") {
+    DatabaseWorld world({.in_transaction = 10_s});
+    std::int64_t row_holder = 0;
+    std::int64_t advisory_holder = 0;
+    world.connect_at(0_s, world.server_1, row_holder);
+    world.connect_at(0_s, world.server_2, advisory_holder);
+    std::vector<RowLocked> rows;
+    lock_row_at(world, 1_s, row_holder, rows);
+    Replies locked;
+    world.try_lock_at(1_s, advisory_holder, locked);
+    world.run(60_s);
+    REQUIRE(rows.size() == 1);
+    CHECK(locked == Replies{true});
+    const auto ended = events_of(world.engine, trace_kind::db_session_ended);
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0]->integer("session") == row_holder);
+    CHECK(ended[0]->text("reason") == "idle-in-transaction timeout");
+    CHECK(ended[0]->at == at(11_s));
+    const auto expired = events_of(world.engine, trace_kind::lock_expired);
+    REQUIRE(expired.size() == 1);
+    CHECK(expired[0]->text("value") == "FOR UPDATE");
+}
+
+TEST_CASE("a step back of the database's wall clock postpones an idle timeout; a step forward does not hasten it") {
+    // PostgreSQL's timeout.c checks its deadline on the wall clock when the timer fires.
+    const Duration step = GENERATE(-60_s, 60_s);
+    INFO("step " << step.ns / 1'000'000'000 << "s");
+    DatabaseWorld world({.session = 10_s});
+    std::int64_t holder = 0;
+    world.connect_at(0_s, world.server_1, holder);
+    Replies locked;
+    world.try_lock_at(1_s, holder, locked);
+    world.on_world(2_s, [&] { world.engine.step_wall_clock(world.database, step); });
+    world.run();
+    const auto ended = events_of(world.engine, trace_kind::db_session_ended);
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0]->at == at(step.ns < 0 ? 71_s : 11_s));
 }

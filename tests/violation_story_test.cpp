@@ -164,8 +164,9 @@ TEST_CASE("a request held back by a delay spike is told as sent in time and land
 TEST_CASE("an expired session and an idle timeout are named beside the pause that caused them") {
     CHECK(any_says(violations_in("zookeeper-gc-pause.json", "unfenced"),
                    "because its session expired at 32.000s while a gc pause froze it for 40s from 6.000s"));
-    CHECK(any_says(violations_in("db-for-update.json", "idle-timeout-10s"),
-                   "because billing-db ended its session at 13.338s (idle timeout) while a gc pause froze it"));
+    CHECK(any_says(
+        violations_in("db-for-update.json", "idle-timeout-10s"),
+        "because billing-db ended its session at 13.338s (idle-in-transaction timeout) while a gc pause froze it"));
 }
 
 TEST_CASE("a lease that ran out under a working holder is told with the holder's own last check") {

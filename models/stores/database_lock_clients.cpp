@@ -42,7 +42,7 @@ public:
             *network_, host_, database_, "SELECT 1",
             [locks = locks_, session = *session_] {
                 const bool alive = locks->touch(session);
-                return Answer<bool>{alive, alive ? "1" : "FATAL: terminating connection due to idle timeout"};
+                return Answer<bool>{alive, alive ? "1" : "FATAL: the session has ended"};
             },
             spec_.request_timeout);
         const auto alive = co_await request;
@@ -55,7 +55,10 @@ public:
     }
 
     // Until when the holder may believe: for ever without an idle timeout.
-    Instant valid_from(Instant sent) const { return spec_.idle_timeout ? sent + *spec_.idle_timeout : never; }
+    Instant valid_from(Instant sent) const {
+        const auto timeout = spec_.holder_idle_timeout();
+        return timeout ? sent + *timeout : never;
+    }
     void forget_session() { session_.reset(); }
 
     Host host_;
@@ -185,7 +188,8 @@ public:
     explicit DatabaseLockDeployment(const StoreContext& context)
         : context_(context),
           database_(context.node(context.world.billing_node)),
-          locks_(Host(context.engine, database_), context.world.lock.idle_timeout) {}
+          locks_(Host(context.engine, database_),
+                 {context.world.lock.idle_session_timeout, context.world.lock.idle_in_transaction_timeout}) {}
 
     using StoreDeployment::client_for;
     std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {

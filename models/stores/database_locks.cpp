@@ -1,13 +1,13 @@
 #include "models/stores/database_locks.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
 
-DatabaseLocks::DatabaseLocks(Host host, std::optional<Duration> idle_timeout)
-    : host_(host), idle_timeout_(idle_timeout) {
+DatabaseLocks::DatabaseLocks(Host host, IdleTimeouts idle_timeouts) : host_(host), idle_timeouts_(idle_timeouts) {
     // Sessions and their locks live in the server's memory: a crash ends them all (the
     // clients learn it at their next statement).
     host_.engine().on_crash(host_.id(), [this] {
@@ -19,7 +19,7 @@ DatabaseLocks::DatabaseLocks(Host host, std::optional<Duration> idle_timeout)
 
 std::int64_t DatabaseLocks::connect(NodeId client) {
     const std::int64_t id = next_session_++;
-    sessions_[id] = Session{client, host_.monotonic_now()};
+    sessions_[id] = Session{client, host_.monotonic_now(), host_.wall_now()};
     arm_idle_check(id);
     return id;
 }
@@ -28,24 +28,39 @@ bool DatabaseLocks::touch(std::int64_t session) {
     auto found = sessions_.find(session);
     if (found == sessions_.end()) return false;
     found->second.last_activity = host_.monotonic_now();
+    found->second.last_activity_wall = host_.wall_now();
     return true;
 }
 
+std::optional<Duration> DatabaseLocks::idle_timeout_of(const Session& session) const {
+    return session.in_transaction ? idle_timeouts_.in_transaction : idle_timeouts_.session;
+}
+
+// Armed at connect and at every step into or out of a transaction; only the newest check
+// acts. Like PostgreSQL's timeout.c, the timer runs on the monotonic clock, and when it
+// fires the deadline is checked again on the wall clock: a step back postpones it.
 void DatabaseLocks::arm_idle_check(std::int64_t session) {
-    if (!idle_timeout_) return;
     const auto found = sessions_.find(session);
     if (found == sessions_.end()) return;
-    const Duration wait = found->second.last_activity + *idle_timeout_ - host_.monotonic_now();
-    host_.engine().schedule_after(host_.id(), wait.ns > 0 ? wait : Duration{}, [this, session] {
+    const std::uint64_t check = ++found->second.idle_check;
+    if (!idle_timeout_of(found->second)) return;
+    const Duration wait = idle_time_left(found->second);
+    host_.engine().schedule_after(host_.id(), wait.ns > 0 ? wait : Duration{}, [this, session, check] {
         auto still = sessions_.find(session);
-        if (still == sessions_.end()) return;
-        if (still->second.waiting) still->second.last_activity = host_.monotonic_now();  // busy, not idle
-        if (host_.monotonic_now() - still->second.last_activity < *idle_timeout_) {
+        if (still == sessions_.end() || still->second.idle_check != check) return;
+        if (still->second.waiting) touch(session);  // busy, not idle
+        if (idle_time_left(still->second).ns > 0) {
             arm_idle_check(session);
             return;
         }
-        end_session(session, "idle timeout");
+        end_session(session, still->second.in_transaction ? "idle-in-transaction timeout" : "idle timeout");
     });
+}
+
+Duration DatabaseLocks::idle_time_left(const Session& session) const {
+    const Duration timeout = *idle_timeout_of(session);
+    return std::max(session.last_activity + timeout - host_.monotonic_now(),
+                    session.last_activity_wall + timeout - host_.wall_now());
 }
 
 std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const std::string& key) {
@@ -53,7 +68,10 @@ std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const
     auto held = advisory_.find(key);
     const NodeId client = sessions_.at(session).client;
     if (held != advisory_.end()) {
-        if (held->second.session == session) return true;
+        if (held->second.session == session) {
+            ++held->second.count;
+            return true;
+        }
         host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
         return false;
     }
@@ -67,11 +85,13 @@ std::optional<bool> DatabaseLocks::advisory_unlock(std::int64_t session, const s
     if (!touch(session)) return std::nullopt;
     auto held = advisory_.find(key);
     if (held == advisory_.end() || held->second.session != session) return false;
-    release(advisory_, key, sessions_.at(session).client, false);
+    if (--held->second.count == 0) release(advisory_, key, sessions_.at(session).client, false);
     return true;
 }
 
 Task<bool> DatabaseLocks::lock_row(std::int64_t session, std::string row) {
+    if (!touch(session)) co_return false;
+    set_in_transaction(session, true);
     for (;;) {
         if (!touch(session)) co_return false;
         auto held = rows_.find(row);
@@ -96,7 +116,15 @@ bool DatabaseLocks::commit(std::int64_t session) {
     for (const auto& [row, held] : rows_)
         if (held.session == session) mine.push_back(row);
     for (const auto& row : mine) release(rows_, row, sessions_.at(session).client, false);
+    set_in_transaction(session, false);
     return true;
+}
+
+void DatabaseLocks::set_in_transaction(std::int64_t session, bool in_transaction) {
+    Session& state = sessions_.at(session);
+    if (state.in_transaction == in_transaction) return;
+    state.in_transaction = in_transaction;
+    arm_idle_check(session);  // the other idle timeout applies from now
 }
 
 void DatabaseLocks::end_session(std::int64_t session, std::string_view why) {

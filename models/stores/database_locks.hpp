@@ -4,8 +4,11 @@
 // until the transaction ends. Neither has a TTL: the database holds the lock for the
 // session, and releases it when the session ends — at unlock or COMMIT, when the
 // client's connection closes because its process died, or when the database ends a
-// session that sat idle longer than its idle timeout (idle_session_timeout,
-// idle_in_transaction_session_timeout), if one is set.
+// session that sat idle longer than its idle timeout, if one is set: idle_session_timeout
+// outside a transaction (an advisory lock's holder), idle_in_transaction_session_timeout
+// inside one (a FOR UPDATE holder). As PostgreSQL, it judges idleness on the wall clock
+// when its timer fires, so a step back of the clock postpones the end.
+// Advisory locks are re-entrant: a session that takes one twice must unlock it twice.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,19 +21,24 @@ namespace locksim {
 
 class DatabaseLocks {
 public:
-    DatabaseLocks(Host host, std::optional<Duration> idle_timeout);
+    struct IdleTimeouts {
+        std::optional<Duration> session;         // idle outside a transaction
+        std::optional<Duration> in_transaction;  // idle inside one
+    };
+    DatabaseLocks(Host host, IdleTimeouts idle_timeouts);
 
     // A new session for `client`; every statement below names it.
     std::int64_t connect(NodeId client);
     // Any statement: false if the session has ended. Counts as activity.
     bool touch(std::int64_t session);
 
-    // pg_try_advisory_lock: true if taken (or already ours).
+    // pg_try_advisory_lock: true if taken, or already ours (then it counts once more).
     std::optional<bool> try_advisory_lock(std::int64_t session, const std::string& key);
+    // pg_advisory_unlock: true if it was ours; the lock goes at the last unlock.
     std::optional<bool> advisory_unlock(std::int64_t session, const std::string& key);
 
-    // SELECT … FOR UPDATE: waits in line until the row is free; false if the session
-    // ended while it waited.
+    // BEGIN; SELECT … FOR UPDATE: waits in line until the row is free; false if the
+    // session ended while it waited.
     Task<bool> lock_row(std::int64_t session, std::string row);
     // COMMIT: ends the transaction and releases its row locks.
     bool commit(std::int64_t session);
@@ -41,18 +49,25 @@ public:
 private:
     struct Session {
         NodeId client;
-        Instant last_activity;  // this host's monotonic clock
-        bool waiting = false;   // a statement waits for a lock: the session is busy, not idle
+        Instant last_activity;         // this host's monotonic clock
+        Instant last_activity_wall;    // and its wall clock
+        bool waiting = false;          // a statement waits for a lock: the session is busy, not idle
+        bool in_transaction = false;   // from BEGIN to COMMIT
+        std::uint64_t idle_check = 0;  // the newest idle check armed
     };
     struct Held {
         std::int64_t session = 0;
         NodeId client;
+        int count = 1;  // advisory: how many times the session took it
     };
+    std::optional<Duration> idle_timeout_of(const Session& session) const;
+    Duration idle_time_left(const Session& session) const;
     void arm_idle_check(std::int64_t session);
+    void set_in_transaction(std::int64_t session, bool in_transaction);
     void release(std::map<std::string, Held>& locks, const std::string& key, NodeId by, bool session_ended);
 
     Host host_;
-    std::optional<Duration> idle_timeout_;
+    IdleTimeouts idle_timeouts_;
     std::int64_t next_session_ = 1;
     std::map<std::int64_t, Session> sessions_;
     std::map<std::string, Held> advisory_;

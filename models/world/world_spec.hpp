@@ -103,15 +103,19 @@ struct LockSpec {
     std::optional<Duration> renew_every;  // …this often (default ttl/3)
     ReleaseMode release = ReleaseMode::compare_and_delete;
     RetrySpec retry;
-    Duration request_timeout;              // how long a client waits for the store's reply
-    std::int64_t first_token = 1;          // lease-row: the token of the first grant
-    PersistenceSpec persistence;           // redis, redis-replicated, redlock
-    ReplicationSpec replication;           // redis-replicated
-    RedlockSpec redlock;                   // redlock
-    ConsensusSpec consensus;               // zookeeper, etcd: ttl is the session (lease) timeout
-    std::optional<Duration> idle_timeout;  // db-*: the database ends a session idle this long (ttl = this)
-    bool expires = true;                   // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
-    bool wall_clock_durations = false;     // the holder times its lease on the wall clock, not the monotonic one
+    Duration request_timeout;      // how long a client waits for the store's reply
+    std::int64_t first_token = 1;  // lease-row: the token of the first grant
+    PersistenceSpec persistence;   // redis, redis-replicated, redlock
+    ReplicationSpec replication;   // redis-replicated
+    RedlockSpec redlock;           // redlock
+    ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
+    // db-*: PostgreSQL's two idle timeouts. The database ends a session idle this long
+    // outside a transaction (idle_session_timeout: an advisory lock's holder), or inside
+    // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).
+    std::optional<Duration> idle_session_timeout;
+    std::optional<Duration> idle_in_transaction_timeout;
+    bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
+    bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
     // redis, redis-replicated: the lock script INCRs this key after every grant, and the
     // counter's new value is the fencing token. It is a key like any other: a restart
     // without persistence, or a failover to a replica that had not yet received the
@@ -119,6 +123,11 @@ struct LockSpec {
     std::optional<std::string> token_counter;
 
     bool gives_tokens() const { return locksim::gives_tokens(store) || token_counter.has_value(); }
+    // db-*: the idle timeout that can end the holder's session while it holds the lock
+    // (the holder's ttl).
+    std::optional<Duration> holder_idle_timeout() const {
+        return store == StoreKind::db_for_update ? idle_in_transaction_timeout : idle_session_timeout;
+    }
 };
 
 enum class JobKind {

@@ -75,7 +75,7 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 18> store_options{{
+constexpr std::array<StoreOption, 19> store_options{{
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -92,9 +92,12 @@ constexpr std::array<StoreOption, 18> store_options{{
      "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd and lease-row "
      "give tokens of their own)"},
     {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
-    {"ttl", has_ttl, "the lease-based stores; the database holds its locks for the session (see idle_timeout)"},
-    {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle_timeout"},
-    {"idle_timeout", is_database, "db-advisory and db-for-update"},
+    {"ttl", has_ttl,
+     "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
+     "idle_in_transaction_timeout)"},
+    {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle timeout"},
+    {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
+    {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
     {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
 }};
 
@@ -173,11 +176,30 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
 }  // namespace
 
 LockSpec read_lock(const JsonReader& lock) {
-    lock.allow_only(
-        {"store",       "key",           "ttl",         "renew",    "release",          "retry",      "request_timeout",
-         "first_token", "token_counter", "persistence", "replicas", "replication_lag",  "down_after", "wait",
-         "nodes",       "node_timeout",  "ensemble",    "watch",    "election_timeout", "tick",       "idle_timeout",
-         "durations"});
+    lock.allow_only({"store",
+                     "key",
+                     "ttl",
+                     "renew",
+                     "release",
+                     "retry",
+                     "request_timeout",
+                     "first_token",
+                     "token_counter",
+                     "persistence",
+                     "replicas",
+                     "replication_lag",
+                     "down_after",
+                     "wait",
+                     "nodes",
+                     "node_timeout",
+                     "ensemble",
+                     "watch",
+                     "election_timeout",
+                     "tick",
+                     "idle_timeout",
+                     "idle_session_timeout",
+                     "idle_in_transaction_timeout",
+                     "durations"});
     LockSpec spec;
     const std::string store = lock["store"].string();
     const auto* found =
@@ -200,6 +222,12 @@ LockSpec read_lock(const JsonReader& lock) {
     }
     spec.key = lock["key"].string();
     if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
+    // PostgreSQL has two idle timeouts, and which one ends a holder's session depends on
+    // the lock: one "idle_timeout" would hide that.
+    if (lock.has("idle_timeout"))
+        lock["idle_timeout"].fail(
+            "expected idle_session_timeout (ends a session idle outside a transaction: an advisory lock's "
+            "holder) or idle_in_transaction_timeout (inside one: a FOR UPDATE holder's) instead");
     for (const auto& option : store_options)
         if (lock.has(option.field) && !option.applies(spec.store))
             lock[option.field].fail(fmt::format("\"{}\" is an option of {} only", option.field, option.stores));
@@ -212,10 +240,13 @@ LockSpec read_lock(const JsonReader& lock) {
         spec.ttl = max_duration;
         spec.renew = false;
     } else if (is_database_lock(spec.store)) {
-        // No TTL: with an idle timeout the holder keeps its session busy every timeout/3.
-        if (lock.has("idle_timeout")) spec.idle_timeout = positive(lock["idle_timeout"]);
-        spec.ttl = spec.idle_timeout.value_or(max_duration);
-        spec.renew = spec.idle_timeout.has_value();
+        // No TTL: with an idle timeout that applies to the lock the holder keeps its session
+        // busy every timeout/3.
+        if (lock.has("idle_session_timeout")) spec.idle_session_timeout = positive(lock["idle_session_timeout"]);
+        if (lock.has("idle_in_transaction_timeout"))
+            spec.idle_in_transaction_timeout = positive(lock["idle_in_transaction_timeout"]);
+        spec.ttl = spec.holder_idle_timeout().value_or(max_duration);
+        spec.renew = spec.holder_idle_timeout().has_value();
     } else {
         spec.ttl = lock["ttl"].duration();
         if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");

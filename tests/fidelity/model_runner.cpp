@@ -73,10 +73,12 @@ LockSpec lock_for(const json& case_file, const json& client) {
     } else if (store == "postgres") {
         const bool row = client.value("lock", "advisory") == "for_update";
         lock.store = row ? StoreKind::db_for_update : StoreKind::db_advisory;
-        const char* timeout = row ? "idle_in_transaction_session_timeout" : "idle_session_timeout";
-        if (server.contains(timeout))
-            lock.idle_timeout = duration_of(server[timeout], std::string("server/") + timeout);
-        lock.ttl = lock.idle_timeout.value_or(hours(1));
+        if (server.contains("idle_session_timeout"))
+            lock.idle_session_timeout = duration_of(server["idle_session_timeout"], "server/idle_session_timeout");
+        if (server.contains("idle_in_transaction_session_timeout"))
+            lock.idle_in_transaction_timeout = duration_of(server["idle_in_transaction_session_timeout"],
+                                                           "server/idle_in_transaction_session_timeout");
+        lock.ttl = lock.holder_idle_timeout().value_or(hours(1));
     } else {
         throw std::invalid_argument("store: expected redis, etcd, zookeeper or postgres");
     }
@@ -229,7 +231,7 @@ private:
         if (dynamic_cast<PollingLockClient*>(&c) != nullptr) {
             auto attempt = c.acquire_once();
             const auto lease = co_await attempt;
-            if (lease) leases_[name] = *lease;
+            if (lease) leases_[name].push_back(*lease);
             answer->reply = Reply{lease ? "granted" : "taken", lease ? lease->token : std::nullopt};
             answer->done = true;
             co_return;
@@ -246,7 +248,7 @@ private:
         auto waiting = c.acquire();
         const Lease lease = co_await waiting;
         if (!answer->done) {
-            leases_[name] = lease;
+            leases_[name].push_back(lease);
             answer->reply = Reply{"granted", lease.token};
             answer->done = true;
             co_return;
@@ -258,7 +260,7 @@ private:
     Task<void> extend(LockStoreClient& c, std::string name, std::shared_ptr<Answer> answer) {
         const auto lease = leases_.find(name);
         if (lease != leases_.end()) {
-            auto extending = c.extend(lease->second);
+            auto extending = c.extend(lease->second.back());
             const ExtendResult result = co_await extending;
             answer->reply.reply = result.outcome == ExtendResult::Outcome::extended ? "extended" : "refused";
         } else {
@@ -273,8 +275,9 @@ private:
             answer->reply.reply = "not_held";
         } else {
             const bool held = holds(name, engine_.now());
-            const Lease released = lease->second;
-            leases_.erase(lease);
+            const Lease released = lease->second.back();
+            lease->second.pop_back();
+            if (lease->second.empty()) leases_.erase(lease);
             auto releasing = c.release(released);
             co_await releasing;
             answer->reply.reply = held ? "released" : "not_held";
@@ -314,7 +317,9 @@ private:
     std::unique_ptr<StoreDeployment> deployment_;
     std::vector<std::string> clients_;
     std::map<std::string, std::unique_ptr<LockStoreClient>> lock_clients_;
-    std::map<std::string, Lease> leases_;
+    // Per client, the leases it was granted and has not released, latest last: a
+    // re-entrant lock (PostgreSQL's advisory lock) grants one session more than one.
+    std::map<std::string, std::vector<Lease>> leases_;
     std::map<std::string, Instant> last_granted_;  // per client: the answer to its last granted acquire or extend
     json results_;
     NodeId store_node_;
