@@ -71,19 +71,16 @@ private:
     void connection_closed() {
         if (!session_) return;
         if (host_.engine().crash_kind(host_.id()) == CrashKind::machine) {
-            host_.engine().schedule_after(database_, dead_peer_timeout, [locks = locks_, session = *session_] {
-                locks->end_session(session, "TCP keepalive gave up on a dead machine");
-            });
+            host_.engine().schedule_after(database_, spec_.tcp_keepalives.gives_up_after(),
+                                          [locks = locks_, session = *session_] {
+                                              locks->end_session(session, "TCP keepalive gave up on a dead machine");
+                                          });
         } else {
             network_->send(host_.id(), database_, "connection closed (process died)",
                            [locks = locks_, session = *session_] { locks->end_session(session, "connection closed"); });
         }
         session_.reset();
     }
-
-    // Linux's defaults, which PostgreSQL keeps unless tcp_keepalives_* are set: 2 h idle,
-    // then 9 probes 75 s apart.
-    static constexpr Duration dead_peer_timeout = hours(2) + seconds(9 * 75);
 
     std::optional<std::int64_t> session_;
 };

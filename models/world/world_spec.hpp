@@ -63,6 +63,17 @@ struct RetrySpec {
     Duration max_delay;
 };
 
+// How long a database waits before it gives up on a client that went silent without
+// closing its connection (its machine died): PostgreSQL's tcp_keepalives_idle,
+// tcp_keepalives_interval and tcp_keepalives_count, by default Linux's.
+struct TcpKeepalives {
+    Duration idle = hours(2);
+    Duration interval = seconds(75);
+    int count = 9;
+
+    Duration gives_up_after() const { return idle + interval * count; }
+};
+
 // What a Redis node keeps across a restart (MODELS.md, "Persistence").
 struct PersistenceSpec {
     enum class Mode {
@@ -114,6 +125,7 @@ struct LockSpec {
     // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).
     std::optional<Duration> idle_session_timeout;
     std::optional<Duration> idle_in_transaction_timeout;
+    TcpKeepalives tcp_keepalives;       // db-*: when the database ends a dead machine's session
     bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
     bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
     // redis, redis-replicated: the lock script INCRs this key after every grant, and the

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
@@ -75,7 +76,7 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 19> store_options{{
+constexpr std::array<StoreOption, 20> store_options{{
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -98,6 +99,7 @@ constexpr std::array<StoreOption, 19> store_options{{
     {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle timeout"},
     {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
     {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
+    {"tcp_keepalives", is_database, "db-advisory and db-for-update"},
     {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
 }};
 
@@ -128,6 +130,16 @@ Duration positive(const JsonReader& field) {
     const Duration d = field.duration();
     if (d.ns <= 0) field.fail("expected a duration above 0s");
     return d;
+}
+
+// Every field may be left out: Linux's default stands for it, as PostgreSQL's 0 does.
+TcpKeepalives read_tcp_keepalives(const JsonReader& field) {
+    field.allow_only({"idle", "interval", "count"});
+    TcpKeepalives keepalives;
+    if (field.has("idle")) keepalives.idle = positive(field["idle"]);
+    if (field.has("interval")) keepalives.interval = positive(field["interval"]);
+    if (field.has("count")) keepalives.count = read_count(field["count"], 1, 1000);
+    return keepalives;
 }
 
 void read_store_options(const JsonReader& lock, LockSpec& spec) {
@@ -176,30 +188,16 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
 }  // namespace
 
 LockSpec read_lock(const JsonReader& lock) {
-    lock.allow_only({"store",
-                     "key",
-                     "ttl",
-                     "renew",
-                     "release",
-                     "retry",
-                     "request_timeout",
-                     "first_token",
-                     "token_counter",
-                     "persistence",
-                     "replicas",
-                     "replication_lag",
-                     "down_after",
-                     "wait",
-                     "nodes",
-                     "node_timeout",
-                     "ensemble",
-                     "watch",
-                     "election_timeout",
-                     "tick",
-                     "idle_timeout",
-                     "idle_session_timeout",
-                     "idle_in_transaction_timeout",
-                     "durations"});
+    // PostgreSQL has two idle timeouts, and which one ends a holder's session depends on
+    // the lock: one "idle_timeout" would hide that.
+    if (lock.has("idle_timeout"))
+        lock["idle_timeout"].fail(
+            "expected idle_session_timeout (ends a session idle outside a transaction: an advisory lock's "
+            "holder) or idle_in_transaction_timeout (inside one: a FOR UPDATE holder's) instead");
+    // Every store's fields, then those of particular stores.
+    std::vector<std::string_view> fields{"store", "key", "request_timeout", "durations"};
+    for (const auto& option : store_options) fields.push_back(option.field);
+    lock.allow_only(fields);
     LockSpec spec;
     const std::string store = lock["store"].string();
     const auto* found =
@@ -222,12 +220,6 @@ LockSpec read_lock(const JsonReader& lock) {
     }
     spec.key = lock["key"].string();
     if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
-    // PostgreSQL has two idle timeouts, and which one ends a holder's session depends on
-    // the lock: one "idle_timeout" would hide that.
-    if (lock.has("idle_timeout"))
-        lock["idle_timeout"].fail(
-            "expected idle_session_timeout (ends a session idle outside a transaction: an advisory lock's "
-            "holder) or idle_in_transaction_timeout (inside one: a FOR UPDATE holder's) instead");
     for (const auto& option : store_options)
         if (lock.has(option.field) && !option.applies(spec.store))
             lock[option.field].fail(fmt::format("\"{}\" is an option of {} only", option.field, option.stores));
@@ -245,6 +237,7 @@ LockSpec read_lock(const JsonReader& lock) {
         if (lock.has("idle_session_timeout")) spec.idle_session_timeout = positive(lock["idle_session_timeout"]);
         if (lock.has("idle_in_transaction_timeout"))
             spec.idle_in_transaction_timeout = positive(lock["idle_in_transaction_timeout"]);
+        if (lock.has("tcp_keepalives")) spec.tcp_keepalives = read_tcp_keepalives(lock["tcp_keepalives"]);
         spec.ttl = spec.holder_idle_timeout().value_or(max_duration);
         spec.renew = spec.holder_idle_timeout().has_value();
     } else {
