@@ -14,7 +14,7 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
     : host_(host),
       lock_(lock),
       billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1)),
-      provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1)),
+      provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1), job.charge_request),
       place_(place),
       job_(job),
       protection_(protection),

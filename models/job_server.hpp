@@ -10,6 +10,7 @@
 #include <string>
 
 #include "models/billing_client.hpp"
+#include "models/job_error.hpp"
 #include "models/lock_holder.hpp"
 #include "models/provider_client.hpp"
 #include "models/world/world_spec.hpp"
@@ -25,12 +26,6 @@ struct JobResources {
     BillingDatabase* billing = nullptr;
     NodeId provider_node;
     PaymentProvider* provider = nullptr;
-};
-
-// An exception in the job's own code (a bad record, a bug): it unwinds the job to its
-// finally path, the way an uncaught error ends a real job.
-struct JobError : std::runtime_error {
-    using std::runtime_error::runtime_error;
 };
 
 // Where this server stands among the job servers (for hash assignment).

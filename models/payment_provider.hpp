@@ -6,8 +6,10 @@
 // provider refuses one below the highest it has seen; the same token passes again, since
 // one holder charges many customers with it.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "models/world/world_spec.hpp"
@@ -29,6 +31,15 @@ public:
                          const std::optional<std::string>& idempotency_key, std::optional<std::int64_t> token,
                          NodeId client);
 
+    // Charge requests on their way here: a client that gave up waiting (or died) leaves
+    // one that can still charge when it lands, so the run is not over until it has.
+    // A network that duplicates messages delivers one request twice: counted once.
+    std::int64_t request_sent();
+    void request_arrived(std::int64_t request);
+    bool requests_in_flight() const { return !in_flight_.empty(); }
+    // Called when the last request in flight has arrived.
+    void on_all_arrived(std::function<void()> callback) { on_all_arrived_ = std::move(callback); }
+
 private:
     struct KeptKey {
         std::int64_t charge_id = 0;
@@ -40,6 +51,9 @@ private:
     std::int64_t next_charge_id_ = 1;
     std::int64_t highest_token_ = 0;
     std::map<std::string, KeptKey> charges_by_key_;
+    std::int64_t next_request_ = 1;
+    std::set<std::int64_t> in_flight_;
+    std::function<void()> on_all_arrived_;
 };
 
 }  // namespace locksim

@@ -5,32 +5,60 @@
 #include <utility>
 #include <vector>
 
+#include "models/trace_kinds.hpp"
 #include "sim/rpc.hpp"
 
 namespace locksim {
 
 ProviderClient::ProviderClient(Host host, Network& network, NodeId provider_node, PaymentProvider* provider,
-                               std::string period)
-    : host_(host), network_(network), provider_node_(provider_node), provider_(provider), period_(std::move(period)) {}
+                               std::string period, ChargeRequestSpec request)
+    : host_(host),
+      network_(network),
+      provider_node_(provider_node),
+      provider_(provider),
+      period_(std::move(period)),
+      request_(request),
+      jitter_(host.random_stream("charge-retry")) {}
 
 Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key,
                                            std::optional<std::int64_t> token) {
+    for (int retry = 0;; ++retry) {
+        auto sending = attempt(customer, key, token, retry);
+        if (const auto receipt = co_await sending) co_return *receipt;
+        const bool again = retry < request_.retries;
+        host_.record(trace_kind::job_charge_timed_out, {{"customer", customer},
+                                                        {"attempt", std::int64_t{retry + 1}},
+                                                        {"timeout", *request_.timeout},
+                                                        {"retrying", again}});
+        if (!again)
+            throw ChargeTimedOut(fmt::format("the payment provider did not answer {} charge request{} for customer {}",
+                                             retry + 1, retry == 0 ? "" : "s", customer));
+        co_await host_.sleep(request_.backoff * (std::int64_t{1} << retry) +
+                             jitter_.uniform(Duration{}, request_.jitter));
+    }
+}
+
+Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer, const std::optional<std::string>& key,
+                                                           std::optional<std::int64_t> token, int retry) {
     std::string label = fmt::format("charge customer {}", customer);
     if (key) label += fmt::format(" (Idempotency-Key: {})", *key);
     if (token) label += fmt::format(" (Fencing-Token: {})", *token);
+    if (retry > 0) label += fmt::format(" (retry {})", retry);
     std::vector<Field> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
     if (token) about.push_back({"token", *token});
-    auto request =
-        call(network_, host_, provider_node_, MessageText(label, std::move(about)),
-             [provider = provider_, customer, period = period_, key, token, client = host_.id()] {
-                 const ChargeReceipt r = provider->charge(customer, period, key, token, client);
-                 if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
-                 return Answer<ChargeReceipt>{r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
-                                                            : fmt::format("charged (charge {})", r.charge_id)};
-             });
-    auto receipt = co_await request;
-    co_return *receipt;  // no timeout, and the foundation's network loses nothing
+    const std::int64_t sent = provider_->request_sent();
+    auto request = call(
+        network_, host_, provider_node_, MessageText(label, std::move(about)),
+        [provider = provider_, sent, customer, period = period_, key, token, client = host_.id()] {
+            provider->request_arrived(sent);
+            const ChargeReceipt r = provider->charge(customer, period, key, token, client);
+            if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
+            return Answer<ChargeReceipt>{r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
+                                                       : fmt::format("charged (charge {})", r.charge_id)};
+        },
+        request_.timeout);
+    co_return co_await request;
 }
 
 }  // namespace locksim

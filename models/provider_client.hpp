@@ -1,26 +1,31 @@
 #pragma once
-// The job's HTTP client of the payment provider: one charge request per call, with the
+// The job's HTTP client of the payment provider: a charge request with the
 // Idempotency-Key header when the design sends one, and the lock's token when the design
-// fences at the provider.
+// fences at the provider. With a timeout it gives up waiting for a reply and, if the
+// design retries, sends the same request again after a backoff: the first may still
+// arrive, or may have charged already and lost only its reply.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "models/job_error.hpp"
 #include "models/payment_provider.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
+#include "sim/random.hpp"
 #include "sim/task.hpp"
 
 namespace locksim {
 
 class ProviderClient {
 public:
-    ProviderClient(Host host, Network& network, NodeId provider_node, PaymentProvider* provider, std::string period);
+    ProviderClient(Host host, Network& network, NodeId provider_node, PaymentProvider* provider, std::string period,
+                   ChargeRequestSpec request);
 
     // POST a charge for this customer's period; the receipt says whether the provider
     // replayed an earlier charge for the same key, or refused a stale fencing token,
-    // instead of charging.
+    // instead of charging. Throws ChargeTimedOut when no attempt got a reply.
     Task<ChargeReceipt> charge(std::int64_t customer, std::optional<std::string> idempotency_key,
                                std::optional<std::int64_t> token);
 
@@ -28,11 +33,22 @@ public:
     void begin_period(std::string period) { period_ = std::move(period); }
 
 private:
+    Task<std::optional<ChargeReceipt>> attempt(std::int64_t customer, const std::optional<std::string>& key,
+                                               std::optional<std::int64_t> token, int retry);
+
     Host host_;
     Network& network_;
     NodeId provider_node_;
     PaymentProvider* provider_;
     std::string period_;
+    ChargeRequestSpec request_;
+    RandomStream jitter_;
+};
+
+// What the job sees when the provider never answered: the charge may or may not have
+// happened.
+struct ChargeTimedOut : JobError {
+    using JobError::JobError;
 };
 
 }  // namespace locksim

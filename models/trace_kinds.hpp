@@ -189,6 +189,17 @@ inline constexpr FieldSpec job_preparing_fields[] = {
 inline constexpr KindSpec job_preparing{"job.preparing", "the customer's invoice is being prepared",
                                         job_preparing_fields};
 
+inline constexpr FieldSpec job_charge_timed_out_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"attempt", FieldType::integer, false, "which attempt got no reply: 1 for the first request"},
+    {"timeout", FieldType::duration, false, "how long the client waited"},
+    {"retrying", FieldType::flag, false, "whether it sends the request again"},
+};
+inline constexpr KindSpec job_charge_timed_out{"job.charge_timed_out",
+                                               "no reply to a charge request in time: the charge may or may not "
+                                               "have happened",
+                                               job_charge_timed_out_fields};
+
 inline constexpr FieldSpec job_finished_fields[] = {
     {"job", FieldType::text, false, "the job's name"},
     {"outcome", FieldType::text, false, "how it ended, e.g. done, stopped: the lock is no longer ours"},

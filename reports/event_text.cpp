@@ -52,6 +52,11 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
     if (k == kind::job_preparing)
         return EventText{fmt::format("prepares {} {}'s {}", words.item, event.integer("customer"), words.record)};
+    if (k == kind::job_charge_timed_out)
+        return EventText{fmt::format("no reply in {} to charge {} {} (attempt {}): {}",
+                                     format_duration_rounded(event.duration("timeout")), words.item,
+                                     event.integer("customer"), event.integer("attempt"),
+                                     event.flag("retrying") ? "sends it again" : "gives up; it may have been charged")};
     if (k == kind::message_lost)
         return EventText{fmt::format("a message to {} is lost{}", name(event.node_ref("to")),
                                      event.flag("cut") ? " (the link is cut)" : ""),

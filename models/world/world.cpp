@@ -40,6 +40,7 @@ public:
         billing_ =
             std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods);
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
+        provider_->on_all_arrived([this] { stop_when_over(); });
         build_servers();
         schedule_faults(seed);
     }
@@ -111,12 +112,19 @@ private:
         return spec_.job.error_at_customer;
     }
 
-    // The run is over when every server's job has ended: what still ticks afterwards
-    // (heartbeats, a sentinel's pings, expiry alarms) changes nothing that is counted.
+    // The run is over when every server's job has ended and every charge request sent has
+    // reached the provider (one whose client gave up can still charge): what still ticks
+    // afterwards (heartbeats, a sentinel's pings, expiry alarms) changes nothing counted.
+    // A request lost on the way keeps the run going to its horizon.
     void job_ended(std::size_t server) {
         if (jobs_ended_[server]) return;
         jobs_ended_[server] = true;
-        if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; })) engine_.stop();
+        stop_when_over();
+    }
+    void stop_when_over() {
+        if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; }) &&
+            !provider_->requests_in_flight())
+            engine_.stop();
     }
 
     // A scenario's own faults are numbered, so a report can say which one struck whom;

@@ -159,6 +159,15 @@ enum class LockScope {
     leadership,  // campaign from the start of the run and keep it: only the leader's scheduler runs jobs (seed §6)
 };
 
+// The job's HTTP client of the payment provider: how long it waits for a charge's reply,
+// and how often it asks again. Without a timeout it waits for ever.
+struct ChargeRequestSpec {
+    std::optional<Duration> timeout;
+    int retries = 0;     // after the first attempt, each after its own timeout
+    Duration backoff{};  // before retry k: backoff x 2^(k-1)…
+    Duration jitter{};   // …plus a uniform draw from [0, jitter]
+};
+
 struct JobSpec {
     JobKind kind = JobKind::renewals;
     std::string name;
@@ -169,8 +178,9 @@ struct JobSpec {
     // from the server's own "work" stream (a fixed duration draws nothing).
     DurationDistribution work_per_customer = DurationDistribution::fixed(Duration{});
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
-    bool check_lease = true;             // check the lease before each customer; false: only stop when told
-    bool skip_when_refused = false;      // a server refused the lock ends its run instead of retrying
+    ChargeRequestSpec charge_request;
+    bool check_lease = true;                        // check the lease before each customer; false: only stop when told
+    bool skip_when_refused = false;                 // a server refused the lock ends its run instead of retrying
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
     bool release_in_finally = true;  // false: an error skips the release; the lock stays until it expires

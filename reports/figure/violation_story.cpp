@@ -54,6 +54,11 @@ public:
         if (write->copy)
             return fmt::format(": {} sent it once, at {}, because the network delivered a second copy of it to {}",
                                writer, sent, figure_.lanes[write->resource]);
+        if (const auto retried = retried_charge(flagged, *write))
+            return fmt::format(
+                ": {} sent it at {}, because its charge request got no reply in {} at {} and it sent the same "
+                "charge again (no idempotency key tells the provider it is a retry)",
+                writer, sent, format_duration_rounded(retried->duration("timeout")), format_seconds(retried->at));
         switch (standing.kind) {
             case LeaseStanding::Kind::no_lock:
                 return fmt::format(": {} sent it at {}, because this design has no lock: {} all ran the job", writer,
@@ -78,6 +83,20 @@ public:
     }
 
 private:
+    // A charge the writer's client had given up waiting for, of the same customer, before
+    // this one landed: a retry (or the request it retried) charged twice.
+    const TraceEvent* retried_charge(const TraceEvent& flagged, const Landed& write) const {
+        if (flagged.kind != trace_kind::provider_charged) return nullptr;
+        for (std::size_t i = flagged.sequence; i-- > 0;) {
+            const TraceEvent& event = trace_.events()[i];
+            if (event.kind == trace_kind::job_charge_timed_out &&
+                event.integer("customer") == flagged.integer("customer") &&
+                lane_named(figure_, trace_.node_name(event.node)) == write.writer)
+                return &event;
+        }
+        return nullptr;
+    }
+
     // The request behind `event`: the last message its node handled from the writer.
     std::optional<Landed> landed(const TraceEvent& event) const {
         std::string writer;

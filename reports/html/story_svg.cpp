@@ -15,7 +15,11 @@
 namespace locksim {
 namespace {
 
-constexpr double story_gutter = 92;  // step number and true time
+// The step number and true time beside each row: "e120" and "46.001s" fit in 92 units;
+// each character more (a long run's "e21027", "7881.000s") takes about 7.5 more.
+constexpr double story_gutter = 92;
+constexpr std::size_t gutter_chars = 11;
+constexpr double gutter_char_width = 7.5;
 constexpr double header_height = 40;
 constexpr double column_gap = 14;
 constexpr double column_width = 336;
@@ -84,14 +88,22 @@ RowText row_text(const FigureStep& step, const SequenceFigure& figure) {
     return row;
 }
 
+double gutter_for(const SequenceFigure& figure) {
+    std::size_t widest = 0;
+    for (const auto& step : figure.steps)
+        widest = std::max(widest, fmt::format("e{}", step.number).size() + format_seconds(step.at).size());
+    return story_gutter + gutter_char_width * static_cast<double>(widest > gutter_chars ? widest - gutter_chars : 0);
+}
+
 class StoryWriter {
 public:
     StoryWriter(const StoryFigure& story, std::string anchor, std::string steps_page)
         : figure_(story.figure),
           anchor_(std::move(anchor)),
           steps_page_(std::move(steps_page)),
+          gutter_(gutter_for(figure_)),
           lane_width_(story_lane_width(figure_.lanes.size())),
-          column_x_(story_gutter + lane_width_ * static_cast<double>(figure_.lanes.size()) + column_gap),
+          column_x_(gutter_ + lane_width_ * static_cast<double>(figure_.lanes.size()) + column_gap),
           width_(column_x_ + column_width),
           colours_(lane_colours(figure_)) {
         lay_out_rows();
@@ -120,7 +132,7 @@ public:
     }
 
 private:
-    double lane_x(std::size_t lane) const { return story_gutter + lane_width_ * (static_cast<double>(lane) + 0.5); }
+    double lane_x(std::size_t lane) const { return gutter_ + lane_width_ * (static_cast<double>(lane) + 0.5); }
 
     void lay_out_rows() {
         double top = 6;
@@ -233,7 +245,7 @@ private:
         out += fmt::format(
             "<text x=\"4\" y=\"{0:.1f}\" class=\"number\">e{1}</text>"
             "<text x=\"{2:.0f}\" y=\"{0:.1f}\" class=\"time\" text-anchor=\"end\">{3}</text>",
-            y + 4, step.number, story_gutter - 8, format_seconds(step.at));
+            y + 4, step.number, gutter_ - 8, format_seconds(step.at));
         out += step.is_message() ? arrow(step, y) : mark(step, y);
         const RowText& text = texts_[i];
         double line_y = y + 4;
@@ -289,6 +301,7 @@ private:
     const SequenceFigure& figure_;
     std::string anchor_;
     std::string steps_page_;
+    double gutter_;
     double lane_width_;
     double column_x_;
     double width_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 #include "scenarios/schema/world_schema.hpp"
 
@@ -12,6 +13,8 @@ namespace {
 
 // A run at most every few seconds of a day's horizon: bounds the database's rows.
 constexpr std::int64_t max_job_runs = 100'000;
+// A client that retries a charge more often than this is not a design anyone ships.
+constexpr std::int64_t max_charge_retries = 10;
 
 Instant read_time_of_day(const JsonReader& field) {
     const std::string text = field.string();
@@ -44,10 +47,33 @@ Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::
     field.fail(fmt::format("unknown value \"{}\"; expected {}", text, fmt::join(quoted, " or ")));
 }
 
+// {"timeout": "5s", "retries": 2, "backoff": "1s", "jitter": "500ms"}
+ChargeRequestSpec read_charge_request(const JsonReader& field) {
+    field.allow_only({"timeout", "retries", "backoff", "jitter"});
+    ChargeRequestSpec request;
+    request.timeout = field["timeout"].duration();
+    if (request.timeout->ns <= 0) field["timeout"].fail("expected how long to wait for a reply, above 0s");
+    if (field.has("retries")) {
+        const std::int64_t retries = field["retries"].integer();
+        if (retries < 0 || retries > max_charge_retries)
+            field["retries"].fail(fmt::format("expected from 0 to {} retries", max_charge_retries));
+        request.retries = static_cast<int>(retries);
+    }
+    for (const auto& [name, value] : {std::pair{"backoff", &request.backoff}, std::pair{"jitter", &request.jitter}}) {
+        if (!field.has(name)) continue;
+        *value = field[name].duration();
+        if (value->ns < 0) field[name].fail("expected a duration of 0s or more");
+    }
+    if (request.backoff * (std::int64_t{1} << std::max(request.retries - 1, 0)) > hours(24))
+        field["backoff"].fail(fmt::format(
+            "expected a backoff that stays within a day: it doubles before each of the {} retries", request.retries));
+    return request;
+}
+
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
     job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
                     "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
-                    "lock_for"});
+                    "lock_for", "charge_request"});
     std::set<std::int64_t> seen;
     for (const auto& item : job["customers"].elements()) {
         const std::int64_t customer = item.integer();
@@ -78,6 +104,7 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
             error["customer"].fail("expected one of the job's customers");
     }
     if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
+    if (job.has("charge_request")) spec.charge_request = read_charge_request(job["charge_request"]);
     if (job.has("assign"))
         spec.assignment =
             read_choice<Assignment>(job["assign"], {{"all", Assignment::all}, {"hash", Assignment::hash}});

@@ -77,6 +77,12 @@ bool releases_by_value(StoreKind k) {
            k == StoreKind::lease_row;
 }
 constexpr std::array<StoreOption, 20> store_options{{
+    {"ttl", has_ttl,
+     "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
+     "idle_in_transaction_timeout)"},
+    {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle timeout"},
+    {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
+    {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -92,15 +98,9 @@ constexpr std::array<StoreOption, 20> store_options{{
     {"token_counter", counts_tokens,
      "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd and lease-row "
      "give tokens of their own)"},
-    {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
-    {"ttl", has_ttl,
-     "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
-     "idle_in_transaction_timeout)"},
-    {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle timeout"},
     {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
     {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
     {"tcp_keepalives", is_database, "db-advisory and db-for-update"},
-    {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
 }};
 
 PersistenceSpec read_persistence(const JsonReader& field) {
@@ -194,9 +194,10 @@ LockSpec read_lock(const JsonReader& lock) {
         lock["idle_timeout"].fail(
             "expected idle_session_timeout (ends a session idle outside a transaction: an advisory lock's "
             "holder) or idle_in_transaction_timeout (inside one: a FOR UPDATE holder's) instead");
-    // Every store's fields, then those of particular stores.
-    std::vector<std::string_view> fields{"store", "key", "request_timeout", "durations"};
+    // Every store's fields, then those of particular stores (the lease's first).
+    std::vector<std::string_view> fields{"store", "key"};
     for (const auto& option : store_options) fields.push_back(option.field);
+    fields.insert(fields.end(), {"request_timeout", "durations"});
     lock.allow_only(fields);
     LockSpec spec;
     const std::string store = lock["store"].string();
