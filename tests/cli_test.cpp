@@ -194,7 +194,7 @@ TEST_CASE("locksim kinds lists every kind of trace event with its typed fields")
                                                        {"meaning", "the lock's key (zookeeper/etcd: its prefix)"}});
 }
 
-TEST_CASE("run --design all draws every design's timeline in turn; without it, the first design's") {
+TEST_CASE("run --design all draws every design's timeline in turn, and without it the first design's") {
     const auto all = run_locksim("run scenarios/gc-pause-40s.json --design all");
     CHECK(all.exit_code == 0);
     for (const char* design : {"unfenced", "fenced", "idempotent"})

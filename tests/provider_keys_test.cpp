@@ -39,7 +39,7 @@ TEST_CASE("a provider without key support charges the repeat, key or not") {
     CHECK(metrics.at("charges") == 4);
 }
 
-TEST_CASE("a key kept for less than the repeat's delay is forgotten; one kept longer is not") {
+TEST_CASE("a key kept for less than the repeat's delay is forgotten, and one kept longer is not") {
     // The repeat comes 40 s after the first charge (the pause's length).
     CHECK(idempotent_run({{"key_retention", "10s"}}).at("double_charges") == 1);
     CHECK(idempotent_run({{"key_retention", "24h"}}).at("double_charges") == 0);

@@ -87,7 +87,7 @@ TEST_CASE("unusable --vary arguments exit 2 with one line that says what to writ
     CHECK_THAT(too_big.err, Catch::Contains("more than 2000 points"));
 }
 
-TEST_CASE("a value that reads as JSON is that value; commas inside brackets and quotes do not split") {
+TEST_CASE("a value that reads as JSON is that value, and commas inside brackets and quotes do not split") {
     const auto field = locksim::parse_varied_field(R"(network.delay={"uniform": ["1ms", "3ms"]},2ms,3,"a,b")");
     REQUIRE(field);
     CHECK(field->pointer == "/network/delay");

@@ -205,6 +205,11 @@ private:
             }
             results_.push_back(std::move(result));
         }
+        // The case ends with its last step, as the real runner then stops the server. A
+        // consensus store's heartbeats would otherwise run on to the horizon: a day of them,
+        // up to 1.9 million events per case that no result reads (under ASan, 29 s of the
+        // fidelity tests' 29.5 s).
+        engine_.stop();
     }
 
     // A fault, applied from the world as a scenario's faults are.
