@@ -483,7 +483,7 @@ TEST_CASE("idle_in_transaction_timeout ends a FOR UPDATE holder idle in its tran
     CHECK(expired[0]->text("value") == "FOR UPDATE");
 }
 
-TEST_CASE("a step back of the database's wall clock postpones an idle timeout; a step forward does not hasten it") {
+TEST_CASE("a step back of the database's wall clock postpones an idle timeout, and a step forward does not hasten it") {
     // PostgreSQL's timeout.c checks its deadline on the wall clock when the timer fires.
     const Duration step = GENERATE(-60_s, 60_s);
     INFO("step " << step.ns / 1'000'000'000 << "s");

@@ -77,7 +77,7 @@ TEST_CASE("the same retry with an idempotency key is answered with the first cha
     CHECK(run.metrics.value("double_charges") == 0);
 }
 
-TEST_CASE("a reply within the timeout is not retried; without a timeout the client waits for ever") {
+TEST_CASE("a reply within the timeout is not retried, and without a timeout the client waits for ever") {
     const auto in_time = run_text(one_slow_charge(R"({"timeout": "30s", "retries": 3})", "20s"));
     CHECK(events_of(in_time.trace, trace_kind::job_charge_timed_out.name).empty());
     CHECK(events_of(in_time.trace, trace_kind::provider_charged.name).size() == 1);
@@ -111,7 +111,7 @@ TEST_CASE("the backoff doubles before each retry, and the job fails after the la
     CHECK(events_of(run.trace, trace_kind::provider_charged.name).size() == 4);
 }
 
-TEST_CASE("jitter spreads the retries within [backoff, backoff + jitter], the same for the same seed") {
+TEST_CASE("jitter spreads the retries between backoff and backoff plus jitter, the same for the same seed") {
     const auto text = one_slow_charge(R"({"timeout": "1s", "retries": 2, "backoff": "1s", "jitter": "800ms"})", "20s");
     const auto first = run_text(text);
     const auto timed_out = events_of(first.trace, trace_kind::job_charge_timed_out.name);
