@@ -1,19 +1,35 @@
 #pragma once
 // What a scenario file expects of each design, in the checkers' terms: a metric compared
-// with a number, and what the design's lock is for. The loader fills these in; the checks
-// judge a run against them. Here, below the loader, so checks and reports need nothing of it.
+// with a number, or with who and when, and what the design's lock is for. The loader
+// fills these in; the checks judge a run against them. Here, below the loader, so checks
+// and reports need nothing of it.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace locksim {
 
 struct Expectation {
     enum class Comparison { equals, at_least, at_most };
+    // What of the metric is compared. Only a count can be judged from a sweep's totals;
+    // the others need the run itself.
+    enum class Subject {
+        count,      // the metric's value
+        customers,  // double_charges: exactly these customers were charged twice
+        holders,    // overlapping_holders: at least one overlap between these two servers
+        time,       // first_violation_at: the true time of the first violation (value in ns)
+    };
     std::string metric;
     Comparison comparison = Comparison::equals;
     std::int64_t value = 0;
     bool implied = false;  // not written in the file: a correctness lock must never let these happen
+    Subject subject = Subject::count;
+    std::vector<std::int64_t> customers;  // Subject::customers, ascending, no repeats
+    std::vector<std::string> holders;     // Subject::holders, the two servers' names
 };
+
+// The one expectation that is not a metric: when the first violation happened.
+inline constexpr const char* first_violation_metric = "first_violation_at";
 
 // What a design's lock is for (seed §1). A correctness lock implies expectations of zero
 // double charges and zero stale writes accepted, unless the file states its own; an

@@ -111,6 +111,9 @@ RunMetrics check_trace(const Trace& trace, Instant run_end) {
     measure_waits(trace, run_end, metrics);
     std::sort(metrics.flagged.begin(), metrics.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
+    const auto first =
+        std::find_if(metrics.flagged.begin(), metrics.flagged.end(), [](const FlaggedEvent& f) { return f.violation; });
+    if (first != metrics.flagged.end()) metrics.first_violation = trace.events()[first->sequence].at;
     return metrics;
 }
 

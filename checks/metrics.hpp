@@ -2,6 +2,7 @@
 // What went wrong in one run, recomputed from the trace alone (STYLE.md #10): a model
 // that forgets to count something cannot hide it from these checkers.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,7 @@ struct RunMetrics {
     std::int64_t lock_refusals = 0;            // acquire attempts the store refused
     std::int64_t job_runs = 0;                 // jobs that started (a leader's scheduler runs one)
     std::vector<FlaggedEvent> flagged;         // by trace sequence
+    std::optional<Instant> first_violation;    // true time of the first flagged violation
 
     const FlaggedEvent* flag_for(std::uint64_t sequence) const;
 

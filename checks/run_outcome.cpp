@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/duration_text.hpp"
 
@@ -31,22 +32,87 @@ std::vector<std::string> ScenarioOutcome::violated_designs() const {
     return names;
 }
 
-std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics) {
-    return evaluate(expectations, [&metrics](std::string_view metric) { return metrics.value(metric); });
+namespace {
+
+bool compare(Expectation::Comparison comparison, std::int64_t actual, std::int64_t expected) {
+    switch (comparison) {
+        case Expectation::Comparison::equals: return actual == expected;
+        case Expectation::Comparison::at_least: return actual >= expected;
+        case Expectation::Comparison::at_most: return actual <= expected;
+    }
+    return false;
+}
+
+std::vector<std::int64_t> double_charged_customers(const RunMetrics& metrics) {
+    std::vector<std::int64_t> customers;
+    for (const auto& d : metrics.double_charged) customers.push_back(d.customer);
+    std::sort(customers.begin(), customers.end());
+    customers.erase(std::unique(customers.begin(), customers.end()), customers.end());
+    return customers;
+}
+
+std::string pair_text(const std::string& a, const std::string& b) {
+    return fmt::format("{} and {}", std::min(a, b), std::max(a, b));
+}
+
+// At least one overlap between the two named servers (others may overlap too).
+ExpectationResult judge_holders(const Expectation& expectation, const RunMetrics& metrics, const Trace& trace) {
+    const std::string wanted = pair_text(expectation.holders[0], expectation.holders[1]);
+    std::vector<std::string> pairs;
+    for (const auto& overlap : metrics.overlaps) {
+        std::string pair = pair_text(trace.node_name(overlap.first), trace.node_name(overlap.second));
+        if (std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(std::move(pair));
+    }
+    std::sort(pairs.begin(), pairs.end());
+    const bool held = std::find(pairs.begin(), pairs.end(), wanted) != pairs.end();
+    const auto count = static_cast<std::int64_t>(metrics.overlaps.size());
+    return ExpectationResult{expectation, count, held,
+                             pairs.empty() ? "none" : fmt::format("{}", fmt::join(pairs, "; "))};
+}
+
+ExpectationResult judge(const Expectation& expectation, const RunMetrics& metrics, const Trace& trace) {
+    switch (expectation.subject) {
+        case Expectation::Subject::count: {
+            const std::int64_t actual = metrics.value(expectation.metric);
+            return ExpectationResult{expectation, actual, compare(expectation.comparison, actual, expectation.value),
+                                     ""};
+        }
+        case Expectation::Subject::customers: {
+            const auto customers = double_charged_customers(metrics);
+            return ExpectationResult{expectation, metrics.double_charges(), customers == expectation.customers,
+                                     fmt::format("[{}]", fmt::join(customers, ", "))};
+        }
+        case Expectation::Subject::holders: return judge_holders(expectation, metrics, trace);
+        case Expectation::Subject::time: {
+            // An expectation of when the first violation came is also one that it came.
+            if (!metrics.first_violation) return ExpectationResult{expectation, -1, false, "none"};
+            const std::int64_t at = metrics.first_violation->ns;
+            return ExpectationResult{expectation, at, compare(expectation.comparison, at, expectation.value),
+                                     format_duration(Duration{at})};
+        }
+    }
+    throw std::logic_error("an expectation of an unknown subject");
+}
+
+}  // namespace
+
+std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics,
+                                        const Trace& trace) {
+    std::vector<ExpectationResult> results;
+    for (const auto& expectation : expectations) results.push_back(judge(expectation, metrics, trace));
+    return results;
 }
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations,
                                         const std::function<std::int64_t(std::string_view)>& value_of) {
     std::vector<ExpectationResult> results;
     for (const auto& expectation : expectations) {
+        // The loader lets only counts into a sweep's or an exploration's expectations.
+        if (expectation.subject != Expectation::Subject::count)
+            throw std::logic_error("an expectation of who or when judged on totals");
         const std::int64_t actual = value_of(expectation.metric);
-        bool held = false;
-        switch (expectation.comparison) {
-            case Expectation::Comparison::equals: held = actual == expectation.value; break;
-            case Expectation::Comparison::at_least: held = actual >= expectation.value; break;
-            case Expectation::Comparison::at_most: held = actual <= expectation.value; break;
-        }
-        results.push_back(ExpectationResult{expectation, actual, held});
+        results.push_back(
+            ExpectationResult{expectation, actual, compare(expectation.comparison, actual, expectation.value), ""});
     }
     return results;
 }
@@ -61,14 +127,27 @@ std::string efficiency_cost(const DesignOutcome& design) {
 }
 
 std::string describe_failure(const ExpectationResult& result) {
+    const Expectation& e = result.expectation;
     const char* how = "";
-    switch (result.expectation.comparison) {
+    switch (e.comparison) {
         case Expectation::Comparison::equals: how = ""; break;
         case Expectation::Comparison::at_least: how = "at least "; break;
         case Expectation::Comparison::at_most: how = "at most "; break;
     }
-    return fmt::format("{} expected {}{}{}, got {}", result.expectation.metric, how, result.expectation.value,
-                       result.expectation.implied ? " (a correctness lock)" : "", result.actual);
+    switch (e.subject) {
+        case Expectation::Subject::count: break;
+        case Expectation::Subject::customers:
+            return fmt::format("{} expected customers [{}], got {}", e.metric, fmt::join(e.customers, ", "),
+                               result.found);
+        case Expectation::Subject::holders:
+            return fmt::format("{} expected one between {}, got {}", e.metric, pair_text(e.holders[0], e.holders[1]),
+                               result.found);
+        case Expectation::Subject::time:
+            return fmt::format("{} expected {}{}, got {}", e.metric, how, format_duration(Duration{e.value}),
+                               result.found == "none" ? "no violation" : result.found);
+    }
+    return fmt::format("{} expected {}{}{}, got {}", e.metric, how, e.value, e.implied ? " (a correctness lock)" : "",
+                       result.actual);
 }
 
 }  // namespace locksim

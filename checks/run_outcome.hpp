@@ -18,8 +18,11 @@ namespace locksim {
 
 struct ExpectationResult {
     Expectation expectation;
-    std::int64_t actual = 0;
+    std::int64_t actual = 0;  // a count, or (Subject::time) the first violation's true time in ns
     bool held = false;
+    // What was found when the expectation names who or when: "[41, 42]", "server-1 and
+    // server-3", "1m 2s", "none". Empty for a count.
+    std::string found;
 };
 
 struct DesignOutcome {
@@ -56,8 +59,11 @@ struct ScenarioOutcome {
     std::vector<std::string> violated_designs() const;  // their names, in the file's order
 };
 
-std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics);
-// The same for any set of metrics: `value_of` gives a metric's value by name.
+// `trace`: the run's, for the names of the servers an expectation may name.
+std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations, const RunMetrics& metrics,
+                                        const Trace& trace);
+// The same for any set of counts, such as a sweep's totals: `value_of` gives a metric's
+// value by name. Only Subject::count can be judged so.
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations,
                                         const std::function<std::int64_t(std::string_view)>& value_of);
 
@@ -67,7 +73,8 @@ const char* to_string(LockPurpose purpose);
 // if nothing was wasted or the lock is for correctness.
 std::string efficiency_cost(const DesignOutcome& design);
 
-// "double_charges expected 0, got 1" / "charges expected at least 3, got 2".
+// "double_charges expected 0, got 1" / "charges expected at least 3, got 2" /
+// "double_charges expected customers [42], got [41, 42]".
 std::string describe_failure(const ExpectationResult& result);
 
 }  // namespace locksim

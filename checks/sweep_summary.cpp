@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <stdexcept>
 
 #include "checks/command_line.hpp"
 #include "sim/wide_int.hpp"
@@ -14,6 +15,8 @@ namespace locksim {
 void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
     ++runs;
     double_charges += static_cast<std::uint64_t>(metrics.double_charges());
+    overlapping_holders += metrics.overlaps.size();
+    stale_writes_accepted += static_cast<std::uint64_t>(metrics.stale_writes_accepted);
     const bool violation = std::any_of(metrics.flagged.begin(), metrics.flagged.end(),
                                        [](const FlaggedEvent& flag) { return flag.violation; });
     if (!violation) return;
@@ -22,10 +25,22 @@ void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
     if (failing_seeds.size() > kept_failing_seeds) failing_seeds.pop_back();
 }
 
+std::int64_t DesignTally::total(std::string_view metric) const {
+    const auto signed_count = [](std::uint64_t n) { return static_cast<std::int64_t>(n); };
+    if (metric == "runs") return signed_count(runs);
+    if (metric == "runs_with_violation") return signed_count(runs_with_violation);
+    if (metric == "double_charges") return signed_count(double_charges);
+    if (metric == "overlapping_holders") return signed_count(overlapping_holders);
+    if (metric == "stale_writes_accepted") return signed_count(stale_writes_accepted);
+    throw std::logic_error(fmt::format("a sweep has no total named \"{}\"", metric));
+}
+
 void DesignTally::merge(const DesignTally& other) {
     runs += other.runs;
     runs_with_violation += other.runs_with_violation;
     double_charges += other.double_charges;
+    overlapping_holders += other.overlapping_holders;
+    stale_writes_accepted += other.stale_writes_accepted;
     std::vector<std::uint64_t> both;
     std::merge(failing_seeds.begin(), failing_seeds.end(), other.failing_seeds.begin(), other.failing_seeds.end(),
                std::back_inserter(both));
@@ -86,7 +101,9 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
         Json entry{{"name", d.name},
                    {"runs", d.runs},
                    {"runs_with_violation", d.runs_with_violation},
-                   {"double_charges", d.double_charges}};
+                   {"double_charges", d.double_charges},
+                   {"overlapping_holders", d.overlapping_holders},
+                   {"stale_writes_accepted", d.stale_writes_accepted}};
         if (d.runs > 0) {
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
             entry["violation_rate"] = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
@@ -154,6 +171,9 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
                 fmt::format("design {} has {} runs with a violation out of {}", d.name, d.runs_with_violation, d.runs));
         if (d.double_charges > 0 && d.runs_with_violation == 0)
             fail(fmt::format("design {} has {} double charges but no run with a violation", d.name, d.double_charges));
+        if (d.stale_writes_accepted > 0 && d.runs_with_violation == 0)
+            fail(fmt::format("design {} has {} stale writes accepted but no run with a violation", d.name,
+                             d.stale_writes_accepted));
         const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
         const bool seeds_in_block =
             std::all_of(d.failing_seeds.begin(), d.failing_seeds.end(), [&](std::uint64_t seed) {
@@ -216,6 +236,13 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
             tally.runs = count(d.at("runs"), "runs");
             tally.runs_with_violation = count(d.at("runs_with_violation"), "runs_with_violation");
             tally.double_charges = count(d.at("double_charges"), "double_charges");
+            if (!d.contains("overlapping_holders") || !d.contains("stale_writes_accepted"))
+                throw SweepError(fmt::format(
+                    "{}: design {} has no overlapping_holders or stale_writes_accepted: written by an older "
+                    "locksim; rerun the shard",
+                    file, tally.name));
+            tally.overlapping_holders = count(d.at("overlapping_holders"), "overlapping_holders");
+            tally.stale_writes_accepted = count(d.at("stale_writes_accepted"), "stale_writes_accepted");
             for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
             summary.designs.push_back(std::move(tally));
         }

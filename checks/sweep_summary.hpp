@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checks/metrics.hpp"
@@ -26,9 +27,13 @@ struct DesignTally {
     std::uint64_t runs = 0;
     std::uint64_t runs_with_violation = 0;  // a double charge, a stale write accepted, a foreign release
     std::uint64_t double_charges = 0;
+    std::uint64_t overlapping_holders = 0;     // pairs of servers that believed at once, summed over runs
+    std::uint64_t stale_writes_accepted = 0;   // fenced writes let through after a newer token's, summed
     std::vector<std::uint64_t> failing_seeds;  // ascending, at most kept_failing_seeds
 
     void add(std::uint64_t seed, const RunMetrics& metrics);
+    // A total by the name a sweep's "expect" uses (sweep_metric_names()).
+    std::int64_t total(std::string_view metric) const;
     void merge(const DesignTally& other);
 };
 

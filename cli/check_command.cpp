@@ -63,11 +63,7 @@ std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckComm
         const auto expected = spec.expect.find(tally.name);
         if (expected == spec.expect.end()) continue;
         CheckedDesign result{fmt::format("sweep of {} seeds: {}", spec.seeds, tally.name), {}, ""};
-        const auto value_of = [&tally](std::string_view metric) -> std::int64_t {
-            if (metric == "runs") return static_cast<std::int64_t>(tally.runs);
-            if (metric == "runs_with_violation") return static_cast<std::int64_t>(tally.runs_with_violation);
-            return static_cast<std::int64_t>(tally.double_charges);
-        };
+        const auto value_of = [&tally](std::string_view metric) { return tally.total(metric); };
         for (const auto& expectation : evaluate(expected->second, value_of))
             if (!expectation.held) result.failures.push_back(describe_failure(expectation));
         if (!result.failures.empty() && !tally.failing_seeds.empty())

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/vocabulary.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
@@ -10,12 +11,27 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json expected_value(const Expectation& expectation) {
+    switch (expectation.subject) {
+        case Expectation::Subject::count: break;
+        case Expectation::Subject::customers: return Json{{"customers", expectation.customers}};
+        case Expectation::Subject::holders: return Json{{"between", expectation.holders}};
+        case Expectation::Subject::time:
+            return Json{{expectation.comparison == Expectation::Comparison::at_least ? "at_least" : "at_most",
+                         format_duration(Duration{expectation.value})}};
+    }
     switch (expectation.comparison) {
         case Expectation::Comparison::equals: return expectation.value;
         case Expectation::Comparison::at_least: return Json{{"at_least", expectation.value}};
         case Expectation::Comparison::at_most: return Json{{"at_most", expectation.value}};
     }
     return expectation.value;
+}
+
+// A count; a time in ns, null when nothing happened; and what was found, when the
+// expectation names who or when.
+Json actual_value(const ExpectationResult& result) {
+    if (result.expectation.subject == Expectation::Subject::time && result.found == "none") return nullptr;
+    return result.actual;
 }
 
 Json strikes_json(const Trace& trace, const std::vector<FaultStrike>& strikes) {
@@ -72,6 +88,8 @@ Json design_json(const DesignOutcome& design) {
                  {{"double_charged", double_charged},
                   {"overlaps", overlaps},
                   {"overlap_time_ns", design.metrics.overlap_time.ns},
+                  {"first_violation_at_ns",
+                   design.metrics.first_violation ? Json(design.metrics.first_violation->ns) : Json(nullptr)},
                   {"ended_at_ns", design.summary.ended_at.ns},
                   {"horizon_reached", design.summary.horizon_reached}}},
                 {"expectations", expectations},
@@ -84,12 +102,15 @@ Json design_json(const DesignOutcome& design) {
 
 Json expectations_json(const std::vector<ExpectationResult>& results) {
     Json expectations = Json::array();
-    for (const auto& e : results)
-        expectations.push_back({{"metric", e.expectation.metric},
-                                {"expected", expected_value(e.expectation)},
-                                {"actual", e.actual},
-                                {"implied", e.expectation.implied},
-                                {"held", e.held}});
+    for (const auto& e : results) {
+        Json item{{"metric", e.expectation.metric},
+                  {"expected", expected_value(e.expectation)},
+                  {"actual", actual_value(e)},
+                  {"implied", e.expectation.implied},
+                  {"held", e.held}};
+        if (!e.found.empty()) item["found"] = e.found;
+        expectations.push_back(std::move(item));
+    }
     return expectations;
 }
 

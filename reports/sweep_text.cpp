@@ -70,9 +70,9 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
     }
     out += "\n\n";
-    std::vector<std::vector<std::string>> rows{{"design", "runs", "with a violation",
-                                                "double " + summary.words.effects(), "violation rate (95% CI)",
-                                                "first failing seeds"}};
+    std::vector<std::vector<std::string>> rows{
+        {"design", "runs", "with a violation", "double " + summary.words.effects(), "overlaps", "stale writes accepted",
+         "violation rate (95% CI)", "first failing seeds"}};
     for (const auto& d : summary.designs) {
         const std::string rate = rate_with_interval(d);
         std::vector<std::string> seeds;
@@ -80,7 +80,8 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
             seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
         if (d.failing_seeds.size() > replayed_seeds) seeds.push_back("…");
         rows.push_back({d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation),
-                        fmt::format("{}", d.double_charges), rate,
+                        fmt::format("{}", d.double_charges), fmt::format("{}", d.overlapping_holders),
+                        fmt::format("{}", d.stale_writes_accepted), rate,
                         seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
     }
     out += text_table(rows, style);

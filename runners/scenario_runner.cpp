@@ -41,7 +41,7 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
     const auto& faults = design.world.faults;
     if (faults.empty() && design.world.fault_generators.empty()) return std::nullopt;
     const Counterfactual without_any = run_with_faults(design, {}, false, seed, options);
-    const auto verdicts = evaluate(design.expectations, without_any.metrics);
+    const auto verdicts = evaluate(design.expectations, without_any.metrics, without_any.trace);
     const bool held_without_faults =
         std::all_of(verdicts.begin(), verdicts.end(), [](const ExpectationResult& e) { return e.held; });
     std::vector<Counterfactual> without_each;
@@ -116,7 +116,7 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
             }
         }();
         RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
-        auto expectations = evaluate(design.expectations, metrics);
+        auto expectations = evaluate(design.expectations, metrics, run.trace);
         auto faults =
             judging == FaultJudging::on ? judge_design_faults(design, run.trace, metrics, seed, options) : std::nullopt;
         outcome.designs.push_back(DesignOutcome{design.name, design.purpose, figure_lanes(design.world),

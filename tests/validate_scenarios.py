@@ -147,7 +147,13 @@ MUST_REJECT = [
     ("a drift of -1000000 ppm", edit(("/clocks", {"server-1": {"drift_ppm": -1000000}}))),
     ("a clock offset of \"--5ms\"", edit(("/clocks", {"server-1": {"offset": "--5ms"}}))),
     ("a clock for \"Server-1\"", edit(("/clocks", {"Server-1": {"offset": "5ms"}}))),
-    ("an expectation with both bounds", edit(("/designs/plain/expect", {"charges": {"at_least": 1, "at_most": 2}}))),
+    ("an expectation of customers as a number", edit(("/designs/plain/expect", {"double_charges": {"customers": 42}}))),
+    ("a customer listed twice", edit(("/designs/plain/expect", {"double_charges": {"customers": [42, 42]}}))),
+    ("an overlap between a server and itself", edit(("/designs/plain/expect", {"overlapping_holders": {"between": ["server-1", "server-1"]}}))),
+    ("customers on charges", edit(("/designs/plain/expect", {"charges": {"customers": [42]}}))),
+    ("an overlap between one server", edit(("/designs/plain/expect", {"overlapping_holders": {"between": ["server-1"]}}))),
+    ("a first violation as a count", edit(("/designs/plain/expect", {"first_violation_at": 50}))),
+    ("a first violation without a unit", edit(("/designs/plain/expect", {"first_violation_at": {"at_most": "50"}}))),
     ("an expectation as text", edit(("/designs/plain/expect", {"charges": "2"}))),
     ("an empty lock key", edit(("/lock/key", ""))),
     ("9 replicas", edit(("/lock", {"store": "redis-replicated", "key": "k", "ttl": "30s", "replication_lag": "1ms", "replicas": 9}))),
@@ -196,6 +202,9 @@ MUST_ACCEPT = [
         {"crash": "lock-store", "at": "2s", "restart_after": "1s"},
         {"partition": [["server-1"], ["lock-store", "server-2"]], "at": "5s", "heal_after": "10s", "one_way": True},
         {"delay_spike": ["server-1", "payment-provider"], "at": "8s", "for": "5s", "extra": "3s", "one_way": True}]))),
+    ("an expectation with both bounds", edit(("/designs/plain/expect", {"charges": {"at_least": 1, "at_most": 20}}))),
+    ("expectations of who and when", edit(("/designs/plain/expect", {
+        "double_charges": {"at_most": 5, "customers": []}, "overlapping_holders": {"at_least": 0}}))),
     ("every generator kind", edit(("/fault_generators", [
         {"pause": "servers", "mean_interval": "1m", "for": {"pareto": {"min": "500ms", "alpha": 1.0, "max": "2m"}}, "kind": "gc", "until": "1m"},
         {"clock_step": ["lock-store"], "mean_interval": "30s", "by": {"uniform": ["-40s", "40s"]}, "from": "10s"},
@@ -245,6 +254,7 @@ LEFT_TO_LOADER = [
     ("a design adds an option that the base world's store does not have",
      edit(("/designs/plain", {"lock": {"ensemble": 3}}))),
     ("the error's customer is not one of the job's", edit(("/job/error", {"server": "server-1", "customer": 7}))),
+    ("an expectation whose at_least is above its at_most", edit(("/designs/plain/expect", {"charges": {"at_least": 3, "at_most": 2}}))),
 ]
 
 

@@ -16,7 +16,8 @@ const std::vector<std::string>& explore_metric_names() {
 }
 
 const std::vector<std::string>& sweep_metric_names() {
-    static const std::vector<std::string> names{"runs", "runs_with_violation", "double_charges"};
+    static const std::vector<std::string> names{"runs", "runs_with_violation", "double_charges", "overlapping_holders",
+                                                "stale_writes_accepted"};
     return names;
 }
 

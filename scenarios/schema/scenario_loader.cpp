@@ -341,25 +341,82 @@ TextPosition first_overflowing_number(std::string_view text) {
 
 }  // namespace
 
-std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics) {
-    std::vector<Expectation> expectations;
-    for (const auto& [metric, value] : expect.members()) {
-        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
-            value.fail(fmt::format("unknown metric \"{}\"; expected one of: {}", metric, fmt::join(metrics, ", ")));
-        Expectation expectation{metric, Expectation::Comparison::equals, 0};
-        if (value.json().is_object()) {
-            value.allow_only({"at_least", "at_most"});
-            const bool at_least = value.has("at_least");
-            if (at_least == value.has("at_most")) value.fail("expected exactly one of \"at_least\" or \"at_most\"");
-            expectation.comparison = at_least ? Expectation::Comparison::at_least : Expectation::Comparison::at_most;
-            expectation.value = value[at_least ? "at_least" : "at_most"].integer();
-            if (expectation.value < 0)
-                value[at_least ? "at_least" : "at_most"].fail("expected a count of 0 or more: no metric is negative");
+namespace {
+
+// {"at_least": n} and/or {"at_most": n} of an object: a count, or a time for the first violation.
+void read_bounds(const JsonReader& value, Expectation base, std::vector<Expectation>& expectations) {
+    for (const auto& [bound, comparison] : {std::pair{"at_least", Expectation::Comparison::at_least},
+                                            std::pair{"at_most", Expectation::Comparison::at_most}}) {
+        if (!value.has(bound)) continue;
+        Expectation expectation = base;
+        expectation.comparison = comparison;
+        if (base.subject == Expectation::Subject::time) {
+            expectation.value = value[bound].duration().ns;
         } else {
-            expectation.value = value.integer();
-            if (expectation.value < 0) value.fail("expected a count of 0 or more: no metric is negative");
+            expectation.value = value[bound].integer();
+            if (expectation.value < 0) value[bound].fail("expected a count of 0 or more: no metric is negative");
         }
         expectations.push_back(std::move(expectation));
+    }
+    if (value.has("at_least") && value.has("at_most") &&
+        expectations[expectations.size() - 2].value > expectations.back().value)
+        value.fail("expected \"at_least\" no greater than \"at_most\": no run can meet both");
+}
+
+// {"customers": [42, 7]}: exactly these customers were charged twice.
+Expectation read_customers(const JsonReader& list, Expectation expectation) {
+    expectation.subject = Expectation::Subject::customers;
+    for (const auto& customer : list.elements()) expectation.customers.push_back(customer.integer());
+    std::sort(expectation.customers.begin(), expectation.customers.end());
+    if (std::adjacent_find(expectation.customers.begin(), expectation.customers.end()) != expectation.customers.end())
+        list.fail("expected each customer once");
+    return expectation;
+}
+
+// {"between": ["server-1", "server-2"]}: two of the design's servers.
+Expectation read_between(const JsonReader& pair, Expectation expectation, const std::vector<std::string>& servers) {
+    expectation.subject = Expectation::Subject::holders;
+    for (const auto& server : pair.elements()) expectation.holders.push_back(read_node_ref(server, servers));
+    if (expectation.holders.size() != 2 || expectation.holders[0] == expectation.holders[1])
+        pair.fail("expected two different servers, such as [\"server-1\", \"server-2\"]");
+    return expectation;
+}
+
+}  // namespace
+
+std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics,
+                                           const std::vector<std::string>* run_servers) {
+    std::vector<Expectation> expectations;
+    std::vector<std::string> names = metrics;
+    if (run_servers) names.emplace_back(first_violation_metric);
+    for (const auto& [metric, value] : expect.members()) {
+        if (std::find(names.begin(), names.end(), metric) == names.end())
+            value.fail(fmt::format("unknown metric \"{}\"; expected one of: {}", metric, fmt::join(names, ", ")));
+        Expectation base{metric, Expectation::Comparison::equals, 0};
+        if (metric == first_violation_metric) {
+            base.subject = Expectation::Subject::time;
+            value.allow_only({"at_least", "at_most"});
+            if (!value.has("at_least") && !value.has("at_most"))
+                value.fail(
+                    "expected {\"at_least\": duration} and/or {\"at_most\": duration}, such as {\"at_most\": "
+                    "\"50s\"}");
+            read_bounds(value, base, expectations);
+            continue;
+        }
+        if (!value.json().is_object()) {
+            base.value = value.integer();
+            if (base.value < 0) value.fail("expected a count of 0 or more: no metric is negative");
+            expectations.push_back(std::move(base));
+            continue;
+        }
+        std::vector<std::string_view> allowed{"at_least", "at_most"};
+        if (run_servers && metric == "double_charges") allowed.push_back("customers");
+        if (run_servers && metric == "overlapping_holders") allowed.push_back("between");
+        value.allow_only(allowed);
+        if (value.members().empty()) value.fail(fmt::format("expected at least one of: {}", fmt::join(allowed, ", ")));
+        read_bounds(value, base, expectations);
+        if (value.has("customers")) expectations.push_back(read_customers(value["customers"], base));
+        if (value.has("between")) expectations.push_back(read_between(value["between"], base, *run_servers));
     }
     return expectations;
 }
@@ -486,7 +543,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         WorldReader world(merged_reader);
         Design result{name, world.read(), read_purpose(merged_reader), {}};
         result.world.vocabulary = vocabulary;
-        if (design.has("expect")) result.expectations = read_expectations(design["expect"], metrics);
+        if (design.has("expect"))
+            result.expectations = read_expectations(design["expect"], metrics, &result.world.servers);
         if (result.purpose == LockPurpose::correctness) add_correctness_expectations(result.expectations, metrics);
         scenario.designs.push_back(std::move(result));
     }

@@ -45,8 +45,12 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world);
 std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,
                                                   const std::vector<std::string>& servers, Duration horizon);
 
-// "expect": metric names with a count, or {"at_least": n} / {"at_most": n}.
-std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics);
+// "expect": metric names with a count, or {"at_least": n} and/or {"at_most": n}. A run's
+// expectations (`run_servers`: the design's servers) may also name who and when:
+// {"double_charges": {"customers": [42]}}, {"overlapping_holders": {"between": [a, b]}},
+// {"first_violation_at": {"at_most": "50s"}}; a sweep's and an exploration's, counts only.
+std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics,
+                                           const std::vector<std::string>* run_servers = nullptr);
 
 // A node name that must exist; the error lists the nodes there are.
 std::string read_node_ref(const JsonReader& field, const std::vector<std::string>& nodes);
