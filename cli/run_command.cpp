@@ -41,7 +41,8 @@ std::string fault_list(const DesignOutcome& design, const TextStyle& style) {
     for (const auto& event : design.trace.events()) {
         const std::string_view k = event.kind;
         if (k != trace_kind::node_paused && k != trace_kind::clock_stepped && k != trace_kind::clock_slewing &&
-            k != trace_kind::node_crashed && k != trace_kind::network_partitioned && k != trace_kind::link_held)
+            k != trace_kind::node_crashed && k != trace_kind::network_partitioned && k != trace_kind::link_held &&
+            k != trace_kind::link_lossy)
             continue;
         const auto text = describe_event(event, design.trace);
         if (text)

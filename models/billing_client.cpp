@@ -46,12 +46,26 @@ Task<int> BillingClient::insert_renewal(std::int64_t customer) {
     co_return *rows;
 }
 
+namespace {
+
+// The claim's WHERE clause: the fence, and under claim-once the row's status too.
+std::string claim_condition(const ClaimRule& rule, std::int64_t token) {
+    std::string condition = fmt::format("fence < {}", token);
+    if (!rule.once) return condition;
+    if (!rule.reclaim_after) return condition + " AND status='due'";
+    return condition + fmt::format(" AND (status='due' OR (status='claimed' AND claimed_at <= now() - '{}'))",
+                                   format_duration(*rule.reclaim_after));
+}
+
+}  // namespace
+
 Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token) {
     auto request = call(
         network_, host_, database_node_,
-        MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0} WHERE customer={1} AND period='{2}' "
-                                "AND fence < {0}",
-                                token, customer, period_),
+        MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0}{1} WHERE customer={2} AND "
+                                "period='{3}' AND {4}",
+                                token, database_->claim_rule().once ? ", claimed_at=now()" : "", customer, period_,
+                                claim_condition(database_->claim_rule(), token)),
                     {{"customer", customer}, {"token", token}}),
         [db = database_, customer, period = period_, token, client = host_.id()] {
             const int changed = db->claim(customer, period, token, client);

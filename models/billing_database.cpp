@@ -14,8 +14,8 @@ const char* to_string(RenewalStatus status) {
 }
 
 BillingDatabase::BillingDatabase(Host host, const std::vector<std::int64_t>& customers,
-                                 const std::vector<std::string>& periods)
-    : host_(host) {
+                                 const std::vector<std::string>& periods, ClaimRule claim_rule)
+    : host_(host), claim_rule_(claim_rule) {
     for (const auto& period : periods)
         for (auto customer : customers) renewals_[{customer, period}] = RenewalRow{};
 }
@@ -46,10 +46,19 @@ void BillingDatabase::record_write(std::int64_t customer, const std::string& per
     host_.record(trace_kind::db_write, std::move(fields));
 }
 
+bool BillingDatabase::claimable(const RenewalRow& row, std::int64_t token) const {
+    if (row.fence >= token) return false;
+    if (!claim_rule_.once || row.status == RenewalStatus::due) return true;
+    // A charged row is never claimed again; a claimed one only once its claim has stood
+    // unfinished for the reclaim time, by this database's clock.
+    return row.status == RenewalStatus::claimed && claim_rule_.reclaim_after &&
+           row.claimed_at + *claim_rule_.reclaim_after <= host_.wall_now();
+}
+
 int BillingDatabase::claim(std::int64_t customer, const std::string& period, std::int64_t token, NodeId client) {
     RenewalRow* target = row(customer, period);
-    const bool changes = target != nullptr && target->fence < token;
-    if (changes) *target = RenewalRow{RenewalStatus::claimed, token};
+    const bool changes = target != nullptr && claimable(*target, token);
+    if (changes) *target = RenewalRow{RenewalStatus::claimed, token, host_.wall_now()};
     record_write(customer, period, RenewalStatus::claimed, token, changes ? 1 : 0, client);
     return changes ? 1 : 0;
 }

@@ -28,16 +28,31 @@ const char* to_string(RenewalStatus status);
 struct RenewalRow {
     RenewalStatus status = RenewalStatus::due;
     std::int64_t fence = 0;  // the highest token that has written this row
+    Instant claimed_at;      // by the database's wall clock, when last claimed
+};
+
+// How a fenced claim treats a row that is no longer due (ProtectionSpec). Per-row fencing
+// lets any higher token claim it; claim-once lets none, unless a claim has stood unfinished
+// for `reclaim_after` and its claimer is presumed dead.
+//
+//   UPDATE renewals SET status='claimed', fence=34, claimed_at=now()
+//    WHERE customer=42 AND period='2026-10' AND fence < 34
+//      AND (status='due' OR (status='claimed' AND claimed_at <= now() - interval '10m'))
+struct ClaimRule {
+    bool once = false;
+    std::optional<Duration> reclaim_after;
 };
 
 class BillingDatabase {
 public:
     // A row due for every customer in every period (a recurring job's runs have one each).
-    BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::vector<std::string>& periods);
+    BillingDatabase(Host host, const std::vector<std::int64_t>& customers, const std::vector<std::string>& periods,
+                    ClaimRule claim_rule = {});
 
     RenewalRow read(std::int64_t customer, const std::string& period);
-    // status='claimed', fence=token WHERE ... AND fence < token
+    // status='claimed', fence=token WHERE ... AND fence < token, and the claim rule
     int claim(std::int64_t customer, const std::string& period, std::int64_t token, NodeId client);
+    const ClaimRule& claim_rule() const { return claim_rule_; }
     // INSERT ... status='claimed': 1 row for the first writer, 0 (a unique violation) after
     int insert_claim(std::int64_t customer, const std::string& period, NodeId client);
     // status='charged' WHERE ...; with a token also fence=token ... AND fence <= token
@@ -52,7 +67,10 @@ private:
     void record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
                       std::optional<std::int64_t> token, int rows, NodeId client);
 
+    bool claimable(const RenewalRow& row, std::int64_t token) const;
+
     Host host_;
+    ClaimRule claim_rule_;
     std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;
     std::set<std::string> index_builds_;  // periods the index has been built for
 };

@@ -6,6 +6,7 @@
 
 #include "models/idempotency_key.hpp"
 #include "models/trace_kinds.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 
@@ -106,6 +107,13 @@ bool JobServer::may_act(HeldLease* held) {
     return held != nullptr && lock_->still_believes(*held);
 }
 
+// A customer's work must fit in what is left of the lease, with the margin the design
+// asks for; a pause longer than the margin still beats it.
+bool JobServer::lease_too_short(HeldLease* held) const {
+    return job_.min_lease_left && held != nullptr && lock_ != nullptr &&
+           lock_->lease_left(*held) < *job_.min_lease_left;
+}
+
 void JobServer::lost(HeldLease* held, std::string_view reason) {
     if (held != nullptr) lock_->learned_lost(*held, reason);
 }
@@ -123,8 +131,11 @@ Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
     for (const auto customer : job_.customers) {
         if (!owns(customer)) continue;
         open_record(customer);
-        if (co_await renew_subscription(customer, held) == Step::stop)
-            co_return Ending{"stopped: the lock is no longer ours", false};
+        const Step step = co_await renew_subscription(customer, held);
+        if (step == Step::stop) co_return Ending{"stopped: the lock is no longer ours", false};
+        if (step == Step::short_lease)
+            co_return Ending{fmt::format("stopped: less than {} of lease left", format_duration(*job_.min_lease_left)),
+                             false};
     }
     co_return Ending{"done", false};
 }
@@ -140,6 +151,7 @@ void JobServer::open_record(std::int64_t customer) const {
 Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldLease* held) {
     // Code that never looks at its lease still stops once it has been told it lost it.
     if (job_.check_lease ? !may_act(held) : (held != nullptr && !held->believed)) co_return Step::stop;
+    if (lease_too_short(held)) co_return Step::short_lease;
 
     const RenewalRow row = co_await billing_.read_renewal(customer);
     if (row.status == RenewalStatus::charged) {
@@ -168,8 +180,21 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
         // The claim comes before the charge: a stale holder is stopped here. A pause
         // between this claim and the charge is not stopped by anything in the database.
         if (co_await billing_.claim_renewal(customer, *token) == 0) {
-            lost(held, "fenced out: a newer token wrote the row");
-            co_return Step::stop;
+            if (!protection_.claim_once) {
+                lost(held, "fenced out: a newer token wrote the row");
+                co_return Step::stop;
+            }
+            // Claim-once: no row may mean a newer token wrote it (this holder is stale), or
+            // that another holder claimed or charged it first (it is theirs). Look.
+            const RenewalRow now = co_await billing_.read_renewal(customer);
+            if (now.fence > *token) {
+                lost(held, "fenced out: a newer token wrote the row");
+                co_return Step::stop;
+            }
+            host_.record(trace_kind::job_customer_skipped,
+                         {{"customer", customer},
+                          {"reason", fmt::format("{} under token {}", to_string(now.status), now.fence)}});
+            co_return Step::next_customer;
         }
     }
     // Checking once more narrows the window; a pause can still land between this line and

@@ -50,11 +50,12 @@ private:
         std::string outcome;
         bool failed = false;  // a JobError ended it
     };
-    enum class Step { next_customer, stop };
+    enum class Step { next_customer, stop, short_lease };
 
     Task<void> run_once();
     Task<void> campaign();
     bool may_act(HeldLease* held);
+    bool lease_too_short(HeldLease* held) const;
     void lost(HeldLease* held, std::string_view reason);
     bool owns(std::int64_t customer) const;
 

@@ -33,6 +33,8 @@ public:
     // True while the holder may act: it has not learned otherwise, and its own monotonic
     // clock has not passed the lease's end. Ends the belief when the clock has.
     bool still_believes(HeldLease& held);
+    // How long the lease has left by the holder's own clock (negative once it ran out).
+    Duration lease_left(const HeldLease& held) const { return held.lease.valid_until - lease_clock_now(); }
 
     // The holder learned from elsewhere (a fenced write that changed no row) that the
     // lock is no longer its own.

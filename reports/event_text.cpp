@@ -73,6 +73,10 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
             fmt::format("messages to {} held back {} more until {}", name(event.node_ref("to")),
                         format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
             EventTone::fault};
+    if (k == kind::link_lossy)
+        return EventText{fmt::format("messages to {} lost at odds {} until {}", name(event.node_ref("to")),
+                                     event.text("loss"), format_seconds(event.instant("until"))),
+                         EventTone::fault};
     if (k == kind::job_customer_skipped)
         return EventText{fmt::format(
             "skips {} {}: {}", words.item, event.integer("customer"),

@@ -31,22 +31,52 @@ std::string at_text(Instant at) {
     return format_duration(at - Instant{});
 }
 
-// A drawn fault, fixed, as a scenario file writes it.
+// A target as a scenario file writes it: a node's name, or a role.
+Json target_json(const std::string& target) {
+    for (const auto& [role, name] : {std::pair{holder_role, "holder"}, std::pair{primary_role, "primary"},
+                                     std::pair{trigger_role, "trigger"}, std::pair{servers_role, "servers"}})
+        if (target == role) return Json{{"role", name}};
+    return target;
+}
+
+// A drawn fault, fixed, as a scenario file writes it (a drawn fault has no "when").
 Json fault_json(const Fault& fault) {
     return std::visit(
         [](const auto& f) -> Json {
             using F = std::decay_t<decltype(f)>;
             if constexpr (std::is_same_v<F, PauseFault>) {
-                return Json{
-                    {"pause", f.node}, {"at", at_text(f.at)}, {"for", format_duration(f.length)}, {"kind", f.cause}};
+                return Json{{"pause", target_json(f.node)},
+                            {"at", at_text(f.at)},
+                            {"for", format_duration(f.length)},
+                            {"kind", f.cause}};
             } else if constexpr (std::is_same_v<F, ClockStepFault>) {
-                return Json{{"clock_step", f.node}, {"at", at_text(f.at)}, {"by", format_duration(f.delta)}};
+                return Json{
+                    {f.slew ? "clock_slew" : "clock_step", target_json(f.node)}, {"at", at_text(f.at)}, {"by", format_duration(f.delta)}};
             } else if constexpr (std::is_same_v<F, CrashFault>) {
-                Json crash{{"crash", f.node}, {"at", at_text(f.at)}};
+                Json crash{{"crash", target_json(f.node)}, {"at", at_text(f.at)}};
                 if (f.restart_after) crash["restart_after"] = format_duration(*f.restart_after);
+                if (f.kind == CrashKind::machine) crash["kind"] = "machine";
                 return crash;
+            } else if constexpr (std::is_same_v<F, PartitionFault>) {
+                Json partition{{"partition", Json::array({Json(f.side_a), Json(f.side_b)})}, {"at", at_text(f.at)}};
+                if (f.heal_after) partition["heal_after"] = format_duration(*f.heal_after);
+                if (f.one_way) partition["one_way"] = true;
+                return partition;
+            } else if constexpr (std::is_same_v<F, DelaySpikeFault>) {
+                Json spike{{"delay_spike", Json::array({f.from, f.to})},
+                           {"at", at_text(f.at)},
+                           {"for", format_duration(f.length)},
+                           {"extra", format_duration(f.extra)}};
+                if (f.one_way) spike["one_way"] = true;
+                return spike;
             } else {
-                throw ShrinkError("a fault generator drew a kind of fault shrink cannot write");
+                static_assert(std::is_same_v<F, LossBurstFault>);
+                Json burst{{"loss_burst", Json::array({f.from, f.to})},
+                           {"at", at_text(f.at)},
+                           {"for", format_duration(f.length)},
+                           {"loss", fmt::format("{}/{}", f.loss.numerator, f.loss.denominator)}};
+                if (f.one_way) burst["one_way"] = true;
+                return burst;
             }
         },
         fault);

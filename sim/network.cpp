@@ -59,6 +59,10 @@ void Network::hold(NodeId from, NodeId to, Duration extra, Instant until) {
     direction(from, to).holds.push_back(Hold{extra, until});
 }
 
+void Network::lose(NodeId from, NodeId to, Odds odds, Instant until) {
+    direction(from, to).bursts.push_back(Burst{odds, until});
+}
+
 std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     // Components over the links that carry messages both ways.
     const auto open_both_ways = [this](const auto& edge) {
@@ -91,7 +95,11 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, std::functi
     const Odds& loss = l.behaviour.loss;
     const Odds& duplication = l.behaviour.duplication;
     const bool cut = way.cuts > 0;
-    const bool lost = cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
+    bool lost = cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
+    // A burst draws only while one is in force, so a run without bursts draws as before.
+    std::erase_if(way.bursts, [now](const Burst& b) { return b.until <= now; });
+    for (const auto& burst : way.bursts)
+        if (!lost) lost = way.random.chance(burst.loss.numerator, burst.loss.denominator);
     if (!lost) way.last_delivery = std::max(way.last_delivery, delivery);  // a lost message holds nothing back
     const bool duplicated =
         !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);

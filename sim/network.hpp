@@ -64,6 +64,9 @@ public:
     void heal(NodeId from, NodeId to);
     // Messages sent from `from` to `to` before `until` are held back by `extra` more.
     void hold(NodeId from, NodeId to, Duration extra, Instant until);
+    // Messages sent from `from` to `to` before `until` are lost at these odds (a loss
+    // burst: a flapping switch port, a full queue), besides the link's own loss.
+    void lose(NodeId from, NodeId to, Odds odds, Instant until);
     // The groups of nodes that can still reach each other over links cut in neither
     // direction (connected components of the graph without the cut links), for the trace.
     std::vector<std::vector<NodeId>> reachable_groups() const;
@@ -87,11 +90,16 @@ private:
         Duration extra;
         Instant until;
     };
+    struct Burst {
+        Odds loss;
+        Instant until;
+    };
     struct Direction {
         RandomStream random;
         Instant last_delivery;
-        int cuts = 0;             // partitions in force: overlapping ones heal one at a time
-        std::vector<Hold> holds;  // delay spikes in force; the longest extra applies
+        int cuts = 0;               // partitions in force: overlapping ones heal one at a time
+        std::vector<Hold> holds;    // delay spikes in force; the longest extra applies
+        std::vector<Burst> bursts;  // loss bursts in force; each may lose a message
     };
     struct Link {
         DelayModel delay;

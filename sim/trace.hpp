@@ -112,6 +112,14 @@ inline constexpr FieldSpec link_held_fields[] = {
 };
 inline constexpr KindSpec link_held{"link.held", "a delay spike holds back the messages on a link", link_held_fields};
 
+inline constexpr FieldSpec link_lossy_fields[] = {
+    {"to", FieldType::node, false, "the far end of the link"},
+    {"loss", FieldType::text, false, "the odds of losing each message, e.g. 1/2"},
+    {"until", FieldType::instant, false, "the true time the burst ends"},
+    {"one_way", FieldType::flag, false, "only messages from this node to the far end are lost"},
+};
+inline constexpr KindSpec link_lossy{"link.lossy", "a loss burst drops messages on a link", link_lossy_fields};
+
 inline constexpr FieldSpec node_paused_fields[] = {
     {"for", FieldType::duration, false, "how long the pause lasts"},
     {"cause", FieldType::text, false, "why it froze: gc, sigstop, swap"},

@@ -38,6 +38,7 @@ std::string fault_line(const Fault& fault) {
         }
         std::string operator()(const PartitionFault&) const { return "partition"; }
         std::string operator()(const DelaySpikeFault&) const { return "delay_spike"; }
+        std::string operator()(const LossBurstFault&) const { return "loss_burst"; }
     };
     return std::visit(Describe{}, fault);
 }
@@ -52,6 +53,12 @@ Instant time_of(const Fault& fault) {
     return std::visit([](const auto& f) { return f.at; }, fault);
 }
 
+std::vector<std::int64_t> fault_times(const std::vector<Fault>& faults) {
+    std::vector<std::int64_t> times;
+    for (const auto& fault : faults) times.push_back(time_of(fault).ns);
+    return times;
+}
+
 std::string node_of(const Fault& fault) {
     if (const auto* pause = std::get_if<PauseFault>(&fault)) return pause->node;
     if (const auto* step = std::get_if<ClockStepFault>(&fault)) return step->node;
@@ -62,11 +69,10 @@ std::string node_of(const Fault& fault) {
 FaultGenerator pauses(std::vector<std::string> targets, Duration mean_interval, DurationDistribution length,
                       Instant from = midnight, Instant until = at(10_min)) {
     FaultGenerator generator;
-    generator.kind = FaultGenerator::Kind::pause;
+    generator.shape = PauseFault{{}, {}, {}, "gc", std::nullopt};
     generator.targets = std::move(targets);
     generator.mean_interval = mean_interval;
     generator.amount = length;
-    generator.cause = "gc";
     generator.from = from;
     generator.until = until;
     return generator;
@@ -163,7 +169,7 @@ TEST_CASE("each target's times and amounts come from its own stream, time then a
 TEST_CASE("pause, clock-step and crash generators make faults of their kind with amounts from the distribution") {
     SECTION("pauses last a drawn length and carry the generator's cause") {
         FaultGenerator generator = pauses({"server-1"}, 10_s, DurationDistribution::uniform(1_s, 2_s));
-        generator.cause = "swap";
+        std::get<PauseFault>(generator.shape).cause = "swap";
         const auto faults = draw_fault_schedule({generator}, 5);
         REQUIRE(faults.size() > 20);
         for (const auto& fault : faults) {
@@ -178,7 +184,7 @@ TEST_CASE("pause, clock-step and crash generators make faults of their kind with
     }
     SECTION("clock steps go both ways when their range spans zero") {
         FaultGenerator generator = pauses({"server-1"}, 10_s, DurationDistribution::uniform(-5_s, 5_s));
-        generator.kind = FaultGenerator::Kind::clock_step;
+        generator.shape = ClockStepFault{};
         const auto faults = draw_fault_schedule({generator}, 5);
         REQUIRE(faults.size() > 20);
         bool back = false;
@@ -196,8 +202,7 @@ TEST_CASE("pause, clock-step and crash generators make faults of their kind with
     }
     SECTION("crashes restart after a drawn time, or never when the generator says so") {
         FaultGenerator generator = pauses({"redis"}, 10_s, DurationDistribution::fixed(30_s));
-        generator.kind = FaultGenerator::Kind::crash;
-        generator.restarts = true;
+        generator.shape = CrashFault{{}, {}, Duration{}, std::nullopt};
         const auto restarting = draw_fault_schedule({generator}, 5);
         REQUIRE(restarting.size() > 20);
         for (const auto& fault : restarting) {
@@ -205,10 +210,63 @@ TEST_CASE("pause, clock-step and crash generators make faults of their kind with
             REQUIRE(crash != nullptr);
             REQUIRE(crash->restart_after == std::optional<Duration>(30_s));
         }
-        generator.restarts = false;
+        generator.shape = CrashFault{};
         const auto staying_down = draw_fault_schedule({generator}, 5);
         REQUIRE(staying_down.size() == restarting.size());
         for (const auto& fault : staying_down) REQUIRE_FALSE(std::get<CrashFault>(fault).restart_after.has_value());
+    }
+}
+
+TEST_CASE("generators of faults between nodes draw one stream: partitions, delay spikes and loss bursts") {
+    SECTION("a partition heals after a drawn time, between the sides the generator names") {
+        FaultGenerator generator = pauses({}, 20_s, DurationDistribution::uniform(1_s, 9_s));
+        generator.shape = PartitionFault{{"server-1"}, {"lock-store"}, {}, std::nullopt, true, std::nullopt};
+        const auto faults = draw_fault_schedule({generator}, 7);
+        REQUIRE(faults.size() > 10);
+        for (const auto& fault : faults) {
+            const auto& partition = std::get<PartitionFault>(fault);
+            REQUIRE(partition.side_a == std::vector<std::string>{"server-1"});
+            REQUIRE(partition.one_way);
+            REQUIRE(partition.heal_after.has_value());
+            REQUIRE(*partition.heal_after >= 1_s);
+            REQUIRE(*partition.heal_after <= 9_s);
+        }
+    }
+    SECTION("a delay spike draws its length, then its extra") {
+        FaultGenerator generator = pauses({}, 20_s, DurationDistribution::fixed(3_s));
+        generator.shape = DelaySpikeFault{"server-1", "payment-provider", {}, {}, {}, false, std::nullopt};
+        generator.extra = DurationDistribution::uniform(1_s, 2_s);
+        const auto faults = draw_fault_schedule({generator}, 7);
+        REQUIRE(faults.size() > 10);
+        bool extras_vary = false;
+        for (const auto& fault : faults) {
+            const auto& spike = std::get<DelaySpikeFault>(fault);
+            REQUIRE(spike.length == 3_s);
+            REQUIRE(spike.extra >= 1_s);
+            REQUIRE(spike.extra <= 2_s);
+            extras_vary = extras_vary || spike.extra != std::get<DelaySpikeFault>(faults[0]).extra;
+        }
+        CHECK(extras_vary);
+    }
+    SECTION("a loss burst keeps its odds and draws its length") {
+        FaultGenerator generator = pauses({}, 20_s, DurationDistribution::uniform(1_s, 2_s));
+        generator.shape = LossBurstFault{"server-1", "lock-store", {}, {}, Odds{1, 3}, true, std::nullopt};
+        const auto faults = draw_fault_schedule({generator}, 7);
+        REQUIRE(faults.size() > 10);
+        for (const auto& fault : faults) {
+            const auto& burst = std::get<LossBurstFault>(fault);
+            REQUIRE(burst.loss.numerator == 1);
+            REQUIRE(burst.loss.denominator == 3);
+            REQUIRE(burst.length >= 1_s);
+            REQUIRE(burst.length <= 2_s);
+        }
+    }
+    SECTION("the same seed draws the same schedule; another seed another") {
+        FaultGenerator generator = pauses({}, 20_s, DurationDistribution::uniform(1_s, 9_s));
+        generator.shape = PartitionFault{{"server-1"}, {"lock-store"}, {}, std::nullopt, false, std::nullopt};
+        const auto once = draw_fault_schedule({generator}, 7);
+        CHECK(fault_times(once) == fault_times(draw_fault_schedule({generator}, 7)));
+        CHECK(fault_times(once) != fault_times(draw_fault_schedule({generator}, 8)));
     }
 }
 

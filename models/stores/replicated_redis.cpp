@@ -153,14 +153,18 @@ private:
         }
     }
 
-    // INFO replication on every replica; the largest offset wins, the lowest name on a tie.
+    // INFO replication on every replica; the largest offset wins, the lowest name on a tie
+    // (Sentinel's rule), unless the design names the replica to promote: a sentinel's
+    // misjudgement, or an operator's manual failover, takes it whatever it holds.
     Task<void> fail_over(const Host& sentinel) {
         std::vector<Task<std::optional<std::int64_t>>> offsets;
         for (std::size_t r = 0; r < members_.size(); ++r) offsets.push_back(ask_offset(sentinel, r));
         const auto answers = co_await gather(sentinel, std::move(offsets));
         std::optional<std::size_t> chosen;
+        const auto named = static_cast<std::size_t>(spec_.replication.promote);  // members_[k] is redis-replica-k
         for (std::size_t r = 0; r < members_.size(); ++r) {
             if (r == primary_ || !answers[r]) continue;
+            if (named != 0 && r != named) continue;
             if (!chosen || *answers[r] > *answers[*chosen]) chosen = r;
         }
         if (!chosen) co_return;  // no replica answered: nothing to promote

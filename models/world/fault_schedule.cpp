@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 namespace locksim {
 namespace {
@@ -10,17 +11,41 @@ Instant time_of(const Fault& fault) {
     return std::visit([](const auto& f) { return f.at; }, fault);
 }
 
-Fault make_fault(const FaultGenerator& generator, const std::string& node, Instant at, RandomStream& random) {
+// The generator's fault at `at`, on `target` if it strikes a node, with its amounts drawn
+// (the amount first, then a delay spike's extra: the order a stream is read in is part
+// of every seed's schedule).
+Fault make_fault(const FaultGenerator& generator, const std::string& target, Instant at, RandomStream& random) {
+    Fault fault = generator.shape;
     const Duration amount = generator.amount.draw(random);
-    switch (generator.kind) {
-        case FaultGenerator::Kind::pause: return PauseFault{node, at, amount, generator.cause, std::nullopt};
-        case FaultGenerator::Kind::clock_step: return ClockStepFault{node, at, amount, std::nullopt, false};
-        case FaultGenerator::Kind::crash:
-            return CrashFault{node, at, generator.restarts ? std::optional<Duration>(amount) : std::nullopt,
-                              std::nullopt, generator.crash_kind};
-    }
-    return PauseFault{node, at, amount, generator.cause, std::nullopt};
+    std::visit(
+        [&](auto& f) {
+            using F = std::decay_t<decltype(f)>;
+            f.at = at;
+            if constexpr (std::is_same_v<F, PauseFault>) {
+                f.node = target;
+                f.length = amount;
+            } else if constexpr (std::is_same_v<F, ClockStepFault>) {
+                f.node = target;
+                f.delta = amount;
+            } else if constexpr (std::is_same_v<F, CrashFault>) {
+                f.node = target;
+                if (f.restart_after) f.restart_after = amount;  // the shape says whether it comes back
+            } else if constexpr (std::is_same_v<F, PartitionFault>) {
+                f.heal_after = amount;
+            } else if constexpr (std::is_same_v<F, DelaySpikeFault>) {
+                f.length = amount;
+                f.extra = generator.extra->draw(random);
+            } else {
+                static_assert(std::is_same_v<F, LossBurstFault>);
+                f.length = amount;
+            }
+        },
+        fault);
+    return fault;
 }
+
+// A fault between nodes has one stream, named for the generator alone.
+constexpr const char* between_nodes = "network";
 
 }  // namespace
 
@@ -28,7 +53,9 @@ std::vector<Fault> draw_fault_schedule(const std::vector<FaultGenerator>& genera
     std::vector<Fault> faults;
     for (std::size_t g = 0; g < generators.size(); ++g) {
         const FaultGenerator& generator = generators[g];
-        for (const auto& node : generator.targets) {
+        const std::vector<std::string> streams =
+            generator.targets.empty() ? std::vector<std::string>{between_nodes} : generator.targets;
+        for (const auto& node : streams) {
             RandomStream random(seed, "faults/" + std::to_string(g) + "/" + node);
             for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
                  at += random.exponential(generator.mean_interval)) {

@@ -37,8 +37,9 @@ public:
                 StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
         std::vector<std::string> periods;
         for (std::int64_t run = 1; run <= spec_.job.runs; ++run) periods.push_back(spec_.job.period_of_run(run));
-        billing_ =
-            std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods);
+        billing_ = std::make_unique<BillingDatabase>(
+            Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods,
+            ClaimRule{spec_.protection.claim_once, spec_.protection.reclaim_after});
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
         provider_->on_all_arrived([this] { stop_when_over(); });
         build_servers();
@@ -271,6 +272,22 @@ private:
             if (!f.one_way) network_.hold(to, from, f.extra, until);
             engine_.record(from, trace_kind::link_held,
                            {{"to", to}, {"extra", f.extra}, {"until", until}, {"one_way", f.one_way}});
+        });
+    }
+
+    void schedule(const LossBurstFault& f, std::optional<std::size_t> index) {
+        strike(f.at, f.when, [this, f, index](NodeId) {
+            const NodeId from = node(f.from);
+            const NodeId to = node(f.to);
+            announce(index, {}, "network");
+            const Instant until = engine_.now() + f.length;
+            network_.lose(from, to, f.loss, until);
+            if (!f.one_way) network_.lose(to, from, f.loss, until);
+            engine_.record(from, trace_kind::link_lossy,
+                           {{"to", to},
+                            {"loss", fmt::format("{}/{}", f.loss.numerator, f.loss.denominator)},
+                            {"until", until},
+                            {"one_way", f.one_way}});
         });
     }
 

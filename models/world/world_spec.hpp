@@ -92,6 +92,10 @@ struct ReplicationSpec {
     Duration down_after{};  // Sentinel: silence after which the primary is considered down
     int wait_replicas = 0;  // WAIT n after every SET; 0: do not wait
     Duration wait_timeout{};
+    // The replica a failover promotes: 0 is Sentinel's rule (the reachable replica with
+    // the most replication offset applied); k names redis-replica-k, whatever it holds (a
+    // misjudgement, or an operator's manual failover).
+    int promote = 0;
 };
 
 struct RedlockSpec {
@@ -178,6 +182,9 @@ struct JobSpec {
     // from the server's own "work" stream (a fixed duration draws nothing).
     DurationDistribution work_per_customer = DurationDistribution::fixed(Duration{});
     bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
+    // Start a customer only with at least this much lease left (by the holder's clock):
+    // less, and the run stops so the lock can pass on before the lease runs out.
+    std::optional<Duration> min_lease_left;
     ChargeRequestSpec charge_request;
     bool check_lease = true;                        // check the lease before each customer; false: only stop when told
     bool skip_when_refused = false;                 // a server refused the lock ends its run instead of retrying
@@ -213,6 +220,13 @@ struct ProtectionSpec {
     bool fence_provider = false;
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
     bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win (seed §6)
+    // fence_database: the claim takes only a row still due, never one claimed or charged
+    // under any token, so a stale holder that claims first keeps the newer one out…
+    bool claim_once = false;
+    // …unless the row was claimed (not charged) this long ago by the database's clock and
+    // the new token is higher: its claimer is presumed dead. None: a claimed row is never
+    // taken back (an operator must look at it).
+    std::optional<Duration> reclaim_after;
 };
 
 // What the payment provider does with the idempotency keys it is sent.
@@ -288,21 +302,37 @@ struct DelaySpikeFault {
     std::optional<EventTrigger> when;
 };
 
-using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFault, DelaySpikeFault>;
+// Messages from `from` to `to` sent within `length` of `at` are lost at `loss` odds (a
+// flapping port, a queue overflowing). Both ways unless one_way.
+struct LossBurstFault {
+    std::string from;
+    std::string to;
+    Instant at;
+    Duration length;
+    Odds loss{1, 1};
+    bool one_way = false;
+    std::optional<EventTrigger> when;
+};
+
+using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFault, DelaySpikeFault, LossBurstFault>;
 
 // Faults drawn from the run's seed: each target suffers the fault at random times (a
 // Poisson process with the given mean interval) within a window. The draws depend only
-// on the seed, the generator's position and the node, so every design of a scenario
+// on the seed, the generator's position and the target, so every design of a scenario
 // meets the same schedule.
 struct FaultGenerator {
-    enum class Kind { pause, clock_step, crash };
-    Kind kind = Kind::pause;
+    // The fault each draw makes: the draw sets its time, its target (for faults on a node)
+    // and its random amount; the rest is as the file wrote it.
+    Fault shape;
+    // Faults on a node: the nodes (or roles) struck, each its own stream. Faults between
+    // nodes (partitions, delay spikes, loss bursts): empty, one stream.
     std::vector<std::string> targets;
     Duration mean_interval{};
-    DurationDistribution amount;  // pause: its length; clock_step: the step; crash: time until restart
-    bool restarts = true;         // crash: whether the node comes back
-    CrashKind crash_kind = CrashKind::process;
-    std::string cause = "gc";  // pause: gc, sigstop, swap
+    // pause: its length; clock step or slew: by how much; crash: time until restart (unused
+    // when the node stays down); partition: time until it heals; delay spike, loss burst:
+    // how long it lasts.
+    DurationDistribution amount;
+    std::optional<DurationDistribution> extra;  // delay spike: how much later each message comes
     Instant from;
     Instant until;
 };

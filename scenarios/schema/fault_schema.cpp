@@ -107,6 +107,44 @@ Instant read_time(const JsonReader& item) {
     return item.has("when") ? Instant{} : Instant{} + item["at"].duration();
 }
 
+// "partition": [[side a], [side b]], two sides sharing no node.
+void read_sides(const JsonReader& field, const std::vector<std::string>& nodes, PartitionFault& partition) {
+    const auto sides = field.elements();
+    if (sides.size() != 2) field.fail("expected two lists of nodes: [[side a], [side b]]");
+    for (const auto& name : sides[0].elements()) partition.side_a.push_back(read_node_ref(name, nodes));
+    for (const auto& name : sides[1].elements()) partition.side_b.push_back(read_node_ref(name, nodes));
+    if (partition.side_a.empty() || partition.side_b.empty()) field.fail("expected at least one node on each side");
+    for (const auto& a : partition.side_a)
+        if (std::find(partition.side_b.begin(), partition.side_b.end(), a) != partition.side_b.end())
+            field.fail(fmt::format("node {} is on both sides", a));
+}
+
+// "delay_spike" or "loss_burst": [from, to], two different nodes.
+std::pair<std::string, std::string> read_link_ends(const JsonReader& field, const std::vector<std::string>& nodes) {
+    const auto ends = field.elements();
+    if (ends.size() != 2) field.fail("expected [from, to]");
+    std::pair<std::string, std::string> link{read_node_ref(ends[0], nodes), read_node_ref(ends[1], nodes)};
+    if (link.first == link.second) ends[1].fail("expected two different nodes");
+    return link;
+}
+
+// "one_way": true cuts, holds or loses only what goes from the first side to the second.
+bool read_one_way(const JsonReader& item) {
+    return item.has("one_way") && item["one_way"].boolean();
+}
+
+// "kind" of a pause: gc (the default), sigstop or swap.
+std::string read_pause_cause(const JsonReader& item) {
+    std::string kind = item.has("kind") ? item["kind"].string() : "gc";
+    if (kind != "gc" && kind != "sigstop" && kind != "swap")
+        item["kind"].fail(fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
+    return kind;
+}
+
+// NTP slews an offset under 128 ms; it steps a larger one.
+constexpr Duration slew_limit = milliseconds(128);
+constexpr std::string_view slew_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)";
+
 }  // namespace
 
 std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
@@ -115,10 +153,7 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
     for (const auto& item : list.elements()) {
         if (item.has("pause")) {
             item.allow_only({"pause", "at", "when", "for", "kind"});
-            std::string kind = item.has("kind") ? item["kind"].string() : "gc";
-            if (kind != "gc" && kind != "sigstop" && kind != "swap")
-                item["kind"].fail(
-                    fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
+            std::string kind = read_pause_cause(item);
             const Duration length = item["for"].duration();
             if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
             faults.push_back(PauseFault{read_target(item, "pause", world), read_time(item), length, std::move(kind),
@@ -130,8 +165,7 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
         } else if (item.has("clock_slew")) {
             item.allow_only({"clock_slew", "at", "when", "by"});
             const Duration by = item["by"].signed_duration();
-            if (by > milliseconds(128) || by < -milliseconds(128))
-                item["by"].fail("NTP slews offsets under 128ms; a larger one it steps (use clock_step)");
+            if (by > slew_limit || by < -slew_limit) item["by"].fail(slew_help);
             faults.push_back(ClockStepFault{read_node_ref(item["clock_slew"], nodes), read_time(item), by,
                                             read_trigger(item, nodes), true});
         } else if (item.has("crash")) {
@@ -143,85 +177,152 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
             faults.push_back(std::move(crash));
         } else if (item.has("partition")) {
             item.allow_only({"partition", "at", "when", "heal_after", "one_way"});
-            const auto sides = item["partition"].elements();
-            if (sides.size() != 2) item["partition"].fail("expected two lists of nodes: [[side a], [side b]]");
             PartitionFault partition;
-            for (const auto& name : sides[0].elements()) partition.side_a.push_back(read_node_ref(name, nodes));
-            for (const auto& name : sides[1].elements()) partition.side_b.push_back(read_node_ref(name, nodes));
-            if (partition.side_a.empty() || partition.side_b.empty())
-                item["partition"].fail("expected at least one node on each side");
-            for (const auto& a : partition.side_a)
-                if (std::find(partition.side_b.begin(), partition.side_b.end(), a) != partition.side_b.end())
-                    item["partition"].fail(fmt::format("node {} is on both sides", a));
+            read_sides(item["partition"], nodes, partition);
             partition.at = read_time(item);
             partition.when = read_trigger(item, nodes);
             if (item.has("heal_after")) partition.heal_after = item["heal_after"].duration();
-            partition.one_way = item.has("one_way") && item["one_way"].boolean();
+            partition.one_way = read_one_way(item);
             faults.push_back(std::move(partition));
         } else if (item.has("delay_spike")) {
             item.allow_only({"delay_spike", "at", "when", "for", "extra", "one_way"});
-            const auto ends = item["delay_spike"].elements();
-            if (ends.size() != 2) item["delay_spike"].fail("expected [from, to]");
-            DelaySpikeFault spike{read_node_ref(ends[0], nodes),
-                                  read_node_ref(ends[1], nodes),
-                                  read_time(item),
-                                  item["for"].duration(),
-                                  item["extra"].duration(),
-                                  item.has("one_way") && item["one_way"].boolean(),
-                                  read_trigger(item, nodes)};
-            if (spike.from == spike.to) ends[1].fail("expected two different nodes");
-            faults.push_back(std::move(spike));
+            auto [from, to] = read_link_ends(item["delay_spike"], nodes);
+            faults.push_back(DelaySpikeFault{std::move(from), std::move(to), read_time(item), item["for"].duration(),
+                                             item["extra"].duration(),
+                                             read_one_way(item),
+                                             read_trigger(item, nodes)});
+        } else if (item.has("loss_burst")) {
+            item.allow_only({"loss_burst", "at", "when", "for", "loss", "one_way"});
+            auto [from, to] = read_link_ends(item["loss_burst"], nodes);
+            LossBurstFault burst{std::move(from), std::move(to), read_time(item), item["for"].duration()};
+            if (item.has("loss")) burst.loss = read_odds(item["loss"]);
+            burst.one_way = read_one_way(item);
+            burst.when = read_trigger(item, nodes);
+            faults.push_back(std::move(burst));
         } else {
             item.fail(
-                "expected a fault with \"pause\", \"clock_step\", \"clock_slew\", \"crash\", \"partition\" or "
-                "\"delay_spike\"");
+                "expected a fault with \"pause\", \"clock_step\", \"clock_slew\", \"crash\", \"partition\", "
+                "\"delay_spike\" or \"loss_burst\"");
         }
     }
     return faults;
 }
 
-std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,
-                                                  const std::vector<std::string>& servers, Duration horizon) {
+namespace {
+
+// A generator's targets: "servers", "store" (the lock store's nodes), or a list of node
+// names, "servers", "store" and roles ({"role": "primary"} or "holder", resolved when
+// each fault strikes).
+std::vector<std::string> read_generator_targets(const JsonReader& field, const WorldSpec& world) {
+    const auto one = [&](const JsonReader& target, std::vector<std::string>& targets) {
+        if (target.json().is_object()) {
+            target.allow_only({"role"});
+            const std::string role = target["role"].string();
+            if (role == "primary" && has_primary(world.lock.store)) {
+                targets.emplace_back(primary_role);
+            } else if (role == "holder") {
+                targets.emplace_back(holder_role);
+            } else {
+                target["role"].fail(
+                    has_primary(world.lock.store) || role != "primary"
+                        ? "expected \"holder\" or \"primary\" (a drawn fault has no \"when\" to name a trigger)"
+                        : "this design's lock store has no primary or leader; name its nodes or use \"store\"");
+            }
+        } else if (target.string() == "servers") {
+            targets.insert(targets.end(), world.servers.begin(), world.servers.end());
+        } else if (target.string() == "store") {
+            if (world.store_nodes.empty()) target.fail("this design's lock store has no nodes of its own");
+            targets.insert(targets.end(), world.store_nodes.begin(), world.store_nodes.end());
+        } else {
+            targets.push_back(read_node_ref(target, node_names(world)));
+        }
+    };
+    std::vector<std::string> targets;
+    if (field.json().is_array()) {
+        for (const auto& target : field.elements()) one(target, targets);
+        if (targets.empty()) field.fail("expected at least one node, \"servers\" or \"store\"");
+    } else {
+        one(field, targets);
+    }
+    return targets;
+}
+
+// A clock slew's step, drawn: a fixed or uniform amount within NTP's 128 ms.
+DurationDistribution read_slew_amount(const JsonReader& field) {
+    DurationDistribution amount = read_distribution(field, true);
+    if (amount.low < -slew_limit || amount.high > slew_limit) field.fail(slew_help);
+    return amount;
+}
+
+}  // namespace
+
+std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const WorldSpec& world) {
     constexpr std::int64_t max_faults_per_target = 10'000;
+    const std::vector<std::string> nodes = node_names(world);
     std::vector<FaultGenerator> generators;
     for (const auto& item : list.elements()) {
         FaultGenerator generator;
-        std::string kind_field;
+        constexpr std::string_view window[] = {"mean_interval", "from", "until"};
+        const auto allow = [&](std::initializer_list<std::string_view> own) {
+            std::vector<std::string_view> allowed(own);
+            allowed.insert(allowed.end(), std::begin(window), std::end(window));
+            item.allow_only(allowed);
+        };
         if (item.has("pause")) {
-            kind_field = "pause";
-            item.allow_only({"pause", "mean_interval", "for", "kind", "from", "until"});
-            generator.kind = FaultGenerator::Kind::pause;
+            allow({"pause", "for", "kind"});
+            generator.shape = PauseFault{{}, {}, {}, read_pause_cause(item), std::nullopt};
+            generator.targets = read_generator_targets(item["pause"], world);
             generator.amount = read_distribution(item["for"]);
-            if (item.has("kind")) {
-                generator.cause = item["kind"].string();
-                if (generator.cause != "gc" && generator.cause != "sigstop" && generator.cause != "swap")
-                    item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
-            }
         } else if (item.has("clock_step")) {
-            kind_field = "clock_step";
-            item.allow_only({"clock_step", "mean_interval", "by", "from", "until"});
-            generator.kind = FaultGenerator::Kind::clock_step;
+            allow({"clock_step", "by"});
+            generator.shape = ClockStepFault{};
+            generator.targets = read_generator_targets(item["clock_step"], world);
             generator.amount = read_distribution(item["by"], true);
+        } else if (item.has("clock_slew")) {
+            allow({"clock_slew", "by"});
+            generator.shape = ClockStepFault{{}, {}, {}, std::nullopt, true};
+            generator.targets = read_generator_targets(item["clock_slew"], world);
+            generator.amount = read_slew_amount(item["by"]);
         } else if (item.has("crash")) {
-            kind_field = "crash";
-            item.allow_only({"crash", "mean_interval", "restart_after", "from", "until", "kind"});
-            generator.kind = FaultGenerator::Kind::crash;
-            if (item.has("kind")) generator.crash_kind = read_crash_kind(item["kind"]);
-            generator.restarts = item.has("restart_after");
-            if (generator.restarts) generator.amount = read_distribution(item["restart_after"]);
+            allow({"crash", "restart_after", "kind"});
+            CrashFault crash;
+            if (item.has("kind")) crash.kind = read_crash_kind(item["kind"]);
+            if (item.has("restart_after")) {
+                crash.restart_after = Duration{};
+                generator.amount = read_distribution(item["restart_after"]);
+            }
+            generator.shape = std::move(crash);
+            generator.targets = read_generator_targets(item["crash"], world);
+        } else if (item.has("partition")) {
+            allow({"partition", "heal_after", "one_way"});
+            PartitionFault partition;
+            read_sides(item["partition"], nodes, partition);
+            partition.one_way = read_one_way(item);
+            generator.shape = std::move(partition);
+            // A drawn partition that never heals would end every later draw's story.
+            generator.amount = read_distribution(item["heal_after"]);
+        } else if (item.has("delay_spike")) {
+            allow({"delay_spike", "for", "extra", "one_way"});
+            auto [from, to] = read_link_ends(item["delay_spike"], nodes);
+            generator.shape = DelaySpikeFault{std::move(from), std::move(to), {}, {}, {}, read_one_way(item), std::nullopt};
+            generator.amount = read_distribution(item["for"]);
+            generator.extra = read_distribution(item["extra"]);
+        } else if (item.has("loss_burst")) {
+            allow({"loss_burst", "for", "loss", "one_way"});
+            auto [from, to] = read_link_ends(item["loss_burst"], nodes);
+            LossBurstFault burst{std::move(from), std::move(to)};
+            if (item.has("loss")) burst.loss = read_odds(item["loss"]);
+            burst.one_way = read_one_way(item);
+            generator.shape = std::move(burst);
+            generator.amount = read_distribution(item["for"]);
         } else {
-            item.fail("expected a generator with \"pause\", \"clock_step\" or \"crash\" listing its targets");
-        }
-        const JsonReader targets = item[kind_field];
-        if (targets.json().is_string() && targets.string() == "servers") {
-            generator.targets = servers;
-        } else {
-            for (const auto& target : targets.elements()) generator.targets.push_back(read_node_ref(target, nodes));
-            if (generator.targets.empty()) targets.fail("expected at least one node, or \"servers\"");
+            item.fail(
+                "expected a generator with \"pause\", \"clock_step\", \"clock_slew\" or \"crash\" (listing its "
+                "targets), or \"partition\", \"delay_spike\" or \"loss_burst\" (naming the link)");
         }
         generator.mean_interval = item["mean_interval"].duration();
         generator.from = Instant{} + (item.has("from") ? item["from"].duration() : Duration{});
-        generator.until = Instant{} + (item.has("until") ? item["until"].duration() : horizon);
+        generator.until = Instant{} + (item.has("until") ? item["until"].duration() : world.horizon);
         if (generator.until <= generator.from)
             (item.has("until") ? item["until"] : item["from"])
                 .fail(fmt::format("the window from {} to {} is empty; the run ends at its horizon",

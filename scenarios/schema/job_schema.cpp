@@ -73,7 +73,7 @@ ChargeRequestSpec read_charge_request(const JsonReader& field) {
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
     job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
                     "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
-                    "lock_for", "charge_request"});
+                    "lock_for", "charge_request", "min_lease_left"});
     std::set<std::int64_t> seen;
     for (const auto& item : job["customers"].elements()) {
         const std::int64_t customer = item.integer();
@@ -84,6 +84,12 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
     spec.work_per_customer = read_distribution(job["work_per_customer"]);
     if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
     if (job.has("check_lease")) spec.check_lease = job["check_lease"].boolean();
+    if (job.has("min_lease_left")) {
+        if (!spec.check_lease)
+            job["min_lease_left"].fail("a job that does not check its lease (\"check_lease\": false) has no margin to keep");
+        spec.min_lease_left = job["min_lease_left"].duration();
+        if (spec.min_lease_left->ns <= 0) job["min_lease_left"].fail("expected a margin above 0s");
+    }
     if (job.has("on_refused")) {
         const std::string refused = job["on_refused"].string();
         if (refused != "retry" && refused != "skip")

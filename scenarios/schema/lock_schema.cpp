@@ -88,6 +88,7 @@ constexpr std::array<StoreOption, 20> store_options{{
     {"replication_lag", is_replicated, "redis-replicated"},
     {"down_after", is_replicated, "redis-replicated"},
     {"wait", is_replicated, "redis-replicated"},
+    {"promote", is_replicated, "redis-replicated"},
     {"nodes", is_redlock, "redlock"},
     {"node_timeout", is_redlock, "redlock"},
     {"ensemble", is_consensus, "zookeeper and etcd"},
@@ -142,6 +143,17 @@ TcpKeepalives read_tcp_keepalives(const JsonReader& field) {
     return keepalives;
 }
 
+// "most-up-to-date" (Sentinel's rule, the default: 0) or "redis-replica-k" (k).
+int read_promoted_replica(const JsonReader& field, int replicas) {
+    const std::string name = field.string();
+    if (name == "most-up-to-date") return 0;
+    for (int k = 1; k <= replicas; ++k)
+        if (name == fmt::format("redis-replica-{}", k)) return k;
+    field.fail(fmt::format("unknown \"{}\"; expected \"most-up-to-date\" (Sentinel's rule: the replica with the most "
+                           "of the stream applied) or a replica, redis-replica-1 … redis-replica-{}",
+                           message_safe(name), replicas));
+}
+
 void read_store_options(const JsonReader& lock, LockSpec& spec) {
     if (lock.has("persistence")) spec.persistence = read_persistence(lock["persistence"]);
     if (spec.store == StoreKind::redis_replicated) {
@@ -155,6 +167,7 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
             r.wait_replicas = read_count(wait["replicas"], 1, r.replicas);
             r.wait_timeout = positive(wait["timeout"]);
         }
+        if (lock.has("promote")) r.promote = read_promoted_replica(lock["promote"], r.replicas);
     }
     if (spec.store == StoreKind::redlock) {
         spec.redlock.nodes = lock.has("nodes") ? read_count(lock["nodes"], 1, 15) : 5;

@@ -14,9 +14,6 @@ std::string read_node_ref(const JsonReader& field, const std::vector<std::string
     return name;
 }
 
-namespace {
-
-// "1/100": integer odds of something happening to a message.
 Odds read_odds(const JsonReader& field) {
     const std::string text = field.string();
     unsigned long long numerator = 0, denominator = 0;
@@ -26,6 +23,8 @@ Odds read_odds(const JsonReader& field) {
         field.fail(fmt::format("expected odds such as \"1/100\" (at most 1/1), got \"{}\"", text));
     return Odds{numerator, denominator};
 }
+
+namespace {
 
 LinkBehaviour read_behaviour(const JsonReader& spec, LinkBehaviour behaviour) {
     if (spec.has("loss")) behaviour.loss = read_odds(spec["loss"]);

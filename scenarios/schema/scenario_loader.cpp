@@ -31,9 +31,10 @@ constexpr std::string_view provider_node = "payment-provider";
 // Defaults for fields a scenario may leave out; README.md lists them.
 constexpr Duration default_horizon = hours(1);
 
-constexpr std::array<std::string_view, 13> world_fields{
-    "horizon",      "servers",         "clocks", "network",          "lock",    "job",     "fencing",
-    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose", "provider"};
+constexpr std::array<std::string_view, 14> world_fields{
+    "horizon",       "servers",      "clocks",          "network", "lock",
+    "job",           "fencing",      "reclaim_after",   "unique_claim", "idempotency_key",
+    "faults",        "fault_generators", "purpose",    "provider"};
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
@@ -109,10 +110,13 @@ public:
             root_["job"]["assign"].fail(
                 "only the leader runs the job, so it cannot be split by hash among the servers; "
                 "use one or the other");
+        if (world.job.min_lease_left && (world.lock.store == StoreKind::none || is_database_lock(world.lock.store)))
+            root_["job"]["min_lease_left"].fail(
+                "this design's lock has no lease to run out (no lock, or a database lock held for the session); "
+                "a margin needs a lease");
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], world);
         if (root_.has("fault_generators"))
-            world.fault_generators =
-                read_fault_generators(root_["fault_generators"], nodes_, world.servers, world.horizon);
+            world.fault_generators = read_fault_generators(root_["fault_generators"], world);
         return world;
     }
 
@@ -174,21 +178,24 @@ private:
         return spec;
     }
 
-    // "fencing": true or "database" (claim the row with the token), "provider" (send it
-    // with the charge), "both", or false.
+    // "fencing": true or "database" (claim the row with the token), "claim-once" (claim
+    // only a row still due), "provider" (send it with the charge), "both", or false.
     static void read_fencing(const JsonReader& field, const LockSpec& lock, ProtectionSpec& protection) {
         if (field.json().is_boolean()) {
             protection.fence_database = field.boolean();
         } else {
-            if (!field.json().is_string()) field.fail("expected true, false, \"database\", \"provider\" or \"both\"");
+            if (!field.json().is_string())
+                field.fail("expected true, false, \"database\", \"claim-once\", \"provider\" or \"both\"");
             const std::string where = field.string();
-            if (where != "database" && where != "provider" && where != "both")
+            if (where != "database" && where != "claim-once" && where != "provider" && where != "both")
                 field.fail(
                     fmt::format("unknown \"{}\"; expected \"database\" (claim the row with the token), "
-                                "\"provider\" (send the token with each charge) or \"both\"",
+                                "\"claim-once\" (claim only a row still due), \"provider\" (send the token with "
+                                "each charge) or \"both\"",
                                 message_safe(where)));
             protection.fence_database = where != "provider";
-            protection.fence_provider = where != "database";
+            protection.fence_provider = where == "provider" || where == "both";
+            protection.claim_once = where == "claim-once";
         }
         if ((protection.fence_database || protection.fence_provider) && !lock.gives_tokens())
             field.fail(
@@ -205,6 +212,14 @@ private:
                 root_["unique_claim"].fail("a unique claim inserts renewal rows; the job must be the renewals job");
         }
         if (root_.has("fencing")) read_fencing(root_["fencing"], lock, protection);
+        if (root_.has("reclaim_after")) {
+            if (!protection.claim_once)
+                root_["reclaim_after"].fail(
+                    "only a claim-once fence refuses a claimed row and so needs a rule to take it back; add "
+                    "\"fencing\": \"claim-once\"");
+            protection.reclaim_after = root_["reclaim_after"].duration();
+            if (protection.reclaim_after->ns <= 0) root_["reclaim_after"].fail("expected a time above 0s");
+        }
         if (root_.has("idempotency_key")) {
             const JsonReader field = root_["idempotency_key"];
             std::string key = field.string();

@@ -41,9 +41,12 @@ void read_network(const JsonReader& network, const std::vector<std::string>& nod
 // world gives the nodes and whether its store has a primary.
 std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world);
 
-// "fault_generators"; `servers` stands for the job servers in a target list.
-std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const std::vector<std::string>& nodes,
-                                                  const std::vector<std::string>& servers, Duration horizon);
+// "fault_generators": any fault but a placed one's "when", drawn at random times. A target
+// list may hold "servers" (the job servers), "store" (the lock store's nodes) and roles.
+std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const WorldSpec& world);
+
+// "1/100": integer odds of something happening to a message.
+Odds read_odds(const JsonReader& field);
 
 // "expect": metric names with a count, or {"at_least": n} and/or {"at_most": n}. A run's
 // expectations (`run_servers`: the design's servers) may also name who and when:

@@ -89,10 +89,11 @@ void check_scenario(const locksim::Scenario& scenario) {
                     if constexpr (std::is_same_v<F, locksim::PartitionFault>) {
                         for (const auto& n : f.side_a) known(n, "a partition");
                         for (const auto& n : f.side_b) known(n, "a partition");
-                    } else if constexpr (std::is_same_v<F, locksim::DelaySpikeFault>) {
-                        known(f.from, "a delay spike");
-                        known(f.to, "a delay spike");
-                    } else {
+                    } else if constexpr (std::is_same_v<F, locksim::DelaySpikeFault> ||
+                                         std::is_same_v<F, locksim::LossBurstFault>) {
+                        known(f.from, "a link fault");
+                        known(f.to, "a link fault");
+                    } else if (f.node.front() != '{') {  // a role is resolved as the fault strikes
                         known(f.node, "a fault");
                     }
                     if (f.when && !f.when->node.empty()) known(f.when->node, "a fault's \"when\"");
@@ -104,7 +105,8 @@ void check_scenario(const locksim::Scenario& scenario) {
                 fault);
         }
         for (const auto& generator : world.fault_generators)
-            for (const auto& target : generator.targets) known(target, "a fault generator");
+            for (const auto& target : generator.targets)
+                if (target.front() != '{') known(target, "a fault generator");  // a role is resolved as it strikes
         if (!world.job.error_on_server.empty() &&
             std::find(world.servers.begin(), world.servers.end(), world.job.error_on_server) == world.servers.end())
             promise_broken("unknown-node", "parse_scenario",
