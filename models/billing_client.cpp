@@ -60,17 +60,17 @@ std::string claim_condition(const ClaimRule& rule, std::int64_t token) {
 }  // namespace
 
 Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token) {
-    auto request = call(
-        network_, host_, database_node_,
-        MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0}{1} WHERE customer={2} AND "
-                                "period='{3}' AND {4}",
-                                token, database_->claim_rule().once ? ", claimed_at=now()" : "", customer, period_,
-                                claim_condition(database_->claim_rule(), token)),
-                    {{"customer", customer}, {"token", token}}),
-        [db = database_, customer, period = period_, token, client = host_.id()] {
-            const int changed = db->claim(customer, period, token, client);
-            return Answer<int>{changed, rows_label(changed)};
-        });
+    auto request =
+        call(network_, host_, database_node_,
+             MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0}{1} WHERE customer={2} AND "
+                                     "period='{3}' AND {4}",
+                                     token, database_->claim_rule().once ? ", claimed_at=now()" : "", customer, period_,
+                                     claim_condition(database_->claim_rule(), token)),
+                         {{"customer", customer}, {"token", token}}),
+             [db = database_, customer, period = period_, token, client = host_.id()] {
+                 const int changed = db->claim(customer, period, token, client);
+                 return Answer<int>{changed, rows_label(changed)};
+             });
     auto rows = co_await request;
     co_return *rows;
 }

@@ -50,8 +50,9 @@ Json fault_json(const Fault& fault) {
                             {"for", format_duration(f.length)},
                             {"kind", f.cause}};
             } else if constexpr (std::is_same_v<F, ClockStepFault>) {
-                return Json{
-                    {f.slew ? "clock_slew" : "clock_step", target_json(f.node)}, {"at", at_text(f.at)}, {"by", format_duration(f.delta)}};
+                return Json{{f.slew ? "clock_slew" : "clock_step", target_json(f.node)},
+                            {"at", at_text(f.at)},
+                            {"by", format_duration(f.delta)}};
             } else if constexpr (std::is_same_v<F, CrashFault>) {
                 Json crash{{"crash", target_json(f.node)}, {"at", at_text(f.at)}};
                 if (f.restart_after) crash["restart_after"] = format_duration(*f.restart_after);

@@ -37,9 +37,9 @@ public:
                 StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
         std::vector<std::string> periods;
         for (std::int64_t run = 1; run <= spec_.job.runs; ++run) periods.push_back(spec_.job.period_of_run(run));
-        billing_ = std::make_unique<BillingDatabase>(
-            Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods,
-            ClaimRule{spec_.protection.claim_once, spec_.protection.reclaim_after});
+        billing_ =
+            std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods,
+                                              ClaimRule{spec_.protection.claim_once, spec_.protection.reclaim_after});
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
         provider_->on_all_arrived([this] { stop_when_over(); });
         build_servers();

@@ -188,9 +188,7 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
             item.allow_only({"delay_spike", "at", "when", "for", "extra", "one_way"});
             auto [from, to] = read_link_ends(item["delay_spike"], nodes);
             faults.push_back(DelaySpikeFault{std::move(from), std::move(to), read_time(item), item["for"].duration(),
-                                             item["extra"].duration(),
-                                             read_one_way(item),
-                                             read_trigger(item, nodes)});
+                                             item["extra"].duration(), read_one_way(item), read_trigger(item, nodes)});
         } else if (item.has("loss_burst")) {
             item.allow_only({"loss_burst", "at", "when", "for", "loss", "one_way"});
             auto [from, to] = read_link_ends(item["loss_burst"], nodes);
@@ -304,7 +302,8 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
         } else if (item.has("delay_spike")) {
             allow({"delay_spike", "for", "extra", "one_way"});
             auto [from, to] = read_link_ends(item["delay_spike"], nodes);
-            generator.shape = DelaySpikeFault{std::move(from), std::move(to), {}, {}, {}, read_one_way(item), std::nullopt};
+            generator.shape =
+                DelaySpikeFault{std::move(from), std::move(to), {}, {}, {}, read_one_way(item), std::nullopt};
             generator.amount = read_distribution(item["for"]);
             generator.extra = read_distribution(item["extra"]);
         } else if (item.has("loss_burst")) {

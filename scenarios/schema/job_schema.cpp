@@ -86,7 +86,8 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
     if (job.has("check_lease")) spec.check_lease = job["check_lease"].boolean();
     if (job.has("min_lease_left")) {
         if (!spec.check_lease)
-            job["min_lease_left"].fail("a job that does not check its lease (\"check_lease\": false) has no margin to keep");
+            job["min_lease_left"].fail(
+                "a job that does not check its lease (\"check_lease\": false) has no margin to keep");
         spec.min_lease_left = job["min_lease_left"].duration();
         if (spec.min_lease_left->ns <= 0) job["min_lease_left"].fail("expected a margin above 0s");
     }

@@ -76,7 +76,7 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 20> store_options{{
+constexpr std::array<StoreOption, 21> store_options{{
     {"ttl", has_ttl,
      "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
      "idle_in_transaction_timeout)"},
@@ -149,9 +149,10 @@ int read_promoted_replica(const JsonReader& field, int replicas) {
     if (name == "most-up-to-date") return 0;
     for (int k = 1; k <= replicas; ++k)
         if (name == fmt::format("redis-replica-{}", k)) return k;
-    field.fail(fmt::format("unknown \"{}\"; expected \"most-up-to-date\" (Sentinel's rule: the replica with the most "
-                           "of the stream applied) or a replica, redis-replica-1 … redis-replica-{}",
-                           message_safe(name), replicas));
+    field.fail(
+        fmt::format("unknown \"{}\"; expected \"most-up-to-date\" (Sentinel's rule: the replica with the most "
+                    "of the stream applied) or a replica, redis-replica-1 … redis-replica-{}",
+                    message_safe(name), replicas));
 }
 
 void read_store_options(const JsonReader& lock, LockSpec& spec) {

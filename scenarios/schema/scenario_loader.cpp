@@ -32,9 +32,8 @@ constexpr std::string_view provider_node = "payment-provider";
 constexpr Duration default_horizon = hours(1);
 
 constexpr std::array<std::string_view, 14> world_fields{
-    "horizon",       "servers",      "clocks",          "network", "lock",
-    "job",           "fencing",      "reclaim_after",   "unique_claim", "idempotency_key",
-    "faults",        "fault_generators", "purpose",    "provider"};
+    "horizon",      "servers",         "clocks", "network",          "lock",    "job",     "fencing", "reclaim_after",
+    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose", "provider"};
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
