@@ -47,6 +47,10 @@ std::string refused_write_reason(const Trace& trace, const Vocabulary& words, co
     if (insert)
         return fmt::format("duplicate key: {} had inserted the row of {} {} first, at {}", writer, words.item,
                            refused.integer("customer"), format_seconds(before->at));
+    if (refused.has("token") && before->has("token") && refused.integer("token") > before->integer("token"))
+        return fmt::format(
+            "the row was already {} under token {}, by {} at {}: a claim-once fence takes only a row still due",
+            before->text("status"), before->integer("token"), writer, format_seconds(before->at));
     if (refused.has("token"))
         return fmt::format("the row already carried token {}, written by {} at {}, and token {} is not above it",
                            before->integer("token"), writer, format_seconds(before->at), refused.integer("token"));
