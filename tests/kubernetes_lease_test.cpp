@@ -260,7 +260,7 @@ TEST_CASE("the first candidate creates the Lease with leaseTransitions 0 and the
     CHECK(refused[0]->node_ref("client") == server_2);
     const auto sent = events_of(engine, trace_kind::message_sent);
     REQUIRE(sent.size() >= 4);
-    CHECK(sent[0]->text("label") == "GET /apis/coordination.k8s.io/v1/namespaces/default/leases/renewals");
+    CHECK(sent[0]->text("label") == "GET leases/renewals");
 }
 
 TEST_CASE("a released Lease is taken at once, and leaseTransitions counts every change of holder") {

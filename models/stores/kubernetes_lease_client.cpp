@@ -10,8 +10,11 @@
 namespace locksim {
 namespace {
 
+// The request's path as kubectl names the object: the whole of it,
+// /apis/coordination.k8s.io/v1/namespaces/default/leases/NAME, is one word too wide for
+// the reports' figures.
 std::string lease_path(const std::string& name) {
-    return fmt::format("/apis/coordination.k8s.io/v1/namespaces/default/leases/{}", name);
+    return fmt::format("leases/{}", name);
 }
 
 std::string holder_text(const LeaseRecord& record) {
@@ -84,10 +87,8 @@ Task<std::optional<LeaseReply>> KubernetesLeaseLockClient::get(std::optional<Ins
 
 Task<bool> KubernetesLeaseLockClient::create(LeaseRecord record, std::optional<Instant> deadline) {
     if (deadline && host_.monotonic_now() >= *deadline) co_return false;
-    const auto label = fmt::format(
-        "POST /apis/coordination.k8s.io/v1/namespaces/default/leases name={} holderIdentity={} "
-        "leaseTransitions={}",
-        spec_.key, holder_text(record), record.lease_transitions);
+    const auto label = fmt::format("POST leases name={} holderIdentity={} leaseTransitions={}", spec_.key,
+                                   holder_text(record), record.lease_transitions);
     auto request = call(
         network_, host_, api_server_node_, label,
         [server = &api_server_, key = spec_.key, record, client = host_.id()] {
