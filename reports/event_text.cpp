@@ -9,10 +9,11 @@
 namespace locksim {
 namespace {
 
-// "29.998s left by its clock", or that nothing will end it but the session.
+// "29.998s left by its clock", or that no deadline on its clock will end it (a database
+// session; a Kubernetes leader, which leads until a renewal round fails).
 std::string time_left(const TraceEvent& event) {
     const Instant until = event.instant("believed_until");
-    if (until == never) return "no expiry: held until released";
+    if (until == never) return "no deadline on its clock";
     if (event.has("clock"))
         return fmt::format("{} left by its wall clock", format_duration_rounded(until - event.wall));
     return fmt::format("{} left by its clock", format_duration_rounded(until - event.monotonic));

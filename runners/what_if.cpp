@@ -69,9 +69,13 @@ std::vector<WhatIf> what_ifs(const Scenario& scenario, const std::string& progra
         }
     }
     if (shares_one_lease(scenario)) {
-        // A lease must stay longer than its renewal interval and at least 3ms.
-        const Duration shortest = std::max(world.lock.renew_every.value_or(Duration{}), milliseconds(3));
-        const auto values = around(world.lock.ttl, shortest);
+        // A lease must stay longer than its renewal interval and at least 3ms; a Kubernetes
+        // Lease also longer than its renew deadline, in whole seconds.
+        const bool kubernetes = world.lock.store == StoreKind::kubernetes_lease;
+        Duration shortest = std::max(world.lock.renew_every.value_or(Duration{}), milliseconds(3));
+        if (kubernetes) shortest = std::max(shortest, world.lock.kubernetes.renew_deadline);
+        auto values = around(world.lock.ttl, shortest);
+        if (kubernetes) std::erase_if(values, [](Duration d) { return d.ns % seconds(1).ns != 0; });
         if (values.size() > 1)
             questions.push_back(WhatIf{question("the lease were", values, world.lock.ttl),
                                        study_command(program, file, seed, "lock.ttl", values)});

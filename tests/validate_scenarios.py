@@ -69,6 +69,7 @@ def edit(*changes, doc=None):
 
 PAUSE = {"pause": "server-1", "at": "6s", "for": "40s"}
 ZK_LOCK = {"store": "zookeeper", "key": "/locks/renewals", "ttl": "10s"}
+K8S_LOCK = {"store": "kubernetes-lease", "key": "renewals", "ttl": "15s"}
 
 # Files the schema must reject, and so must the loader (exit 2).
 MUST_REJECT = [
@@ -104,6 +105,9 @@ MUST_REJECT = [
     ("a horizon of 0s", edit(("/horizon", "0s"))),
     ("ttl \"none\" on lease-row", edit(("/lock", {"store": "lease-row", "key": "renewals", "ttl": "none"}))),
     ("retry on zookeeper", edit(("/lock", dict(ZK_LOCK, retry={"min": "1s", "max": "2s"})))),
+    ("retry on kubernetes-lease", edit(("/lock", dict(K8S_LOCK, retry={"min": "1s", "max": "2s"})))),
+    ("renew_deadline on redis", edit(("/lock/renew_deadline", "10s"))),
+    ("a retry_period of 0s", edit(("/lock", dict(K8S_LOCK, retry_period="0s")))),
     ("persistence on zookeeper in a design", edit(("/designs/zk", {"lock": dict(ZK_LOCK, retry=None, persistence="aof-always")}))),
     ("ttl on db-for-update in a design", edit(("/designs/db", {"lock": {"store": "db-for-update", "ttl": "30s", "retry": None}}))),
     ("a lock without a store where a design keeps the base lock", edit(("/lock/store", REMOVE))),
@@ -177,6 +181,8 @@ MUST_ACCEPT = [
                                            "db": {"lock": {"store": "db-advisory", "key": "k", "retry": None}}}))),
     ("a design switches to zookeeper and removes retry",
      edit(("/designs/zk", {"lock": dict(ZK_LOCK, retry=None)}))),
+    ("a design switches to kubernetes-lease with client-go's timings and removes retry",
+     edit(("/designs/k8s", {"lock": dict(K8S_LOCK, retry=None, renew_deadline="10s", retry_period="2s", first_token=33)}))),
     ("a design that switches to zookeeper keeps a base ttl", edit(("/designs/zk", {"lock": {"store": "zookeeper", "retry": None}}))),
     ("a design changes only retry's max", edit(("/designs/slow", {"lock": {"retry": {"max": "3s"}}}))),
     ("a design switches the delay's distribution",
@@ -255,6 +261,9 @@ LEFT_TO_LOADER = [
      edit(("/designs/plain", {"lock": {"ensemble": 3}}))),
     ("the error's customer is not one of the job's", edit(("/job/error", {"server": "server-1", "customer": 7}))),
     ("an expectation whose at_least is above its at_most", edit(("/designs/plain/expect", {"charges": {"at_least": 3, "at_most": 2}}))),
+    ("a Lease of 15.5 s", edit(("/lock", dict(K8S_LOCK, ttl="15500ms")))),
+    ("a Lease no longer than its renew deadline", edit(("/lock", dict(K8S_LOCK, renew_deadline="15s")))),
+    ("a renew deadline within 1.2 retry periods", edit(("/lock", dict(K8S_LOCK, retry_period="9s")))),
 ]
 
 

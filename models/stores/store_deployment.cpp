@@ -6,6 +6,7 @@ std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context) {
     switch (context.world.lock.store) {
         case StoreKind::redis: return deploy_redis(context);
         case StoreKind::lease_row: return deploy_lease_row(context);
+        case StoreKind::kubernetes_lease: return deploy_kubernetes_lease(context);
         case StoreKind::redis_replicated: return deploy_replicated_redis(context);
         case StoreKind::redlock: return deploy_redlock(context);
         case StoreKind::zookeeper: return deploy_zookeeper(context);

@@ -35,7 +35,7 @@ struct StoreContext {
 
 std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context);
 
-// A store on one node (one Redis, a lease row): its server object there, and a client
+// A store on one node (one Redis, a lease row, a Kubernetes API server): its server object there, and a client
 // of type Client(host, network, node, server, lock spec) for each job server.
 template <class Server, class Client>
 class SingleNodeDeployment final : public StoreDeployment {
@@ -61,6 +61,7 @@ private:
 // One per store kind, each beside its store.
 std::unique_ptr<StoreDeployment> deploy_redis(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_lease_row(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_kubernetes_lease(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_replicated_redis(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_redlock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext& context);

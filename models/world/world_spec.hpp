@@ -25,6 +25,7 @@ enum class StoreKind {
     zookeeper,         // a consensus ensemble; ephemeral sequential nodes; token = czxid
     etcd,              // a consensus cluster; lease-bound keys; token = create revision
     lease_row,         // a database lease row whose counter rises with every grant: a fencing token
+    kubernetes_lease,  // a coordination.k8s.io Lease and client-go's leader election; token = leaseTransitions
     in_memory,         // a lock in each server's own memory: it stops nothing on the other servers (seed §1)
     db_advisory,       // a session-level advisory lock in the billing database
     db_for_update,     // a row lock, SELECT … FOR UPDATE, held until COMMIT
@@ -38,7 +39,8 @@ constexpr bool is_database_lock(StoreKind store) {
 
 // Whether the lock's store itself hands out a number that rises with every grant.
 constexpr bool gives_tokens(StoreKind store) {
-    return store == StoreKind::zookeeper || store == StoreKind::etcd || store == StoreKind::lease_row;
+    return store == StoreKind::zookeeper || store == StoreKind::etcd || store == StoreKind::lease_row ||
+           store == StoreKind::kubernetes_lease;
 }
 
 // Stores whose lock script can INCR a counter key beside the lock (one node, or a primary
@@ -110,6 +112,15 @@ struct ConsensusSpec {
     Duration tick = seconds(2);   // zookeeper: tickTime; a session timeout is clamped to [2, 20] ticks
 };
 
+// client-go's leader election (k8s.io/client-go/tools/leaderelection); the lease duration
+// is the lock's ttl. The defaults are the core clients' (15 s, 10 s, 2 s).
+struct KubernetesLeaseSpec {
+    // The leader stops leading when a renewal round, trying every retry_period, has not
+    // succeeded within renew_deadline; a candidate tries every retry_period x [1, 2.2).
+    Duration renew_deadline = seconds(10);
+    Duration retry_period = seconds(2);
+};
+
 struct LockSpec {
     StoreKind store = StoreKind::redis;
     std::string key;
@@ -119,11 +130,13 @@ struct LockSpec {
     ReleaseMode release = ReleaseMode::compare_and_delete;
     RetrySpec retry;
     Duration request_timeout;      // how long a client waits for the store's reply
-    std::int64_t first_token = 1;  // lease-row: the token of the first grant
+    std::int64_t first_token = 1;  // lease-row, kubernetes-lease: the token of the first grant
     PersistenceSpec persistence;   // redis, redis-replicated, redlock
     ReplicationSpec replication;   // redis-replicated
     RedlockSpec redlock;           // redlock
     ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
+    // kubernetes-lease: ttl is the lease duration.
+    KubernetesLeaseSpec kubernetes;
     // db-*: PostgreSQL's two idle timeouts. The database ends a session idle this long
     // outside a transaction (idle_session_timeout: an advisory lock's holder), or inside
     // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).

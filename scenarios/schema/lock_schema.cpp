@@ -17,12 +17,14 @@ constexpr Duration default_retry_max = milliseconds(1500);
 constexpr Duration default_down_after = seconds(30);         // Sentinel's down-after-milliseconds
 constexpr Duration default_node_timeout = milliseconds(50);  // Redlock, per node
 constexpr Duration default_election_timeout = seconds(2);
+// client-go waits retry_period x [1, 1 + JitterFactor) between a candidate's tries.
+constexpr std::int64_t client_go_jitter_tenths = 12;
 
 struct StoreName {
     std::string_view name;
     StoreKind kind;
 };
-constexpr std::array<StoreName, 10> store_names{{
+constexpr std::array<StoreName, 11> store_names{{
     {"none", StoreKind::none},
     {"in-memory", StoreKind::in_memory},
     {"redis", StoreKind::redis},
@@ -31,6 +33,7 @@ constexpr std::array<StoreName, 10> store_names{{
     {"zookeeper", StoreKind::zookeeper},
     {"etcd", StoreKind::etcd},
     {"lease-row", StoreKind::lease_row},
+    {"kubernetes-lease", StoreKind::kubernetes_lease},
     {"db-advisory", StoreKind::db_advisory},
     {"db-for-update", StoreKind::db_for_update},
 }};
@@ -57,14 +60,25 @@ bool is_consensus(StoreKind k) {
 bool is_zookeeper(StoreKind k) {
     return k == StoreKind::zookeeper;
 }
-bool is_lease_row(StoreKind k) {
-    return k == StoreKind::lease_row;
+bool is_kubernetes(StoreKind k) {
+    return k == StoreKind::kubernetes_lease;
+}
+bool numbers_its_first_grant(StoreKind k) {
+    return k == StoreKind::lease_row || is_kubernetes(k);
 }
 bool is_polling(StoreKind k) {
     return !is_consensus(k) && k != StoreKind::db_for_update && k != StoreKind::in_memory && k != StoreKind::none;
 }
 bool has_ttl(StoreKind k) {
     return !is_database_lock(k) && k != StoreKind::in_memory && k != StoreKind::none;
+}
+// client-go renews every retry_period and retries after its jittered retry_period: the
+// generic renew and retry options would say something else.
+bool renews_as_told(StoreKind k) {
+    return has_ttl(k) && !is_kubernetes(k);
+}
+bool retries_as_told(StoreKind k) {
+    return is_polling(k) && !is_kubernetes(k);
 }
 bool is_database(StoreKind k) {
     return is_database_lock(k);
@@ -76,13 +90,17 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 21> store_options{{
+constexpr std::array<StoreOption, 23> store_options{{
     {"ttl", has_ttl,
      "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
      "idle_in_transaction_timeout)"},
-    {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle timeout"},
+    {"renew", renews_as_told,
+     "the lease-based stores but kubernetes-lease (which renews every retry_period); a database session is kept "
+     "alive only against its idle timeout"},
     {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
-    {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
+    {"retry", retries_as_told,
+     "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters, and kubernetes-lease "
+     "tries every retry_period)"},
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -95,10 +113,12 @@ constexpr std::array<StoreOption, 21> store_options{{
     {"watch", is_consensus, "zookeeper and etcd"},
     {"election_timeout", is_consensus, "zookeeper and etcd"},
     {"tick", is_zookeeper, "zookeeper (etcd has no ticks; it raises a lease TTL below 2s to 2s)"},
-    {"first_token", is_lease_row, "lease-row"},
+    {"first_token", numbers_its_first_grant, "lease-row and kubernetes-lease"},
+    {"renew_deadline", is_kubernetes, "kubernetes-lease"},
+    {"retry_period", is_kubernetes, "kubernetes-lease"},
     {"token_counter", counts_tokens,
-     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd and lease-row "
-     "give tokens of their own)"},
+     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd, lease-row and "
+     "kubernetes-lease give tokens of their own)"},
     {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
     {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
     {"tcp_keepalives", is_database, "db-advisory and db-for-update"},
@@ -155,6 +175,29 @@ int read_promoted_replica(const JsonReader& field, int replicas) {
                     message_safe(name), replicas));
 }
 
+// client-go's own rules (NewLeaderElector) and habits: leaseDurationSeconds is a whole
+// number; the lease outlasts the renew deadline, which outlasts a jittered retry period;
+// the leader renews every retry_period and a candidate tries every retry_period x [1, 2.2).
+void read_kubernetes_options(const JsonReader& lock, LockSpec& spec) {
+    if (spec.ttl.ns % seconds(1).ns != 0)
+        lock["ttl"].fail("expected a whole number of seconds: a Lease records leaseDurationSeconds");
+    KubernetesLeaseSpec& k = spec.kubernetes;
+    if (lock.has("renew_deadline")) k.renew_deadline = positive(lock["renew_deadline"]);
+    if (lock.has("retry_period")) k.retry_period = positive(lock["retry_period"]);
+    if (spec.ttl <= k.renew_deadline)
+        lock[lock.has("renew_deadline") ? "renew_deadline" : "ttl"].fail(fmt::format(
+            "expected the lease duration (ttl {}) to be longer than renew_deadline ({}), as client-go requires",
+            format_duration(spec.ttl), format_duration(k.renew_deadline)));
+    if (k.renew_deadline.ns * 10 <= k.retry_period.ns * client_go_jitter_tenths)
+        lock[lock.has("retry_period") ? "retry_period" : "renew_deadline"].fail(
+            fmt::format("expected renew_deadline ({}) to be longer than 1.2 x retry_period ({}), as client-go requires",
+                        format_duration(k.renew_deadline), format_duration(k.retry_period)));
+    if (lock.has("durations"))
+        lock["durations"].fail("client-go times a lease on the monotonic clock only; leave \"durations\" out");
+    spec.renew_every = k.retry_period;
+    spec.retry = RetrySpec{k.retry_period, k.retry_period + k.retry_period * client_go_jitter_tenths / 10};
+}
+
 void read_store_options(const JsonReader& lock, LockSpec& spec) {
     if (lock.has("persistence")) spec.persistence = read_persistence(lock["persistence"]);
     if (spec.store == StoreKind::redis_replicated) {
@@ -186,6 +229,7 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
             lock.has("election_timeout") ? positive(lock["election_timeout"]) : default_election_timeout;
         if (lock.has("tick")) spec.consensus.tick = positive(lock["tick"]);
     }
+    if (is_kubernetes(spec.store)) read_kubernetes_options(lock, spec);
     if (lock.has("token_counter")) {
         spec.token_counter = lock["token_counter"].string();
         if (spec.token_counter->empty()) lock["token_counter"].fail("expected a non-empty key, such as \"jobs:token\"");
@@ -307,6 +351,7 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
     switch (lock.store) {
         case StoreKind::redis:
         case StoreKind::lease_row: names.push_back("lock-store"); break;
+        case StoreKind::kubernetes_lease: names.push_back("kube-apiserver"); break;
         case StoreKind::in_memory: break;  // inside each server
         case StoreKind::none: break;
         case StoreKind::redis_replicated:
