@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "checks/command_line.hpp"
 #include "scenarios/schema/json_reader.hpp"
@@ -69,9 +70,13 @@ std::vector<WhatIf> what_ifs(const Scenario& scenario, const std::string& progra
         }
     }
     if (shares_one_lease(scenario)) {
-        // A lease must stay longer than its renewal interval and at least 3ms.
-        const Duration shortest = std::max(world.lock.renew_every.value_or(Duration{}), milliseconds(3));
-        const auto values = around(world.lock.ttl, shortest);
+        // A lease must stay longer than its renewal interval and at least 3ms; a Consul
+        // session's TTL from 10s to 24h.
+        const bool consul = world.lock.store == StoreKind::consul;
+        const Duration shortest = std::max(
+            {world.lock.renew_every.value_or(Duration{}), milliseconds(3), consul ? ConsulSpec::min_ttl : Duration{}});
+        auto values = around(world.lock.ttl, shortest);
+        if (consul) std::erase_if(values, [](Duration ttl) { return ttl > ConsulSpec::max_ttl; });
         if (values.size() > 1)
             questions.push_back(WhatIf{question("the lease were", values, world.lock.ttl),
                                        study_command(program, file, seed, "lock.ttl", values)});

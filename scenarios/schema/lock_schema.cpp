@@ -22,7 +22,7 @@ struct StoreName {
     std::string_view name;
     StoreKind kind;
 };
-constexpr std::array<StoreName, 10> store_names{{
+constexpr std::array<StoreName, 11> store_names{{
     {"none", StoreKind::none},
     {"in-memory", StoreKind::in_memory},
     {"redis", StoreKind::redis},
@@ -30,6 +30,7 @@ constexpr std::array<StoreName, 10> store_names{{
     {"redlock", StoreKind::redlock},
     {"zookeeper", StoreKind::zookeeper},
     {"etcd", StoreKind::etcd},
+    {"consul", StoreKind::consul},
     {"lease-row", StoreKind::lease_row},
     {"db-advisory", StoreKind::db_advisory},
     {"db-for-update", StoreKind::db_for_update},
@@ -57,6 +58,9 @@ bool is_consensus(StoreKind k) {
 bool is_zookeeper(StoreKind k) {
     return k == StoreKind::zookeeper;
 }
+bool is_consul(StoreKind k) {
+    return k == StoreKind::consul;
+}
 bool is_lease_row(StoreKind k) {
     return k == StoreKind::lease_row;
 }
@@ -76,13 +80,14 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 20> store_options{{
+constexpr std::array<StoreOption, 21> store_options{{
     {"ttl", has_ttl,
      "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
      "idle_in_transaction_timeout)"},
     {"renew", has_ttl, "the lease-based stores; a database session is kept alive only against its idle timeout"},
     {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
-    {"retry", is_polling, "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters)"},
+    {"retry", is_polling,
+     "redis, redis-replicated, redlock, consul, lease-row and db-advisory (the others queue waiters)"},
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -94,10 +99,11 @@ constexpr std::array<StoreOption, 20> store_options{{
     {"watch", is_consensus, "zookeeper and etcd"},
     {"election_timeout", is_consensus, "zookeeper and etcd"},
     {"tick", is_zookeeper, "zookeeper (etcd has no ticks; it raises a lease TTL below 2s to 2s)"},
+    {"lock_delay", is_consul, "consul"},
     {"first_token", is_lease_row, "lease-row"},
     {"token_counter", counts_tokens,
-     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd and lease-row "
-     "give tokens of their own)"},
+     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd, consul and "
+     "lease-row give tokens of their own)"},
     {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
     {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
     {"tcp_keepalives", is_database, "db-advisory and db-for-update"},
@@ -172,6 +178,11 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
             lock.has("election_timeout") ? positive(lock["election_timeout"]) : default_election_timeout;
         if (lock.has("tick")) spec.consensus.tick = positive(lock["tick"]);
     }
+    if (spec.store == StoreKind::consul && lock.has("lock_delay")) {
+        spec.consul.lock_delay = lock["lock_delay"].duration();
+        if (spec.consul.lock_delay > ConsulSpec::max_lock_delay)
+            lock["lock_delay"].fail("expected a lock-delay from 0s (none) to 60s: Consul caps a longer one at 60s");
+    }
     if (lock.has("token_counter")) {
         spec.token_counter = lock["token_counter"].string();
         if (spec.token_counter->empty()) lock["token_counter"].fail("expected a non-empty key, such as \"jobs:token\"");
@@ -244,6 +255,8 @@ LockSpec read_lock(const JsonReader& lock) {
     } else {
         spec.ttl = lock["ttl"].duration();
         if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
+        if (spec.store == StoreKind::consul && (spec.ttl < ConsulSpec::min_ttl || spec.ttl > ConsulSpec::max_ttl))
+            lock["ttl"].fail("expected a session TTL from 10s to 24h (86400s), the range Consul accepts");
         // true (every ttl/3, as client libraries do), false, or how often: "3s".
         const JsonReader renew = lock.has("renew") ? lock["renew"] : lock;
         if (!lock.has("renew") || renew.json().is_boolean()) {
@@ -309,6 +322,7 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
         case StoreKind::etcd:
             for (int i = 1; i <= lock.consensus.ensemble; ++i) names.push_back(fmt::format("etcd-{}", i));
             break;
+        case StoreKind::consul: names.push_back("consul"); break;
         case StoreKind::db_advisory:
         case StoreKind::db_for_update: break;  // the lock lives in the billing database
     }
