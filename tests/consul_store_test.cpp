@@ -4,6 +4,7 @@
 // a release, holds the key back for the session's lock-delay.
 #include <catch2/catch.hpp>
 
+#include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@
 #include "sim/network.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 using namespace locksim::time_literals;
 
 namespace {
@@ -320,7 +322,8 @@ TEST_CASE("a restarted Consul server keeps its sessions and keys, restarts their
     // Down from 15s to 18s: server-1's session, due at 20s, is given 2 x TTL from 18s.
     world.on_world(15_s, [&] { world.engine.crash(world.consul, "test"); });
     world.on_world(18_s, [&] { world.engine.restart(world.consul); });
-    world.acquire_at(19_s, two, world.server_2, replies);  // server-2's session survived too
+    // (A crash drops what was due on the node: requests after it are scheduled from outside.)
+    world.on_world(19_s, [&] { replies.push_back(world.store.acquire(consul_key, two, world.server_2)); });
     world.run();
     CHECK(outcomes_of(replies) == std::vector{ConsulOutcome::acquired, ConsulOutcome::held});
     const auto expired = events_of(world.engine, trace_kind::lock_expired);
@@ -335,8 +338,10 @@ TEST_CASE("a restarted Consul server keeps its sessions and keys, restarts their
     second.acquire_at(0_s, one, second.server_1, after);
     second.on_world(25_s, [&] { second.engine.crash(second.consul, "test"); });
     second.on_world(26_s, [&] { second.engine.restart(second.consul); });
-    second.session_at(27_s, second.server_2, 10_s, 15_s, three);
-    second.acquire_at(27_s, three, second.server_2, after);
+    second.on_world(27_s, [&] {
+        three = second.store.create_session(second.server_2, 10_s, 15_s);
+        after.push_back(second.store.acquire(consul_key, three, second.server_2));
+    });
     second.run();
     CHECK(outcomes_of(after) == std::vector{ConsulOutcome::acquired, ConsulOutcome::acquired});
 }
@@ -498,4 +503,83 @@ TEST_CASE("a Consul lease is believed for one TTL from the session's last renewa
     // The session was created by a request sent at 1s: the grant is believed until 11s on
     // server-1's monotonic clock, well short of the server's 2 x TTL.
     CHECK(holding.lease->valid_until == monotonic(11_s));
+}
+
+namespace {
+
+// A scenario file with a Consul lock: `lock` is the lock object's JSON.
+std::string consul_scenario(const std::string& lock) {
+    return R"({"name": "consul", "description": "d", "seed": 1, "servers": ["server-1", "server-2"],
+        "network": {"delay": "1ms"}, "lock": )" +
+           lock + R"(, "job": {"name": "renewals", "at": "00:00", "customers": [41], "period": "2026-10",
+        "work_per_customer": "1s"}, "designs": {"only": {}}})";
+}
+
+}  // namespace
+
+TEST_CASE("the loader gives a Consul lock a 15s lock-delay by default and one node named consul") {
+    const auto defaults =
+        parse_scenario(consul_scenario(R"({"store": "consul", "key": "locks/renewals", "ttl": "10s"})"), "c.json",
+                       metric_names());
+    const WorldSpec& world = defaults.designs.at(0).world;
+    CHECK(world.lock.store == StoreKind::consul);
+    CHECK(world.lock.consul.lock_delay == 15_s);
+    CHECK(world.store_nodes == std::vector<std::string>{"consul"});
+    CHECK(world.lock.gives_tokens());
+
+    const auto off = parse_scenario(
+        consul_scenario(R"({"store": "consul", "key": "locks/renewals", "ttl": "10s", "lock_delay": "0s"})"), "c.json",
+        metric_names());
+    CHECK(off.designs.at(0).world.lock.consul.lock_delay == 0_s);
+    CHECK(says(error_of(consul_scenario(R"({"store": "consul", "key": "k", "ttl": "10s", "lock_delay": "61s"})")),
+               "/lock/lock_delay: expected a lock-delay from 0s (none) to 60s"));
+    CHECK(says(error_of(consul_scenario(R"({"store": "consul", "key": "k", "ttl": "9s"})")),
+               "/lock/ttl: expected a session TTL from 10s to 24h"));
+}
+
+TEST_CASE("consul-lock-delay: the next holder waits out the lock-delay, and without one takes the lock at once") {
+    const auto scenario = load_scenario_file(scenario_path("consul-lock-delay.json"), metric_names());
+    const auto outcome = run_scenario(scenario, scenario.seed);
+
+    // With the lock-delay: server-1's session ends about 23s in (its last renewal at 3.3s,
+    // plus twice the 10s TTL); server-2 is refused for lock-delay, and granted 15s later,
+    // after server-1 woke at 31s, charged 42 and stopped.
+    const Trace& delayed = design_named(outcome, "lock-delay").trace;
+    const auto expired = events_of(delayed, trace_kind::lock_expired);
+    REQUIRE(expired.size() == 1);
+    CHECK(expired[0]->integer("token") == 1);
+    CHECK(expired[0]->at > at(23_s));
+    CHECK(expired[0]->at < at(24_s));
+    const auto granted = events_of(delayed, trace_kind::lock_granted);
+    REQUIRE(granted.size() >= 2);
+    CHECK(granted[1]->integer("token") == 2);
+    CHECK(granted[1]->at >= expired[0]->at + 15_s);
+    CHECK(granted[1]->at < expired[0]->at + 15_s + 2500_ms);  // one retry of 1-2s
+    std::size_t for_lock_delay = 0;
+    for (const auto* refused : events_of(delayed, trace_kind::lock_refused))
+        if (refused->has("reason") && refused->text("reason") == "lock-delay") {
+            ++for_lock_delay;
+            CHECK(refused->at >= expired[0]->at);
+            CHECK(refused->at < granted[1]->at);
+        }
+    CHECK(for_lock_delay > 0);
+    CHECK(design_named(outcome, "lock-delay").metrics.double_charges() == 0);
+
+    // Without it server-2 is granted within a retry of the session's end, long before
+    // server-1 wakes, and charges 42 first.
+    const Trace& undelayed = design_named(outcome, "no-lock-delay").trace;
+    const auto undelayed_expired = events_of(undelayed, trace_kind::lock_expired);
+    const auto undelayed_granted = events_of(undelayed, trace_kind::lock_granted);
+    REQUIRE(undelayed_expired.size() == 1);
+    REQUIRE(undelayed_granted.size() >= 2);
+    CHECK(undelayed_granted[1]->at < undelayed_expired[0]->at + 2500_ms);
+    const auto& doubled = design_named(outcome, "no-lock-delay").metrics;
+    REQUIRE(doubled.double_charged.size() == 1);
+    CHECK(doubled.double_charged[0].customer == 42);
+
+    // The 40s pause outlasts session and lock-delay; the LockIndex fences server-1 out.
+    CHECK(design_named(outcome, "pause-40s").metrics.double_charges() == 1);
+    CHECK(design_named(outcome, "pause-40s-fenced").metrics.double_charges() == 0);
+    CHECK(design_named(outcome, "pause-40s-fenced").metrics.stale_writes_rejected == 1);
+    CHECK(outcome.held());
 }
