@@ -56,7 +56,8 @@ struct ConsulServerWorld {
         on_consul(when, [this, client, ttl, lock_delay, &id] { id = store.create_session(client, ttl, lock_delay); });
     }
     // An acquire at `when` whose reply is appended to `replies`.
-    void acquire_at(Duration when, const std::string& session, NodeId client, std::vector<ConsulAcquireReply>& replies) {
+    void acquire_at(Duration when, const std::string& session, NodeId client,
+                    std::vector<ConsulAcquireReply>& replies) {
         on_consul(when, [this, &session, client, &replies] {
             replies.push_back(store.acquire(consul_key, session, client));
         });
@@ -461,8 +462,7 @@ TEST_CASE("a Consul holder that renews keeps the lock past twice its TTL, and a 
     CHECK(second.got_at >= first.released_at - 2_ms);
     CHECK(second.got_at <= first.released_at + 250_ms);
     CHECK(second.lease->token == 2);
-    for (const auto* refused : events_of(world.engine, trace_kind::lock_refused))
-        CHECK_FALSE(refused->has("reason"));
+    for (const auto* refused : events_of(world.engine, trace_kind::lock_refused)) CHECK_FALSE(refused->has("reason"));
     CHECK(events_of(world.engine, trace_kind::lock_expired).empty());
 }
 
@@ -487,7 +487,8 @@ TEST_CASE("a paused Consul holder loses its session at twice the TTL, and the ne
     CHECK(second.lease->token == 2);
     bool refused_for_lock_delay = false;
     for (const auto* refused : events_of(world.engine, trace_kind::lock_refused))
-        refused_for_lock_delay = refused_for_lock_delay || (refused->has("reason") && refused->text("reason") == "lock-delay");
+        refused_for_lock_delay =
+            refused_for_lock_delay || (refused->has("reason") && refused->text("reason") == "lock-delay");
     CHECK(refused_for_lock_delay);
     // server-1 wakes at 44s; its next renewal is answered 404: the lock is gone.
     REQUIRE_FALSE(first.renewals.empty());
@@ -518,9 +519,8 @@ std::string consul_scenario(const std::string& lock) {
 }  // namespace
 
 TEST_CASE("the loader gives a Consul lock a 15s lock-delay by default and one node named consul") {
-    const auto defaults =
-        parse_scenario(consul_scenario(R"({"store": "consul", "key": "locks/renewals", "ttl": "10s"})"), "c.json",
-                       metric_names());
+    const auto defaults = parse_scenario(
+        consul_scenario(R"({"store": "consul", "key": "locks/renewals", "ttl": "10s"})"), "c.json", metric_names());
     const WorldSpec& world = defaults.designs.at(0).world;
     CHECK(world.lock.store == StoreKind::consul);
     CHECK(world.lock.consul.lock_delay == 15_s);

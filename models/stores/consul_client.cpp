@@ -58,8 +58,7 @@ Task<bool> ConsulLockClient::keep_session() {
     const Instant sent = host_.monotonic_now();
     auto request = call(
         network_, host_, store_node_,
-        fmt::format(R"(PUT /v1/session/create {{"TTL": "{}", "LockDelay": "{}"}})", spec_.ttl,
-                    spec_.consul.lock_delay),
+        fmt::format(R"(PUT /v1/session/create {{"TTL": "{}", "LockDelay": "{}"}})", spec_.ttl, spec_.consul.lock_delay),
         [store = &store_, client = host_.id(), ttl = spec_.ttl, lock_delay = spec_.consul.lock_delay] {
             std::string id = store->create_session(client, ttl, lock_delay);
             std::string label = fmt::format(R"({{"ID": "{}"}})", id);

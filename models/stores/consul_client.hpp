@@ -1,9 +1,9 @@
 #pragma once
 // The client of a Consul lock, as Consul's api.Lock builds one: it creates a session with
 // the lock's ttl and lock-delay, keeps it renewed while it waits (at the lock's renewal
-// interval, ttl/3 by default; api.Lock renews every ttl/2), and acquires the key with it. Where api.Lock waits in a blocking query for the key to change, this
-// client polls with the lock's retry policy, which the same refusals answer (while a
-// lock-delay holds a key back, api.Lock too sleeps and asks again).
+// interval, ttl/3 by default; api.Lock renews every ttl/2), and acquires the key with it. Where api.Lock waits in a
+// blocking query for the key to change, this client polls with the lock's retry policy, which the same refusals answer
+// (while a lock-delay holds a key back, api.Lock too sleeps and asks again).
 //
 // While it holds the lock, extend() renews the session: a 404 means the server
 // invalidated it, and with it the lock. Release lets the key go, then destroys the session.

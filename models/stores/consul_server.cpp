@@ -27,8 +27,8 @@ Instant ConsulServer::due_on_wall_clock(const Session& session) const {
 }
 
 std::string ConsulServer::create_session(NodeId client, Duration ttl, Duration lock_delay) {
-    const std::string id = fmt::format("{}-{}-{}-{}-{}", session_ids_.hex(8), session_ids_.hex(4),
-                                       session_ids_.hex(4), session_ids_.hex(4), session_ids_.hex(12));
+    const std::string id = fmt::format("{}-{}-{}-{}-{}", session_ids_.hex(8), session_ids_.hex(4), session_ids_.hex(4),
+                                       session_ids_.hex(4), session_ids_.hex(12));
     sessions_[id] = Session{client, ttl, std::min(lock_delay, ConsulSpec::max_lock_delay), host_.monotonic_now()};
     arm_timer(id);
     return id;
