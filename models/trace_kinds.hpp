@@ -33,9 +33,10 @@ inline constexpr KindSpec lock_granted{"lock.granted", "the store granted the lo
 inline constexpr FieldSpec lock_refused_fields[] = {
     {"key", FieldType::text, false, "the lock's key"},
     {"client", FieldType::node, false, "the client that was refused"},
+    {"reason", FieldType::text, true, "why, when not because another holds it: lock-delay, invalid session (consul)"},
 };
-inline constexpr KindSpec lock_refused{"lock.refused", "the store refused the lock: someone else holds it",
-                                       lock_refused_fields};
+inline constexpr KindSpec lock_refused{
+    "lock.refused", "the store refused the lock: someone else holds it, or the reason says why", lock_refused_fields};
 
 inline constexpr FieldSpec lock_renewed_fields[] = {
     {"key", FieldType::text, false, "the lock's key"},

@@ -22,12 +22,14 @@ struct Line {
     std::vector<bool> frozen;  // per lane: paused while this happened (drawn ║ instead of │)
 };
 
-// Consecutive refusals at the store become one line: who was refused, how often, until when.
+// Consecutive refusals at the store for the same reason become one line: who was refused,
+// how often, until when.
 struct RefusalRun {
     std::size_t line = 0;
     std::vector<std::string> clients;
     int attempts = 0;
     Instant last;
+    std::string reason;  // "already held", or the store's own ("lock-delay")
 };
 
 std::string refusal_text(const RefusalRun& run) {
@@ -35,8 +37,9 @@ std::string refusal_text(const RefusalRun& run) {
         run.clients.size() == 1
             ? run.clients[0]
             : fmt::format("{} and {}", fmt::join(run.clients.begin(), run.clients.end() - 1, ", "), run.clients.back());
-    if (run.attempts == 1) return fmt::format("refuses {}: already held", who);
-    return fmt::format("refuses {}: already held ({} attempts until {})", who, run.attempts, format_seconds(run.last));
+    if (run.attempts == 1) return fmt::format("refuses {}: {}", who, run.reason);
+    return fmt::format("refuses {}: {} ({} attempts until {})", who, run.reason, run.attempts,
+                       format_seconds(run.last));
 }
 
 std::string styled(const Line& line, const TextStyle& style) {
@@ -73,8 +76,9 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         if (event.kind == trace_kind::node_resumed || event.kind == trace_kind::node_crashed) frozen[lane] = false;
         if (event.kind == trace_kind::lock_refused) {
             const std::string client = trace.node_name(event.node_ref("client"));
-            if (!refusals) {
-                refusals = RefusalRun{lines.size(), {}, 0, event.at};
+            const std::string reason = event.has("reason") ? event.text("reason") : "already held";
+            if (!refusals || refusals->reason != reason) {
+                refusals = RefusalRun{lines.size(), {}, 0, event.at, reason};
                 lines.push_back(Line{event.at, lane, "", EventTone::normal, frozen});
             }
             if (std::find(refusals->clients.begin(), refusals->clients.end(), client) == refusals->clients.end())

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "checks/command_line.hpp"
 #include "scenarios/schema/json_reader.hpp"
@@ -70,12 +71,16 @@ std::vector<WhatIf> what_ifs(const Scenario& scenario, const std::string& progra
     }
     if (shares_one_lease(scenario)) {
         // A lease must stay longer than its renewal interval and at least 3ms; a Kubernetes
-        // Lease also longer than its renew deadline, in whole seconds.
+        // Lease also longer than its renew deadline, in whole seconds; a Consul session's TTL
+        // from 10s to 24h.
         const bool kubernetes = world.lock.store == StoreKind::kubernetes_lease;
-        Duration shortest = std::max(world.lock.renew_every.value_or(Duration{}), milliseconds(3));
+        const bool consul = world.lock.store == StoreKind::consul;
+        Duration shortest = std::max(
+            {world.lock.renew_every.value_or(Duration{}), milliseconds(3), consul ? ConsulSpec::min_ttl : Duration{}});
         if (kubernetes) shortest = std::max(shortest, world.lock.kubernetes.renew_deadline);
         auto values = around(world.lock.ttl, shortest);
         if (kubernetes) std::erase_if(values, [](Duration d) { return d.ns % seconds(1).ns != 0; });
+        if (consul) std::erase_if(values, [](Duration ttl) { return ttl > ConsulSpec::max_ttl; });
         if (values.size() > 1)
             questions.push_back(WhatIf{question("the lease were", values, world.lock.ttl),
                                        study_command(program, file, seed, "lock.ttl", values)});

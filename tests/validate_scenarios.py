@@ -70,6 +70,7 @@ def edit(*changes, doc=None):
 PAUSE = {"pause": "server-1", "at": "6s", "for": "40s"}
 ZK_LOCK = {"store": "zookeeper", "key": "/locks/renewals", "ttl": "10s"}
 K8S_LOCK = {"store": "kubernetes-lease", "key": "renewals", "ttl": "15s"}
+CONSUL_LOCK = {"store": "consul", "key": "locks/renewals", "ttl": "10s"}
 
 # Files the schema must reject, and so must the loader (exit 2).
 MUST_REJECT = [
@@ -108,6 +109,10 @@ MUST_REJECT = [
     ("retry on kubernetes-lease", edit(("/lock", dict(K8S_LOCK, retry={"min": "1s", "max": "2s"})))),
     ("renew_deadline on redis", edit(("/lock/renew_deadline", "10s"))),
     ("a retry_period of 0s", edit(("/lock", dict(K8S_LOCK, retry_period="0s")))),
+    ("lock_delay on redis", edit(("/lock/lock_delay", "15s"))),
+    ("first_token on consul", edit(("/lock", dict(CONSUL_LOCK, first_token=33)))),
+    ("release on consul", edit(("/lock", dict(CONSUL_LOCK, release="plain-delete")))),
+    ("a server named consul", edit(("/servers", ["server-1", "consul"]))),
     ("persistence on zookeeper in a design", edit(("/designs/zk", {"lock": dict(ZK_LOCK, retry=None, persistence="aof-always")}))),
     ("ttl on db-for-update in a design", edit(("/designs/db", {"lock": {"store": "db-for-update", "ttl": "30s", "retry": None}}))),
     ("a lock without a store where a design keeps the base lock", edit(("/lock/store", REMOVE))),
@@ -200,6 +205,9 @@ MUST_ACCEPT = [
      edit(("/clocks", {"server-1": {"offset": "5ms"}}), ("/faults", [PAUSE]), ("/fencing", False),
           ("/designs/plain", {"horizon": None, "faults": None, "fencing": None, "clocks": {"server-1": None}}))),
     ("ttl \"none\" on redis", edit(("/lock/ttl", "none"))),
+    ("every consul option, fenced", edit(("/lock", dict(CONSUL_LOCK, lock_delay="0s", renew="3s", retry={"min": "1s", "max": "2s"})),
+                                         ("/fencing", True))),
+    ("a design switches to consul and sets its lock-delay", edit(("/designs/consul", {"lock": dict(CONSUL_LOCK, lock_delay="60s")}))),
     ("a trigger on a field, the 2nd time", edit(("/faults", [{"pause": "server-1", "for": "10s", "kind": "sigstop",
                                                               "when": {"event": "job.preparing", "node": "server-1", "customer": 42, "nth": 2}}]))),
     ("every fault kind", edit(("/faults", [
@@ -253,6 +261,8 @@ LEFT_TO_LOADER = [
     ("a node that does not exist", edit(("/faults", [dict(PAUSE, pause="server-9")]))),
     ("fencing on redis (no tokens)", edit(("/fencing", True))),
     ("a ttl under 3ms", edit(("/lock/ttl", "2ms"))),
+    ("a consul session TTL under 10s", edit(("/lock", dict(CONSUL_LOCK, ttl="9s")))),
+    ("a consul lock-delay above 60s", edit(("/lock", dict(CONSUL_LOCK, lock_delay="61s")))),
     ("a retry under 1ms", edit(("/lock/retry", {"min": "0s", "max": "1s"}))),
     ("a clock slew of 200ms", edit(("/faults", [{"clock_slew": "lock-store", "at": "1s", "by": "200ms"}]))),
     ("WAIT for more replicas than there are", edit(("/lock", {"store": "redis-replicated", "key": "k", "ttl": "30s",

@@ -11,6 +11,7 @@ std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context) {
         case StoreKind::redlock: return deploy_redlock(context);
         case StoreKind::zookeeper: return deploy_zookeeper(context);
         case StoreKind::etcd: return deploy_etcd(context);
+        case StoreKind::consul: return deploy_consul(context);
         case StoreKind::in_memory: return deploy_in_memory(context);
         case StoreKind::db_advisory:
         case StoreKind::db_for_update: return deploy_database_lock(context);

@@ -35,7 +35,8 @@ struct StoreContext {
 
 std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context);
 
-// A store on one node (one Redis, a lease row, a Kubernetes API server): its server object there, and a client
+// A store on one node (one Redis, a lease row, a Kubernetes API server, one Consul server): its
+// server object there, and a client
 // of type Client(host, network, node, server, lock spec) for each job server.
 template <class Server, class Client>
 class SingleNodeDeployment final : public StoreDeployment {
@@ -66,6 +67,7 @@ std::unique_ptr<StoreDeployment> deploy_replicated_redis(const StoreContext& con
 std::unique_ptr<StoreDeployment> deploy_redlock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_etcd(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_consul(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_database_lock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_in_memory(const StoreContext& context);
 

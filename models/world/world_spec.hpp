@@ -26,6 +26,7 @@ enum class StoreKind {
     etcd,              // a consensus cluster; lease-bound keys; token = create revision
     lease_row,         // a database lease row whose counter rises with every grant: a fencing token
     kubernetes_lease,  // a coordination.k8s.io Lease and client-go's leader election; token = leaseTransitions
+    consul,            // a Consul server: a session acquires a key; lock-delay; token = LockIndex
     in_memory,         // a lock in each server's own memory: it stops nothing on the other servers (seed §1)
     db_advisory,       // a session-level advisory lock in the billing database
     db_for_update,     // a row lock, SELECT … FOR UPDATE, held until COMMIT
@@ -40,7 +41,7 @@ constexpr bool is_database_lock(StoreKind store) {
 // Whether the lock's store itself hands out a number that rises with every grant.
 constexpr bool gives_tokens(StoreKind store) {
     return store == StoreKind::zookeeper || store == StoreKind::etcd || store == StoreKind::lease_row ||
-           store == StoreKind::kubernetes_lease;
+           store == StoreKind::kubernetes_lease || store == StoreKind::consul;
 }
 
 // Stores whose lock script can INCR a counter key beside the lock (one node, or a primary
@@ -121,6 +122,19 @@ struct KubernetesLeaseSpec {
     Duration retry_period = seconds(2);
 };
 
+// Consul's sessions (README, "The models"); a session's TTL is the lock's ttl.
+struct ConsulSpec {
+    // What Consul's session API accepts: a TTL from 10s (the servers' session_ttl_min) to
+    // 86400s, and a lock-delay it caps at 60s.
+    static constexpr Duration min_ttl = seconds(10);
+    static constexpr Duration max_ttl = hours(24);
+    static constexpr Duration max_lock_delay = seconds(60);
+
+    // After the server invalidates a session, the keys it held cannot be acquired for this
+    // long (0 turns it off). A voluntary release starts no lock-delay.
+    Duration lock_delay = seconds(15);
+};
+
 struct LockSpec {
     StoreKind store = StoreKind::redis;
     std::string key;
@@ -137,6 +151,7 @@ struct LockSpec {
     ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
     // kubernetes-lease: ttl is the lease duration.
     KubernetesLeaseSpec kubernetes;
+    ConsulSpec consul;             // consul: ttl is the session TTL
     // db-*: PostgreSQL's two idle timeouts. The database ends a session idle this long
     // outside a transaction (idle_session_timeout: an advisory lock's holder), or inside
     // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).

@@ -32,6 +32,7 @@ constexpr std::array<StoreName, 11> store_names{{
     {"redlock", StoreKind::redlock},
     {"zookeeper", StoreKind::zookeeper},
     {"etcd", StoreKind::etcd},
+    {"consul", StoreKind::consul},
     {"lease-row", StoreKind::lease_row},
     {"kubernetes-lease", StoreKind::kubernetes_lease},
     {"db-advisory", StoreKind::db_advisory},
@@ -59,6 +60,9 @@ bool is_consensus(StoreKind k) {
 }
 bool is_zookeeper(StoreKind k) {
     return k == StoreKind::zookeeper;
+}
+bool is_consul(StoreKind k) {
+    return k == StoreKind::consul;
 }
 bool is_kubernetes(StoreKind k) {
     return k == StoreKind::kubernetes_lease;
@@ -90,7 +94,7 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 23> store_options{{
+constexpr std::array<StoreOption, 24> store_options{{
     {"ttl", has_ttl,
      "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
      "idle_in_transaction_timeout)"},
@@ -99,8 +103,8 @@ constexpr std::array<StoreOption, 23> store_options{{
      "alive only against its idle timeout"},
     {"release", releases_by_value, "redis, redis-replicated, redlock and lease-row"},
     {"retry", retries_as_told,
-     "redis, redis-replicated, redlock, lease-row and db-advisory (the others queue waiters, and kubernetes-lease "
-     "tries every retry_period)"},
+     "redis, redis-replicated, redlock, consul, lease-row and db-advisory (the others queue waiters, and "
+     "kubernetes-lease tries every retry_period)"},
     {"persistence", is_redis_family, "redis, redis-replicated and redlock"},
     {"replicas", is_replicated, "redis-replicated"},
     {"replication_lag", is_replicated, "redis-replicated"},
@@ -113,12 +117,13 @@ constexpr std::array<StoreOption, 23> store_options{{
     {"watch", is_consensus, "zookeeper and etcd"},
     {"election_timeout", is_consensus, "zookeeper and etcd"},
     {"tick", is_zookeeper, "zookeeper (etcd has no ticks; it raises a lease TTL below 2s to 2s)"},
+    {"lock_delay", is_consul, "consul"},
     {"first_token", numbers_its_first_grant, "lease-row and kubernetes-lease"},
     {"renew_deadline", is_kubernetes, "kubernetes-lease"},
     {"retry_period", is_kubernetes, "kubernetes-lease"},
     {"token_counter", counts_tokens,
-     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd, lease-row and "
-     "kubernetes-lease give tokens of their own)"},
+     "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd, consul, "
+     "lease-row and kubernetes-lease give tokens of their own)"},
     {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
     {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
     {"tcp_keepalives", is_database, "db-advisory and db-for-update"},
@@ -230,6 +235,11 @@ void read_store_options(const JsonReader& lock, LockSpec& spec) {
         if (lock.has("tick")) spec.consensus.tick = positive(lock["tick"]);
     }
     if (is_kubernetes(spec.store)) read_kubernetes_options(lock, spec);
+    if (spec.store == StoreKind::consul && lock.has("lock_delay")) {
+        spec.consul.lock_delay = lock["lock_delay"].duration();
+        if (spec.consul.lock_delay > ConsulSpec::max_lock_delay)
+            lock["lock_delay"].fail("expected a lock-delay from 0s (none) to 60s: Consul caps a longer one at 60s");
+    }
     if (lock.has("token_counter")) {
         spec.token_counter = lock["token_counter"].string();
         if (spec.token_counter->empty()) lock["token_counter"].fail("expected a non-empty key, such as \"jobs:token\"");
@@ -302,6 +312,8 @@ LockSpec read_lock(const JsonReader& lock) {
     } else {
         spec.ttl = lock["ttl"].duration();
         if (spec.ttl < milliseconds(3)) lock["ttl"].fail("expected a ttl of at least 3ms");
+        if (spec.store == StoreKind::consul && (spec.ttl < ConsulSpec::min_ttl || spec.ttl > ConsulSpec::max_ttl))
+            lock["ttl"].fail("expected a session TTL from 10s to 24h (86400s), the range Consul accepts");
         // true (every ttl/3, as client libraries do), false, or how often: "3s".
         const JsonReader renew = lock.has("renew") ? lock["renew"] : lock;
         if (!lock.has("renew") || renew.json().is_boolean()) {
@@ -368,6 +380,7 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
         case StoreKind::etcd:
             for (int i = 1; i <= lock.consensus.ensemble; ++i) names.push_back(fmt::format("etcd-{}", i));
             break;
+        case StoreKind::consul: names.push_back("consul"); break;
         case StoreKind::db_advisory:
         case StoreKind::db_for_update: break;  // the lock lives in the billing database
     }

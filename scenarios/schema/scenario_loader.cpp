@@ -37,7 +37,7 @@ constexpr std::array<std::string_view, 14> world_fields{
 
 // Names the store kinds give their nodes (see store_node_names) are not for servers.
 bool is_store_node_name(std::string_view name) {
-    for (std::string_view prefix : {"lock-store", "redis-", "sentinel", "zk-", "etcd-", "kube-apiserver"})
+    for (std::string_view prefix : {"lock-store", "redis-", "sentinel", "zk-", "etcd-", "kube-apiserver", "consul"})
         if (name.starts_with(prefix)) return true;
     return false;
 }
@@ -97,7 +97,7 @@ public:
         if (world.job.skip_when_refused && !store_polls(world.lock.store))
             root_["job"]["on_refused"].fail(
                 "this lock store queues a waiter rather than refusing it, so there is no refusal to skip on; "
-                "\"skip\" needs redis, redis-replicated, redlock, lease-row, kubernetes-lease or db-advisory");
+                "\"skip\" needs redis, redis-replicated, redlock, consul, lease-row, kubernetes-lease or db-advisory");
         if (world.job.lock_scope == LockScope::leadership &&
             (world.lock.store == StoreKind::none || world.lock.store == StoreKind::in_memory))
             root_["job"]["lock_for"].fail("a leader is elected through a shared lock store; this design has none");
@@ -199,8 +199,8 @@ private:
         if ((protection.fence_database || protection.fence_provider) && !lock.gives_tokens())
             field.fail(
                 "fencing needs a lock that hands out tokens, and this one gives none (a Redis value is random "
-                "and never increases); use \"lease-row\", \"zookeeper\", \"etcd\" or \"kubernetes-lease\", or give "
-                "a Redis lock a \"token_counter\"");
+                "and never increases); use \"lease-row\", \"zookeeper\", \"etcd\", \"kubernetes-lease\" or \"consul\", "
+                "or give a Redis lock a \"token_counter\"");
     }
 
     ProtectionSpec read_protection(const LockSpec& lock, const JobSpec& job) const {
