@@ -151,7 +151,7 @@ struct LockSpec {
     ConsensusSpec consensus;       // zookeeper, etcd: ttl is the session (lease) timeout
     // kubernetes-lease: ttl is the lease duration.
     KubernetesLeaseSpec kubernetes;
-    ConsulSpec consul;             // consul: ttl is the session TTL
+    ConsulSpec consul;  // consul: ttl is the session TTL
     // db-*: PostgreSQL's two idle timeouts. The database ends a session idle this long
     // outside a transaction (idle_session_timeout: an advisory lock's holder), or inside
     // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).

@@ -24,7 +24,7 @@ struct StoreName {
     std::string_view name;
     StoreKind kind;
 };
-constexpr std::array<StoreName, 11> store_names{{
+constexpr std::array<StoreName, 12> store_names{{
     {"none", StoreKind::none},
     {"in-memory", StoreKind::in_memory},
     {"redis", StoreKind::redis},
