@@ -433,7 +433,7 @@ TEST_CASE("a Consul client creates a session, then acquires the key with it, as 
     hold_from(world, 1, 1_s, 0_s, holding);
     world.run();
     REQUIRE(holding.lease);
-    const std::string session = holding.lease->value;
+    const std::string session = holding.lease->value.substr(0, 8) + "…";  // labels abbreviate the UUID
     CHECK(holding.lease->token == 1);
     const auto labels = labels_sent(world.engine);
     REQUIRE(labels.size() >= 8);

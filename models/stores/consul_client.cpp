@@ -6,6 +6,16 @@
 #include "sim/rpc.hpp"
 
 namespace locksim {
+
+namespace {
+
+// A session's UUID as a diagram has room for: its first group, as `consul members`
+// abbreviates node IDs.
+std::string abbreviated(const std::string& session_id) {
+    return session_id.substr(0, 8) + "…";
+}
+
+}  // namespace
 namespace {
 
 // What the HTTP API answers an acquire with: a JSON true or false, or an error.
@@ -33,7 +43,7 @@ void ConsulLockClient::forget_session(const std::string& id) {
 Task<std::optional<bool>> ConsulLockClient::renew(std::string id) {
     const Instant sent = host_.monotonic_now();
     auto request = call(
-        network_, host_, store_node_, fmt::format("PUT /v1/session/renew/{}", id),
+        network_, host_, store_node_, fmt::format("PUT /v1/session/renew/{}", abbreviated(id)),
         [store = &store_, id] {
             const bool found = store->renew_session(id);
             return Answer<bool>{found, found ? "200" : "404 session not found"};
@@ -61,7 +71,7 @@ Task<bool> ConsulLockClient::keep_session() {
         fmt::format(R"(PUT /v1/session/create {{"TTL": "{}", "LockDelay": "{}"}})", spec_.ttl, spec_.consul.lock_delay),
         [store = &store_, client = host_.id(), ttl = spec_.ttl, lock_delay = spec_.consul.lock_delay] {
             std::string id = store->create_session(client, ttl, lock_delay);
-            std::string label = fmt::format(R"({{"ID": "{}"}})", id);
+            std::string label = fmt::format(R"({{"ID": "{}"}})", abbreviated(id));
             return Answer<std::string>{std::move(id), std::move(label)};
         },
         spec_.request_timeout);
@@ -75,7 +85,7 @@ Task<std::optional<Lease>> ConsulLockClient::try_acquire() {
     if (!co_await keep_session()) co_return std::nullopt;
     const OwnSession session = *session_;
     auto request = call(
-        network_, host_, store_node_, fmt::format("PUT /v1/kv/{}?acquire={}", spec_.key, session.id),
+        network_, host_, store_node_, fmt::format("PUT /v1/kv/{}?acquire={}", spec_.key, abbreviated(session.id)),
         [store = &store_, key = spec_.key, id = session.id, client = host_.id()] {
             const ConsulAcquireReply reply = store->acquire(key, id, client);
             return Answer<ConsulAcquireReply>{reply, acquire_reply_label(reply)};
@@ -106,7 +116,7 @@ Task<ExtendResult> ConsulLockClient::extend(const Lease& lease) {
 
 Task<void> ConsulLockClient::release(const Lease& lease) {
     auto releasing = call(
-        network_, host_, store_node_, fmt::format("PUT /v1/kv/{}?release={}", lease.key, lease.value),
+        network_, host_, store_node_, fmt::format("PUT /v1/kv/{}?release={}", lease.key, abbreviated(lease.value)),
         [store = &store_, key = lease.key, id = lease.value, by = host_.id()] {
             const bool released = store->release(key, id, by);
             return Answer<bool>{released, released ? "true" : "false"};
@@ -118,7 +128,7 @@ Task<void> ConsulLockClient::release(const Lease& lease) {
     // word that the key was let go, leave the session to run out instead.
     if (!released) co_return;
     auto destroying = call(
-        network_, host_, store_node_, fmt::format("PUT /v1/session/destroy/{}", lease.value),
+        network_, host_, store_node_, fmt::format("PUT /v1/session/destroy/{}", abbreviated(lease.value)),
         [store = &store_, id = lease.value, by = host_.id()] {
             return Answer<bool>{store->destroy_session(id, by), "true"};
         },
