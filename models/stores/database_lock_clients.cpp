@@ -2,6 +2,10 @@
 // pg_try_advisory_lock, and a row lock that waits in the database's lock queue.
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "models/stores/database_locks.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
@@ -132,6 +136,105 @@ private:
     DatabaseConnection connection_;
 };
 
+// PgBouncer's pool in transaction mode: server sessions it opened itself and lends to
+// whichever client sends the next transaction. A session-level advisory lock stays on the
+// server session, not with the client that took it.
+class TransactionPool {
+public:
+    TransactionPool(DatabaseLocks& locks, NodeId pooler, PoolerSpec spec)
+        : locks_(locks), pooler_(pooler), spec_(spec) {}
+
+    // The server session the next transaction of `client` runs on: with LIFO the one
+    // released last (every statement here ends at once, so always the same one), with
+    // round robin the next in turn; a new one while the pool has room for it.
+    std::int64_t lend(NodeId client) {
+        std::size_t index = 0;
+        if (spec_.server_round_robin) {
+            index = next_ % static_cast<std::size_t>(spec_.pool_size);
+            ++next_;
+        }
+        while (sessions_.size() <= index) sessions_.push_back(locks_.connect(pooler_));
+        locks_.lend(sessions_[index], client);
+        return sessions_[index];
+    }
+
+private:
+    DatabaseLocks& locks_;
+    NodeId pooler_;
+    PoolerSpec spec_;
+    std::vector<std::int64_t> sessions_;
+    std::size_t next_ = 0;
+};
+
+// An advisory lock taken through the pooler: the same statements, each on whatever server
+// session the pool lends. Nothing ties the lock to this client: a release may land on
+// another session (and unlock nothing), and another client lent the holding session holds
+// the lock too. The pooler keeps its server sessions when a client dies.
+class PooledAdvisoryLockClient final : public PollingLockClient {
+public:
+    PooledAdvisoryLockClient(Host host, Network& network, NodeId database, TransactionPool& pool, DatabaseLocks& locks,
+                             const LockSpec& spec)
+        : PollingLockClient(host, spec.retry),
+          network_(network),
+          database_(database),
+          pool_(pool),
+          locks_(locks),
+          spec_(spec) {}
+
+    Task<ExtendResult> extend(const Lease&) override {
+        const Instant sent = host_.monotonic_now();
+        auto request = call(
+            network_, host_, database_, "SELECT 1 (pgbouncer)",
+            [pool = &pool_, locks = &locks_, client = host_.id()] {
+                const std::int64_t session = pool->lend(client);
+                const bool alive = locks->touch(session);
+                return Answer<bool>{alive, fmt::format("1 (server session {})", session)};
+            },
+            spec_.request_timeout);
+        const auto alive = co_await request;
+        if (!alive) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
+        co_return ExtendResult{ExtendResult::Outcome::extended, never};
+    }
+
+    Task<void> release(const Lease& lease) override {
+        auto request = call(
+            network_, host_, database_, fmt::format("SELECT pg_advisory_unlock(hashtext('{}')) (pgbouncer)", lease.key),
+            [pool = &pool_, locks = &locks_, client = host_.id(), key = lease.key] {
+                const std::int64_t session = pool->lend(client);
+                const auto unlocked = locks->advisory_unlock(session, key);
+                return Answer<std::optional<bool>>{
+                    unlocked, fmt::format("{} (server session {})", unlocked && *unlocked ? "t" : "f", session)};
+            },
+            spec_.request_timeout);
+        co_await request;
+    }
+
+protected:
+    Task<std::optional<Lease>> try_acquire() override {
+        const std::string key = spec_.key;
+        auto request = call(
+            network_, host_, database_, fmt::format("SELECT pg_try_advisory_lock(hashtext('{}')) (pgbouncer)", key),
+            [pool = &pool_, locks = &locks_, client = host_.id(), key] {
+                const std::int64_t session = pool->lend(client);
+                const auto taken = locks->try_advisory_lock(session, key);
+                const bool granted = taken && *taken;
+                return Answer<std::pair<bool, std::int64_t>>{
+                    {granted, session}, fmt::format("{} (server session {})", granted ? "t" : "f", session)};
+            },
+            spec_.request_timeout);
+        const auto taken = co_await request;
+        if (!taken || !taken->first) co_return std::nullopt;
+        co_return Lease{key, fmt::format("server session {}", taken->second), std::nullopt, never};
+    }
+
+private:
+    Network& network_;
+    NodeId database_;
+    TransactionPool& pool_;
+    DatabaseLocks& locks_;
+    LockSpec spec_;
+};
+
 Task<Answer<bool>> serve_lock_row(DatabaseLocks* locks, std::int64_t session, std::string row) {
     const bool locked = co_await locks->lock_row(session, std::move(row));
     co_return Answer<bool>{locked, locked ? "1 row (locked)" : "FATAL: terminating connection"};
@@ -186,10 +289,15 @@ public:
         : context_(context),
           database_(context.node(context.world.billing_node)),
           locks_(Host(context.engine, database_),
-                 {context.world.lock.idle_session_timeout, context.world.lock.idle_in_transaction_timeout}) {}
+                 {context.world.lock.idle_session_timeout, context.world.lock.idle_in_transaction_timeout}) {
+        if (context.world.lock.pooler) pool_.emplace(locks_, database_, *context.world.lock.pooler);
+    }
 
     using StoreDeployment::client_for;
     std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
+        if (pool_)
+            return std::make_unique<PooledAdvisoryLockClient>(server, context_.network, database_, *pool_, locks_,
+                                                              lock);
         if (lock.store == StoreKind::db_advisory)
             return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_, lock);
         return std::make_unique<RowLockClient>(server, context_.network, database_, locks_, lock);
@@ -200,6 +308,7 @@ private:
     StoreContext context_;
     NodeId database_;
     DatabaseLocks locks_;
+    std::optional<TransactionPool> pool_;  // PgBouncer runs beside the database
 };
 
 }  // namespace

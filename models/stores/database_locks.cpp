@@ -1,5 +1,7 @@
 #include "models/stores/database_locks.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -22,6 +24,11 @@ std::int64_t DatabaseLocks::connect(NodeId client) {
     sessions_[id] = Session{client, host_.monotonic_now(), host_.wall_now()};
     arm_idle_check(id);
     return id;
+}
+
+void DatabaseLocks::lend(std::int64_t session, NodeId client) {
+    auto found = sessions_.find(session);
+    if (found != sessions_.end()) found->second.client = client;
 }
 
 bool DatabaseLocks::touch(std::int64_t session) {
@@ -70,6 +77,16 @@ std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const
     if (held != advisory_.end()) {
         if (held->second.session == session) {
             ++held->second.count;
+            // The session is another client's now (a pooler lent it): the lock it holds
+            // answers that client too, and the trace says whom it was granted to.
+            if (held->second.client != client) {
+                held->second.client = client;
+                host_.record(trace_kind::lock_granted,
+                             {{"key", key},
+                              {"value", fmt::format("advisory, again on session {}", session)},
+                              {"holder", client},
+                              {"session", session}});
+            }
             return true;
         }
         host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});

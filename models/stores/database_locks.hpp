@@ -29,6 +29,8 @@ public:
 
     // A new session for `client`; every statement below names it.
     std::int64_t connect(NodeId client);
+    // A pooler hands an open session to `client` for its next transaction.
+    void lend(std::int64_t session, NodeId client);
     // Any statement: false if the session has ended. Counts as activity.
     bool touch(std::int64_t session);
 

@@ -135,6 +135,14 @@ struct ConsulSpec {
     Duration lock_delay = seconds(15);
 };
 
+// PgBouncer in transaction mode (pool_mode = transaction) between the servers and the
+// database: each statement outside a transaction runs on a server connection the pooler
+// picks from a pool it shares among all clients.
+struct PoolerSpec {
+    int pool_size = 20;               // default_pool_size
+    bool server_round_robin = false;  // false: reuse the connection released last (PgBouncer's LIFO)
+};
+
 struct LockSpec {
     StoreKind store = StoreKind::redis;
     std::string key;
@@ -158,6 +166,7 @@ struct LockSpec {
     std::optional<Duration> idle_session_timeout;
     std::optional<Duration> idle_in_transaction_timeout;
     TcpKeepalives tcp_keepalives;       // db-*: when the database ends a dead machine's session
+    std::optional<PoolerSpec> pooler;   // db-advisory: the servers reach the database through PgBouncer
     bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
     bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
     // redis, redis-replicated: the lock script INCRs this key after every grant, and the

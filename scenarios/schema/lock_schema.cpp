@@ -87,6 +87,9 @@ bool retries_as_told(StoreKind k) {
 bool is_database(StoreKind k) {
     return is_database_lock(k);
 }
+bool is_advisory(StoreKind k) {
+    return k == StoreKind::db_advisory;
+}
 bool counts_tokens(StoreKind k) {
     return can_count_tokens(k);
 }
@@ -94,7 +97,7 @@ bool releases_by_value(StoreKind k) {
     return k == StoreKind::redis || k == StoreKind::redis_replicated || k == StoreKind::redlock ||
            k == StoreKind::lease_row;
 }
-constexpr std::array<StoreOption, 24> store_options{{
+constexpr std::array<StoreOption, 25> store_options{{
     {"ttl", has_ttl,
      "the lease-based stores; the database holds its locks for the session (see idle_session_timeout and "
      "idle_in_transaction_timeout)"},
@@ -127,6 +130,9 @@ constexpr std::array<StoreOption, 24> store_options{{
     {"idle_session_timeout", is_database, "db-advisory and db-for-update"},
     {"idle_in_transaction_timeout", is_database, "db-advisory and db-for-update"},
     {"tcp_keepalives", is_database, "db-advisory and db-for-update"},
+    {"pooler", is_advisory,
+     "db-advisory (a FOR UPDATE lock lives inside one transaction, which a transaction pooler keeps on one "
+     "connection)"},
 }};
 
 PersistenceSpec read_persistence(const JsonReader& field) {
@@ -166,6 +172,19 @@ TcpKeepalives read_tcp_keepalives(const JsonReader& field) {
     if (field.has("interval")) keepalives.interval = positive(field["interval"]);
     if (field.has("count")) keepalives.count = read_count(field["count"], 1, 1000);
     return keepalives;
+}
+
+// PgBouncer in transaction mode: {"pool_size": 20, "server_round_robin": false}.
+PoolerSpec read_pooler(const JsonReader& field) {
+    field.allow_only({"mode", "pool_size", "server_round_robin"});
+    if (field.has("mode") && field["mode"].string() != "transaction")
+        field["mode"].fail(
+            "expected \"transaction\": in session mode a client keeps its server connection, as without a "
+            "pooler (leave \"pooler\" out), and statement mode refuses the transactions a job needs");
+    PoolerSpec pooler;
+    if (field.has("pool_size")) pooler.pool_size = read_count(field["pool_size"], 1, 1000);
+    if (field.has("server_round_robin")) pooler.server_round_robin = field["server_round_robin"].boolean();
+    return pooler;
 }
 
 // "most-up-to-date" (Sentinel's rule, the default: 0) or "redis-replica-k" (k).
@@ -307,6 +326,7 @@ LockSpec read_lock(const JsonReader& lock) {
         if (lock.has("idle_in_transaction_timeout"))
             spec.idle_in_transaction_timeout = positive(lock["idle_in_transaction_timeout"]);
         if (lock.has("tcp_keepalives")) spec.tcp_keepalives = read_tcp_keepalives(lock["tcp_keepalives"]);
+        if (lock.has("pooler")) spec.pooler = read_pooler(lock["pooler"]);
         spec.ttl = spec.holder_idle_timeout().value_or(max_duration);
         spec.renew = spec.holder_idle_timeout().has_value();
     } else {
