@@ -50,7 +50,8 @@ TEST_CASE("pgbouncer: with LIFO lending the second server is lent the holding se
     for (const auto& reply : replies) CHECK(reply.find("(server session 1)") != std::string::npos);
 }
 
-TEST_CASE("pgbouncer: round-robin lending refuses once, then lends the holder's session; an unlock lands elsewhere") {
+TEST_CASE(
+    "pgbouncer: round-robin lending refuses once, then lends the holder's session, and an unlock lands elsewhere") {
     const ScenarioOutcome outcome = pgbouncer_scenario();
     const auto& design = pgbouncer_run(outcome, "pgbouncer-round-robin");
     const auto replies = session_replies(design.trace);

@@ -76,6 +76,13 @@ public:
             case LeaseStanding::Kind::held:
             case LeaseStanding::Kind::never_held: break;
         }
+        if (const TraceEvent* shared = shared_session_grant(flagged))
+            return fmt::format(
+                ": {} sent it at {}, because the database granted the lock to {} at {} on session {}, which "
+                "already held it: a transaction pooler lends one server session to many clients, and the "
+                "session's lock answers them all",
+                writer, sent, trace_.node_name(shared->node_ref("holder")), format_seconds(shared->at),
+                shared->integer("session"));
         if (auto earlier = earlier_offence(flagged, standing)) return earlier;
         if (standing.kind == LeaseStanding::Kind::never_held)
             return fmt::format(": {} sent it at {}, because the store had never granted it the lock", writer, sent);
@@ -83,6 +90,18 @@ public:
     }
 
 private:
+    // The last grant before `flagged` of a lock its session already held for another
+    // client (DatabaseLocks marks such a grant "again on session N").
+    const TraceEvent* shared_session_grant(const TraceEvent& flagged) const {
+        for (std::size_t i = flagged.sequence; i-- > 0;) {
+            const TraceEvent& event = trace_.events()[i];
+            if (event.kind == trace_kind::lock_granted && event.has("session") &&
+                event.text("value").find(", again on session ") != std::string::npos)
+                return &event;
+        }
+        return nullptr;
+    }
+
     // A charge the writer's client had given up waiting for, of the same customer, before
     // this one landed: a retry (or the request it retried) charged twice.
     const TraceEvent* retried_charge(const TraceEvent& flagged, const Landed& write) const {
