@@ -263,31 +263,34 @@ private:
         });
     }
     void schedule(const DelaySpikeFault& f, std::optional<std::size_t> index) {
-        strike(f.at, f.when, [this, f, index](NodeId) {
-            const NodeId from = node(f.from);
-            const NodeId to = node(f.to);
-            announce(index, {}, "network");
-            const Instant until = engine_.now() + f.length;
-            network_.hold(from, to, f.extra, until);
-            if (!f.one_way) network_.hold(to, from, f.extra, until);
-            engine_.record(from, trace_kind::link_held,
-                           {{"to", to}, {"extra", f.extra}, {"until", until}, {"one_way", f.one_way}});
-        });
+        strike_link(
+            f, index, trace_kind::link_held, {{"extra", f.extra}},
+            [this, extra = f.extra](NodeId from, NodeId to, Instant until) { network_.hold(from, to, extra, until); });
+    }
+    void schedule(const LossBurstFault& f, std::optional<std::size_t> index) {
+        strike_link(
+            f, index, trace_kind::link_lossy, {{"loss", fmt::format("{}/{}", f.loss.numerator, f.loss.denominator)}},
+            [this, loss = f.loss](NodeId from, NodeId to, Instant until) { network_.lose(from, to, loss, until); });
     }
 
-    void schedule(const LossBurstFault& f, std::optional<std::size_t> index) {
-        strike(f.at, f.when, [this, f, index](NodeId) {
+    // A fault on one link for `length` (a delay spike, a loss burst): `apply(from, to,
+    // until)` on each direction it strikes, both unless one_way, and one trace event of
+    // `kind` with `fields` besides the link's.
+    template <class LinkFault, class Apply>
+    void strike_link(const LinkFault& f, std::optional<std::size_t> index, const KindSpec& kind,
+                     std::vector<Field> fields, Apply apply) {
+        strike(f.at, f.when, [this, f, index, &kind, fields, apply](NodeId) {
             const NodeId from = node(f.from);
             const NodeId to = node(f.to);
             announce(index, {}, "network");
             const Instant until = engine_.now() + f.length;
-            network_.lose(from, to, f.loss, until);
-            if (!f.one_way) network_.lose(to, from, f.loss, until);
-            engine_.record(from, trace_kind::link_lossy,
-                           {{"to", to},
-                            {"loss", fmt::format("{}/{}", f.loss.numerator, f.loss.denominator)},
-                            {"until", until},
-                            {"one_way", f.one_way}});
+            apply(from, to, until);
+            if (!f.one_way) apply(to, from, until);
+            std::vector<Field> recorded{{"to", to}};
+            recorded.insert(recorded.end(), fields.begin(), fields.end());
+            recorded.push_back({"until", until});
+            recorded.push_back({"one_way", f.one_way});
+            engine_.record(from, kind, std::move(recorded));
         });
     }
 
