@@ -6,11 +6,27 @@
 #include <cassert>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include "checks/command_line.hpp"
 #include "sim/wide_int.hpp"
 
 namespace locksim {
+
+namespace {
+
+// The totals a summary keeps per design, by the names its JSON and a sweep's "expect"
+// use, in the order the JSON lists them.
+constexpr std::pair<std::string_view, std::uint64_t DesignTally::*> design_totals[] = {
+    {"runs", &DesignTally::runs},
+    {"runs_with_violation", &DesignTally::runs_with_violation},
+    {"double_charges", &DesignTally::double_charges},
+    {"overlapping_holders", &DesignTally::overlapping_holders},
+    {"stale_writes_accepted", &DesignTally::stale_writes_accepted},
+};
+
+}  // namespace
 
 void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
     ++runs;
@@ -26,21 +42,13 @@ void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
 }
 
 std::int64_t DesignTally::total(std::string_view metric) const {
-    const auto signed_count = [](std::uint64_t n) { return static_cast<std::int64_t>(n); };
-    if (metric == "runs") return signed_count(runs);
-    if (metric == "runs_with_violation") return signed_count(runs_with_violation);
-    if (metric == "double_charges") return signed_count(double_charges);
-    if (metric == "overlapping_holders") return signed_count(overlapping_holders);
-    if (metric == "stale_writes_accepted") return signed_count(stale_writes_accepted);
+    for (const auto& [name, total] : design_totals)
+        if (name == metric) return static_cast<std::int64_t>(this->*total);
     throw std::logic_error(fmt::format("a sweep has no total named \"{}\"", metric));
 }
 
 void DesignTally::merge(const DesignTally& other) {
-    runs += other.runs;
-    runs_with_violation += other.runs_with_violation;
-    double_charges += other.double_charges;
-    overlapping_holders += other.overlapping_holders;
-    stale_writes_accepted += other.stale_writes_accepted;
+    for (const auto& [name, total] : design_totals) this->*total += other.*total;
     std::vector<std::uint64_t> both;
     std::merge(failing_seeds.begin(), failing_seeds.end(), other.failing_seeds.begin(), other.failing_seeds.end(),
                std::back_inserter(both));
@@ -98,12 +106,8 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
     using Json = nlohmann::ordered_json;
     Json designs = Json::array();
     for (const auto& d : summary.designs) {
-        Json entry{{"name", d.name},
-                   {"runs", d.runs},
-                   {"runs_with_violation", d.runs_with_violation},
-                   {"double_charges", d.double_charges},
-                   {"overlapping_holders", d.overlapping_holders},
-                   {"stale_writes_accepted", d.stale_writes_accepted}};
+        Json entry{{"name", d.name}};
+        for (const auto& [name, total] : design_totals) entry[std::string(name)] = d.*total;
         if (d.runs > 0) {
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
             entry["violation_rate"] = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
@@ -233,16 +237,16 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
         for (const auto& d : document.at("designs")) {
             DesignTally tally;
             tally.name = d.at("name").get<std::string>();
-            tally.runs = count(d.at("runs"), "runs");
-            tally.runs_with_violation = count(d.at("runs_with_violation"), "runs_with_violation");
-            tally.double_charges = count(d.at("double_charges"), "double_charges");
-            if (!d.contains("overlapping_holders") || !d.contains("stale_writes_accepted"))
-                throw SweepError(fmt::format(
-                    "{}: design {} has no overlapping_holders or stale_writes_accepted: written by an older "
-                    "locksim; rerun the shard",
-                    file, tally.name));
-            tally.overlapping_holders = count(d.at("overlapping_holders"), "overlapping_holders");
-            tally.stale_writes_accepted = count(d.at("stale_writes_accepted"), "stale_writes_accepted");
+            for (const auto& [name, total] : design_totals) {
+                const std::string key(name);
+                // A summary from before sweeps totalled overlaps and stale writes lacks them;
+                // one without even "runs" is no summary at all, which at() reports below.
+                if (!d.contains(key) && d.contains("runs"))
+                    throw SweepError(
+                        fmt::format("{}: design {} has no {}: written by an older locksim; rerun the shard", file,
+                                    tally.name, key));
+                tally.*total = count(d.at(key), key.c_str());
+            }
             for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
             summary.designs.push_back(std::move(tally));
         }

@@ -180,21 +180,19 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
         // The claim comes before the charge: a stale holder is stopped here. A pause
         // between this claim and the charge is not stopped by anything in the database.
         if (co_await billing_.claim_renewal(customer, *token) == 0) {
-            if (!protection_.claim_once) {
-                lost(held, "fenced out: a newer token wrote the row");
-                co_return Step::stop;
+            // Under claim-once no row may also mean that another holder claimed or charged
+            // the row first, under a token no newer than this one: it is theirs. Look.
+            if (protection_.claim_once) {
+                const RenewalRow now = co_await billing_.read_renewal(customer);
+                if (now.fence <= *token) {
+                    host_.record(trace_kind::job_customer_skipped,
+                                 {{"customer", customer},
+                                  {"reason", fmt::format("{} under token {}", to_string(now.status), now.fence)}});
+                    co_return Step::next_customer;
+                }
             }
-            // Claim-once: no row may mean a newer token wrote it (this holder is stale), or
-            // that another holder claimed or charged it first (it is theirs). Look.
-            const RenewalRow now = co_await billing_.read_renewal(customer);
-            if (now.fence > *token) {
-                lost(held, "fenced out: a newer token wrote the row");
-                co_return Step::stop;
-            }
-            host_.record(trace_kind::job_customer_skipped,
-                         {{"customer", customer},
-                          {"reason", fmt::format("{} under token {}", to_string(now.status), now.fence)}});
-            co_return Step::next_customer;
+            lost(held, "fenced out: a newer token wrote the row");
+            co_return Step::stop;
         }
     }
     // Checking once more narrows the window; a pause can still land between this line and

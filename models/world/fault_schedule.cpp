@@ -45,7 +45,7 @@ Fault make_fault(const FaultGenerator& generator, const std::string& target, Ins
 }
 
 // A fault between nodes has one stream, named for the generator alone.
-constexpr const char* between_nodes = "network";
+const std::vector<std::string> between_nodes{"network"};
 
 }  // namespace
 
@@ -53,8 +53,7 @@ std::vector<Fault> draw_fault_schedule(const std::vector<FaultGenerator>& genera
     std::vector<Fault> faults;
     for (std::size_t g = 0; g < generators.size(); ++g) {
         const FaultGenerator& generator = generators[g];
-        const std::vector<std::string> streams =
-            generator.targets.empty() ? std::vector<std::string>{between_nodes} : generator.targets;
+        const std::vector<std::string>& streams = generator.targets.empty() ? between_nodes : generator.targets;
         for (const auto& node : streams) {
             RandomStream random(seed, "faults/" + std::to_string(g) + "/" + node);
             for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
