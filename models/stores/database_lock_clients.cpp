@@ -13,6 +13,14 @@
 namespace locksim {
 namespace {
 
+std::string try_advisory_lock_sql(const std::string& key) {
+    return fmt::format("SELECT pg_try_advisory_lock(hashtext('{}'))", key);
+}
+
+std::string advisory_unlock_sql(const std::string& key) {
+    return fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", key);
+}
+
 // One client's connection: its session, the statements it sends, and what a crash leaves
 // behind. A dead process: its kernel closes the socket, and the database ends the session
 // at once. A dead machine: nothing is sent, and the database holds the session (and its
@@ -99,8 +107,7 @@ public:
     Task<void> release(const Lease& lease) override {
         const std::int64_t session = co_await connection_.session();
         auto request = call(
-            *connection_.network_, host_, connection_.database_,
-            fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", lease.key),
+            *connection_.network_, host_, connection_.database_, advisory_unlock_sql(lease.key),
             [locks = connection_.locks_, session, key = lease.key] {
                 const auto unlocked = locks->advisory_unlock(session, key);
                 return Answer<std::optional<bool>>{unlocked, unlocked && *unlocked ? "t" : "f"};
@@ -115,8 +122,7 @@ protected:
         const Instant sent = host_.monotonic_now();
         const std::string key = connection_.spec_.key;
         auto request = call(
-            *connection_.network_, host_, connection_.database_,
-            fmt::format("SELECT pg_try_advisory_lock(hashtext('{}'))", key),
+            *connection_.network_, host_, connection_.database_, try_advisory_lock_sql(key),
             [locks = connection_.locks_, session, key] {
                 const auto taken = locks->try_advisory_lock(session, key);
                 return Answer<std::optional<bool>>{taken, !taken ? "FATAL: no session" : *taken ? "t" : "f"};
@@ -182,7 +188,6 @@ public:
           spec_(spec) {}
 
     Task<ExtendResult> extend(const Lease&) override {
-        const Instant sent = host_.monotonic_now();
         auto request = call(
             network_, host_, database_, "SELECT 1 (pgbouncer)",
             [pool = &pool_, locks = &locks_, client = host_.id()] {
@@ -198,7 +203,7 @@ public:
 
     Task<void> release(const Lease& lease) override {
         auto request = call(
-            network_, host_, database_, fmt::format("SELECT pg_advisory_unlock(hashtext('{}')) (pgbouncer)", lease.key),
+            network_, host_, database_, advisory_unlock_sql(lease.key) + " (pgbouncer)",
             [pool = &pool_, locks = &locks_, client = host_.id(), key = lease.key] {
                 const std::int64_t session = pool->lend(client);
                 const auto unlocked = locks->advisory_unlock(session, key);
@@ -213,7 +218,7 @@ protected:
     Task<std::optional<Lease>> try_acquire() override {
         const std::string key = spec_.key;
         auto request = call(
-            network_, host_, database_, fmt::format("SELECT pg_try_advisory_lock(hashtext('{}')) (pgbouncer)", key),
+            network_, host_, database_, try_advisory_lock_sql(key) + " (pgbouncer)",
             [pool = &pool_, locks = &locks_, client = host_.id(), key] {
                 const std::int64_t session = pool->lend(client);
                 const auto taken = locks->try_advisory_lock(session, key);

@@ -90,14 +90,19 @@ public:
     }
 
 private:
-    // The last grant before `flagged` of a lock its session already held for another
-    // client (DatabaseLocks marks such a grant "again on session N").
+    // The last grant before `flagged` of a lock on a database session that an earlier
+    // grant had given another client (a pooler lent the session to both).
     const TraceEvent* shared_session_grant(const TraceEvent& flagged) const {
         for (std::size_t i = flagged.sequence; i-- > 0;) {
-            const TraceEvent& event = trace_.events()[i];
-            if (event.kind == trace_kind::lock_granted && event.has("session") &&
-                event.text("value").find(", again on session ") != std::string::npos)
-                return &event;
+            const TraceEvent& later = trace_.events()[i];
+            if (later.kind != trace_kind::lock_granted || !later.has("session")) continue;
+            for (std::size_t j = i; j-- > 0;) {
+                const TraceEvent& earlier = trace_.events()[j];
+                if (earlier.kind == trace_kind::lock_granted && earlier.has("session") &&
+                    earlier.integer("session") == later.integer("session") &&
+                    earlier.node_ref("holder") != later.node_ref("holder"))
+                    return &later;
+            }
         }
         return nullptr;
     }
