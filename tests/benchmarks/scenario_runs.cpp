@@ -1,7 +1,10 @@
-// How many times a second one scenario runs, in process: every design built, run,
-// checked and its expectations evaluated, as `locksim run` does, with the trace of
-// messages kept (as run and report keep it) and without (as sweeps run). The first
-// runs warm up and are not counted; the process's start-up is not counted at all.
+// How many times a second one scenario runs, in process, every design built, run,
+// checked and its expectations evaluated, three ways:
+//   traced:   with the trace of messages kept, as `locksim run` and reports keep it;
+//   untraced: without it, as sweeps run;
+//   judged:   traced, and each fault judged by runs without it, all that `locksim run` does.
+// It also counts the heap allocations a run makes. The first runs warm up and are not
+// counted; the process's start-up is not counted at all.
 //
 // usage: scenario_runs FILE [RUNS]    (RUNS defaults to 2000)
 #include <chrono>
@@ -10,23 +13,38 @@
 #include <cstdlib>
 #include <string>
 
+#include "allocation_count.hpp"
 #include "runners/scenario_runner.hpp"
 
 namespace {
 
-// Runs the scenario `runs` times under consecutive seeds; returns runs per second and
-// adds every run's trace length to `events`, so the work cannot be optimised away.
-double runs_per_second(const locksim::Scenario& scenario, std::uint64_t runs, bool trace_messages,
-                       std::uint64_t& events) {
+struct Way {
+    bool trace_messages;
+    locksim::FaultJudging judging;
+};
+constexpr Way traced{true, locksim::FaultJudging::off};
+constexpr Way untraced{false, locksim::FaultJudging::off};
+constexpr Way judged{true, locksim::FaultJudging::on};
+
+struct Speed {
+    double runs_per_second = 0;
+    double allocations_per_run = 0;
+};
+
+// Runs the scenario `runs` times under consecutive seeds; adds every run's trace length
+// to `events`, so the work cannot be optimised away.
+Speed measure(const locksim::Scenario& scenario, std::uint64_t runs, Way way, std::uint64_t& events) {
     locksim::RunOptions options;
-    options.trace_messages = trace_messages;
+    options.trace_messages = way.trace_messages;
+    const std::uint64_t allocations_before = locksim::benchmark::allocations();
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t run = 0; run < runs; ++run) {
-        const auto outcome = locksim::run_scenario(scenario, scenario.seed + run, std::nullopt, options);
+        const auto outcome = locksim::run_scenario(scenario, scenario.seed + run, std::nullopt, options, way.judging);
         for (const auto& design : outcome.designs) events += design.trace.events().size();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return static_cast<double>(runs) / seconds;
+    const auto allocations = locksim::benchmark::allocations() - allocations_before;
+    return Speed{static_cast<double>(runs) / seconds, static_cast<double>(allocations) / static_cast<double>(runs)};
 }
 
 }  // namespace
@@ -44,11 +62,19 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::uint64_t events = 0;
-    runs_per_second(*scenario, runs / 10 + 1, true, events);  // warm-up
-    const double traced = runs_per_second(*scenario, runs, true, events);
-    const double untraced = runs_per_second(*scenario, runs, false, events);
-    std::printf("scenario=%s designs=%zu runs=%llu traced_runs_per_s=%.0f untraced_runs_per_s=%.0f trace_events=%llu\n",
-                scenario->name.c_str(), scenario->designs.size(), static_cast<unsigned long long>(runs), traced,
-                untraced, static_cast<unsigned long long>(events));
+    measure(*scenario, runs / 10 + 1, traced, events);  // warm-up
+    events = 0;
+    const Speed with_trace = measure(*scenario, runs, traced, events);
+    const std::uint64_t traced_events = events;
+    const Speed without_trace = measure(*scenario, runs, untraced, events);
+    const Speed as_run = measure(*scenario, runs, judged, events);
+    std::printf(
+        "scenario=%s designs=%zu runs=%llu traced_runs_per_s=%.0f untraced_runs_per_s=%.0f judged_runs_per_s=%.0f "
+        "traced_allocations_per_run=%.0f untraced_allocations_per_run=%.0f judged_allocations_per_run=%.0f "
+        "traced_events_per_run=%.0f checksum=%llu\n",
+        scenario->name.c_str(), scenario->designs.size(), static_cast<unsigned long long>(runs),
+        with_trace.runs_per_second, without_trace.runs_per_second, as_run.runs_per_second,
+        with_trace.allocations_per_run, without_trace.allocations_per_run, as_run.allocations_per_run,
+        static_cast<double>(traced_events) / static_cast<double>(runs), static_cast<unsigned long long>(events));
     return 0;
 }
