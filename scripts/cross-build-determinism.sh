@@ -4,14 +4,17 @@
 # event with its clock readings), and compares the outputs byte for byte. Any difference
 # is a bug: floating point in the time path, unordered iteration, uninitialised memory.
 #   scripts/cross-build-determinism.sh
+# Or compare builds you made, such as one of the commit before a change and one after:
+#   BUILDS="/tmp/before build" scripts/cross-build-determinism.sh
 # Needs Debian's clang (installed when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-packages.sh clang
+read -r -a builds <<< "${BUILDS:-}"
+[ ${#builds[@]} -gt 0 ] || scripts/install-packages.sh clang
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
-builds=()
 for compiler in g++ clang++; do
+  [ -z "${BUILDS:-}" ] || break
   for level in O0 O2; do
     dir="build-cross/$compiler-$level"
     builds+=("$dir")
@@ -28,14 +31,14 @@ rm -rf "$out"
 mkdir -p "$out"
 differences=0
 scenarios=0
-for file in scenarios/*.json; do
+while read -r file; do
   case "$file" in *.schema.json) continue ;; esac
   scenarios=$((scenarios + 1))
-  name=$(basename "$file" .json)
+  name=$(echo "${file#scenarios/}" | tr / _)
   for format in json trace; do
     reference=""
     for dir in "${builds[@]}"; do
-      tag=$(basename "$dir")
+      tag=$(echo "$dir" | tr / _)
       "$dir/locksim" run "$file" --format "$format" > "$out/$name.$format.$tag" || true
       if [ -z "$reference" ]; then
         reference="$out/$name.$format.$tag"
@@ -45,6 +48,6 @@ for file in scenarios/*.json; do
       fi
     done
   done
-done
-echo "$scenarios scenarios × 2 formats × ${#builds[@]} builds (g++ and clang++, -O0 and -O2): $differences differences"
+done < <(find scenarios -name '*.json' | sort)
+echo "$scenarios scenarios × 2 formats × ${#builds[@]} builds (${BUILDS:-g++ and clang++, -O0 and -O2}): $differences differences"
 [ "$differences" = 0 ]

@@ -133,7 +133,7 @@ void Engine::restart(NodeId node) {
     for (auto& hook : target.restart_hooks) hook();
 }
 
-std::uint32_t Engine::store_callback(std::function<void()> fire) {
+std::uint32_t Engine::store_callback(Callback fire) {
     if (free_callbacks_.empty()) {
         callbacks_.push_back(std::move(fire));
         return static_cast<std::uint32_t>(callbacks_.size() - 1);
@@ -144,7 +144,7 @@ std::uint32_t Engine::store_callback(std::function<void()> fire) {
     return index;
 }
 
-void Engine::schedule_at(Instant at, NodeId node, std::function<void()> fire) {
+void Engine::schedule_at(Instant at, NodeId node, Callback fire) {
     assert(at >= now_);
     const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
     queue_.push(Event{.at = at,
@@ -160,11 +160,11 @@ Instant Engine::when_monotonic_advanced(NodeId node, Duration delay) const {
     return due < now_ ? now_ : due;
 }
 
-void Engine::schedule_after(NodeId node, Duration delay, std::function<void()> fire) {
+void Engine::schedule_after(NodeId node, Duration delay, Callback fire) {
     schedule_at(when_monotonic_advanced(node, delay), node, std::move(fire));
 }
 
-void Engine::schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire) {
+void Engine::schedule_at_wall(NodeId node, Instant deadline, Callback fire) {
     const std::uint64_t id = next_alarm_id_++;
     NodeState::WallAlarm alarm;
     alarm.deadline = deadline;
@@ -370,8 +370,8 @@ void Engine::fire(const Event& event) {
     take_callback(event.action.callback())();
 }
 
-std::function<void()> Engine::take_callback(std::uint32_t index) {
-    std::function<void()> callback = std::move(callbacks_[index]);
+Callback Engine::take_callback(std::uint32_t index) {
+    Callback callback = std::move(callbacks_[index]);
     callbacks_[index] = nullptr;
     free_callbacks_.push_back(index);
     return callback;

@@ -15,6 +15,7 @@
 #include "sim/clock.hpp"
 #include "sim/crash_kind.hpp"
 #include "sim/event_queue.hpp"
+#include "sim/inline_function.hpp"
 #include "sim/node_id.hpp"
 #include "sim/random.hpp"
 #include "sim/task.hpp"
@@ -43,6 +44,10 @@ struct RunSummary {
     std::uint64_t events_handled = 0;
 };
 
+// What a pending event runs. A message's delivery, with its label and handler, is the
+// largest that common runs schedule; it fits, so scheduling allocates nothing.
+using Callback = InlineFunction<void(), 256>;
+
 class Engine {
 public:
     explicit Engine(std::uint64_t seed);
@@ -61,15 +66,15 @@ public:
 
     // Runs `fire` at true time `at` on `node` (no_node: the world). If the node is paused
     // then, it runs when the pause ends, after everything that fell due before it.
-    void schedule_at(Instant at, NodeId node, std::function<void()> fire);
+    void schedule_at(Instant at, NodeId node, Callback fire);
     // Runs `fire` when the node's monotonic clock has advanced by `delay` from now.
-    void schedule_after(NodeId node, Duration delay, std::function<void()> fire);
+    void schedule_after(NodeId node, Duration delay, Callback fire);
     // Resumes `waiter` when the node's monotonic clock has advanced by `delay`: a sleep.
     // The hot path of every simulation, so it stores nothing but the frame's address.
     // Defined below: inline, so that a sleep compiles into the process's own code.
     void resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter);
     // Runs `fire` when the node's wall clock reads `deadline`, following clock steps.
-    void schedule_at_wall(NodeId node, Instant deadline, std::function<void()> fire);
+    void schedule_at_wall(NodeId node, Instant deadline, Callback fire);
 
     // Starts `process` on `node` as a new event at the current time.
     void spawn(NodeId node, Task<void> process);
@@ -153,7 +158,7 @@ private:
         std::map<std::uint64_t, std::coroutine_handle<>> processes;
         struct WallAlarm {
             Instant deadline;
-            std::function<void()> fire;
+            Callback fire;
             std::uint32_t generation = 0;
         };
         std::map<std::uint64_t, WallAlarm> wall_alarms;
@@ -175,8 +180,8 @@ private:
         return nodes_[node.index];
     }
     Instant when_monotonic_advanced(NodeId node, Duration delay) const;
-    std::uint32_t store_callback(std::function<void()> fire);
-    std::function<void()> take_callback(std::uint32_t index);  // and frees its slot
+    std::uint32_t store_callback(Callback fire);
+    Callback take_callback(std::uint32_t index);  // and frees its slot
     void handle(Event event);
     void fire(const Event& event);
     void drop(const Event& event);
@@ -189,7 +194,7 @@ private:
     EventQueue queue_;
     // Callbacks of pending events, by index; freed slots are reused. Index 0 is unused so
     // that an event's zero callback means "none".
-    std::vector<std::function<void()>> callbacks_ = std::vector<std::function<void()>>(1);
+    std::vector<Callback> callbacks_ = std::vector<Callback>(1);
     std::vector<std::uint32_t> free_callbacks_;
     std::vector<NodeState> nodes_;
     Trace trace_;

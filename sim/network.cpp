@@ -79,7 +79,7 @@ std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     return groups;
 }
 
-MessageId Network::send(NodeId from, NodeId to, MessageText message, std::function<void()> on_delivery,
+MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
                         std::optional<MessageId> in_reply_to) {
     std::string& label = message.label;
     Link& l = link(from, to);
@@ -117,7 +117,7 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, std::functi
                        {{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}});
         return id;
     }
-    auto delivery_of = [this, id, from, to](std::string label, std::function<void()> on_delivery, bool copy) {
+    auto delivery_of = [this, id, from, to](std::string label, Delivery on_delivery, bool copy) {
         return [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), copy] {
             if (tracing_messages_ || copy)
                 engine_.record(
@@ -126,10 +126,12 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, std::functi
             on_delivery();
         };
     };
-    // The message's label and handler move into its delivery; a duplicate gets copies.
+    // The message's label and handler move into its delivery, the label only when the
+    // trace will show it; a duplicate gets copies.
+    std::string first_label = !tracing_messages_ ? std::string() : duplicated ? label : std::move(label);
     engine_.schedule_at(delivery, to,
-                        duplicated ? delivery_of(label, on_delivery, false)
-                                   : delivery_of(std::move(label), std::move(on_delivery), false));
+                        duplicated ? delivery_of(std::move(first_label), on_delivery, false)
+                                   : delivery_of(std::move(first_label), std::move(on_delivery), false));
     if (duplicated) engine_.schedule_at(delivery, to, delivery_of(std::move(label), std::move(on_delivery), true));
     return id;
 }

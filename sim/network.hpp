@@ -51,6 +51,10 @@ struct MessageText {
     MessageText(std::string text, std::vector<Field> fields) : label(std::move(text)), about(std::move(fields)) {}
 };
 
+// What runs on the receiver when a message arrives: a request's handler, with what it
+// captured, fits without a heap allocation.
+using Delivery = InlineFunction<void(), 160>;
+
 class Network {
 public:
     explicit Network(Engine& engine) : engine_(engine) {}
@@ -73,7 +77,7 @@ public:
 
     // Sends a message now; `on_delivery` runs on `to` when it arrives. Its label is what a
     // sequence diagram writes on the arrow ("SET lock:renewals 7f3a9c1e NX PX 30000").
-    MessageId send(NodeId from, NodeId to, MessageText message, std::function<void()> on_delivery,
+    MessageId send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
                    std::optional<MessageId> in_reply_to = std::nullopt);
 
     // Sweeps leave messages out of the trace: checkers never read them, and they are most

@@ -34,12 +34,12 @@ struct Answer {
 };
 
 template <class Reply>
-using Respond = std::function<void(Answer<Reply>)>;
+using Respond = InlineFunction<void(Answer<Reply>), 48>;
 
 // What the server does with a request: compute the answer and hand it to `respond`,
-// now or later.
+// now or later. Sized so that a request's delivery, which holds it, fits in a Delivery.
 template <class Reply>
-using Serve = std::function<void(Respond<Reply>)>;
+using Serve = InlineFunction<void(Respond<Reply>), 96>;
 
 namespace detail {
 template <class Reply>
