@@ -21,11 +21,11 @@ BillingClient::BillingClient(Host host, Network& network, NodeId database_node, 
 Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
     auto request = call(
         network_, host_, database_node_,
-        MessageText(fmt::format("SELECT status FROM renewals WHERE customer={} AND period='{}'", customer, period_),
+        MessageText(deferred_label("SELECT status FROM renewals WHERE customer={} AND period='{}'", customer, period_),
                     {{"customer", customer}}),
         [db = database_, customer, period = period_] {
             const RenewalRow found = db->read(customer, period);
-            return Answer<RenewalRow>{found, fmt::format("'{}'", to_string(found.status))};
+            return Answer<RenewalRow>{found, deferred_label("'{}'", to_string(found.status))};
         });
     auto row = co_await request;
     co_return *row;
@@ -34,8 +34,8 @@ Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
 Task<int> BillingClient::insert_renewal(std::int64_t customer) {
     auto request = call(
         network_, host_, database_node_,
-        MessageText(fmt::format("INSERT INTO renewals (customer, period, status) VALUES ({}, '{}', 'claimed')",
-                                customer, period_),
+        MessageText(deferred_label("INSERT INTO renewals (customer, period, status) VALUES ({}, '{}', 'claimed')",
+                                   customer, period_),
                     {{"customer", customer}}),
         [db = database_, customer, period = period_, client = host_.id()] {
             const int inserted = db->insert_claim(customer, period, client);
@@ -62,10 +62,10 @@ std::string claim_condition(const ClaimRule& rule, std::int64_t token) {
 Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token) {
     auto request =
         call(network_, host_, database_node_,
-             MessageText(fmt::format("UPDATE renewals SET status='claimed', fence={0}{1} WHERE customer={2} AND "
-                                     "period='{3}' AND {4}",
-                                     token, database_->claim_rule().once ? ", claimed_at=now()" : "", customer, period_,
-                                     claim_condition(database_->claim_rule(), token)),
+             MessageText(deferred_label("UPDATE renewals SET status='claimed', fence={0}{1} WHERE customer={2} AND "
+                                        "period='{3}' AND {4}",
+                                        token, database_->claim_rule().once ? ", claimed_at=now()" : "", customer,
+                                        period_, claim_condition(database_->claim_rule(), token)),
                          {{"customer", customer}, {"token", token}}),
              [db = database_, customer, period = period_, token, client = host_.id()] {
                  const int changed = db->claim(customer, period, token, client);
@@ -76,16 +76,16 @@ Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token
 }
 
 Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std::int64_t> token) {
-    const std::string statement =
-        token
-            ? fmt::format(
-                  "UPDATE renewals SET status='charged', fence={0} WHERE customer={1} AND period='{2}' AND "
-                  "fence <= {0}",
-                  *token, customer, period_)
-            : fmt::format("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer, period_);
+    MessageText statement =
+        token ? deferred_label(
+                    "UPDATE renewals SET status='charged', fence={0} WHERE customer={1} AND period='{2}' AND "
+                    "fence <= {0}",
+                    *token, customer, period_)
+              : deferred_label("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer,
+                               period_);
     std::vector<Field> about{{"customer", customer}};
     if (token) about.push_back({"token", *token});
-    auto request = call(network_, host_, database_node_, MessageText(statement, std::move(about)),
+    auto request = call(network_, host_, database_node_, MessageText(std::move(statement), std::move(about)),
                         [db = database_, customer, period = period_, token, client = host_.id()] {
                             const int changed = db->record_charged(customer, period, token, client);
                             return Answer<int>{changed, rows_label(changed)};

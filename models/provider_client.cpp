@@ -40,22 +40,25 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
 
 Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer, const std::optional<std::string>& key,
                                                            std::optional<std::int64_t> token, int retry) {
-    std::string label = fmt::format("charge customer {}", customer);
-    if (key) label += fmt::format(" (Idempotency-Key: {})", *key);
-    if (token) label += fmt::format(" (Fencing-Token: {})", *token);
-    if (retry > 0) label += fmt::format(" (retry {})", retry);
+    auto label = MessageText::made_by([customer, key, token, retry] {
+        std::string text = fmt::format("charge customer {}", customer);
+        if (key) text += fmt::format(" (Idempotency-Key: {})", *key);
+        if (token) text += fmt::format(" (Fencing-Token: {})", *token);
+        if (retry > 0) text += fmt::format(" (retry {})", retry);
+        return text;
+    });
     std::vector<Field> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
     if (token) about.push_back({"token", *token});
     const std::int64_t sent = provider_->request_sent();
     auto request = call(
-        network_, host_, provider_node_, MessageText(label, std::move(about)),
+        network_, host_, provider_node_, MessageText(std::move(label), std::move(about)),
         [provider = provider_, sent, customer, period = period_, key, token, client = host_.id()] {
             provider->request_arrived(sent);
             const ChargeReceipt r = provider->charge(customer, period, key, token, client);
             if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
-            return Answer<ChargeReceipt>{r, r.replayed ? fmt::format("already charged (charge {})", r.charge_id)
-                                                       : fmt::format("charged (charge {})", r.charge_id)};
+            return Answer<ChargeReceipt>{r, r.replayed ? deferred_label("already charged (charge {})", r.charge_id)
+                                                       : deferred_label("charged (charge {})", r.charge_id)};
         },
         request_.timeout);
     co_return co_await request;

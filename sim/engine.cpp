@@ -64,9 +64,7 @@ NodeId Engine::add_node(std::string name, ClockSettings clock) {
     node.name = name;
     node.clock = NodeClock(clock);
     nodes_.push_back(std::move(node));
-    std::vector<std::string> names;
-    for (const auto& node : nodes_) names.push_back(node.name);
-    trace_.set_node_names(std::move(names));
+    trace_.add_node_name(std::move(name));
     return id;
 }
 

@@ -111,6 +111,9 @@ public:
 
     // A named random stream of this run; the same (seed, name) gives the same draws.
     RandomStream random_stream(std::string_view name) const { return RandomStream(seed_, name); }
+    RandomStream random_stream(std::initializer_list<std::string_view> name_parts) const {
+        return RandomStream(seed_, name_parts);
+    }
     std::uint64_t seed() const { return seed_; }
 
     // Appends an event of `kind` to the trace. Fields that do not conform to the kind's

@@ -68,9 +68,7 @@ public:
     void spawn(Task<void> process) const { engine_->spawn(id_, std::move(process)); }
 
     // This node's stream `name`; e.g. "lock-values" on server-1 is "server-1/lock-values".
-    RandomStream random_stream(std::string_view stream) const {
-        return engine_->random_stream(name() + "/" + std::string(stream));
-    }
+    RandomStream random_stream(std::string_view stream) const { return engine_->random_stream({name(), "/", stream}); }
 
     void record(const KindSpec& kind, std::vector<Field> fields) const {
         engine_->record(id_, kind, std::move(fields));

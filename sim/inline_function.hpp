@@ -27,9 +27,9 @@ public:
     InlineFunction(std::nullptr_t) {}  // NOLINT: implicit, as std::function's
 
     template <class Callable>
-        requires(!std::is_same_v<std::remove_cvref_t<Callable>, InlineFunction> &&
-                 std::is_invocable_r_v<Result, std::remove_cvref_t<Callable>&, Args...>)
-    InlineFunction(Callable&& callable) {  // NOLINT: implicit, so a lambda converts
+    requires(!std::is_same_v<std::remove_cvref_t<Callable>, InlineFunction> &&
+             std::is_invocable_r_v<Result, std::remove_cvref_t<Callable>&, Args...>)
+        InlineFunction(Callable&& callable) {  // NOLINT: implicit, so a lambda converts
         using Stored = std::remove_cvref_t<Callable>;
         if constexpr (fits<Stored>) {
             ::new (static_cast<void*>(storage_)) Stored(std::forward<Callable>(callable));
@@ -76,8 +76,9 @@ public:
 
 private:
     template <class Stored>
-    static constexpr bool fits = sizeof(Stored) <= Capacity && alignof(Stored) <= alignof(std::max_align_t) &&
-                                 std::is_nothrow_move_constructible_v<Stored>;
+    static constexpr bool fits =
+        sizeof(Stored) <= Capacity &&
+        alignof(Stored) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<Stored>;
 
     struct Operations {
         Result (*call)(void* storage, Args&&... args);

@@ -22,9 +22,9 @@ void Network::connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behavi
     const auto& names = engine_.trace();
     Link link{.delay = delay, .behaviour = behaviour, .low_end = low.index};
     link.upward.emplace(
-        Direction{engine_.random_stream("link/" + names.node_name(low) + "->" + names.node_name(high)), Instant{}});
+        Direction{engine_.random_stream({"link/", names.node_name(low), "->", names.node_name(high)}), Instant{}});
     link.downward.emplace(
-        Direction{engine_.random_stream("link/" + names.node_name(high) + "->" + names.node_name(low)), Instant{}});
+        Direction{engine_.random_stream({"link/", names.node_name(high), "->", names.node_name(low)}), Instant{}});
     boost::add_edge(low.index, high.index, std::move(link), graph_);
 }
 
@@ -81,7 +81,6 @@ std::vector<std::vector<NodeId>> Network::reachable_groups() const {
 
 MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
                         std::optional<MessageId> in_reply_to) {
-    std::string& label = message.label;
     Link& l = link(from, to);
     Direction& way = from.index == l.low_end ? *l.upward : *l.downward;
 
@@ -105,6 +104,8 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
 
     const MessageId id = next_message_++;
+    // The label is read only by the trace: made when it shows the message, or a duplicate.
+    std::string label = tracing_messages_ || duplicated ? std::move(message).label() : std::string();
     if (tracing_messages_) {
         std::vector<Field> fields{
             {"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label}, {"deliver_at", delivery}};

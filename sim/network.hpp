@@ -8,6 +8,7 @@
 // or reorder what it carries, a direction can be cut (a partition) or hold messages
 // back for a while (a delay spike), and the models see only messages that never come,
 // come twice, or come late.
+#include <fmt/format.h>
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 
 #include "sim/distribution.hpp"
 #include "sim/engine.hpp"
+#include "sim/inline_function.hpp"
 #include "sim/random.hpp"
 
 namespace locksim {
@@ -41,15 +43,44 @@ struct LinkBehaviour {
 // A message as the trace shows it: the label a sequence diagram writes on its arrow, and
 // fields that say what it is about (among message.sent's optional fields: the customer, a
 // key, a token), so that a report finds the messages about customer 42 without reading
-// labels. A plain string is a message about nothing in particular.
-struct MessageText {
-    std::string label;
+// labels. A plain string is a message about nothing in particular. A label can also be
+// made only when the trace will show it (deferred_label below): a sweep, which leaves
+// messages out of the trace, then never formats one.
+class MessageText {
+public:
+    using Maker = InlineFunction<std::string(), 80>;
+
+    MessageText(std::string text) : label_(std::move(text)) {}  // NOLINT: implicit on purpose
+    MessageText(const char* text) : label_(text) {}             // NOLINT
+    MessageText(std::string text, std::vector<Field> fields) : about(std::move(fields)), label_(std::move(text)) {}
+    MessageText(MessageText text, std::vector<Field> fields) : MessageText(std::move(text)) {
+        about = std::move(fields);
+    }
+    static MessageText made_by(Maker make) {
+        MessageText text("");
+        text.make_ = std::move(make);
+        return text;
+    }
+
+    // The label, made now if it was deferred.
+    std::string label() && { return make_ ? make_() : std::move(label_); }
+
     std::vector<Field> about;
 
-    MessageText(std::string text) : label(std::move(text)) {}  // NOLINT: implicit on purpose
-    MessageText(const char* text) : label(text) {}             // NOLINT
-    MessageText(std::string text, std::vector<Field> fields) : label(std::move(text)), about(std::move(fields)) {}
+private:
+    std::string label_;
+    Maker make_;
 };
+
+// `deferred_label("SET {} {} NX", key, value)`: the label fmt::format would make, made only
+// if the trace shows the message. The arguments are copied, so it may be made later.
+template <class... Args>
+MessageText deferred_label(fmt::format_string<Args...> format, Args&&... args) {
+    return MessageText::made_by(
+        [format = fmt::string_view(format), ... values = std::decay_t<Args>(std::forward<Args>(args))] {
+            return fmt::vformat(format, fmt::make_format_args(values...));
+        });
+}
 
 // What runs on the receiver when a message arrives: a request's handler, with what it
 // captured, fits without a heap allocation.

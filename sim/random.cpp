@@ -15,12 +15,14 @@ std::uint64_t splitmix64(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-std::uint64_t fnv1a(std::string_view text) {
+// FNV-1a over the parts as if they were one text.
+std::uint64_t fnv1a(std::initializer_list<std::string_view> parts) {
     std::uint64_t hash = 0xcbf29ce484222325ULL;
-    for (unsigned char c : text) {
-        hash ^= c;
-        hash *= 0x100000001b3ULL;
-    }
+    for (std::string_view text : parts)
+        for (unsigned char c : text) {
+            hash ^= c;
+            hash *= 0x100000001b3ULL;
+        }
     return hash;
 }
 
@@ -30,8 +32,10 @@ constexpr std::uint64_t rotl(std::uint64_t x, int k) {
 
 }  // namespace
 
-RandomStream::RandomStream(std::uint64_t seed, std::string_view name) {
-    std::uint64_t mix = seed ^ fnv1a(name);
+RandomStream::RandomStream(std::uint64_t seed, std::string_view name) : RandomStream(seed, {name}) {}
+
+RandomStream::RandomStream(std::uint64_t seed, std::initializer_list<std::string_view> name_parts) {
+    std::uint64_t mix = seed ^ fnv1a(name_parts);
     mix = splitmix64(mix) ^ seed;  // a second round so seeds that differ in one bit diverge fully
     for (auto& word : state_) word = splitmix64(mix);
 }

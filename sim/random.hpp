@@ -3,6 +3,7 @@
 // one named stream per component, and distributions written here rather than taken
 // from <random> (whose distributions differ between standard libraries).
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,9 @@ public:
     // The stream for component `name` in the run with `seed`. Streams of different names
     // are independent, so adding a component never shifts another component's draws.
     RandomStream(std::uint64_t seed, std::string_view name);
+    // The stream named by the parts written one after the other ("server-1", "/", "work"
+    // is the stream "server-1/work"), without building the name.
+    RandomStream(std::uint64_t seed, std::initializer_list<std::string_view> name_parts);
 
     std::uint64_t next_u64();
 

@@ -30,7 +30,7 @@ namespace locksim {
 template <class Reply>
 struct Answer {
     Reply value;
-    std::string label;  // written on the reply arrow: "OK", "(nil)", "0 rows"
+    MessageText label;  // written on the reply arrow: "OK", "(nil)", "0 rows"
 };
 
 template <class Reply>

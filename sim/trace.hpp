@@ -162,6 +162,7 @@ inline constexpr KindSpec node_restarted{"node.restarted", "the node came back a
 class Trace {
 public:
     void set_node_names(std::vector<std::string> names) { node_names_ = std::move(names); }
+    void add_node_name(std::string name) { node_names_.push_back(std::move(name)); }
     const std::vector<std::string>& node_names() const { return node_names_; }
     const std::string& node_name(NodeId id) const;
     std::optional<NodeId> find_node(std::string_view name) const;

@@ -14,15 +14,16 @@ LeaseRowLockClient::LeaseRowLockClient(Host host, Network& network, NodeId store
 
 Task<std::optional<Lease>> LeaseRowLockClient::try_acquire() {
     const Instant sent = host_.monotonic_now();
-    const auto label = fmt::format(
+    auto label = deferred_label(
         "UPDATE leases SET owner='{}', lease_until=now()+'{}', fence=fence+1 WHERE name='{}' AND lease_until < now() "
         "RETURNING fence",
         host_.name(), spec_.ttl, spec_.key);
     auto request = call(
-        network_, host_, store_node_, label,
+        network_, host_, store_node_, std::move(label),
         [store = &store_, key = spec_.key, owner = host_.name(), ttl = spec_.ttl, client = host_.id()] {
             const auto granted = store->claim(key, owner, ttl, client);
-            return Answer<std::optional<std::int64_t>>{granted, granted ? fmt::format("fence {}", *granted) : "0 rows"};
+            return Answer<std::optional<std::int64_t>>{granted,
+                                                       granted ? deferred_label("fence {}", *granted) : "0 rows"};
         },
         spec_.request_timeout);
     const auto fence = co_await request;
@@ -32,11 +33,11 @@ Task<std::optional<Lease>> LeaseRowLockClient::try_acquire() {
 
 Task<ExtendResult> LeaseRowLockClient::extend(const Lease& lease) {
     const Instant sent = host_.monotonic_now();
-    const auto label = fmt::format(
+    auto label = deferred_label(
         "UPDATE leases SET lease_until=now()+'{}' WHERE name='{}' AND owner='{}' AND fence={} AND lease_until > now()",
         spec_.ttl, lease.key, lease.value, *lease.token);
     auto request = call(
-        network_, host_, store_node_, label,
+        network_, host_, store_node_, std::move(label),
         [store = &store_, key = lease.key, owner = lease.value, fence = *lease.token, ttl = spec_.ttl] {
             const int changed = store->extend(key, owner, fence, ttl);
             return Answer<int>{changed, rows_label(changed)};
@@ -50,12 +51,12 @@ Task<ExtendResult> LeaseRowLockClient::extend(const Lease& lease) {
 
 Task<void> LeaseRowLockClient::release(const Lease& lease) {
     const bool check_owner = spec_.release == ReleaseMode::compare_and_delete;
-    const auto label =
-        check_owner ? fmt::format("UPDATE leases SET lease_until=now() WHERE name='{}' AND owner='{}' AND fence={}",
-                                  lease.key, lease.value, *lease.token)
-                    : fmt::format("UPDATE leases SET lease_until=now() WHERE name='{}'", lease.key);
+    MessageText label =
+        check_owner ? deferred_label("UPDATE leases SET lease_until=now() WHERE name='{}' AND owner='{}' AND fence={}",
+                                     lease.key, lease.value, *lease.token)
+                    : deferred_label("UPDATE leases SET lease_until=now() WHERE name='{}'", lease.key);
     auto request = call(
-        network_, host_, store_node_, label,
+        network_, host_, store_node_, std::move(label),
         [store = &store_, key = lease.key, owner = lease.value, fence = *lease.token, check_owner,
          client = host_.id()] {
             const int changed = store->release(key, owner, fence, check_owner, client);

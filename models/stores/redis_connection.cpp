@@ -13,10 +13,10 @@ std::int64_t whole_milliseconds(Duration d) {
 
 Task<std::optional<bool>> RedisConnection::set_if_absent(std::string key, std::string value,
                                                          std::optional<Duration> ttl) const {
-    const std::string label = ttl ? fmt::format("SET {} {} NX PX {}", key, value, whole_milliseconds(*ttl))
-                                  : fmt::format("SET {} {} NX", key, value);
+    MessageText label = ttl ? deferred_label("SET {} {} NX PX {}", key, value, whole_milliseconds(*ttl))
+                            : deferred_label("SET {} {} NX", key, value);
     auto request = call(
-        *network_, client_, node_, label,
+        *network_, client_, node_, std::move(label),
         [server = server_, key, value, ttl, client = client_.id()] {
             const bool ok = server->set_if_absent(key, value, ttl, client);
             return Answer<bool>{ok, ok ? "OK" : "(nil)"};
@@ -38,7 +38,7 @@ Task<std::optional<RedisGrant>> RedisConnection::grant(std::string key, std::str
         *network_, client_, node_, fmt::format("EVAL lock script: {}, then INCR {}", set, *token_counter),
         [server = server_, key, value, ttl, counter = *token_counter, client = client_.id()] {
             const auto token = server->set_if_absent_with_token(key, value, ttl, counter, client);
-            return Answer<std::optional<std::int64_t>>{token, token ? fmt::format("{}", *token) : "(nil)"};
+            return Answer<std::optional<std::int64_t>>{token, token ? deferred_label("{}", *token) : "(nil)"};
         },
         timeout_);
     const auto reply = co_await request;
@@ -48,7 +48,8 @@ Task<std::optional<RedisGrant>> RedisConnection::grant(std::string key, std::str
 
 Task<std::optional<int>> RedisConnection::extend_if_equals(std::string key, std::string value, Duration ttl) const {
     auto request = call(
-        *network_, client_, node_, fmt::format("SET {} {} IFEQ {} PX {}", key, value, value, whole_milliseconds(ttl)),
+        *network_, client_, node_,
+        deferred_label("SET {} {} IFEQ {} PX {}", key, value, value, whole_milliseconds(ttl)),
         [server = server_, key, value, ttl] {
             const int result = server->extend_if_equals(key, value, ttl);
             return Answer<int>{result, result == 1 ? "OK" : "(nil)"};
@@ -59,10 +60,11 @@ Task<std::optional<int>> RedisConnection::extend_if_equals(std::string key, std:
 
 Task<std::optional<int>> RedisConnection::release(std::string key, std::string value, bool plain) const {
     auto request = call(
-        *network_, client_, node_, plain ? fmt::format("DEL {}", key) : fmt::format("DELEX {} IFEQ {}", key, value),
+        *network_, client_, node_,
+        plain ? deferred_label("DEL {}", key) : deferred_label("DELEX {} IFEQ {}", key, value),
         [server = server_, key, value, plain, client = client_.id()] {
             const int deleted = plain ? server->del(key, client) : server->delete_if_equals(key, value, client);
-            return Answer<int>{deleted, fmt::format("{}", deleted)};
+            return Answer<int>{deleted, deferred_label("{}", deleted)};
         },
         timeout_);
     co_return co_await request;
