@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "checks/metrics.hpp"
+#include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 
@@ -38,21 +38,22 @@ std::string with_article(const std::string& ordinal) {
 
 }  // namespace
 
-void count_charges(const Trace& trace, RunMetrics& metrics) {
-    const Vocabulary words = vocabulary_of(trace);
-    std::map<std::pair<std::int64_t, std::string>, std::int64_t> charges;
-    for (const auto& event : trace.events()) {
-        if (event.kind != trace_kind::provider_charged) continue;
-        ++metrics.charges;
-        const std::int64_t count = ++charges[{event.integer("customer"), event.text("period")}];
-        if (count > 1)
-            metrics.flagged.push_back(
-                FlaggedEvent{event.sequence, true,
-                             fmt::format("{} {} {} {} time for {}", words.item, event.integer("customer"),
-                                         words.effected(), with_article(ordinal(count)), event.text("period")),
-                             "double_charges"});
+void ChargeCounter::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
+    if (event.kind != trace_kind::provider_charged) return;
+    ++metrics.charges;
+    const std::int64_t count = ++charges_[{event.integer("customer"), event.text("period")}];
+    if (count > 1) {
+        const Vocabulary words = vocabulary_of(trace);
+        metrics.flagged.push_back(
+            FlaggedEvent{event.sequence, true,
+                         fmt::format("{} {} {} {} time for {}", words.item, event.integer("customer"), words.effected(),
+                                     with_article(ordinal(count)), event.text("period")),
+                         "double_charges"});
     }
-    for (const auto& [renewal, count] : charges)
+}
+
+void ChargeCounter::finish(const Trace&, Instant, RunMetrics& metrics) {
+    for (const auto& [renewal, count] : charges_)
         if (count > 1) metrics.double_charged.push_back(DoubleCharge{renewal.first, renewal.second, count});
 }
 
@@ -64,14 +65,10 @@ namespace locksim {
 // one server and then again by another is the renewal applied twice, whatever the
 // provider did with the money. Counted, not flagged: the second write sets the same
 // status, so whether it hurt is the money's question (double charges, which are flagged).
-void count_double_applies(const Trace& trace, RunMetrics& metrics) {
-    std::map<std::pair<std::int64_t, std::string>, std::set<std::uint32_t>> writers;
-    for (const auto& event : trace.events()) {
-        if (event.kind != trace_kind::db_write || event.text("status") != "charged" || event.integer("rows") == 0)
-            continue;
-        auto& by = writers[{event.integer("customer"), event.text("period")}];
-        if (by.insert(event.node_ref("client").index).second && by.size() >= 2) ++metrics.double_applies;
-    }
+void DoubleApplyCounter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
+    if (event.kind != trace_kind::db_write || event.text("status") != "charged" || event.integer("rows") == 0) return;
+    auto& by = writers_[{event.integer("customer"), event.text("period")}];
+    if (by.insert(event.node_ref("client").index).second && by.size() >= 2) ++metrics.double_applies;
 }
 
 }  // namespace locksim

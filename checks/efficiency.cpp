@@ -5,24 +5,21 @@
 
 #include <set>
 
-#include "checks/metrics.hpp"
+#include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 
-void measure_duplicate_work(const Trace& trace, RunMetrics& metrics) {
-    std::set<std::string> built;
-    for (const auto& event : trace.events()) {
-        if (event.kind != trace_kind::index_built) continue;
-        if (built.insert(event.text("period")).second) continue;
-        const Duration wasted = event.duration("cpu");
-        metrics.duplicate_work += wasted;
-        metrics.flagged.push_back(FlaggedEvent{
-            event.sequence, true,
-            fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted),
-            "duplicate_work_ms"});
-    }
+void DuplicateWorkMeter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
+    if (event.kind != trace_kind::index_built) return;
+    if (built_.insert(event.text("period")).second) return;
+    const Duration wasted = event.duration("cpu");
+    metrics.duplicate_work += wasted;
+    metrics.flagged.push_back(
+        FlaggedEvent{event.sequence, true,
+                     fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted),
+                     "duplicate_work_ms"});
 }
 
 }  // namespace locksim

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "checks/metrics.hpp"
+#include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 
@@ -17,21 +17,17 @@ namespace locksim {
 
 namespace {
 
-// One resource's record of the highest token that has written it.
-class TokenFence {
-public:
-    // The highest token before this one, if this one is below it.
-    std::optional<std::int64_t> stale(std::int64_t token) const {
-        if (highest_ && token < *highest_) return highest_;
-        return std::nullopt;
-    }
-    void accepted(std::int64_t token) {
-        if (!highest_ || token > *highest_) highest_ = token;
-    }
+// One resource's record of the highest token that has written it, if any.
+using Highest = std::optional<std::int64_t>;
 
-private:
-    std::optional<std::int64_t> highest_;
-};
+// The highest token before this one, if this one is below it.
+Highest stale(const Highest& highest, std::int64_t token) {
+    if (highest && token < *highest) return highest;
+    return std::nullopt;
+}
+void accepted(Highest& highest, std::int64_t token) {
+    if (!highest || token > *highest) highest = token;
+}
 
 void flag_stale(RunMetrics& metrics, const TraceEvent& event, bool accepted, std::string what) {
     ++(accepted ? metrics.stale_writes_accepted : metrics.stale_writes_rejected);
@@ -43,30 +39,25 @@ void flag_stale(RunMetrics& metrics, const TraceEvent& event, bool accepted, std
 
 }  // namespace
 
-void check_fencing(const Trace& trace, RunMetrics& metrics) {
-    const Vocabulary words = vocabulary_of(trace);
-    std::map<std::pair<std::int64_t, std::string>, TokenFence> rows;
-    TokenFence provider;
-    for (const auto& event : trace.events()) {
-        if (!event.has("token")) continue;
-        if (event.kind == trace_kind::db_write) {
-            const auto row = std::make_pair(event.integer("customer"), event.text("period"));
-            const std::int64_t token = event.integer("token");
-            const bool changed = event.integer("rows") > 0;
-            TokenFence& fence = rows[row];
-            if (const auto before = fence.stale(token))
-                flag_stale(metrics, event, changed,
-                           fmt::format("token {} came after token {} had written {} {}", token, *before, words.item,
-                                       row.first));
-            if (changed) fence.accepted(token);
-        } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_refused) {
-            const std::int64_t token = event.integer("token");
-            const bool charged = event.kind == trace_kind::provider_charged;
-            if (const auto before = provider.stale(token))
-                flag_stale(metrics, event, charged,
-                           fmt::format("token {} had already reached the {}", *before, words.provider));
-            if (charged) provider.accepted(token);
-        }
+void FenceChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
+    if (!event.has("token")) return;
+    if (event.kind == trace_kind::db_write) {
+        const auto row = std::make_pair(event.integer("customer"), event.text("period"));
+        const std::int64_t token = event.integer("token");
+        const bool changed = event.integer("rows") > 0;
+        Highest& fence = rows_[row];
+        if (const auto before = stale(fence, token))
+            flag_stale(metrics, event, changed,
+                       fmt::format("token {} came after token {} had written {} {}", token, *before,
+                                   vocabulary_of(trace).item, row.first));
+        if (changed) accepted(fence, token);
+    } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_refused) {
+        const std::int64_t token = event.integer("token");
+        const bool charged = event.kind == trace_kind::provider_charged;
+        if (const auto before = stale(provider_, token))
+            flag_stale(metrics, event, charged,
+                       fmt::format("token {} had already reached the {}", *before, vocabulary_of(trace).provider));
+        if (charged) accepted(provider_, token);
     }
 }
 

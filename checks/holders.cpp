@@ -5,53 +5,40 @@
 #include <algorithm>
 #include <map>
 
-#include "checks/metrics.hpp"
+#include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
 namespace {
 
-struct Belief {
-    std::string key;
-    NodeId holder;
-    Instant from;
-    Instant to;
-};
+using Belief = OverlapFinder::Belief;
 
-std::vector<Belief> belief_intervals(const Trace& trace, Instant run_end) {
-    std::vector<Belief> closed;
-    std::map<std::pair<std::uint32_t, std::string>, Belief> open;
-    for (const auto& event : trace.events()) {
-        if (event.kind == trace_kind::belief_acquired) {
-            open[{event.node.index, event.text("key")}] = Belief{event.text("key"), event.node, event.at, event.at};
-        } else if (event.kind == trace_kind::belief_ended) {
-            auto found = open.find({event.node.index, event.text("key")});
-            if (found == open.end()) continue;
-            found->second.to = event.at;
-            closed.push_back(found->second);
-            open.erase(found);
-        } else if (event.kind == trace_kind::node_crashed) {
-            // A process that is gone believes nothing.
-            for (auto it = open.begin(); it != open.end();) {
-                if (it->first.first != event.node.index) {
-                    ++it;
-                    continue;
-                }
-                it->second.to = event.at;
-                closed.push_back(it->second);
-                it = open.erase(it);
+}  // namespace
+
+void OverlapFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) {
+    if (event.kind == trace_kind::belief_acquired) {
+        open_[{event.node.index, event.text("key")}] = Belief{event.text("key"), event.node, event.at, event.at};
+    } else if (event.kind == trace_kind::belief_ended) {
+        auto found = open_.find({event.node.index, event.text("key")});
+        if (found == open_.end()) return;
+        found->second.to = event.at;
+        closed_.push_back(found->second);
+        open_.erase(found);
+    } else if (event.kind == trace_kind::node_crashed) {
+        // A process that is gone believes nothing.
+        for (auto it = open_.begin(); it != open_.end();) {
+            if (it->first.first != event.node.index) {
+                ++it;
+                continue;
             }
+            it->second.to = event.at;
+            closed_.push_back(it->second);
+            it = open_.erase(it);
         }
     }
-    for (auto& [_, belief] : open) {
-        belief.to = run_end;
-        closed.push_back(belief);
-    }
-    std::sort(closed.begin(), closed.end(), [](const Belief& a, const Belief& b) {
-        return a.from != b.from ? a.from < b.from : a.holder < b.holder;
-    });
-    return closed;
 }
+
+namespace {
 
 // True time covered by at least two beliefs on the same key.
 Duration time_with_two_believers(const std::vector<Belief>& beliefs) {
@@ -76,8 +63,15 @@ Duration time_with_two_believers(const std::vector<Belief>& beliefs) {
 
 }  // namespace
 
-void find_overlapping_holders(const Trace& trace, Instant run_end, RunMetrics& metrics) {
-    const auto beliefs = belief_intervals(trace, run_end);
+void OverlapFinder::finish(const Trace&, Instant run_end, RunMetrics& metrics) {
+    std::vector<Belief> beliefs = std::move(closed_);
+    for (auto& [_, belief] : open_) {
+        belief.to = run_end;
+        beliefs.push_back(belief);
+    }
+    std::sort(beliefs.begin(), beliefs.end(), [](const Belief& a, const Belief& b) {
+        return a.from != b.from ? a.from < b.from : a.holder < b.holder;
+    });
     for (std::size_t i = 0; i < beliefs.size(); ++i) {
         for (std::size_t j = i + 1; j < beliefs.size(); ++j) {
             const Belief& a = beliefs[i];

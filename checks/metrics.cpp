@@ -1,5 +1,7 @@
 #include "checks/metrics.hpp"
 
+#include "checks/checkers.hpp"
+
 #include <fmt/format.h>
 #include <algorithm>
 
@@ -97,24 +99,53 @@ std::int64_t RunMetrics::value(std::string_view metric) const {
     return found->value(*this);
 }
 
+namespace {
+
+// A checker run over a kept trace: the same result as when it read the events live.
+template <class Checker>
+void replay(const Trace& trace, Instant run_end, RunMetrics& metrics) {
+    Checker checker;
+    for (const auto& event : trace.events()) checker.see(trace, event, metrics);
+    checker.finish(trace, run_end, metrics);
+}
+
+}  // namespace
+
 RunMetrics check_trace(const Trace& trace, Instant run_end) {
-    RunMetrics metrics;
-    count_charges(trace, metrics);
-    find_overlapping_holders(trace, run_end, metrics);
-    check_fencing(trace, metrics);
-    count_foreign_releases(trace, metrics);
-    count_wakeups(trace, metrics);
-    find_finish(trace, metrics);
-    find_retry_storms(trace, metrics);
-    count_double_applies(trace, metrics);
-    measure_duplicate_work(trace, metrics);
-    measure_waits(trace, run_end, metrics);
-    std::sort(metrics.flagged.begin(), metrics.flagged.end(),
-              [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
-    const auto first =
-        std::find_if(metrics.flagged.begin(), metrics.flagged.end(), [](const FlaggedEvent& f) { return f.violation; });
-    if (first != metrics.flagged.end()) metrics.first_violation = trace.events()[first->sequence].at;
-    return metrics;
+    RunChecks checks;
+    for (const auto& event : trace.events()) checks.read(trace, event);
+    return checks.finish(trace, run_end);
+}
+
+void count_charges(const Trace& trace, RunMetrics& metrics) {
+    replay<ChargeCounter>(trace, Instant{}, metrics);
+}
+void find_overlapping_holders(const Trace& trace, Instant run_end, RunMetrics& metrics) {
+    replay<OverlapFinder>(trace, run_end, metrics);
+}
+void check_fencing(const Trace& trace, RunMetrics& metrics) {
+    replay<FenceChecker>(trace, Instant{}, metrics);
+}
+void count_foreign_releases(const Trace& trace, RunMetrics& metrics) {
+    replay<ReleaseChecker>(trace, Instant{}, metrics);
+}
+void count_wakeups(const Trace& trace, RunMetrics& metrics) {
+    replay<WakeupCounter>(trace, Instant{}, metrics);
+}
+void find_finish(const Trace& trace, RunMetrics& metrics) {
+    replay<FinishFinder>(trace, Instant{}, metrics);
+}
+void find_retry_storms(const Trace& trace, RunMetrics& metrics) {
+    replay<RetryStormFinder>(trace, Instant{}, metrics);
+}
+void count_double_applies(const Trace& trace, RunMetrics& metrics) {
+    replay<DoubleApplyCounter>(trace, Instant{}, metrics);
+}
+void measure_duplicate_work(const Trace& trace, RunMetrics& metrics) {
+    replay<DuplicateWorkMeter>(trace, Instant{}, metrics);
+}
+void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics) {
+    replay<WaitMeter>(trace, run_end, metrics);
 }
 
 }  // namespace locksim

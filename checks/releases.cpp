@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "checks/metrics.hpp"
+#include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
@@ -29,19 +29,16 @@ void count_token(const Trace& trace, const TraceEvent& grant, std::optional<std:
 
 }  // namespace
 
-void count_foreign_releases(const Trace& trace, RunMetrics& metrics) {
-    std::optional<std::int64_t> highest_token;
-    for (const auto& event : trace.events()) {
-        if (event.kind == trace_kind::lock_granted && event.has("token"))
-            count_token(trace, event, highest_token, metrics);
-        if (event.kind != trace_kind::lock_released || event.node_ref("holder") == event.node_ref("by")) continue;
-        ++metrics.foreign_releases;
-        metrics.flagged.push_back(
-            FlaggedEvent{event.sequence, true,
-                         fmt::format("{} removed the lock that {} held", trace.node_name(event.node_ref("by")),
-                                     trace.node_name(event.node_ref("holder"))),
-                         "foreign_releases"});
-    }
+void ReleaseChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
+    if (event.kind == trace_kind::lock_granted && event.has("token"))
+        count_token(trace, event, highest_token_, metrics);
+    if (event.kind != trace_kind::lock_released || event.node_ref("holder") == event.node_ref("by")) return;
+    ++metrics.foreign_releases;
+    metrics.flagged.push_back(
+        FlaggedEvent{event.sequence, true,
+                     fmt::format("{} removed the lock that {} held", trace.node_name(event.node_ref("by")),
+                                 trace.node_name(event.node_ref("holder"))),
+                     "foreign_releases"});
 }
 
 }  // namespace locksim

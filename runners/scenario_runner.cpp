@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "checks/checkers.hpp"
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
@@ -30,9 +31,8 @@ Counterfactual run_with_faults(const Design& design, std::vector<Fault> faults, 
     world.faults = std::move(faults);
     if (!drawn_faults) world.fault_generators.clear();
     options.trace_messages = false;
-    RunResult run = run_world(world, seed, options);
-    RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
-    return Counterfactual{std::move(run.trace), std::move(metrics)};
+    CheckedRun run = run_and_check(world, seed, options);
+    return Counterfactual{std::move(run.trace), std::move(run.metrics)};
 }
 
 // Each of the design's own faults left out in turn, and all of them.
@@ -59,6 +59,14 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
 }
 
 }  // namespace
+
+CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions options) {
+    RunChecks checks;
+    options.reader = &checks;
+    RunResult run = run_world(world, seed, options);
+    RunMetrics metrics = checks.finish(run.trace, run.summary.ended_at);
+    return CheckedRun{std::move(run.trace), run.summary, std::move(metrics)};
+}
 
 bool is_scenario_file(const std::filesystem::path& path) {
     const std::string name = path.filename().string();
@@ -108,14 +116,14 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
     ScenarioOutcome outcome{scenario.file, scenario.name, scenario.description, scenario.lesson, seed, {}};
     for (const auto& design : scenario.designs) {
         if (only_design && design.name != *only_design) continue;
-        RunResult run = [&] {
+        CheckedRun run = [&] {
             try {
-                return run_world(design.world, seed, options);
+                return run_and_check(design.world, seed, options);
             } catch (const RunawayRun& runaway) {
                 throw RunawayRun(fmt::format("design \"{}\": {}", design.name, runaway.what()));
             }
         }();
-        RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
+        RunMetrics metrics = std::move(run.metrics);
         auto expectations = evaluate(design.expectations, metrics, run.trace);
         auto faults =
             judging == FaultJudging::on ? judge_design_faults(design, run.trace, metrics, seed, options) : std::nullopt;

@@ -26,6 +26,15 @@ std::optional<Scenario> load_scenario_or_report(const std::string& file);
 // one-line error listing the designs there are.
 bool has_design_or_report(const Scenario& scenario, const std::optional<std::string>& design);
 
+// One design's world run under a seed, its events checked as they were recorded; the
+// trace keeps them unless `options.keep_trace` is false.
+struct CheckedRun {
+    Trace trace;
+    RunSummary summary;
+    RunMetrics metrics;
+};
+CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions options = {});
+
 // Whether to judge a design's faults by running it again without them (checks/
 // fault_effects.hpp): a run per fault of the scenario's own, and one with none. Sweeps,
 // which run thousands of seeds, do not.

@@ -29,7 +29,8 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
             const std::uint64_t seed = seeds.first + k;
             const ScenarioOutcome outcome =
                 run_scenario(scenario, seed, only_design,
-                             RunOptions{.trace_messages = false, .event_limit = event_limit}, FaultJudging::off);
+                             RunOptions{.trace_messages = false, .event_limit = event_limit, .keep_trace = false},
+                             FaultJudging::off);
             assert(outcome.designs.size() == tallies[worker].designs.size());
             for (std::size_t d = 0; d < outcome.designs.size(); ++d)
                 tallies[worker].designs[d].add(seed, outcome.designs[d].metrics);

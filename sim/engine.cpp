@@ -316,8 +316,10 @@ void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields
         event.wall = wall_now(node);
         event.monotonic = monotonic_now(node);
     }
+    event.sequence = trace_.recorded();
+    for (TraceReader* reader : readers_) reader->read(trace_, event);
+    if (!triggers_.empty()) fire_triggers(event);
     trace_.append(std::move(event));
-    if (!triggers_.empty()) fire_triggers(trace_.events().back());
 }
 
 void Engine::on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,

@@ -130,6 +130,10 @@ public:
     void on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
                   std::function<void()> action);
     const Trace& trace() const { return trace_; }
+    // `reader` reads every event from now on as it is recorded; it must outlive the run.
+    void add_trace_reader(TraceReader& reader) { readers_.push_back(&reader); }
+    // Whether the trace keeps its events (true unless told), or only readers see them.
+    void keep_trace_events(bool keep) { trace_.keep_events(keep); }
     void label_trace(const std::string& key, std::string value) { trace_.set_label(key, std::move(value)); }
     Trace take_trace() { return std::move(trace_); }
 
@@ -217,6 +221,7 @@ private:
     std::exception_ptr failure_;
     bool stopped_ = false;
     std::vector<Trigger> triggers_;
+    std::vector<TraceReader*> readers_;
 };
 
 inline void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {

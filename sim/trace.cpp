@@ -53,8 +53,8 @@ std::optional<NodeId> Trace::find_node(std::string_view name) const {
 }
 
 void Trace::append(TraceEvent event) {
-    event.sequence = events_.size();
-    events_.push_back(std::move(event));
+    event.sequence = recorded_++;
+    if (keep_) events_.push_back(std::move(event));
 }
 
 void Trace::set_label(const std::string& key, std::string value) {

@@ -159,6 +159,16 @@ inline constexpr KindSpec node_restarted{"node.restarted", "the node came back a
 
 }  // namespace trace_kind
 
+class Trace;
+
+// Reads each event as it is recorded: checkers that need no kept trace, a world that
+// follows who holds the lock. It is told the trace too, for node names and labels.
+class TraceReader {
+public:
+    virtual ~TraceReader() = default;
+    virtual void read(const Trace& trace, const TraceEvent& event) = 0;
+};
+
 class Trace {
 public:
     void set_node_names(std::vector<std::string> names) { node_names_ = std::move(names); }
@@ -167,8 +177,13 @@ public:
     const std::string& node_name(NodeId id) const;
     std::optional<NodeId> find_node(std::string_view name) const;
 
+    // Numbers the event and keeps it, unless events are not kept.
     void append(TraceEvent event);
     const std::vector<TraceEvent>& events() const { return events_; }
+    // The number the next event will get: every event recorded so far, kept or not.
+    std::uint64_t recorded() const { return recorded_; }
+    // A run whose events only readers need keeps none: its memory does not grow with it.
+    void keep_events(bool keep) { keep_ = keep; }
 
     // Words the run's world uses for its things ("vocabulary.item": "user"), for readers
     // of the trace; the engine reads none of them. Null when not set.
@@ -179,6 +194,8 @@ private:
     std::vector<std::string> node_names_;
     std::vector<std::pair<std::string, std::string>> labels_;  // in the order set, keys unique
     std::vector<TraceEvent> events_;
+    std::uint64_t recorded_ = 0;
+    bool keep_ = true;
 };
 
 }  // namespace locksim

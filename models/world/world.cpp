@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -24,13 +25,42 @@ namespace {
 
 // Members are destroyed in reverse order, the engine last: the suspended processes it
 // destroys then only release their own frames; no model code runs after run() returns.
+// Who holds the lock and which store node leads, followed event by event, for faults
+// aimed at a role ("the holder", "the primary") at the moment they strike.
+class RoleFollower : public TraceReader {
+public:
+    explicit RoleFollower(NodeId first_primary) : primary_(first_primary) {}
+
+    void read(const Trace&, const TraceEvent& event) override {
+        if (event.kind == trace_kind::lock_granted)
+            holder_ = event.node_ref("holder");
+        else if ((event.kind == trace_kind::lock_released || event.kind == trace_kind::lock_expired) &&
+                 event.node_ref("holder") == holder_)
+            holder_ = no_node;
+        if (event.kind == trace_kind::store_failover) primary_ = event.node_ref("to");
+        if (event.kind == trace_kind::consensus_leader) primary_ = event.node;
+    }
+    NodeId holder() const { return holder_; }
+    NodeId primary() const { return primary_; }
+
+private:
+    NodeId holder_ = no_node;
+    NodeId primary_;
+};
+
 class World {
 public:
     World(const WorldSpec& spec, std::uint64_t seed, RunOptions options)
         : spec_(spec), engine_(seed), network_(engine_), event_limit_(options.event_limit) {
         network_.set_tracing_messages(options.trace_messages);
+        engine_.keep_trace_events(options.keep_trace);
         for (auto& [key, word] : vocabulary_labels(spec_.vocabulary)) engine_.label_trace(key, std::move(word));
         add_nodes();
+        // The first of the store's nodes leads until a failover or an election says
+        // otherwise; a database lock lives in the billing database.
+        roles_.emplace(spec_.store_nodes.empty() ? node(spec_.billing_node) : node(spec_.store_nodes.front()));
+        engine_.add_trace_reader(*roles_);
+        if (options.reader) engine_.add_trace_reader(*options.reader);
         wire_network();
         if (spec_.lock.store != StoreKind::none)
             store_ = deploy_store(
@@ -158,9 +188,9 @@ private:
     // The nodes a fault strikes, resolved when it strikes: a role names whoever plays it
     // then, and may name no one (nobody holds the lock).
     std::vector<NodeId> struck(const std::string& target, NodeId trigger) const {
-        if (target == holder_role) return present(current_holder());
+        if (target == holder_role) return present(roles_->holder());
         if (target == trigger_role) return present(trigger);
-        if (target == primary_role) return present(current_primary());
+        if (target == primary_role) return present(roles_->primary());
         if (target == servers_role) {
             std::vector<NodeId> servers;
             for (const auto& name : spec_.servers) servers.push_back(node(name));
@@ -171,29 +201,6 @@ private:
 
     static std::vector<NodeId> present(NodeId id) {
         return id.valid() ? std::vector<NodeId>{id} : std::vector<NodeId>{};
-    }
-
-    NodeId current_holder() const {
-        NodeId holder = no_node;
-        for (const auto& event : engine_.trace().events()) {
-            if (event.kind == trace_kind::lock_granted)
-                holder = event.node_ref("holder");
-            else if ((event.kind == trace_kind::lock_released || event.kind == trace_kind::lock_expired) &&
-                     event.node_ref("holder") == holder)
-                holder = no_node;
-        }
-        return holder;
-    }
-
-    // The first of the store's nodes leads until a failover or an election says otherwise;
-    // a database lock lives in the billing database.
-    NodeId current_primary() const {
-        NodeId primary = spec_.store_nodes.empty() ? node(spec_.billing_node) : node(spec_.store_nodes.front());
-        for (const auto& event : engine_.trace().events()) {
-            if (event.kind == trace_kind::store_failover) primary = event.node_ref("to");
-            if (event.kind == trace_kind::consensus_leader) primary = event.node;
-        }
-        return primary;
     }
 
     std::string role_of(NodeId id) const {
@@ -314,6 +321,7 @@ private:
     }
 
     const WorldSpec& spec_;
+    std::optional<RoleFollower> roles_;  // outlives the engine, which reads to it
     Engine engine_;
     Network network_;
     std::unique_ptr<StoreDeployment> store_;

@@ -19,6 +19,10 @@ struct RunOptions {
     // A run that handles more events than this stops with RunawayRun (a retry loop
     // without a delay, say); the command line's --max-events raises it.
     std::uint64_t event_limit = Engine::default_event_limit;
+    // Reads every event as it is recorded (the checkers); must outlive the run.
+    TraceReader* reader = nullptr;
+    // False: the trace keeps no events, only `reader` sees them (sweeps).
+    bool keep_trace = true;
 };
 
 RunResult run_world(const WorldSpec& spec, std::uint64_t seed, RunOptions options = {});

@@ -1,7 +1,7 @@
 // How many times a second one scenario runs, in process, every design built, run,
 // checked and its expectations evaluated, three ways:
 //   traced:   with the trace of messages kept, as `locksim run` and reports keep it;
-//   untraced: without it, as sweeps run;
+//   untraced: without it, and no trace kept at all (checked as recorded), as sweeps run;
 //   judged:   traced, and each fault judged by runs without it, all that `locksim run` does.
 // It also counts the heap allocations a run makes. The first runs warm up and are not
 // counted; the process's start-up is not counted at all.
@@ -20,11 +20,12 @@ namespace {
 
 struct Way {
     bool trace_messages;
+    bool keep_trace;
     locksim::FaultJudging judging;
 };
-constexpr Way traced{true, locksim::FaultJudging::off};
-constexpr Way untraced{false, locksim::FaultJudging::off};
-constexpr Way judged{true, locksim::FaultJudging::on};
+constexpr Way traced{true, true, locksim::FaultJudging::off};
+constexpr Way untraced{false, false, locksim::FaultJudging::off};
+constexpr Way judged{true, true, locksim::FaultJudging::on};
 
 struct Speed {
     double runs_per_second = 0;
@@ -36,6 +37,7 @@ struct Speed {
 Speed measure(const locksim::Scenario& scenario, std::uint64_t runs, Way way, std::uint64_t& events) {
     locksim::RunOptions options;
     options.trace_messages = way.trace_messages;
+    options.keep_trace = way.keep_trace;
     const std::uint64_t allocations_before = locksim::benchmark::allocations();
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t run = 0; run < runs; ++run) {

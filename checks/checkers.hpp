@@ -1,0 +1,156 @@
+#pragma once
+// The checkers, each reading a run's events one at a time in the order they were
+// recorded: as the run records them (a sweep keeps no trace, so its memory does not grow
+// with the run's length) or replayed from a kept trace, with the same result. `see` reads
+// one event, `finish` adds what is left once the run has ended at `run_end`. The trace
+// passed along gives node names and the run's words, never other events.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checks/metrics.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+// "One charge per customer and period", at the payment provider.
+class ChargeCounter {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+private:
+    std::map<std::pair<std::int64_t, std::string>, std::int64_t> charges_;
+};
+
+// "Never two holders in true time".
+class OverlapFinder {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+    struct Belief {
+        std::string key;
+        NodeId holder;
+        Instant from;
+        Instant to;
+    };
+
+private:
+    std::vector<Belief> closed_;
+    std::map<std::pair<std::uint32_t, std::string>, Belief> open_;
+};
+
+// "Tokens accepted by a resource only increase".
+class FenceChecker {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+
+private:
+    using Highest = std::optional<std::int64_t>;  // the highest token that has written, if any
+    std::map<std::pair<std::int64_t, std::string>, Highest> rows_;
+    Highest provider_;
+};
+
+// Releases of somebody else's lock, and grants whose token did not rise.
+class ReleaseChecker {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+
+private:
+    std::optional<std::int64_t> highest_token_;
+};
+
+// The herd effect: how many waiters one deletion woke.
+class WakeupCounter {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+private:
+    std::map<std::string, std::int64_t> woken_by_deletion_;
+};
+
+// When the last job ended.
+class FinishFinder {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+};
+
+// Waiters retrying in step.
+class RetryStormFinder {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+
+private:
+    std::map<std::int64_t, std::int64_t> retries_per_ms_;
+    std::set<std::uint32_t> refused_before_;
+};
+
+// "One renewal row per customer and period", at the database.
+class DoubleApplyCounter {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+
+private:
+    std::map<std::pair<std::int64_t, std::string>, std::set<std::uint32_t>> writers_;
+};
+
+// An efficiency lock's cost: index builds beyond the first.
+class DuplicateWorkMeter {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+
+private:
+    std::set<std::string> built_;
+};
+
+// Liveness: stalls after a holder's crash, waits for the lock, refusals, job runs.
+class WaitMeter {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+private:
+    std::set<std::uint32_t> believing_;
+    std::map<std::uint32_t, Instant> waiting_since_;  // job started, lock not yet held
+    std::optional<Instant> stalled_since_;            // a holder crashed, nobody has been granted since
+};
+
+// Every checker at once, as a reader of the trace while it is recorded: what the
+// engine is given to check a run without keeping its events.
+class RunChecks : public TraceReader {
+public:
+    void read(const Trace& trace, const TraceEvent& event) override;
+    // The run's metrics, its flagged events in trace order.
+    RunMetrics finish(const Trace& trace, Instant run_end);
+
+private:
+    static constexpr std::size_t checker_count = 10;
+    RunMetrics metrics_;
+    std::array<std::vector<FlaggedEvent>, checker_count> flags_by_checker_;
+    std::map<std::uint64_t, Instant> flagged_at_;  // true time of each flagged event, by sequence
+    ChargeCounter charges_;
+    OverlapFinder overlaps_;
+    FenceChecker fences_;
+    ReleaseChecker releases_;
+    WakeupCounter wakeups_;
+    FinishFinder finish_;
+    RetryStormFinder retry_storms_;
+    DoubleApplyCounter double_applies_;
+    DuplicateWorkMeter duplicate_work_;
+    WaitMeter waits_;
+};
+
+}  // namespace locksim
