@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The cost of one run as the work grows: gc-pause-40s with more servers and customers
-# (10 ms of work per customer, the horizon long enough for every charge), run once in a
-# process with all three designs, as `locksim run` does. Prints wall time and peak memory
-# per size, the median of REPS runs each.
+# (10 ms of work per customer, the horizon long enough for every charge), all three
+# designs in one process, two ways: `locksim run` (the trace kept for the output, each
+# fault judged by runs without it) and a sweep of that one seed (checked as recorded, no
+# trace kept). Prints wall time and peak memory per size, the median of REPS runs each.
 #   scripts/work-growth.sh                     # build/locksim, 3 repetitions
 #   LOCKSIM=/tmp/other/locksim scripts/work-growth.sh
 #   SIZES="3x1000 3x10000" REPS=1 scripts/work-growth.sh
@@ -35,17 +36,24 @@ EOF
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '| servers × customers | time | peak memory |\n| --- | ---: | ---: |\n'
+printf '| servers × customers | run: time | run: peak memory | sweep of 1 seed: time | sweep of 1 seed: peak memory |\n'
+printf '| --- | ---: | ---: | ---: | ---: |\n'
+# The median wall time and peak memory of REPS runs of a command: "seconds megabytes".
+measure() {
+  local seconds=() kilobytes=() out
+  for _ in $(seq 1 "$REPS"); do
+    # Exit 1 is expected: the unfenced design double-charges.
+    out=$( { /usr/bin/time -f "%e %M" "$@" > /dev/null || true; } 2>&1 | tail -1)
+    seconds+=("${out% *}"); kilobytes+=("${out#* }")
+  done
+  echo "$(printf '%s\n' "${seconds[@]}" | median) $(( $(printf '%s\n' "${kilobytes[@]}" | median) / 1024 ))"
+}
 for size in $SIZES; do
   servers=${size%x*}; customers=${size#*x}
   file="$work/grown-$size.json"
   grown "$servers" "$customers" > "$file"
-  seconds=(); kilobytes=()
-  for _ in $(seq 1 "$REPS"); do
-    # Exit 1 is expected: the unfenced design double-charges.
-    out=$( { /usr/bin/time -f "%e %M" "$locksim" run "$file" --format json > /dev/null || true; } 2>&1 | tail -1)
-    seconds+=("${out% *}"); kilobytes+=("${out#* }")
-  done
-  s=$(printf '%s\n' "${seconds[@]}" | median); kb=$(printf '%s\n' "${kilobytes[@]}" | median)
-  printf '| %s × %s | %s s | %s MB |\n' "$servers" "$(echo "$customers" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')" "$s" "$((kb / 1024))"
+  read -r run_s run_mb < <(measure "$locksim" run "$file" --format json)
+  read -r sweep_s sweep_mb < <(measure "$locksim" sweep "$file" --seeds 1 -j 1 --format json)
+  printf '| %s × %s | %s s | %s MB | %s s | %s MB |\n' "$servers" \
+    "$(echo "$customers" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')" "$run_s" "$run_mb" "$sweep_s" "$sweep_mb"
 done

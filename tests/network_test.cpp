@@ -374,3 +374,33 @@ TEST_CASE("a call to a paused server times out while the server is frozen") {
     CHECK(handled_at == std::vector<Instant>{at(5_s)});
     CHECK(outcome.slept_until == at(10_s + 500_ms));
 }
+
+TEST_CASE("a deferred label is made only when the trace shows the message, and reads as fmt::format would") {
+    for (const bool tracing : {false, true}) {
+        Engine engine(1);
+        Network network(engine);
+        network.set_tracing_messages(tracing);
+        const NodeId client = engine.add_node("server-1");
+        const NodeId store = engine.add_node("redis");
+        network.connect(client, store, DelayModel::fixed(1_ms));
+        int made = 0;
+        const std::string key = "lock:renewals";
+        engine.schedule_at(at(1_s), client, [&] {
+            network.send(client, store, MessageText::made_by([&made, key] {
+                             ++made;
+                             return fmt::format("SET {} 7f3a9c1e NX PX {}", key, 30000);
+                         }),
+                         [] {});
+            network.send(client, store, deferred_label("DEL {}", key), [] {});
+        });
+        engine.run(at(1_min));
+        CHECK(made == (tracing ? 1 : 0));
+        std::vector<std::string> labels;
+        for (const auto& event : engine.trace().events())
+            if (event.kind == trace_kind::message_sent) labels.push_back(event.text("label"));
+        if (tracing)
+            CHECK(labels == std::vector<std::string>{"SET lock:renewals 7f3a9c1e NX PX 30000", "DEL lock:renewals"});
+        else
+            CHECK(labels.empty());
+    }
+}

@@ -1,0 +1,87 @@
+// checks/checkers.hpp: checking a run's events as they are recorded, without keeping the
+// trace, finds exactly what checking the kept trace afterwards finds.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "checks/metrics.hpp"
+#include "runners/scenario_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
+
+using namespace locksim;
+
+namespace {
+
+std::vector<std::filesystem::path> shipped_scenarios() {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"))
+        if (is_scenario_file(entry.path())) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+void require_same(const RunMetrics& live, const RunMetrics& replayed) {
+    for (const auto& metric : metric_names()) {
+        INFO(metric);
+        CHECK(live.value(metric) == replayed.value(metric));
+    }
+    CHECK(live.overlap_time == replayed.overlap_time);
+    CHECK(live.first_violation == replayed.first_violation);
+    REQUIRE(live.flagged.size() == replayed.flagged.size());
+    for (std::size_t i = 0; i < live.flagged.size(); ++i) {
+        CHECK(live.flagged[i].sequence == replayed.flagged[i].sequence);
+        CHECK(live.flagged[i].violation == replayed.flagged[i].violation);
+        CHECK(live.flagged[i].explanation == replayed.flagged[i].explanation);
+        CHECK(live.flagged[i].metric == replayed.flagged[i].metric);
+    }
+    REQUIRE(live.double_charged.size() == replayed.double_charged.size());
+    for (std::size_t i = 0; i < live.double_charged.size(); ++i) {
+        CHECK(live.double_charged[i].customer == replayed.double_charged[i].customer);
+        CHECK(live.double_charged[i].charges == replayed.double_charged[i].charges);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("every shipped design, checked as recorded without a kept trace, shows what its kept trace shows") {
+    const auto files = shipped_scenarios();
+    REQUIRE(files.size() >= 16);
+    std::size_t violating_runs = 0;
+    for (const auto& file : files) {
+        const auto scenario = load_scenario_file(file.string(), metric_names());
+        for (const auto& design : scenario.designs) {
+            for (std::uint64_t seed : {scenario.seed, scenario.seed + 1}) {
+                INFO(scenario.name << " " << design.name << " seed " << seed);
+                const CheckedRun kept = run_and_check(design.world, seed, RunOptions{.trace_messages = false});
+                const CheckedRun unkept =
+                    run_and_check(design.world, seed, RunOptions{.trace_messages = false, .keep_trace = false});
+                CHECK(unkept.trace.events().empty());
+                CHECK(unkept.trace.recorded() == kept.trace.events().size());
+                CHECK(unkept.summary.events_handled == kept.summary.events_handled);
+                require_same(unkept.metrics, kept.metrics);
+                require_same(unkept.metrics, check_trace(kept.trace, kept.summary.ended_at));
+                if (unkept.metrics.first_violation) ++violating_runs;
+            }
+        }
+    }
+    CHECK(violating_runs > 10);  // the comparison covers runs that flag violations, not only clean ones
+}
+
+TEST_CASE("a run that keeps no trace still numbers its events, so flags point where a kept trace would") {
+    const auto scenario =
+        load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json", metric_names());
+    const auto& unfenced = scenario.designs.front();
+    REQUIRE(unfenced.name == "unfenced");
+    const CheckedRun kept = run_and_check(unfenced.world, scenario.seed);
+    const CheckedRun unkept = run_and_check(unfenced.world, scenario.seed, RunOptions{.keep_trace = false});
+    REQUIRE(kept.metrics.double_charges() == 1);
+    REQUIRE_FALSE(unkept.metrics.flagged.empty());
+    for (const auto& flag : unkept.metrics.flagged) {
+        REQUIRE(flag.sequence < kept.trace.events().size());
+        CHECK(kept.metrics.flag_for(flag.sequence) != nullptr);
+    }
+    CHECK(unkept.metrics.first_violation == kept.trace.events()[kept.metrics.flagged.front().sequence].at);
+}
