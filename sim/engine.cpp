@@ -399,9 +399,9 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
                             event_limit, format_seconds(now_)));
         Event event = queue_.pop();
         now_ = event.at;
-        // The next event's coroutine frame is most likely far away in memory (P processes,
-        // one frame each): start fetching it while this one runs.
-        if (!queue_.empty() && queue_.next().action.is_resume()) {
+        // In a large queue, the next event's coroutine frame is most likely far away in
+        // memory (P processes, one frame each): start fetching it while this one runs.
+        if (queue_.large() && !queue_.empty() && queue_.next().action.is_resume()) {
             const auto* frame = static_cast<const char*>(queue_.next().action.frame());
             __builtin_prefetch(frame);
             __builtin_prefetch(frame + 64);  // a frame's second line: 128-byte frames span two

@@ -28,6 +28,8 @@ public:
         if (heap_.size() > radix_above) move_to_radix();
     }
     bool empty() const { return in_radix_ ? radix_.empty() : heap_.empty(); }
+    // Past the small heap: events likely far apart in memory.
+    bool large() const { return in_radix_; }
     std::size_t size() const { return in_radix_ ? radix_.size() : heap_.size(); }
     // The next event, left in place; the queue must not be empty.
     const Event& next() { return in_radix_ ? radix_.next() : heap_.next(); }

@@ -85,3 +85,34 @@ TEST_CASE("a run that keeps no trace still numbers its events, so flags point wh
     }
     CHECK(unkept.metrics.first_violation == kept.trace.events()[kept.metrics.flagged.front().sequence].at);
 }
+
+TEST_CASE("all checkers together find what each checker finds on its own over the whole trace, messages included") {
+    std::size_t flagged = 0;
+    for (const auto& file : shipped_scenarios()) {
+        const auto scenario = load_scenario_file(file.string(), metric_names());
+        for (const auto& design : scenario.designs) {
+            INFO(scenario.name << " " << design.name);
+            const CheckedRun run = run_and_check(design.world, scenario.seed);  // messages traced
+            const Instant end = run.summary.ended_at;
+            RunMetrics alone;
+            count_charges(run.trace, alone);
+            find_overlapping_holders(run.trace, end, alone);
+            check_fencing(run.trace, alone);
+            count_foreign_releases(run.trace, alone);
+            count_wakeups(run.trace, alone);
+            find_finish(run.trace, alone);
+            find_retry_storms(run.trace, alone);
+            count_double_applies(run.trace, alone);
+            measure_duplicate_work(run.trace, alone);
+            measure_waits(run.trace, end, alone);
+            std::sort(alone.flagged.begin(), alone.flagged.end(),
+                      [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
+            const auto first = std::find_if(alone.flagged.begin(), alone.flagged.end(),
+                                            [](const FlaggedEvent& f) { return f.violation; });
+            if (first != alone.flagged.end()) alone.first_violation = run.trace.events()[first->sequence].at;
+            require_same(run.metrics, alone);
+            flagged += alone.flagged.size();
+        }
+    }
+    CHECK(flagged > 20);
+}
