@@ -226,6 +226,11 @@ int main(int argc, char** argv) {
     explore_app->add_option("--format", explore.format, "text (default) or json")
         ->check(CLI::IsMember({"text", "json"}));
     explore_app->add_flag("--placements", explore.placements, "With --format json: list every placement tried");
+    bool no_prune = false;
+    explore_app->add_flag("--no-prune", no_prune,
+                          "Run every placement, also those that strike the same node at the same place in the\n"
+                          "run's queue as one already run (by default they share its outcome); the results are the\n"
+                          "same, only slower: for measuring and checking the pruning");
     explore_app->add_option("--report", explore.report_directory,
                             "Also write the vulnerability map (one self-contained HTML page, a cell per run) into\n"
                             "this directory, as <scenario>-explore.html");
@@ -293,6 +298,7 @@ int main(int argc, char** argv) {
                  : format == "perfetto" ? RunFormat::perfetto
                                         : RunFormat::text;
     run.color = color_choice(color);
+    explore.prune = !no_prune;
 
     try {
         if (app.got_subcommand(run_app)) return run_command(run);

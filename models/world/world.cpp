@@ -29,6 +29,7 @@ public:
     World(const WorldSpec& spec, std::uint64_t seed, RunOptions options)
         : spec_(spec), engine_(seed), network_(engine_), event_limit_(options.event_limit) {
         network_.set_tracing_messages(options.trace_messages);
+        if (options.queue_places) engine_.note_queue_places();
         for (auto& [key, word] : vocabulary_labels(spec_.vocabulary)) engine_.label_trace(key, std::move(word));
         add_nodes();
         wire_network();
@@ -48,7 +49,7 @@ public:
 
     RunResult run() {
         RunSummary summary = engine_.run(Instant{} + spec_.horizon, event_limit_);
-        return RunResult{engine_.take_trace(), summary};
+        return RunResult{engine_.take_trace(), summary, engine_.take_queue_places()};
     }
 
 private:
