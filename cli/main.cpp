@@ -237,7 +237,9 @@ int main(int argc, char** argv) {
     add_color(explore_app, explore.color);
     explore_app->footer(
         "A strike point is a moment right after one of a target node's events in the run without the\n"
-        "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2).\n"
+        "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2). Placements\n"
+        "that strike the same node at the same place in the run's queue are the same run: one runs, the\n"
+        "others share its outcome and are counted as pruned (--no-prune runs them all).\n"
         "Exit 0 when the block's \"expect\" held, 1 when one failed, 2 for unusable input.\n"
         "Example: locksim explore scenarios/gc-pause-40s.json\n"
         "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json\n"

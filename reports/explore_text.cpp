@@ -36,7 +36,8 @@ std::string size_text(const FaultFamilyPlan& family, std::size_t s) {
     return value == family.size_texts[s] || !size ? value : fmt::format("{} ({})", value, family.size_texts[s]);
 }
 
-// How many placements ran, over every design, and why the others did not need to.
+// How many placements ran, over every design. A pruned one strikes the same node at the
+// same place in the run's queue as one that ran (checks/equivalent_placements.hpp).
 std::string pruning_text(const Exploration& exploration) {
     std::uint64_t planned = 0;
     std::uint64_t run = 0;
@@ -45,10 +46,8 @@ std::string pruning_text(const Exploration& exploration) {
         run += design.placements_run;
     }
     if (run == planned) return fmt::format("  ran every one of the {} placements\n", grouped(planned));
-    return fmt::format(
-        "  ran {} of the {} placements; the other {} strike the same node at the same place in the run's "
-        "queue as one that ran, and share its outcome (--no-prune runs them)\n",
-        grouped(run), grouped(planned), grouped(planned - run));
+    return fmt::format("  ran {} of {} placements; {} pruned as the same run as one that ran (--no-prune runs them)\n",
+                       grouped(run), grouped(planned), grouped(planned - run));
 }
 
 std::string replay(const Exploration& exploration, const DesignExploration& design, const FaultChoice& choice,
