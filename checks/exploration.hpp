@@ -12,6 +12,7 @@
 #include "checks/expectations.hpp"
 #include "checks/metrics.hpp"
 #include "checks/run_outcome.hpp"
+#include "sim/engine.hpp"
 #include "sim/trace.hpp"
 
 namespace locksim {
@@ -32,6 +33,7 @@ struct StrikePoint {
     Instant at;                  // true time
     std::string kind;
     int nth = 1;
+    QueuePlace place;  // of the event in the baseline run's queue order
 };
 
 // One entry of the file's "faults", with its sizes resolved for this design.
@@ -77,11 +79,16 @@ struct DesignExploration {
     std::uint32_t baseline_violations = 0;
     std::vector<FaultFamilyPlan> families;
     std::vector<StrikePoint> points;           // in trace order
-    std::vector<PlacementOutcome> placements;  // in the order tried
-    std::uint64_t pruned = 0;
+    std::vector<PlacementOutcome> placements;  // in the order planned
+    // Depth 2: the ordered pairs never planned (mirror images, a placement with itself).
+    std::uint64_t repeated_pairs = 0;
+    // The placements actually run; each of the others shares the outcome of an equivalent
+    // one that ran (checks/equivalent_placements.hpp).
+    std::uint64_t placements_run = 0;
     std::vector<ExploreWindow> windows;  // depth 1 only
     std::vector<ExpectationResult> expectations;
 
+    std::uint64_t placements_pruned() const { return placements.size() - placements_run; }
     std::uint64_t violating() const;
     std::uint64_t count_of(const std::string& violation) const;  // placements showing it
     std::int64_t metric(std::string_view name) const;            // explore_metric_names()

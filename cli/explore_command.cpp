@@ -39,7 +39,7 @@ int explore_command(const ExploreCommandOptions& options) {
     try {
         ProgressBar bar(0, "placements");
         exploration = run_explore(
-            scenario, ExploreOptions{options.design, options.seed, *threads, options.max_events,
+            scenario, ExploreOptions{options.design, options.seed, *threads, options.max_events, options.prune,
                                      [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); }});
     } catch (const ExploreError& error) {
         fmt::print(stderr, "{}: /explore: {}\n", options.file, error.what());

@@ -16,6 +16,7 @@ struct ExploreCommandOptions {
     unsigned jobs = 0;                  // 0: every CPU this process may use
     std::string format = "text";
     bool placements = false;  // json: every placement tried
+    bool prune = true;        // false: run every placement, even one equivalent to another
     std::optional<std::string> report_directory;
     std::string color = "auto";
     std::string program = "locksim";

@@ -226,13 +226,20 @@ int main(int argc, char** argv) {
     explore_app->add_option("--format", explore.format, "text (default) or json")
         ->check(CLI::IsMember({"text", "json"}));
     explore_app->add_flag("--placements", explore.placements, "With --format json: list every placement tried");
+    bool no_prune = false;
+    explore_app->add_flag("--no-prune", no_prune,
+                          "Run every placement, also those that strike the same node at the same place in the\n"
+                          "run's queue as one already run (by default they share its outcome); the results are the\n"
+                          "same, only slower: for measuring and checking the pruning");
     explore_app->add_option("--report", explore.report_directory,
                             "Also write the vulnerability map (one self-contained HTML page, a cell per run) into\n"
                             "this directory, as <scenario>-explore.html");
     add_color(explore_app, explore.color);
     explore_app->footer(
         "A strike point is a moment right after one of a target node's events in the run without the\n"
-        "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2).\n"
+        "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2). Placements\n"
+        "that strike the same node at the same place in the run's queue are the same run: one runs, the\n"
+        "others share its outcome and are counted as pruned (--no-prune runs them all).\n"
         "Exit 0 when the block's \"expect\" held, 1 when one failed, 2 for unusable input.\n"
         "Example: locksim explore scenarios/gc-pause-40s.json\n"
         "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json\n"
@@ -293,6 +300,7 @@ int main(int argc, char** argv) {
                  : format == "perfetto" ? RunFormat::perfetto
                                         : RunFormat::text;
     run.color = color_choice(color);
+    explore.prune = !no_prune;
 
     try {
         if (app.got_subcommand(run_app)) return run_command(run);

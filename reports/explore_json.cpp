@@ -66,7 +66,9 @@ nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_p
         }
         d["faults"] = families;
         d["placements"] = design.placements.size();
-        d["pruned"] = design.pruned;
+        d["placements_run"] = design.placements_run;
+        d["placements_pruned"] = design.placements_pruned();  // each shares an equivalent run's outcome
+        d["pruned"] = design.repeated_pairs;                  // depth 2: the ordered pairs never planned
         d["violating_placements"] = design.violating();
         Json by_kind = Json::object();
         for (const auto& kind : violation_kinds()) by_kind[kind] = design.count_of(kind);

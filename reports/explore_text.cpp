@@ -36,6 +36,20 @@ std::string size_text(const FaultFamilyPlan& family, std::size_t s) {
     return value == family.size_texts[s] || !size ? value : fmt::format("{} ({})", value, family.size_texts[s]);
 }
 
+// How many placements ran, over every design. A pruned one strikes the same node at the
+// same place in the run's queue as one that ran (checks/equivalent_placements.hpp).
+std::string pruning_text(const Exploration& exploration) {
+    std::uint64_t planned = 0;
+    std::uint64_t run = 0;
+    for (const auto& design : exploration.designs) {
+        planned += design.placements.size();
+        run += design.placements_run;
+    }
+    if (run == planned) return fmt::format("  ran every one of the {} placements\n", grouped(planned));
+    return fmt::format("  ran {} of {} placements; {} pruned as the same run as one that ran (--no-prune runs them)\n",
+                       grouped(run), grouped(planned), grouped(planned - run));
+}
+
 std::string replay(const Exploration& exploration, const DesignExploration& design, const FaultChoice& choice,
                    const std::string& program) {
     auto faults = nlohmann::ordered_json::array();
@@ -68,7 +82,7 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
                     exploration.seed);
     if (!exploration.designs.empty())
         for (const auto& family : exploration.designs.front().families) out += "  tries " + family_text(family) + "\n";
-    out += "\n";
+    out += pruning_text(exploration) + "\n";
 
     // A column per kind of violation that some design shows.
     std::vector<std::string> kinds;
@@ -76,12 +90,13 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         if (std::any_of(exploration.designs.begin(), exploration.designs.end(),
                         [&kind](const DesignExploration& d) { return d.count_of(kind) > 0; }))
             kinds.push_back(kind);
-    std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "violating"}};
+    std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "run", "violating"}};
     for (const auto& kind : kinds) rows.front().push_back(kind);
     rows.front().push_back(exploration.depth == 1 ? "windows" : "");
     for (const auto& design : exploration.designs) {
         const std::uint64_t violating = design.violating();
         std::vector<std::string> row{design.name, grouped(design.points.size()), grouped(design.placements.size()),
+                                     grouped(design.placements_run),
                                      violating == 0 ? style.good("0") : style.violation(grouped(violating))};
         for (const auto& kind : kinds) row.push_back(grouped(design.count_of(kind)));
         row.push_back(exploration.depth == 1 ? grouped(design.windows.size()) : "");
@@ -96,9 +111,9 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
                                                fmt::join(violation_names(design.baseline_violations), ", ")));
         if (exploration.depth == 2) {
             out += fmt::format(
-                ": {} pairs tried, {} pruned (mirror images and a placement paired with itself), {} "
-                "violate\n",
-                grouped(design.placements.size()), grouped(design.pruned), grouped(design.violating()));
+                ": {} pairs tried ({} ordered pairs skipped: mirror images and a placement paired with "
+                "itself), {} violate\n",
+                grouped(design.placements.size()), grouped(design.repeated_pairs), grouped(design.violating()));
             continue;
         }
         if (design.windows.empty()) {

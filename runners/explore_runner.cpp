@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <cassert>
 #include <map>
+#include <numeric>
 #include <set>
 
+#include "checks/equivalent_placements.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/world.hpp"
 #include "runners/parallel_runs.hpp"
+#include "runners/scenario_runner.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -54,17 +57,18 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
 }
 
 // Every event of a target node in the run without faults, in trace order.
-std::vector<StrikePoint> strike_points(const Trace& baseline, const std::vector<FaultFamilyPlan>& families) {
+std::vector<StrikePoint> strike_points(const RunResult& baseline, const std::vector<FaultFamilyPlan>& families) {
     std::set<std::string> targets;
     for (const auto& family : families) targets.insert(family.targets.begin(), family.targets.end());
     std::vector<StrikePoint> points;
     std::map<std::pair<std::string, std::string>, int> seen;  // (node, kind) -> events so far
-    for (const auto& event : baseline.events()) {
+    for (const auto& event : baseline.trace.events()) {
         if (event.node == no_node) continue;
-        const std::string node = baseline.node_name(event.node);
+        const std::string node = baseline.trace.node_name(event.node);
         if (!targets.contains(node)) continue;
         const int nth = ++seen[{node, std::string(event.kind)}];
-        points.push_back(StrikePoint{node, event.sequence, event.at, std::string(event.kind), nth});
+        points.push_back(StrikePoint{node, event.sequence, event.at, std::string(event.kind), nth,
+                                     baseline.queue_places[event.sequence]});
     }
     return points;
 }
@@ -79,7 +83,8 @@ Fault to_fault(const DesignExploration& design, const FaultChoice& choice) {
     return CrashFault{point.node, Instant{}, size, when};
 }
 
-std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, int depth, std::uint64_t& pruned) {
+std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, int depth,
+                                              std::uint64_t& repeated_pairs) {
     std::vector<PlacementOutcome> single;
     for (std::size_t f = 0; f < design.families.size(); ++f) {
         const auto& family = design.families[f];
@@ -101,7 +106,7 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
     }
     // Depth 2: every unordered pair of different single placements, n(n-1)/2 of them; the
     // ordered pairs that repeat a set already tried (its mirror, or one placement twice)
-    // are pruned.
+    // are never planned.
     const std::uint64_t pairs = n * (n - (n > 0 ? 1 : 0)) / 2;
     if (pairs > max_explore_placements)
         throw ExploreError(
@@ -109,7 +114,7 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
                         "more than the {} locksim tries; name fewer targets or sizes, or use "
                         "depth 1",
                         design.name, n, pairs, max_explore_placements));
-    pruned = n * n - pairs;
+    repeated_pairs = n * n - pairs;
     std::vector<PlacementOutcome> both;
     both.reserve(pairs);
     for (std::uint64_t a = 0; a < n; ++a)
@@ -128,6 +133,8 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
 
     // Plan every design first, so progress can count towards the whole.
     std::vector<const Design*> designs;
+    std::vector<std::vector<std::size_t>> same_runs;  // per design and placement: the one that runs for it
+    std::vector<std::vector<std::size_t>> to_run;     // per design: the placements that run
     for (const auto& design : scenario.designs) {
         if (options.design && design.name != *options.design) continue;
         WorldSpec quiet = design.world;
@@ -135,7 +142,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         quiet.fault_generators.clear();
         RunResult baseline = [&] {
             try {
-                return run_world(quiet, seed, RunOptions{.event_limit = options.event_limit});
+                return run_world(quiet, seed, RunOptions{.event_limit = options.event_limit, .queue_places = true});
             } catch (const RunawayRun& runaway) {
                 throw RunawayRun(fmt::format("design \"{}\", without faults: {}", design.name, runaway.what()));
             }
@@ -146,40 +153,57 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         explored.baseline_violations = violations_in(check_trace(baseline.trace, baseline.summary.ended_at));
         explored.baseline_end = baseline.summary.ended_at;
         for (const auto& family : spec.faults) explored.families.push_back(resolve(family, design));
-        explored.points = strike_points(baseline.trace, explored.families);
+        explored.points = strike_points(baseline, explored.families);
         explored.baseline = std::move(baseline.trace);
-        explored.placements = plan_placements(explored, spec.depth, explored.pruned);
+        explored.placements = plan_placements(explored, spec.depth, explored.repeated_pairs);
+        // Each set of equivalent placements runs once, as its first; the others share its outcome.
+        std::vector<std::size_t> same(explored.placements.size());
+        if (options.prune)
+            same = same_run_as(explored);
+        else
+            std::iota(same.begin(), same.end(), std::size_t{0});
+        std::vector<std::size_t> runs;
+        for (std::size_t k = 0; k < same.size(); ++k)
+            if (same[k] == k) runs.push_back(k);
+        explored.placements_run = runs.size();
         exploration.designs.push_back(std::move(explored));
         designs.push_back(&design);
+        same_runs.push_back(std::move(same));
+        to_run.push_back(std::move(runs));
     }
 
     std::uint64_t total = 0;
-    for (const auto& design : exploration.designs) total += design.placements.size();
+    for (const auto& runs : to_run) total += runs.size();
     std::uint64_t finished = 0;
     for (std::size_t d = 0; d < exploration.designs.size(); ++d) {
         DesignExploration& explored = exploration.designs[d];
         const Design& design = *designs[d];
+        const std::vector<std::size_t>& runs = to_run[d];
         run_in_parallel(
-            explored.placements.size(), options.threads,
-            [&](std::uint64_t k, unsigned) {
-                PlacementOutcome& placement = explored.placements[k];
+            runs.size(), options.threads,
+            [&](std::uint64_t r, unsigned) {
+                PlacementOutcome& placement = explored.placements[runs[r]];
                 WorldSpec world = design.world;
                 world.faults.clear();
                 world.fault_generators.clear();
                 for (const auto& choice : placement.faults) world.faults.push_back(to_fault(explored, choice));
-                // Messages stay in the trace: a strike point may be a message's arrival.
-                const RunResult run = [&] {
+                // Messages are still recorded (a strike point may be a message's arrival), and
+                // checked as they are; only the outcome is kept, not the trace.
+                const CheckedRun run = [&] {
                     try {
-                        return run_world(world, seed, RunOptions{.event_limit = options.event_limit});
+                        return run_and_check(world, seed,
+                                             RunOptions{.event_limit = options.event_limit, .keep_trace = false});
                     } catch (const RunawayRun& runaway) {
                         throw RunawayRun(fmt::format("design \"{}\", with faults {}: {}", design.name,
                                                      placement_faults(explored, placement).dump(), runaway.what()));
                     }
                 }();
-                placement.violations = violations_in(check_trace(run.trace, run.summary.ended_at));
+                placement.violations = violations_in(run.metrics);
             },
             [&](std::uint64_t done) { options.progress(finished + done, total); });
-        finished += explored.placements.size();
+        finished += runs.size();
+        for (std::size_t k = 0; k < explored.placements.size(); ++k)
+            explored.placements[k].violations = explored.placements[same_runs[d][k]].violations;
         if (spec.depth == 1) explored.windows = find_windows(explored);
         const auto expected = spec.expect.find(explored.name);
         if (expected != spec.expect.end())

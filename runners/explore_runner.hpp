@@ -26,6 +26,9 @@ struct ExploreOptions {
     std::optional<std::uint64_t> seed;  // instead of the file's
     unsigned threads = 1;
     std::uint64_t event_limit = Engine::default_event_limit;
+    // Run each set of equivalent placements once (checks/equivalent_placements.hpp); false
+    // runs every placement, to measure the saving or check it.
+    bool prune = true;
     // Called now and then with the placements done and the total, over all designs.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress = [](std::uint64_t, std::uint64_t) {};
 };

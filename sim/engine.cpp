@@ -145,6 +145,7 @@ std::uint32_t Engine::store_callback(Callback fire) {
 void Engine::schedule_at(Instant at, NodeId node, Callback fire) {
     assert(at >= now_);
     const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
+    gaps_ += at == now_ ? 1 : 0;
     queue_.push(Event{.at = at,
                       .action = EventAction::call(store_callback(std::move(fire))),
                       .node = node,
@@ -318,6 +319,8 @@ void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields
     }
     event.sequence = trace_.recorded();
     for (TraceReader* reader : readers_) reader->read(trace_, event);
+    // The event's place is noted before a trigger on it queues its action.
+    if (noting_places_) queue_places_.push_back(QueuePlace{handlings_, gaps_});
     if (!triggers_.empty()) fire_triggers(event);
     trace_.append(std::move(event));
 }
@@ -399,6 +402,8 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
                             event_limit, format_seconds(now_)));
         Event event = queue_.pop();
         now_ = event.at;
+        ++handlings_;
+        ++gaps_;
         // In a large queue, the next event's coroutine frame is most likely far away in
         // memory (P processes, one frame each): start fetching it while this one runs.
         if (queue_.large() && !queue_.empty() && queue_.next().action.is_resume()) {

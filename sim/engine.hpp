@@ -38,6 +38,17 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Where a recorded event sits in the order of the run's queue. `handling` numbers the queue
+// event being handled when it was recorded; `gap` also counts every event scheduled for the
+// very instant it was scheduled at. Two events with the same gap were recorded in one
+// handling with nothing queued for that instant between them: an action scheduled right
+// after either (an on_event trigger's) takes the same place in the queue, so explore needs
+// to try a fault at only one of them.
+struct QueuePlace {
+    std::uint64_t handling = 0;
+    std::uint64_t gap = 0;
+};
+
 struct RunSummary {
     Instant ended_at;              // the last event's true time, or the horizon if work was pending
     bool horizon_reached = false;  // events were still pending at the horizon
@@ -134,6 +145,9 @@ public:
     void add_trace_reader(TraceReader& reader) { readers_.push_back(&reader); }
     // Whether the trace keeps its events (true unless told), or only readers see them.
     void keep_trace_events(bool keep) { trace_.keep_events(keep); }
+    // From now on, notes the QueuePlace of every recorded event, one per trace event.
+    void note_queue_places() { noting_places_ = true; }
+    std::vector<QueuePlace> take_queue_places() { return std::move(queue_places_); }
     void label_trace(const std::string& key, std::string value) { trace_.set_label(key, std::move(value)); }
     Trace take_trace() { return std::move(trace_); }
 
@@ -222,12 +236,18 @@ private:
     bool stopped_ = false;
     std::vector<Trigger> triggers_;
     std::vector<TraceReader*> readers_;
+    // For QueuePlace: counted always (two increments are cheaper than a test), kept only when asked.
+    std::uint64_t handlings_ = 0;
+    std::uint64_t gaps_ = 0;
+    bool noting_places_ = false;
+    std::vector<QueuePlace> queue_places_;
 };
 
 inline void Engine::resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter) {
     assert(delay.ns >= 0);
     const NodeState& sleeper = state(node);
     const Instant due = sleeper.clock.exact_rate() ? now_ + delay : when_monotonic_advanced(node, delay);
+    gaps_ += due == now_ ? 1 : 0;
     queue_.push(Event{
         .at = due, .action = EventAction::resume(waiter.address()), .node = node, .incarnation = sleeper.incarnation});
 }

@@ -149,7 +149,7 @@ TEST_CASE("depth 2 tries every unordered pair once and says how many ordered pai
     const Exploration explored = run_explore(two, ExploreOptions{.design = "idempotent"});
     const auto& pairs = explored.designs.front();
     CHECK(pairs.placements.size() == singles * (singles - 1) / 2);
-    CHECK(pairs.pruned == singles * singles - pairs.placements.size());
+    CHECK(pairs.repeated_pairs == singles * singles - pairs.placements.size());
     for (const auto& placement : pairs.placements) CHECK(placement.faults.size() == 2);
     CHECK(pairs.windows.empty());  // windows are for single faults
 

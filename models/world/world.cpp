@@ -54,6 +54,7 @@ public:
         : spec_(spec), engine_(seed), network_(engine_), event_limit_(options.event_limit) {
         network_.set_tracing_messages(options.trace_messages);
         engine_.keep_trace_events(options.keep_trace);
+        if (options.queue_places) engine_.note_queue_places();
         for (auto& [key, word] : vocabulary_labels(spec_.vocabulary)) engine_.label_trace(key, std::move(word));
         add_nodes();
         // The first of the store's nodes leads until a failover or an election says
@@ -78,7 +79,7 @@ public:
 
     RunResult run() {
         RunSummary summary = engine_.run(Instant{} + spec_.horizon, event_limit_);
-        return RunResult{engine_.take_trace(), summary};
+        return RunResult{engine_.take_trace(), summary, engine_.take_queue_places()};
     }
 
 private:

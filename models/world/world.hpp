@@ -2,6 +2,7 @@
 // Builds one design's world from its spec (nodes, links, stores, servers, faults), runs
 // it under a seed, and hands back the trace. Everything after this reads only the trace.
 #include <cstdint>
+#include <vector>
 
 #include "models/world/world_spec.hpp"
 #include "sim/engine.hpp"
@@ -12,6 +13,7 @@ namespace locksim {
 struct RunResult {
     Trace trace;
     RunSummary summary;
+    std::vector<QueuePlace> queue_places;  // one per trace event, when asked for
 };
 
 struct RunOptions {
@@ -23,6 +25,7 @@ struct RunOptions {
     TraceReader* reader = nullptr;
     // False: the trace keeps no events, only `reader` sees them (sweeps).
     bool keep_trace = true;
+    bool queue_places = false;  // explore's run without faults: which strike points are equivalent
 };
 
 RunResult run_world(const WorldSpec& spec, std::uint64_t seed, RunOptions options = {});
