@@ -3,25 +3,17 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "checks/metrics.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "tests/scenario_support.hpp"
 
 using namespace locksim;
 
 namespace {
-
-std::vector<std::filesystem::path> shipped_scenarios() {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"))
-        if (is_scenario_file(entry.path())) files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 void require_same(const RunMetrics& live, const RunMetrics& replayed) {
     for (const auto& metric : metric_names()) {
@@ -47,11 +39,11 @@ void require_same(const RunMetrics& live, const RunMetrics& replayed) {
 }  // namespace
 
 TEST_CASE("every shipped design, checked as recorded without a kept trace, shows what its kept trace shows") {
-    const auto files = shipped_scenarios();
+    const auto files = testing::shipped_scenario_files();
     REQUIRE(files.size() >= 16);
     std::size_t violating_runs = 0;
     for (const auto& file : files) {
-        const auto scenario = load_scenario_file(file.string(), metric_names());
+        const auto scenario = load_scenario_file(testing::scenario_path(file), metric_names());
         for (const auto& design : scenario.designs) {
             for (std::uint64_t seed : {scenario.seed, scenario.seed + 1}) {
                 INFO(scenario.name << " " << design.name << " seed " << seed);
@@ -88,8 +80,8 @@ TEST_CASE("a run that keeps no trace still numbers its events, so flags point wh
 
 TEST_CASE("all checkers together find what each checker finds on its own over the whole trace, messages included") {
     std::size_t flagged = 0;
-    for (const auto& file : shipped_scenarios()) {
-        const auto scenario = load_scenario_file(file.string(), metric_names());
+    for (const auto& file : testing::shipped_scenario_files()) {
+        const auto scenario = load_scenario_file(testing::scenario_path(file), metric_names());
         for (const auto& design : scenario.designs) {
             INFO(scenario.name << " " << design.name);
             const CheckedRun run = run_and_check(design.world, scenario.seed);  // messages traced
