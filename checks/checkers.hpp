@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -137,20 +138,13 @@ public:
     RunMetrics finish(const Trace& trace, Instant run_end);
 
 private:
-    static constexpr std::size_t checker_count = 10;
+    // In the order their flags are listed before sorting.
+    using Checkers = std::tuple<ChargeCounter, OverlapFinder, FenceChecker, ReleaseChecker, WakeupCounter, FinishFinder,
+                                RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter, WaitMeter>;
+    Checkers checkers_;
     RunMetrics metrics_;
-    std::array<std::vector<FlaggedEvent>, checker_count> flags_by_checker_;
+    std::array<std::vector<FlaggedEvent>, std::tuple_size_v<Checkers>> flags_by_checker_;
     std::map<std::uint64_t, Instant> flagged_at_;  // true time of each flagged event, by sequence
-    ChargeCounter charges_;
-    OverlapFinder overlaps_;
-    FenceChecker fences_;
-    ReleaseChecker releases_;
-    WakeupCounter wakeups_;
-    FinishFinder finish_;
-    RetryStormFinder retry_storms_;
-    DoubleApplyCounter double_applies_;
-    DuplicateWorkMeter duplicate_work_;
-    WaitMeter waits_;
 };
 
 }  // namespace locksim

@@ -3,6 +3,7 @@
 // the same list, in the same order, as running each checker over the whole trace in turn.
 #include <algorithm>
 #include <array>
+#include <tuple>
 #include <vector>
 
 #include "checks/checkers.hpp"
@@ -29,29 +30,11 @@ void RunChecks::read(const Trace& trace, const TraceEvent& event) {
                     std::make_move_iterator(metrics_.flagged.end()));
         metrics_.flagged.resize(before);
     };
-    see(charges_);
-    see(overlaps_);
-    see(fences_);
-    see(releases_);
-    see(wakeups_);
-    see(finish_);
-    see(retry_storms_);
-    see(double_applies_);
-    see(duplicate_work_);
-    see(waits_);
+    std::apply([&](auto&... checks) { (see(checks), ...); }, checkers_);
 }
 
 RunMetrics RunChecks::finish(const Trace& trace, Instant run_end) {
-    charges_.finish(trace, run_end, metrics_);
-    overlaps_.finish(trace, run_end, metrics_);
-    fences_.finish(trace, run_end, metrics_);
-    releases_.finish(trace, run_end, metrics_);
-    wakeups_.finish(trace, run_end, metrics_);
-    finish_.finish(trace, run_end, metrics_);
-    retry_storms_.finish(trace, run_end, metrics_);
-    double_applies_.finish(trace, run_end, metrics_);
-    duplicate_work_.finish(trace, run_end, metrics_);
-    waits_.finish(trace, run_end, metrics_);
+    std::apply([&](auto&... checks) { (checks.finish(trace, run_end, metrics_), ...); }, checkers_);
     for (auto& flags : flags_by_checker_)
         metrics_.flagged.insert(metrics_.flagged.end(), std::make_move_iterator(flags.begin()),
                                 std::make_move_iterator(flags.end()));

@@ -127,12 +127,10 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
             on_delivery();
         };
     };
-    // The message's label and handler move into its delivery, the label only when the
-    // trace will show it; a duplicate gets copies.
-    std::string first_label = !tracing_messages_ ? std::string() : duplicated ? label : std::move(label);
+    // The message's label and handler move into its delivery; a duplicate gets copies.
     engine_.schedule_at(delivery, to,
-                        duplicated ? delivery_of(std::move(first_label), on_delivery, false)
-                                   : delivery_of(std::move(first_label), std::move(on_delivery), false));
+                        duplicated ? delivery_of(label, on_delivery, false)
+                                   : delivery_of(std::move(label), std::move(on_delivery), false));
     if (duplicated) engine_.schedule_at(delivery, to, delivery_of(std::move(label), std::move(on_delivery), true));
     return id;
 }

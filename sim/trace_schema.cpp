@@ -31,17 +31,11 @@ std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const F
     // One pass over the fields, marking which declared field each one is: it runs for
     // every event recorded. A kind declares at most 64 fields.
     assert(kind.fields.size() <= 64);
-    // Fields are nearly always given in the order declared, so the search for each starts
-    // after the one before.
     std::uint64_t seen = 0;
-    std::size_t next = 0;
     for (const Field& given : fields) {
-        std::size_t at = next;
-        std::size_t looked = 0;
-        for (; looked < kind.fields.size(); ++looked, at = at + 1 == kind.fields.size() ? 0 : at + 1)
-            if (kind.fields[at].name == given.key) break;
-        if (looked == kind.fields.size()) return fmt::format("{} events have no field \"{}\"", kind.name, given.key);
-        next = at + 1 == kind.fields.size() ? 0 : at + 1;
+        std::size_t at = 0;
+        while (at < kind.fields.size() && kind.fields[at].name != given.key) ++at;
+        if (at == kind.fields.size()) return fmt::format("{} events have no field \"{}\"", kind.name, given.key);
         const FieldSpec& spec = kind.fields[at];
         if (given.value.index() != static_cast<std::size_t>(spec.type))
             return fmt::format("{}.{} must be {}, not {}", kind.name, given.key, type_name(spec.type),
