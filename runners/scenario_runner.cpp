@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "checks/checkers.hpp"
+#include "checks/metrics.hpp"
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
@@ -61,6 +62,15 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
 }  // namespace
 
 CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions options) {
+    // A kept trace is checked after the run, in one pass over it: checkers called at every
+    // event share the instruction cache with the models' code, and a traced run took 13 %
+    // longer so (callgrind: half again as many instruction-cache misses, for the same
+    // instructions). A run that keeps no trace checks each event as it is recorded.
+    if (options.keep_trace) {
+        RunResult run = run_world(world, seed, options);
+        RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
+        return CheckedRun{std::move(run.trace), run.summary, std::move(metrics)};
+    }
     RunChecks checks;
     options.reader = &checks;
     RunResult run = run_world(world, seed, options);

@@ -131,7 +131,7 @@ void Engine::restart(NodeId node) {
     for (auto& hook : target.restart_hooks) hook();
 }
 
-std::uint32_t Engine::store_callback(Callback fire) {
+std::uint32_t Engine::store_callback(Callback&& fire) {
     if (free_callbacks_.empty()) {
         callbacks_.push_back(std::move(fire));
         return static_cast<std::uint32_t>(callbacks_.size() - 1);
@@ -142,7 +142,7 @@ std::uint32_t Engine::store_callback(Callback fire) {
     return index;
 }
 
-void Engine::schedule_at(Instant at, NodeId node, Callback fire) {
+void Engine::schedule_at(Instant at, NodeId node, Callback&& fire) {
     assert(at >= now_);
     const std::uint32_t incarnation = node.valid() ? state(node).incarnation : 0;
     gaps_ += at == now_ ? 1 : 0;
@@ -159,11 +159,11 @@ Instant Engine::when_monotonic_advanced(NodeId node, Duration delay) const {
     return due < now_ ? now_ : due;
 }
 
-void Engine::schedule_after(NodeId node, Duration delay, Callback fire) {
+void Engine::schedule_after(NodeId node, Duration delay, Callback&& fire) {
     schedule_at(when_monotonic_advanced(node, delay), node, std::move(fire));
 }
 
-void Engine::schedule_at_wall(NodeId node, Instant deadline, Callback fire) {
+void Engine::schedule_at_wall(NodeId node, Instant deadline, Callback&& fire) {
     const std::uint64_t id = next_alarm_id_++;
     NodeState::WallAlarm alarm;
     alarm.deadline = deadline;

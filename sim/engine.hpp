@@ -77,15 +77,15 @@ public:
 
     // Runs `fire` at true time `at` on `node` (no_node: the world). If the node is paused
     // then, it runs when the pause ends, after everything that fell due before it.
-    void schedule_at(Instant at, NodeId node, Callback fire);
+    void schedule_at(Instant at, NodeId node, Callback&& fire);
     // Runs `fire` when the node's monotonic clock has advanced by `delay` from now.
-    void schedule_after(NodeId node, Duration delay, Callback fire);
+    void schedule_after(NodeId node, Duration delay, Callback&& fire);
     // Resumes `waiter` when the node's monotonic clock has advanced by `delay`: a sleep.
     // The hot path of every simulation, so it stores nothing but the frame's address.
     // Defined below: inline, so that a sleep compiles into the process's own code.
     void resume_after(NodeId node, Duration delay, std::coroutine_handle<> waiter);
     // Runs `fire` when the node's wall clock reads `deadline`, following clock steps.
-    void schedule_at_wall(NodeId node, Instant deadline, Callback fire);
+    void schedule_at_wall(NodeId node, Instant deadline, Callback&& fire);
 
     // Starts `process` on `node` as a new event at the current time.
     void spawn(NodeId node, Task<void> process);
@@ -201,7 +201,7 @@ private:
         return nodes_[node.index];
     }
     Instant when_monotonic_advanced(NodeId node, Duration delay) const;
-    std::uint32_t store_callback(Callback fire);
+    std::uint32_t store_callback(Callback&& fire);
     Callback take_callback(std::uint32_t index);  // and frees its slot
     void handle(Event event);
     void fire(const Event& event);

@@ -8,6 +8,7 @@
 // be copied is a bug in the caller.
 #include <cassert>
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <new>
@@ -41,13 +42,13 @@ public:
     }
 
     InlineFunction(InlineFunction&& other) noexcept : operations_(std::exchange(other.operations_, nullptr)) {
-        if (operations_) operations_->move(other.storage_, storage_);
+        if (operations_) relocate(other.storage_);
     }
     InlineFunction& operator=(InlineFunction&& other) noexcept {
         if (this != &other) {
             reset();
             operations_ = std::exchange(other.operations_, nullptr);
-            if (operations_) operations_->move(other.storage_, storage_);
+            if (operations_) relocate(other.storage_);
         }
         return *this;
     }
@@ -71,7 +72,9 @@ public:
     }
 
     void reset() {
-        if (operations_) std::exchange(operations_, nullptr)->destroy(storage_);
+        if (!operations_) return;
+        const Operations* operations = std::exchange(operations_, nullptr);
+        if (operations->destroy) operations->destroy(storage_);
     }
 
 private:
@@ -80,12 +83,34 @@ private:
         sizeof(Stored) <= Capacity &&
         alignof(Stored) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<Stored>;
 
+    // A callable that is nothing but its bytes (a lambda of pointers, numbers and instants:
+    // most of them), and the pointer to one kept on the heap, moves as a copy of those bytes:
+    // no indirect call, and none to destroy the first kind. Events move their callbacks
+    // several times between being scheduled and run.
     struct Operations {
         Result (*call)(void* storage, Args&&... args);
         void (*move)(void* from, void* to) noexcept;  // and destroys what was moved from
-        void (*destroy)(void* storage) noexcept;
-        void (*copy)(const void* from, void* to);  // null when what it holds cannot be copied
+        void (*destroy)(void* storage) noexcept;      // null when there is nothing to destroy
+        void (*copy)(const void* from, void* to);     // null when what it holds cannot be copied
+        bool moves_as_bytes;
+        std::size_t byte_size;  // the bytes to copy when it does: none for a lambda without captures
     };
+
+    // Moves what `from` holds, described by operations_, into storage_.
+    // A capture of a lambda without captures is a byte nobody wrote, which GCC warns of
+    // copying; copying it as bytes is well defined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    void relocate(unsigned char* from) noexcept {
+        if (!operations_->moves_as_bytes)
+            operations_->move(from, storage_);
+        else if (operations_->byte_size != 0)
+            std::memcpy(storage_, from, operations_->byte_size);
+    }
+#pragma GCC diagnostic pop
+
+    template <class Stored>
+    static constexpr bool moves_as_bytes = std::is_trivially_copyable_v<Stored>;
 
     template <class Held>
     static constexpr auto copier() -> void (*)(const void*, void*) {
@@ -114,8 +139,12 @@ private:
             ::new (to) Stored(std::move(*source));
             source->~Stored();
         },
-        [](void* storage) noexcept { std::launder(static_cast<Stored*>(storage))->~Stored(); },
+        moves_as_bytes<Stored>
+            ? nullptr
+            : +[](void* storage) noexcept { std::launder(static_cast<Stored*>(storage))->~Stored(); },
         copier<Stored>(),
+        moves_as_bytes<Stored>,
+        moves_as_bytes<Stored> && !std::is_empty_v<Stored> ? sizeof(Stored) : 0,
     };
 
     template <class Stored>
@@ -126,6 +155,8 @@ private:
         [](void* from, void* to) noexcept { ::new (to) Stored*(*std::launder(static_cast<Stored**>(from))); },
         [](void* storage) noexcept { delete *std::launder(static_cast<Stored**>(storage)); },
         copier<Stored*>(),
+        true,
+        sizeof(Stored*),
     };
 
     const Operations* operations_ = nullptr;

@@ -64,3 +64,30 @@ TEST_CASE("copying a callable that holds something that cannot be copied is refu
     Callable empty_copy = empty;
     CHECK_FALSE(static_cast<bool>(empty_copy));
 }
+
+TEST_CASE("a callable of plain bytes, inline or on the heap, keeps its state through moves and assignments") {
+    // No captured object has a destructor here: these move as a copy of their bytes.
+    InlineFunction<int(), 64> inline_one = [n = 40]() mutable { return ++n; };
+    CHECK(inline_one() == 41);
+    std::array<int, 64> table{};
+    table[63] = 100;
+    InlineFunction<int(), 64> heap_one = [n = 0, table]() mutable { return ++n + table[63]; };
+    CHECK(heap_one() == 101);
+
+    InlineFunction<int(), 64> moved_inline = std::move(inline_one);
+    InlineFunction<int(), 64> moved_heap = std::move(heap_one);
+    CHECK_FALSE(static_cast<bool>(inline_one));
+    CHECK_FALSE(static_cast<bool>(heap_one));
+    CHECK(moved_inline() == 42);  // the count went with it
+    CHECK(moved_heap() == 102);
+
+    // Assigned over one that holds something with a destructor: that is destroyed.
+    auto owned = std::make_shared<int>(1);
+    InlineFunction<int(), 64> target = [owned] { return *owned; };
+    CHECK(owned.use_count() == 2);
+    target = std::move(moved_heap);
+    CHECK(owned.use_count() == 1);
+    CHECK(target() == 103);
+    target = std::move(moved_inline);
+    CHECK(target() == 43);
+}
