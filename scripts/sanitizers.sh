@@ -59,7 +59,7 @@ if [ "$tests" = locksim_tests ]; then
   # The Catch tests (label "catch") run in a few processes of the test program, each given
   # its share of the test cases, not in one process per test case as CTest runs them: under
   # ASan every start costs about 0.3 s (the shadow memory, the runtime's set-up, the leak
-  # scan at exit), over 600 times. There are four shares per core, each started when a core
+  # scan at exit), over 600 times. There are eight shares per core, each started when a core
   # is free, so that the slowest tests do not keep one core busy while the other idles (with
   # one share per core, one ended a minute after the other). Each runs where CTest runs them
   # (the build's tests/); the names go in a file (-f), quoted, with Catch's separators
@@ -76,7 +76,7 @@ if [ "$tests" = locksim_tests ]; then
   fi
   sed 's/[],[\\]/\\&/g; s/.*/"&"/' "$runs/listed" >"$runs/names"
   cores=$(nproc)
-  shares=$((4 * cores))
+  shares=$((8 * cores))
   run_share() {
     local status=0
     (cd "$directory/tests" && exec ./locksim_tests -w NoTests -f "../catch-runs/$1.names") >"$runs/$1.log" 2>&1 ||
