@@ -66,15 +66,11 @@ CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions 
     // event share the instruction cache with the models' code, and a traced run took 13 %
     // longer so (callgrind: half again as many instruction-cache misses, for the same
     // instructions). A run that keeps no trace checks each event as it is recorded.
-    if (options.keep_trace) {
-        RunResult run = run_world(world, seed, options);
-        RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
-        return CheckedRun{std::move(run.trace), run.summary, std::move(metrics)};
-    }
     RunChecks checks;
-    options.reader = &checks;
+    if (!options.keep_trace) options.reader = &checks;
     RunResult run = run_world(world, seed, options);
-    RunMetrics metrics = checks.finish(run.trace, run.summary.ended_at);
+    RunMetrics metrics = options.keep_trace ? check_trace(run.trace, run.summary.ended_at)
+                                            : checks.finish(run.trace, run.summary.ended_at);
     return CheckedRun{std::move(run.trace), run.summary, std::move(metrics)};
 }
 

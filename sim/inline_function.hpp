@@ -89,11 +89,11 @@ private:
     // several times between being scheduled and run.
     struct Operations {
         Result (*call)(void* storage, Args&&... args);
-        void (*move)(void* from, void* to) noexcept;  // and destroys what was moved from
-        void (*destroy)(void* storage) noexcept;      // null when there is nothing to destroy
-        void (*copy)(const void* from, void* to);     // null when what it holds cannot be copied
-        bool moves_as_bytes;
-        std::size_t byte_size;  // the bytes to copy when it does: none for a lambda without captures
+        // Null when it moves as its bytes; else moves, and destroys what was moved from.
+        void (*move)(void* from, void* to) noexcept;
+        std::size_t byte_size;                     // when it moves as its bytes: none without captures
+        void (*destroy)(void* storage) noexcept;   // null when there is nothing to destroy
+        void (*copy)(const void* from, void* to);  // null when what it holds cannot be copied
     };
 
     // Moves what `from` holds, described by operations_, into storage_.
@@ -102,7 +102,7 @@ private:
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
     void relocate(unsigned char* from) noexcept {
-        if (!operations_->moves_as_bytes)
+        if (operations_->move)
             operations_->move(from, storage_);
         else if (operations_->byte_size != 0)
             std::memcpy(storage_, from, operations_->byte_size);
@@ -134,17 +134,16 @@ private:
         [](void* storage, Args&&... args) -> Result {
             return std::invoke(*std::launder(static_cast<Stored*>(storage)), std::forward<Args>(args)...);
         },
-        [](void* from, void* to) noexcept {
+        moves_as_bytes<Stored> ? nullptr : +[](void* from, void* to) noexcept {
             Stored* source = std::launder(static_cast<Stored*>(from));
             ::new (to) Stored(std::move(*source));
             source->~Stored();
         },
+        moves_as_bytes<Stored> && !std::is_empty_v<Stored> ? sizeof(Stored) : 0,
         moves_as_bytes<Stored>
             ? nullptr
             : +[](void* storage) noexcept { std::launder(static_cast<Stored*>(storage))->~Stored(); },
         copier<Stored>(),
-        moves_as_bytes<Stored>,
-        moves_as_bytes<Stored> && !std::is_empty_v<Stored> ? sizeof(Stored) : 0,
     };
 
     template <class Stored>
@@ -152,11 +151,10 @@ private:
         [](void* storage, Args&&... args) -> Result {
             return std::invoke(**std::launder(static_cast<Stored**>(storage)), std::forward<Args>(args)...);
         },
-        [](void* from, void* to) noexcept { ::new (to) Stored*(*std::launder(static_cast<Stored**>(from))); },
+        nullptr,  // the pointer moves as its bytes
+        sizeof(Stored*),
         [](void* storage) noexcept { delete *std::launder(static_cast<Stored**>(storage)); },
         copier<Stored*>(),
-        true,
-        sizeof(Stored*),
     };
 
     const Operations* operations_ = nullptr;
