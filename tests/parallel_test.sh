@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/sweep-parallel.sh, the GNU parallel recipe the README quotes: 4 shards merged must
+# scripts/sweep-parallel.sh, the GNU parallel recipe docs/sweeps.md quotes: 4 shards merged must
 # be byte-identical to one unsharded sweep.
 #   tests/parallel_test.sh build/locksim
 # Needs GNU parallel (./setup.sh --tests installs Debian's package).
