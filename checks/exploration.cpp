@@ -132,7 +132,7 @@ nlohmann::ordered_json fault_object(const DesignExploration& design, const Fault
     nlohmann::ordered_json fault;
     fault[family.kind] = point.node;
     if (const auto& size = family.sizes[choice.size]) fault[family.size_field] = format_duration(*size);
-    if (family.kind == "pause") fault["kind"] = family.cause;
+    if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
     fault["when"] = {{"event", point.kind}, {"node", point.node}, {"nth", point.nth}};
     return fault;
 }

@@ -38,9 +38,9 @@ struct StrikePoint {
 
 // One entry of the file's "faults", with its sizes resolved for this design.
 struct FaultFamilyPlan {
-    std::string kind;        // "pause", "clock_step", "crash"
-    std::string size_field;  // "for", "by", "restart_after"
-    std::string cause;       // a pause's "kind"
+    std::string kind;        // the family's key (models/faults/explore_shape.hpp)
+    std::string size_field;  // the member that holds its sizes
+    std::string cause;       // a pause's "kind"; empty for other families
     std::vector<std::string> targets;
     std::vector<std::optional<Duration>> sizes;  // crash: nullopt stays down
     std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")

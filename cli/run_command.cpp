@@ -10,6 +10,7 @@
 
 #include "checks/command_line.hpp"
 #include "cli/report_command.hpp"
+#include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
 #include "reports/fault_text.hpp"
@@ -39,11 +40,7 @@ std::string wrap(const std::string& text, std::size_t width) {
 std::string fault_list(const DesignOutcome& design, const TextStyle& style) {
     std::vector<std::string> faults;
     for (const auto& event : design.trace.events()) {
-        const std::string_view k = event.kind;
-        if (k != trace_kind::node_paused && k != trace_kind::clock_stepped && k != trace_kind::clock_slewing &&
-            k != trace_kind::node_crashed && k != trace_kind::network_partitioned && k != trace_kind::link_held &&
-            k != trace_kind::link_lossy)
-            continue;
+        if (!shows_a_fault(event.kind)) continue;
         const auto text = describe_event(event, design.trace);
         if (text)
             faults.push_back(

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checks/command_line.hpp"
+#include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
 #include "sim/duration_text.hpp"
@@ -18,21 +19,19 @@ std::string family_text(const FaultFamilyPlan& family) {
     for (std::size_t s = 0; s < family.sizes.size(); ++s) {
         const auto& size = family.sizes[s];
         if (!size) {
-            sizes.push_back("never (it stays down)");
+            sizes.push_back(fmt::format("never (it {})", explore_shape(family.kind)->no_end));
             continue;
         }
         const std::string value = format_duration(*size);
         sizes.push_back(value == family.size_texts[s] ? value : fmt::format("{} ({})", family.size_texts[s], value));
     }
-    const char* what = family.kind == "pause"        ? "pauses of"
-                       : family.kind == "clock_step" ? "clock steps by"
-                                                     : "crashes, restarting after";
-    return fmt::format("{} {} on {}", what, fmt::join(sizes, ", "), fmt::join(family.targets, ", "));
+    return fmt::format("{} {} on {}", explore_shape(family.kind)->listing, fmt::join(sizes, ", "),
+                       fmt::join(family.targets, ", "));
 }
 
 std::string size_text(const FaultFamilyPlan& family, std::size_t s) {
     const auto& size = family.sizes[s];
-    const std::string value = size ? format_duration(*size) : "staying down";
+    const std::string value = size ? format_duration(*size) : std::string(explore_shape(family.kind)->no_end_gerund);
     return value == family.size_texts[s] || !size ? value : fmt::format("{} ({})", value, family.size_texts[s]);
 }
 

@@ -18,24 +18,9 @@
 namespace locksim {
 namespace {
 
-// How a scenario file names the kind and its size field.
-struct FamilyWords {
-    const char* kind;
-    const char* size_field;
-};
-
-FamilyWords words_for(ExploreFaultFamily::Kind kind) {
-    switch (kind) {
-        case ExploreFaultFamily::Kind::pause: return {"pause", "for"};
-        case ExploreFaultFamily::Kind::clock_step: return {"clock_step", "by"};
-        case ExploreFaultFamily::Kind::crash: return {"crash", "restart_after"};
-    }
-    return {"?", "?"};
-}
-
 FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
-    const FamilyWords words = words_for(family.kind);
-    FaultFamilyPlan plan{words.kind, words.size_field, family.cause, family.targets, {}, {}};
+    const ExploreShape& shape = *family.shape;
+    FaultFamilyPlan plan{std::string(shape.key), std::string(shape.size_field), family.cause, family.targets, {}, {}};
     for (const auto& size : family.sizes) {
         if (!size) {
             plan.sizes.push_back(std::nullopt);
@@ -43,7 +28,7 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
             continue;
         }
         const Duration value = size->resolve(design.world.lock.ttl);
-        const bool positive_needed = family.kind != ExploreFaultFamily::Kind::clock_step;
+        const bool positive_needed = !shape.signed_sizes;
         if ((positive_needed && value.ns <= 0) || (!positive_needed && value.ns == 0))
             throw ExploreError(
                 fmt::format("design \"{}\": the {} size \"{}\" comes to {} with this design's TTL of "
@@ -78,9 +63,7 @@ Fault to_fault(const DesignExploration& design, const FaultChoice& choice) {
     const StrikePoint& point = design.points[choice.point];
     const EventTrigger when{point.kind, point.node, {}, point.nth};
     const auto& size = family.sizes[choice.size];
-    if (family.kind == "pause") return PauseFault{point.node, Instant{}, *size, family.cause, when};
-    if (family.kind == "clock_step") return ClockStepFault{point.node, Instant{}, *size, when, false};
-    return CrashFault{point.node, Instant{}, size, when};
+    return explored_fault(family.kind, point.node, when, size, family.cause);
 }
 
 std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, int depth,

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <variant>
 
 #include "checks/exploration.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/fault_schedule.hpp"
 #include "models/world/world.hpp"
+#include "scenarios/schema/fault_json.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 
@@ -17,70 +19,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The fault kinds whose first field names the node they strike.
-constexpr std::string_view node_faults[] = {"pause", "clock_step", "clock_slew", "crash"};
-
+// The node a fault on one node strikes, by name; "" for a fault between nodes or a role
+// such as {"role": "holder"}.
 std::string struck_node(const Json& fault) {
-    for (auto kind : node_faults)
-        if (fault.contains(kind) && fault[std::string(kind)].is_string())
-            return fault[std::string(kind)].get<std::string>();
-    return "";  // none, or a role such as {"role": "holder"}
-}
-
-std::string at_text(Instant at) {
-    return format_duration(at - Instant{});
-}
-
-// A target as a scenario file writes it: a node's name, or a role.
-Json target_json(const std::string& target) {
-    for (const auto& [role, name] : {std::pair{holder_role, "holder"}, std::pair{primary_role, "primary"},
-                                     std::pair{trigger_role, "trigger"}, std::pair{servers_role, "servers"}})
-        if (target == role) return Json{{"role", name}};
-    return target;
-}
-
-// A drawn fault, fixed, as a scenario file writes it (a drawn fault has no "when").
-Json fault_json(const Fault& fault) {
-    return std::visit(
-        [](const auto& f) -> Json {
-            using F = std::decay_t<decltype(f)>;
-            if constexpr (std::is_same_v<F, PauseFault>) {
-                return Json{{"pause", target_json(f.node)},
-                            {"at", at_text(f.at)},
-                            {"for", format_duration(f.length)},
-                            {"kind", f.cause}};
-            } else if constexpr (std::is_same_v<F, ClockStepFault>) {
-                return Json{{f.slew ? "clock_slew" : "clock_step", target_json(f.node)},
-                            {"at", at_text(f.at)},
-                            {"by", format_duration(f.delta)}};
-            } else if constexpr (std::is_same_v<F, CrashFault>) {
-                Json crash{{"crash", target_json(f.node)}, {"at", at_text(f.at)}};
-                if (f.restart_after) crash["restart_after"] = format_duration(*f.restart_after);
-                if (f.kind == CrashKind::machine) crash["kind"] = "machine";
-                return crash;
-            } else if constexpr (std::is_same_v<F, PartitionFault>) {
-                Json partition{{"partition", Json::array({Json(f.side_a), Json(f.side_b)})}, {"at", at_text(f.at)}};
-                if (f.heal_after) partition["heal_after"] = format_duration(*f.heal_after);
-                if (f.one_way) partition["one_way"] = true;
-                return partition;
-            } else if constexpr (std::is_same_v<F, DelaySpikeFault>) {
-                Json spike{{"delay_spike", Json::array({f.from, f.to})},
-                           {"at", at_text(f.at)},
-                           {"for", format_duration(f.length)},
-                           {"extra", format_duration(f.extra)}};
-                if (f.one_way) spike["one_way"] = true;
-                return spike;
-            } else {
-                static_assert(std::is_same_v<F, LossBurstFault>);
-                Json burst{{"loss_burst", Json::array({f.from, f.to})},
-                           {"at", at_text(f.at)},
-                           {"for", format_duration(f.length)},
-                           {"loss", fmt::format("{}/{}", f.loss.numerator, f.loss.denominator)}};
-                if (f.one_way) burst["one_way"] = true;
-                return burst;
-            }
-        },
-        fault);
+    for (auto key : node_fault_keys())
+        if (fault.contains(key) && fault[std::string(key)].is_string())
+            return fault[std::string(key)].get<std::string>();
+    return "";
 }
 
 struct Trial {
@@ -237,21 +182,10 @@ std::optional<std::string> anchor_to_event(Json& document, std::size_t index, Sh
                        nth == 1 ? "first" : fmt::format("#{}", nth), last->kind, node);
 }
 
-// "server-1 pauses 31s after its 2nd job.preparing (customer 42)".
-std::string describe_fault(const Json& fault) {
-    const std::string named = struck_node(fault);
-    const std::string node = named.empty() ? std::string("the lock holder") : named;
-    std::string what;
-    if (fault.contains("pause"))
-        what = fmt::format("{} pauses {}", node, fault["for"].get<std::string>());
-    else if (fault.contains("clock_step"))
-        what = fmt::format("{}'s wall clock steps by {}", node, fault["by"].get<std::string>());
-    else if (fault.contains("crash"))
-        what = fault.contains("restart_after")
-                   ? fmt::format("{} crashes and restarts {} later", node, fault["restart_after"].get<std::string>())
-                   : fmt::format("{} crashes for good", node);
-    else
-        what = fault.dump();
+// "server-1 pauses 31s after its 2nd job.preparing (customer 42)": `placed` is the
+// fault as the loader read it from `fault`, which says when as the file writes it.
+std::string describe_fault(const Json& fault, const Fault& placed) {
+    const std::string what = fault_words(placed);
     if (fault.contains("when")) {
         const Json& when = fault["when"];
         std::string detail;
@@ -359,9 +293,9 @@ ShrinkResult shrink(const ShrinkRequest& request) {
         if (document.contains("faults"))
             for (std::size_t f = 0; f < document["faults"].size(); ++f) {
                 if (auto step = anchor_to_event(document, f, shrinker)) result.steps.push_back(*step);
-                for (const char* field : {"for", "by", "restart_after", "extra", "heal_after"}) {
+                for (std::string_view field : amount_fields()) {
                     const auto where = Json::json_pointer(fmt::format("/faults/{}/{}", f, field));
-                    const Duration floor = std::string_view(field) == "for" ? milliseconds(1) : Duration{};
+                    const Duration floor = field == "for" ? milliseconds(1) : Duration{};
                     if (auto step = shorten(document, where, floor, shrinker)) result.steps.push_back(*step);
                 }
             }
@@ -391,8 +325,13 @@ ShrinkResult shrink(const ShrinkRequest& request) {
     if (!final_run || (final_run->violations & target) == 0)
         throw std::logic_error("shrink lost the violation it kept at every step");
     std::vector<std::string> faults;
-    if (document.contains("faults"))
-        for (const auto& fault : document["faults"]) faults.push_back(describe_fault(fault));
+    if (document.contains("faults")) {
+        const Scenario minimal = parse_scenario(document.dump(), request.file, metric_names());
+        const std::vector<Fault>& placed = minimal.designs.front().world.faults;
+        assert(placed.size() == document["faults"].size());
+        for (std::size_t f = 0; f < placed.size(); ++f)
+            faults.push_back(describe_fault(document["faults"][f], placed[f]));
+    }
     const std::int64_t count = final_run->metrics.value(result.violation);
     document["description"] = fmt::format(
         "Shrunk by locksim shrink from {} (design \"{}\", seed {}): {}; {} {} {}.", request.file, request.design,

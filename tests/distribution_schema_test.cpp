@@ -75,7 +75,7 @@ Scenario load(const SampleFolder& folder, const std::string& text) {
 }
 
 const DurationDistribution& pauses_of(const Scenario& scenario) {
-    return scenario.designs.front().world.fault_generators.front().amount;
+    return *scenario.designs.front().world.fault_generators.front().amounts.find("for");
 }
 
 }  // namespace

@@ -49,10 +49,6 @@ std::vector<std::string> fault_lines(const std::vector<Fault>& faults) {
     return lines;
 }
 
-Instant time_of(const Fault& fault) {
-    return std::visit([](const auto& f) { return f.at; }, fault);
-}
-
 std::vector<std::int64_t> fault_times(const std::vector<Fault>& faults) {
     std::vector<std::int64_t> times;
     for (const auto& fault : faults) times.push_back(time_of(fault).ns);
@@ -72,7 +68,9 @@ FaultGenerator pauses(std::vector<std::string> targets, Duration mean_interval, 
     generator.shape = PauseFault{{}, {}, {}, "gc", std::nullopt};
     generator.targets = std::move(targets);
     generator.mean_interval = mean_interval;
-    generator.amount = length;
+    // The same distribution for whichever member the shape draws, so a test may swap the
+    // shape for another family's.
+    for (std::string_view field : {"for", "by", "restart_after", "heal_after"}) generator.amounts.set(field, length);
     generator.from = from;
     generator.until = until;
     return generator;
@@ -235,7 +233,7 @@ TEST_CASE("generators of faults between nodes draw one stream: partitions, delay
     SECTION("a delay spike draws its length, then its extra") {
         FaultGenerator generator = pauses({}, 20_s, DurationDistribution::fixed(3_s));
         generator.shape = DelaySpikeFault{"server-1", "payment-provider", {}, {}, {}, false, std::nullopt};
-        generator.extra = DurationDistribution::uniform(1_s, 2_s);
+        generator.amounts.set("extra", DurationDistribution::uniform(1_s, 2_s));
         const auto faults = draw_fault_schedule({generator}, 7);
         REQUIRE(faults.size() > 10);
         bool extras_vary = false;

@@ -2,43 +2,19 @@
 
 #include <algorithm>
 #include <string>
-#include <type_traits>
 
 namespace locksim {
 namespace {
 
-Instant time_of(const Fault& fault) {
-    return std::visit([](const auto& f) { return f.at; }, fault);
-}
-
 // The generator's fault at `at`, on `target` if it strikes a node, with its amounts drawn
-// (the amount first, then a delay spike's extra: the order a stream is read in is part
-// of every seed's schedule).
+// in the order its family reads them.
 Fault make_fault(const FaultGenerator& generator, const std::string& target, Instant at, RandomStream& random) {
     Fault fault = generator.shape;
-    const Duration amount = generator.amount.draw(random);
     std::visit(
         [&](auto& f) {
-            using F = std::decay_t<decltype(f)>;
             f.at = at;
-            if constexpr (std::is_same_v<F, PauseFault>) {
-                f.node = target;
-                f.length = amount;
-            } else if constexpr (std::is_same_v<F, ClockStepFault>) {
-                f.node = target;
-                f.delta = amount;
-            } else if constexpr (std::is_same_v<F, CrashFault>) {
-                f.node = target;
-                if (f.restart_after) f.restart_after = amount;  // the shape says whether it comes back
-            } else if constexpr (std::is_same_v<F, PartitionFault>) {
-                f.heal_after = amount;
-            } else if constexpr (std::is_same_v<F, DelaySpikeFault>) {
-                f.length = amount;
-                f.extra = generator.extra->draw(random);
-            } else {
-                static_assert(std::is_same_v<F, LossBurstFault>);
-                f.length = amount;
-            }
+            if constexpr (requires { f.node; }) f.node = target;
+            f.draw(generator.amounts, random);
         },
         fault);
     return fault;

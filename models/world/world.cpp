@@ -48,7 +48,7 @@ private:
     NodeId primary_;
 };
 
-class World {
+class World final : public FaultWorld {
 public:
     World(const WorldSpec& spec, std::uint64_t seed, RunOptions options)
         : spec_(spec), engine_(seed), network_(engine_), event_limit_(options.event_limit) {
@@ -87,8 +87,6 @@ private:
         auto found = spec_.clocks.find(node);
         return found == spec_.clocks.end() ? ClockSettings{} : found->second;
     }
-
-    NodeId node(const std::string& name) const { return *engine_.trace().find_node(name); }
 
     void add_nodes() {
         for (const auto& server : spec_.servers) engine_.add_node(server, clock_of(server));
@@ -159,13 +157,19 @@ private:
             engine_.stop();
     }
 
-    // A scenario's own faults are numbered, so a report can say which one struck whom;
-    // drawn faults are announced without a number.
     void schedule_faults(std::uint64_t seed) {
-        for (std::size_t index = 0; index < spec_.faults.size(); ++index)
-            std::visit([this, index](const auto& f) { schedule(f, index); }, spec_.faults[index]);
-        for (const auto& fault : draw_fault_schedule(spec_.fault_generators, seed))
-            std::visit([this](const auto& f) { schedule(f, std::nullopt); }, fault);
+        for (std::size_t index = 0; index < spec_.faults.size(); ++index) schedule(spec_.faults[index], index);
+        for (auto& fault : draw_fault_schedule(spec_.fault_generators, seed)) schedule(std::move(fault), std::nullopt);
+    }
+
+    void schedule(Fault fault, std::optional<std::size_t> index) {
+        const Instant at = time_of(fault);
+        const auto when = std::visit([](const auto& f) { return f.when; }, fault);
+        strike(at, when, [this, fault = std::move(fault), index](NodeId trigger) {
+            striking_ = index;
+            std::visit([this, trigger](const auto& f) { f.strike(*this, trigger); }, fault);
+            striking_.reset();
+        });
     }
 
     // A fault strikes at its time, or when its trigger event is recorded; `apply` is told
@@ -186,9 +190,14 @@ private:
                          std::move(apply));
     }
 
-    // The nodes a fault strikes, resolved when it strikes: a role names whoever plays it
-    // then, and may name no one (nobody holds the lock).
-    std::vector<NodeId> struck(const std::string& target, NodeId trigger) const {
+    // FaultWorld: what a fault strikes through.
+    Engine& engine() override { return engine_; }
+    Network& network() override { return network_; }
+    NodeId node(const std::string& name) const override { return *engine_.trace().find_node(name); }
+
+    // A role names whoever plays it when the fault strikes, and may name no one (nobody
+    // holds the lock).
+    std::vector<NodeId> struck(const std::string& target, NodeId trigger) const override {
         if (target == holder_role) return present(roles_->holder());
         if (target == trigger_role) return present(trigger);
         if (target == primary_role) return present(roles_->primary());
@@ -212,106 +221,18 @@ private:
         return "lock store";
     }
 
-    // Says in the trace which of the scenario's faults struck whom, before what it does.
-    // No targets: a fault on links ("network"), or a role that had no one ("none").
-    void announce(std::optional<std::size_t> fault, const std::vector<NodeId>& targets,
-                  std::string_view without_target = "none") {
+    // The fault striking now: the scenario's own are numbered, so a report can say which
+    // one struck whom; drawn faults are announced without a number.
+    void announce(const std::vector<NodeId>& targets, std::string_view without_target) override {
         const auto record = [&](std::vector<Field> fields) {
-            if (fault) fields.push_back({"fault", static_cast<std::int64_t>(*fault)});
+            if (striking_) fields.push_back({"fault", static_cast<std::int64_t>(*striking_)});
             engine_.record(no_node, trace_kind::fault_struck, std::move(fields));
         };
         if (targets.empty()) record({{"role", std::string(without_target)}});
         for (NodeId target : targets) record({{"target", target}, {"role", role_of(target)}});
     }
 
-    void schedule(const PauseFault& f, std::optional<std::size_t> index) {
-        strike(f.at, f.when, [this, f, index](NodeId trigger) {
-            const auto targets = struck(f.node, trigger);
-            announce(index, targets);
-            for (NodeId target : targets) engine_.pause(target, f.length, f.cause);
-        });
-    }
-    void schedule(const ClockStepFault& f, std::optional<std::size_t> index) {
-        strike(f.at, f.when, [this, f, index](NodeId trigger) {
-            const auto targets = struck(f.node, trigger);
-            announce(index, targets);
-            for (NodeId target : targets) {
-                if (f.slew)
-                    engine_.slew_wall_clock(target, f.delta);
-                else
-                    engine_.step_wall_clock(target, f.delta);
-            }
-        });
-    }
-    void schedule(const CrashFault& f, std::optional<std::size_t> index) {
-        strike(f.at, f.when, [this, f, index](NodeId trigger) {
-            const auto targets = struck(f.node, trigger);
-            announce(index, targets);
-            for (NodeId target : targets) {
-                engine_.crash(target, "crash", f.kind);
-                if (f.restart_after)
-                    engine_.schedule_at(engine_.now() + *f.restart_after, no_node,
-                                        [this, target] { engine_.restart(target); });
-            }
-        });
-    }
-    void schedule(const PartitionFault& f, std::optional<std::size_t> index) {
-        strike(f.at, f.when, [this, f, index](NodeId) {
-            announce(index, {}, "network");
-            for_each_pair(f, [this](NodeId from, NodeId to) { network_.cut(from, to); });
-            engine_.record(no_node, trace_kind::network_partitioned,
-                           {{"groups", describe_groups()},
-                            {"one_way", f.one_way},
-                            {"cut", fmt::format("{} / {}", fmt::join(f.side_a, ", "), fmt::join(f.side_b, ", "))}});
-            if (!f.heal_after) return;
-            engine_.schedule_at(engine_.now() + *f.heal_after, no_node, [this, f] {
-                for_each_pair(f, [this](NodeId from, NodeId to) { network_.heal(from, to); });
-                engine_.record(no_node, trace_kind::network_healed, {{"groups", describe_groups()}});
-            });
-        });
-    }
-    void schedule(const DelaySpikeFault& f, std::optional<std::size_t> index) {
-        strike_link(
-            f, index, trace_kind::link_held, {{"extra", f.extra}},
-            [this, extra = f.extra](NodeId from, NodeId to, Instant until) { network_.hold(from, to, extra, until); });
-    }
-    void schedule(const LossBurstFault& f, std::optional<std::size_t> index) {
-        strike_link(
-            f, index, trace_kind::link_lossy, {{"loss", fmt::format("{}/{}", f.loss.numerator, f.loss.denominator)}},
-            [this, loss = f.loss](NodeId from, NodeId to, Instant until) { network_.lose(from, to, loss, until); });
-    }
-
-    // A fault on one link for `length` (a delay spike, a loss burst): `apply(from, to,
-    // until)` on each direction it strikes, both unless one_way, and one trace event of
-    // `kind` with `fields` besides the link's.
-    template <class LinkFault, class Apply>
-    void strike_link(const LinkFault& f, std::optional<std::size_t> index, const KindSpec& kind,
-                     std::vector<Field> fields, Apply apply) {
-        strike(f.at, f.when, [this, f, index, &kind, fields, apply](NodeId) {
-            const NodeId from = node(f.from);
-            const NodeId to = node(f.to);
-            announce(index, {}, "network");
-            const Instant until = engine_.now() + f.length;
-            apply(from, to, until);
-            if (!f.one_way) apply(to, from, until);
-            std::vector<Field> recorded{{"to", to}};
-            recorded.insert(recorded.end(), fields.begin(), fields.end());
-            recorded.push_back({"until", until});
-            recorded.push_back({"one_way", f.one_way});
-            engine_.record(from, kind, std::move(recorded));
-        });
-    }
-
-    template <class Action>
-    void for_each_pair(const PartitionFault& f, Action action) {
-        for (const auto& a : f.side_a)
-            for (const auto& b : f.side_b) {
-                action(node(a), node(b));
-                if (!f.one_way) action(node(b), node(a));
-            }
-    }
-
-    std::string describe_groups() const {
+    std::string describe_groups() const override {
         std::vector<std::string> groups;
         for (const auto& group : network_.reachable_groups()) {
             std::vector<std::string> names;
@@ -333,6 +254,7 @@ private:
     std::vector<std::unique_ptr<JobServer>> servers_;
     std::vector<bool> jobs_ended_ = std::vector<bool>(spec_.servers.size(), false);
     std::uint64_t event_limit_;
+    std::optional<std::size_t> striking_;  // the scenario's fault striking now, by its place in the file
 };
 
 }  // namespace

@@ -5,12 +5,11 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
+#include "models/faults/fault.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/clock.hpp"
-#include "sim/crash_kind.hpp"
 #include "sim/distribution.hpp"
 #include "sim/network.hpp"
 #include "sim/time.hpp"
@@ -270,108 +269,6 @@ struct ProtectionSpec {
 struct ProviderSpec {
     bool honours_keys = true;               // false: a provider without key support charges every request
     std::optional<Duration> key_retention;  // a key is forgotten this long after its first charge (Stripe: 24h)
-};
-
-// A fault placed by what happens rather than by a time: the `nth` trace event of `kind`
-// on `node` (any node if empty) whose fields include `fields` ("when server-1 starts
-// preparing customer 42's invoice, pause it").
-struct EventTrigger {
-    std::string kind;
-    std::string node;
-    std::vector<std::pair<std::string, FieldValue>> fields;
-    int nth = 1;
-};
-
-// A fault's target given by role rather than name, resolved when the fault strikes.
-// Braces never appear in a node name.
-// Whichever server holds the lock, as the store last granted it.
-inline constexpr std::string_view holder_role = "{holder}";
-// The node that recorded the event the fault waits for (a fault with "when").
-inline constexpr std::string_view trigger_role = "{trigger}";
-// The lock store's primary or leader: after a failover or an election, the new one.
-inline constexpr std::string_view primary_role = "{primary}";
-// Every server at once.
-inline constexpr std::string_view servers_role = "{servers}";
-
-struct PauseFault {
-    std::string node;
-    Instant at;  // true time
-    Duration length;
-    std::string cause;                 // "gc", "sigstop", "swap"
-    std::optional<EventTrigger> when;  // if set, the fault strikes then and `at` is unused
-};
-
-struct ClockStepFault {
-    std::string node;
-    Instant at;      // true time
-    Duration delta;  // how far the wall clock jumps; negative jumps back
-    std::optional<EventTrigger> when;
-    bool slew = false;  // corrected gradually at 500 ppm instead of in one step (NTP under 128 ms)
-};
-
-struct CrashFault {
-    std::string node;
-    Instant at;                             // true time
-    std::optional<Duration> restart_after;  // none: it stays down
-    std::optional<EventTrigger> when;
-    CrashKind kind = CrashKind::process;
-};
-
-// Nodes in `side_a` and `side_b` stop hearing each other (only a→b if one_way).
-struct PartitionFault {
-    std::vector<std::string> side_a;
-    std::vector<std::string> side_b;
-    Instant at;
-    std::optional<Duration> heal_after;  // none: it never heals
-    bool one_way = false;
-    std::optional<EventTrigger> when;
-};
-
-// Messages from `from` to `to` sent within `length` of `at` are held back by `extra`
-// (a request stuck in a queue; a replication stream falling behind). Both ways unless one_way.
-struct DelaySpikeFault {
-    std::string from;
-    std::string to;
-    Instant at;
-    Duration length;
-    Duration extra;
-    bool one_way = false;
-    std::optional<EventTrigger> when;
-};
-
-// Messages from `from` to `to` sent within `length` of `at` are lost at `loss` odds (a
-// flapping port, a queue overflowing). Both ways unless one_way.
-struct LossBurstFault {
-    std::string from;
-    std::string to;
-    Instant at;
-    Duration length;
-    Odds loss{1, 1};
-    bool one_way = false;
-    std::optional<EventTrigger> when;
-};
-
-using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFault, DelaySpikeFault, LossBurstFault>;
-
-// Faults drawn from the run's seed: each target suffers the fault at random times (a
-// Poisson process with the given mean interval) within a window. The draws depend only
-// on the seed, the generator's position and the target, so every design of a scenario
-// meets the same schedule.
-struct FaultGenerator {
-    // The fault each draw makes: the draw sets its time, its target (for faults on a node)
-    // and its random amount; the rest is as the file wrote it.
-    Fault shape;
-    // Faults on a node: the nodes (or roles) struck, each its own stream. Faults between
-    // nodes (partitions, delay spikes, loss bursts): empty, one stream.
-    std::vector<std::string> targets;
-    Duration mean_interval{};
-    // pause: its length; clock step or slew: by how much; crash: time until restart (unused
-    // when the node stays down); partition: time until it heals; delay spike, loss burst:
-    // how long it lasts.
-    DurationDistribution amount;
-    std::optional<DurationDistribution> extra;  // delay spike: how much later each message comes
-    Instant from;
-    Instant until;
 };
 
 // A link whose delay differs from the network's default.

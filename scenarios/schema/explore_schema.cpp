@@ -154,30 +154,29 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             "expected at least one fault to try, such as {\"pause\": \"servers\", \"for\": [\"40s\"]}");
     for (const auto& item : families) {
         ExploreFaultFamily family;
-        std::string target_field;
-        if (item.has("pause")) {
-            item.allow_only({"pause", "for", "kind"});
-            target_field = "pause";
-            family.sizes = read_sizes(item["for"], false, false);
-            if (item.has("kind")) {
-                family.cause = item["kind"].string();
-                if (family.cause != "gc" && family.cause != "sigstop" && family.cause != "swap")
-                    item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
-            }
-        } else if (item.has("clock_step")) {
-            item.allow_only({"clock_step", "by"});
-            target_field = "clock_step";
-            family.kind = ExploreFaultFamily::Kind::clock_step;
-            family.sizes = read_sizes(item["by"], true, false);
-        } else if (item.has("crash")) {
-            item.allow_only({"crash", "restart_after"});
-            target_field = "crash";
-            family.kind = ExploreFaultFamily::Kind::crash;
-            family.sizes = item.has("restart_after") ? read_sizes(item["restart_after"], false, true)
-                                                     : std::vector<std::optional<SizeExpression>>{std::nullopt};
-        } else {
-            item.fail("expected a fault to explore: \"pause\", \"clock_step\" or \"crash\", naming its targets");
+        const std::vector<ExploreShape> explorable = explorable_families();
+        for (const ExploreShape& shape : explorable)
+            if (!family.shape && item.has(shape.key)) family.shape = explore_shape(shape.key);
+        if (!family.shape) {
+            std::vector<std::string> keys;
+            for (const ExploreShape& shape : explorable) keys.push_back(fmt::format("\"{}\"", shape.key));
+            item.fail(fmt::format("expected a fault to explore: {} or {}, naming its targets",
+                                  fmt::join(keys.begin(), keys.end() - 1, ", "), keys.back()));
         }
+        const ExploreShape& shape = *family.shape;
+        std::vector<std::string_view> allowed{shape.key, shape.size_field};
+        if (shape.has_cause) allowed.push_back("kind");
+        item.allow_only(allowed);
+        if (shape.has_cause) {
+            family.cause = item.has("kind") ? item["kind"].string() : "gc";
+            if (family.cause != "gc" && family.cause != "sigstop" && family.cause != "swap")
+                item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
+        }
+        if (item.has(shape.size_field) || !shape.size_may_be_null)
+            family.sizes = read_sizes(item[shape.size_field], shape.signed_sizes, shape.size_may_be_null);
+        else
+            family.sizes = {std::nullopt};
+        const std::string_view target_field = shape.key;
         family.targets = read_targets(item[target_field], nodes, servers);
         spec.faults.push_back(std::move(family));
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checks/expectations.hpp"
+#include "models/faults/explore_shape.hpp"
 #include "sim/time.hpp"
 
 namespace locksim {
@@ -25,13 +26,12 @@ struct SizeExpression {
 
 // One entry of "faults": a kind of fault, the nodes it may strike, and its sizes.
 struct ExploreFaultFamily {
-    enum class Kind { pause, clock_step, crash };
-    Kind kind = Kind::pause;
+    const ExploreShape* shape = nullptr;  // the family, from the list of faults
     std::vector<std::string> targets;
-    // pause: lengths; clock_step: steps (signed); crash: time until restart, nullopt when
-    // the node stays down.
+    // The values of the family's size_field (signed where the family says so); nullopt: the
+    // fault has no end (a crash that stays down).
     std::vector<std::optional<SizeExpression>> sizes;
-    std::string cause = "gc";  // pause
+    std::string cause;  // a pause's "kind" ("gc" unless the file says otherwise); empty for others
 };
 
 // The most faults in one placement.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "scenarios/schema/scenario.hpp"
 #include "scenarios/schema/world_schema.hpp"
@@ -10,17 +11,6 @@
 namespace locksim {
 
 namespace {
-
-// "kind": "process" (the default: the kernel keeps what was written) or "machine" (power lost).
-CrashKind read_crash_kind(const JsonReader& kind) {
-    const std::string text = kind.string();
-    if (text == "process") return CrashKind::process;
-    if (text == "machine") return CrashKind::machine;
-    kind.fail(
-        fmt::format("unknown crash kind \"{}\"; expected \"process\" (the process dies, the kernel keeps what "
-                    "was written to it) or \"machine\" (power lost: unsynced writes are gone)",
-                    text));
-}
 
 // "when": {"event": "job.preparing", "node": "server-1", "customer": 42, "nth": 1}
 std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vector<std::string>& nodes) {
@@ -108,15 +98,19 @@ Instant read_time(const JsonReader& item) {
 }
 
 // "partition": [[side a], [side b]], two sides sharing no node.
-void read_sides(const JsonReader& field, const std::vector<std::string>& nodes, PartitionFault& partition) {
+std::pair<std::vector<std::string>, std::vector<std::string>> read_sides(const JsonReader& field,
+                                                                         const std::vector<std::string>& nodes) {
     const auto sides = field.elements();
     if (sides.size() != 2) field.fail("expected two lists of nodes: [[side a], [side b]]");
-    for (const auto& name : sides[0].elements()) partition.side_a.push_back(read_node_ref(name, nodes));
-    for (const auto& name : sides[1].elements()) partition.side_b.push_back(read_node_ref(name, nodes));
-    if (partition.side_a.empty() || partition.side_b.empty()) field.fail("expected at least one node on each side");
-    for (const auto& a : partition.side_a)
-        if (std::find(partition.side_b.begin(), partition.side_b.end(), a) != partition.side_b.end())
+    std::pair<std::vector<std::string>, std::vector<std::string>> read;
+    auto& [side_a, side_b] = read;
+    for (const auto& name : sides[0].elements()) side_a.push_back(read_node_ref(name, nodes));
+    for (const auto& name : sides[1].elements()) side_b.push_back(read_node_ref(name, nodes));
+    if (side_a.empty() || side_b.empty()) field.fail("expected at least one node on each side");
+    for (const auto& a : side_a)
+        if (std::find(side_b.begin(), side_b.end(), a) != side_b.end())
             field.fail(fmt::format("node {} is on both sides", a));
+    return read;
 }
 
 // "delay_spike" or "loss_burst": [from, to], two different nodes.
@@ -127,86 +121,6 @@ std::pair<std::string, std::string> read_link_ends(const JsonReader& field, cons
     if (link.first == link.second) ends[1].fail("expected two different nodes");
     return link;
 }
-
-// "one_way": true cuts, holds or loses only what goes from the first side to the second.
-bool read_one_way(const JsonReader& item) {
-    return item.has("one_way") && item["one_way"].boolean();
-}
-
-// "kind" of a pause: gc (the default), sigstop or swap.
-std::string read_pause_cause(const JsonReader& item) {
-    std::string kind = item.has("kind") ? item["kind"].string() : "gc";
-    if (kind != "gc" && kind != "sigstop" && kind != "swap")
-        item["kind"].fail(fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", kind));
-    return kind;
-}
-
-// NTP slews an offset under 128 ms; it steps a larger one.
-constexpr Duration slew_limit = milliseconds(128);
-constexpr std::string_view slew_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)";
-
-}  // namespace
-
-std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
-    const std::vector<std::string> nodes = node_names(world);
-    std::vector<Fault> faults;
-    for (const auto& item : list.elements()) {
-        if (item.has("pause")) {
-            item.allow_only({"pause", "at", "when", "for", "kind"});
-            std::string kind = read_pause_cause(item);
-            const Duration length = item["for"].duration();
-            if (length.ns <= 0) item["for"].fail("expected a pause longer than 0s");
-            faults.push_back(PauseFault{read_target(item, "pause", world), read_time(item), length, std::move(kind),
-                                        read_trigger(item, nodes)});
-        } else if (item.has("clock_step")) {
-            item.allow_only({"clock_step", "at", "when", "by"});
-            faults.push_back(ClockStepFault{read_target(item, "clock_step", world), read_time(item),
-                                            item["by"].signed_duration(), read_trigger(item, nodes), false});
-        } else if (item.has("clock_slew")) {
-            item.allow_only({"clock_slew", "at", "when", "by"});
-            const Duration by = item["by"].signed_duration();
-            if (by > slew_limit || by < -slew_limit) item["by"].fail(slew_help);
-            faults.push_back(ClockStepFault{read_node_ref(item["clock_slew"], nodes), read_time(item), by,
-                                            read_trigger(item, nodes), true});
-        } else if (item.has("crash")) {
-            item.allow_only({"crash", "at", "when", "restart_after", "kind"});
-            CrashFault crash{read_target(item, "crash", world), read_time(item), std::nullopt,
-                             read_trigger(item, nodes)};
-            if (item.has("restart_after")) crash.restart_after = item["restart_after"].duration();
-            if (item.has("kind")) crash.kind = read_crash_kind(item["kind"]);
-            faults.push_back(std::move(crash));
-        } else if (item.has("partition")) {
-            item.allow_only({"partition", "at", "when", "heal_after", "one_way"});
-            PartitionFault partition;
-            read_sides(item["partition"], nodes, partition);
-            partition.at = read_time(item);
-            partition.when = read_trigger(item, nodes);
-            if (item.has("heal_after")) partition.heal_after = item["heal_after"].duration();
-            partition.one_way = read_one_way(item);
-            faults.push_back(std::move(partition));
-        } else if (item.has("delay_spike")) {
-            item.allow_only({"delay_spike", "at", "when", "for", "extra", "one_way"});
-            auto [from, to] = read_link_ends(item["delay_spike"], nodes);
-            faults.push_back(DelaySpikeFault{std::move(from), std::move(to), read_time(item), item["for"].duration(),
-                                             item["extra"].duration(), read_one_way(item), read_trigger(item, nodes)});
-        } else if (item.has("loss_burst")) {
-            item.allow_only({"loss_burst", "at", "when", "for", "loss", "one_way"});
-            auto [from, to] = read_link_ends(item["loss_burst"], nodes);
-            LossBurstFault burst{std::move(from), std::move(to), read_time(item), item["for"].duration()};
-            if (item.has("loss")) burst.loss = read_odds(item["loss"]);
-            burst.one_way = read_one_way(item);
-            burst.when = read_trigger(item, nodes);
-            faults.push_back(std::move(burst));
-        } else {
-            item.fail(
-                "expected a fault with \"pause\", \"clock_step\", \"clock_slew\", \"crash\", \"partition\", "
-                "\"delay_spike\" or \"loss_burst\"");
-        }
-    }
-    return faults;
-}
-
-namespace {
 
 // A generator's targets: "servers", "store" (the lock store's nodes), or a list of node
 // names, "servers", "store" and roles ({"role": "primary"} or "holder", resolved when
@@ -245,14 +159,110 @@ std::vector<std::string> read_generator_targets(const JsonReader& field, const W
     return targets;
 }
 
-// A clock slew's step, drawn: a fixed or uniform amount within NTP's 128 ms.
-DurationDistribution read_slew_amount(const JsonReader& field) {
-    DurationDistribution amount = read_distribution(field, true);
-    if (amount.low < -slew_limit || amount.high > slew_limit) field.fail(slew_help);
-    return amount;
+// One entry of "faults" or "fault_generators" as its family reads it. A placed fault's
+// members are fixed; a generator's targets are a list and its amounts distributions.
+class JsonFaultReader final : public FaultReader {
+public:
+    JsonFaultReader(const JsonReader& item, const WorldSpec& world, const std::vector<std::string>& nodes,
+                    FaultGenerator* generator)
+        : item_(item), world_(world), nodes_(nodes), generator_(generator) {}
+
+    bool drawn() const override { return generator_ != nullptr; }
+    bool has(std::string_view field) const override { return item_.has(field); }
+
+    void allow_only(std::initializer_list<std::string_view> fields) const override {
+        static constexpr std::string_view placed[] = {"at", "when"};
+        static constexpr std::string_view window[] = {"mean_interval", "from", "until"};
+        // Listed in errors as a file writes them: the key, a placed fault's timing, the
+        // family's own members, a generator's window.
+        std::vector<std::string_view> allowed(fields);
+        if (drawn())
+            for (std::string_view field : window) allowed.push_back(field);
+        else
+            allowed.insert(allowed.begin() + (allowed.empty() ? 0 : 1), std::begin(placed), std::end(placed));
+        item_.allow_only(allowed);
+    }
+
+    std::string target(std::string_view field) const override {
+        if (!drawn()) return read_target(item_, field, world_);
+        generator_->targets = read_generator_targets(item_[field], world_);
+        return "";
+    }
+    std::string node(std::string_view field) const override {
+        return drawn() ? target(field) : read_node_ref(item_[field], nodes_);
+    }
+    std::pair<std::vector<std::string>, std::vector<std::string>> sides(std::string_view field) const override {
+        return read_sides(item_[field], nodes_);
+    }
+    std::pair<std::string, std::string> link(std::string_view field) const override {
+        return read_link_ends(item_[field], nodes_);
+    }
+
+    Duration amount(std::string_view field, const AmountRule& rule) const override {
+        const JsonReader value = item_[field];
+        const auto beyond = [&](Duration low, Duration high) {
+            return rule.bound.ns > 0 && (low < -rule.bound || high > rule.bound);
+        };
+        if (drawn()) {
+            const DurationDistribution distribution = read_distribution(value, rule.signed_values);
+            if (beyond(distribution.low, distribution.high)) value.fail(std::string(rule.bound_help));
+            generator_->amounts.set(field, distribution);
+            return Duration{};
+        }
+        const Duration fixed = rule.signed_values ? value.signed_duration() : value.duration();
+        if (rule.above_zero && fixed.ns <= 0) value.fail(std::string(rule.above_zero_help));
+        if (beyond(fixed, fixed)) value.fail(std::string(rule.bound_help));
+        return fixed;
+    }
+    Odds odds(std::string_view field) const override { return read_odds(item_[field]); }
+    bool flag(std::string_view field) const override { return item_.has(field) && item_[field].boolean(); }
+    std::string text(std::string_view field) const override { return item_[field].string(); }
+    void fail_at(std::string_view field, const std::string& message) const override { item_[field].fail(message); }
+
+private:
+    const JsonReader& item_;
+    const WorldSpec& world_;
+    const std::vector<std::string>& nodes_;
+    FaultGenerator* generator_;  // null: a placed fault
+};
+
+// "\"a\", \"b\" or \"c\"".
+std::string quoted_list(const std::vector<std::string_view>& keys) {
+    std::string out;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        out += fmt::format("{}\"{}\"", i == 0 ? "" : i + 1 == keys.size() ? " or " : ", ", keys[i]);
+    return out;
+}
+
+// The entry's fault, read by the family whose key it has; nullopt when it has none.
+std::optional<Fault> read_fault_of_family(const JsonFaultReader& reader, const JsonReader& item) {
+    std::optional<Fault> fault;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        for (std::string_view key : F::keys)
+            if (!fault && item.has(key)) fault = F::read(key, reader);
+    });
+    return fault;
 }
 
 }  // namespace
+
+std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
+    const std::vector<std::string> nodes = node_names(world);
+    std::vector<Fault> faults;
+    for (const auto& item : list.elements()) {
+        const JsonFaultReader reader(item, world, nodes, nullptr);
+        std::optional<Fault> fault = read_fault_of_family(reader, item);
+        if (!fault) item.fail(fmt::format("expected a fault with {}", quoted_list(fault_keys())));
+        std::visit(
+            [&](auto& f) {
+                f.at = read_time(item);
+                f.when = read_trigger(item, nodes);
+            },
+            *fault);
+        faults.push_back(std::move(*fault));
+    }
+    return faults;
+}
 
 std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const WorldSpec& world) {
     constexpr std::int64_t max_faults_per_target = 10'000;
@@ -260,65 +270,21 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
     std::vector<FaultGenerator> generators;
     for (const auto& item : list.elements()) {
         FaultGenerator generator;
-        constexpr std::string_view window[] = {"mean_interval", "from", "until"};
-        const auto allow = [&](std::initializer_list<std::string_view> own) {
-            std::vector<std::string_view> allowed(own);
-            allowed.insert(allowed.end(), std::begin(window), std::end(window));
-            item.allow_only(allowed);
-        };
-        if (item.has("pause")) {
-            allow({"pause", "for", "kind"});
-            generator.shape = PauseFault{{}, {}, {}, read_pause_cause(item), std::nullopt};
-            generator.targets = read_generator_targets(item["pause"], world);
-            generator.amount = read_distribution(item["for"]);
-        } else if (item.has("clock_step")) {
-            allow({"clock_step", "by"});
-            generator.shape = ClockStepFault{};
-            generator.targets = read_generator_targets(item["clock_step"], world);
-            generator.amount = read_distribution(item["by"], true);
-        } else if (item.has("clock_slew")) {
-            allow({"clock_slew", "by"});
-            generator.shape = ClockStepFault{{}, {}, {}, std::nullopt, true};
-            generator.targets = read_generator_targets(item["clock_slew"], world);
-            generator.amount = read_slew_amount(item["by"]);
-        } else if (item.has("crash")) {
-            allow({"crash", "restart_after", "kind"});
-            CrashFault crash;
-            if (item.has("kind")) crash.kind = read_crash_kind(item["kind"]);
-            if (item.has("restart_after")) {
-                crash.restart_after = Duration{};
-                generator.amount = read_distribution(item["restart_after"]);
-            }
-            generator.shape = std::move(crash);
-            generator.targets = read_generator_targets(item["crash"], world);
-        } else if (item.has("partition")) {
-            allow({"partition", "heal_after", "one_way"});
-            PartitionFault partition;
-            read_sides(item["partition"], nodes, partition);
-            partition.one_way = read_one_way(item);
-            generator.shape = std::move(partition);
-            // A drawn partition that never heals would end every later draw's story.
-            generator.amount = read_distribution(item["heal_after"]);
-        } else if (item.has("delay_spike")) {
-            allow({"delay_spike", "for", "extra", "one_way"});
-            auto [from, to] = read_link_ends(item["delay_spike"], nodes);
-            generator.shape =
-                DelaySpikeFault{std::move(from), std::move(to), {}, {}, {}, read_one_way(item), std::nullopt};
-            generator.amount = read_distribution(item["for"]);
-            generator.extra = read_distribution(item["extra"]);
-        } else if (item.has("loss_burst")) {
-            allow({"loss_burst", "for", "loss", "one_way"});
-            auto [from, to] = read_link_ends(item["loss_burst"], nodes);
-            LossBurstFault burst{std::move(from), std::move(to)};
-            if (item.has("loss")) burst.loss = read_odds(item["loss"]);
-            burst.one_way = read_one_way(item);
-            generator.shape = std::move(burst);
-            generator.amount = read_distribution(item["for"]);
-        } else {
-            item.fail(
-                "expected a generator with \"pause\", \"clock_step\", \"clock_slew\" or \"crash\" (listing its "
-                "targets), or \"partition\", \"delay_spike\" or \"loss_burst\" (naming the link)");
+        const JsonFaultReader reader(item, world, nodes, &generator);
+        std::optional<Fault> shape = read_fault_of_family(reader, item);
+        if (!shape) {
+            std::vector<std::string_view> on_nodes, on_links;
+            for_each_fault_family([&]<class F>(std::type_identity<F>) {
+                auto& keys = requires(F f) {
+                    f.node;
+                }
+                ? on_nodes : on_links;
+                for (std::string_view key : F::keys) keys.push_back(key);
+            });
+            item.fail(fmt::format("expected a generator with {} (listing its targets), or {} (naming the link)",
+                                  quoted_list(on_nodes), quoted_list(on_links)));
         }
+        generator.shape = std::move(*shape);
         generator.mean_interval = item["mean_interval"].duration();
         generator.from = Instant{} + (item.has("from") ? item["from"].duration() : Duration{});
         generator.until = Instant{} + (item.has("until") ? item["until"].duration() : world.horizon);

@@ -1,0 +1,62 @@
+#include "models/faults/clock_step_fault.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+// NTP slews an offset under 128 ms; it steps a larger one.
+constexpr AmountRule slew_rule{.signed_values = true,
+                               .bound = milliseconds(128),
+                               .bound_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)"};
+
+}  // namespace
+
+ClockStepFault ClockStepFault::read(std::string_view key, const FaultReader& reader) {
+    ClockStepFault clock;
+    clock.slew = key == "clock_slew";
+    if (clock.slew) {
+        reader.allow_only({"clock_slew", "by"});
+        clock.delta = reader.amount("by", slew_rule);
+        clock.node = reader.node("clock_slew");
+    } else {
+        reader.allow_only({"clock_step", "by"});
+        clock.node = reader.target("clock_step");
+        clock.delta = reader.amount("by", {.signed_values = true});
+    }
+    return clock;
+}
+
+void ClockStepFault::write(FaultWriter& writer) const {
+    writer.target(slew ? "clock_slew" : "clock_step", node);
+    writer.instant("at", at);
+    writer.duration("by", delta);
+}
+
+std::string ClockStepFault::words(std::string_view who) const {
+    return fmt::format("{}'s wall clock {} by {}", who, slew ? "slews" : "steps", format_duration(delta));
+}
+
+void ClockStepFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
+    delta = amounts.draw("by", random);
+}
+
+void ClockStepFault::strike(FaultWorld& world, NodeId trigger) const {
+    const auto targets = world.struck(node, trigger);
+    world.announce(targets);
+    for (NodeId target : targets) {
+        if (slew)
+            world.engine().slew_wall_clock(target, delta);
+        else
+            world.engine().step_wall_clock(target, delta);
+    }
+}
+
+ClockStepFault ClockStepFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                        std::string) {
+    return ClockStepFault{std::move(node), Instant{}, *size, std::move(when), false};
+}
+
+}  // namespace locksim

@@ -1,0 +1,50 @@
+#pragma once
+// A clock fault: the node's wall clock jumps (an operator, a bad NTP server, a VM resumed)
+// or, for an offset under NTP's 128 ms, is slewed: corrected gradually at 500 ppm. The
+// monotonic clock never moves: only what is timed on the wall clock notices.
+//   {"clock_step": "server-1", "at": "10s", "by": "-5s"}
+//   {"clock_slew": "server-1", "at": "10s", "by": "100ms"}
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/faults/drawn_amounts.hpp"
+#include "models/faults/event_trigger.hpp"
+#include "models/faults/explore_shape.hpp"
+#include "models/faults/fault_reader.hpp"
+#include "models/faults/fault_world.hpp"
+#include "models/faults/fault_writer.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct ClockStepFault {
+    std::string node;
+    Instant at;      // true time
+    Duration delta;  // how far the wall clock jumps; negative jumps back
+    std::optional<EventTrigger> when;
+    bool slew = false;  // corrected gradually at 500 ppm instead of in one step (NTP under 128 ms)
+
+    static constexpr std::string_view keys[] = {"clock_step", "clock_slew"};
+    static constexpr const KindSpec* shown_by[] = {&trace_kind::clock_stepped, &trace_kind::clock_slewing};
+    static constexpr std::string_view amounts[] = {"by"};  // drawn in a generator, in draw() order
+    // Steps, not slews: a slew's few milliseconds move no lease boundary a step would not.
+    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "clock_step",
+                                                                        .size_field = "by",
+                                                                        .signed_sizes = true,
+                                                                        .name = "clock step",
+                                                                        .listing = "clock steps by",
+                                                                        .size_joint = " by "};
+
+    static ClockStepFault read(std::string_view key, const FaultReader& reader);
+    void write(FaultWriter& writer) const;
+    // "server-1 pauses 40s": what it does, in words; `who` names the node it strikes.
+    std::string words(std::string_view who) const;
+    void draw(const DrawnAmounts& amounts, RandomStream& random);
+    void strike(FaultWorld& world, NodeId trigger) const;
+    static ClockStepFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                   std::string cause);
+};
+
+}  // namespace locksim

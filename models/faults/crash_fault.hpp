@@ -1,0 +1,49 @@
+#pragma once
+// A crash: the node's process dies (or its machine loses power) and, if the fault says
+// so, comes back after a while with only what it persisted.
+//   {"crash": "redis", "at": "10s", "restart_after": "5s", "kind": "machine"}
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/faults/drawn_amounts.hpp"
+#include "models/faults/event_trigger.hpp"
+#include "models/faults/explore_shape.hpp"
+#include "models/faults/fault_reader.hpp"
+#include "models/faults/fault_world.hpp"
+#include "models/faults/fault_writer.hpp"
+#include "sim/crash_kind.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct CrashFault {
+    std::string node;
+    Instant at;                             // true time
+    std::optional<Duration> restart_after;  // none: it stays down
+    std::optional<EventTrigger> when;
+    CrashKind kind = CrashKind::process;
+
+    static constexpr std::string_view keys[] = {"crash"};
+    static constexpr const KindSpec* shown_by[] = {&trace_kind::node_crashed};
+    static constexpr std::string_view amounts[] = {"restart_after"};  // drawn in a generator, in draw() order
+    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "crash",
+                                                                        .size_field = "restart_after",
+                                                                        .size_may_be_null = true,
+                                                                        .no_end = "stays down",
+                                                                        .no_end_gerund = "staying down",
+                                                                        .name = "crash",
+                                                                        .listing = "crashes, restarting after",
+                                                                        .size_joint = ", back after "};
+
+    static CrashFault read(std::string_view key, const FaultReader& reader);
+    void write(FaultWriter& writer) const;
+    // "server-1 pauses 40s": what it does, in words; `who` names the node it strikes.
+    std::string words(std::string_view who) const;
+    void draw(const DrawnAmounts& amounts, RandomStream& random);
+    void strike(FaultWorld& world, NodeId trigger) const;
+    static CrashFault explored(std::string node, EventTrigger when, std::optional<Duration> size, std::string cause);
+};
+
+}  // namespace locksim

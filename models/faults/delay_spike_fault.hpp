@@ -1,0 +1,43 @@
+#pragma once
+// A delay spike: messages between two nodes sent within `length` of `at` are held back
+// by `extra` (a request stuck in a queue; a replication stream falling behind). Both
+// ways unless one_way.
+//   {"delay_spike": ["server-1", "lock-store"], "at": "5s", "for": "2s", "extra": "40s"}
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/faults/drawn_amounts.hpp"
+#include "models/faults/event_trigger.hpp"
+#include "models/faults/explore_shape.hpp"
+#include "models/faults/fault_reader.hpp"
+#include "models/faults/fault_world.hpp"
+#include "models/faults/fault_writer.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct DelaySpikeFault {
+    std::string from;
+    std::string to;
+    Instant at;
+    Duration length;
+    Duration extra;
+    bool one_way = false;
+    std::optional<EventTrigger> when;
+
+    static constexpr std::string_view keys[] = {"delay_spike"};
+    static constexpr const KindSpec* shown_by[] = {&trace_kind::link_held};
+    static constexpr std::string_view amounts[] = {"for", "extra"};  // drawn in a generator, in draw() order
+    static constexpr std::optional<ExploreShape> explore = std::nullopt;
+
+    static DelaySpikeFault read(std::string_view key, const FaultReader& reader);
+    void write(FaultWriter& writer) const;
+    // "server-1 pauses 40s": what it does, in words; `who` names the node it strikes.
+    std::string words(std::string_view who) const;
+    void draw(const DrawnAmounts& amounts, RandomStream& random);
+    void strike(FaultWorld& world, NodeId trigger) const;
+};
+
+}  // namespace locksim

@@ -1,0 +1,24 @@
+#pragma once
+// How explore tries a family: at every strike point, each of a list of sizes, and how
+// its sizes read in explore's text, JSON and map. Explore builds a family's fault
+// with its explored() (the fault on a node, struck at a trigger, of a size).
+#include <string_view>
+
+namespace locksim {
+
+struct ExploreShape {
+    std::string_view key;         // "pause": how an explore block names the family
+    std::string_view size_field;  // "for": the member that holds its sizes
+    bool signed_sizes = false;    // a clock steps back as well as forward
+    // A size may be null: the fault has no end (a crash that stays down), said as
+    // `no_end` ("stays down").
+    bool size_may_be_null = false;
+    std::string_view no_end;         // "stays down"
+    std::string_view no_end_gerund;  // "staying down"
+    bool has_cause = false;          // a pause's "kind": gc, sigstop, swap
+    std::string_view name;           // "pause" ("gc pause" with its cause), "clock step"
+    std::string_view listing;        // "pauses of 1s, 40s": what precedes the sizes in a list
+    std::string_view size_joint;     // "gc pause 29s", "clock step by -5s", "crash, back after 10s"
+};
+
+}  // namespace locksim

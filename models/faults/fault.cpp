@@ -1,0 +1,99 @@
+#include "models/faults/fault.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace locksim {
+
+static_assert([] {
+    bool all = true;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) { all = all && FaultFamily<F>; });
+    return all;
+}());
+
+std::vector<std::string_view> fault_keys() {
+    std::vector<std::string_view> keys;
+    // One push_back at a time: GCC 12 warns falsely (-Wstringop-overflow) on a range insert here.
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        for (std::string_view key : F::keys) keys.push_back(key);
+    });
+    return keys;
+}
+
+namespace {
+
+std::string target_words(const std::string& target) {
+    if (target == holder_role) return "the lock holder";
+    if (target == primary_role) return "the store's primary";
+    if (target == servers_role) return "every server";
+    if (target == trigger_role) return "the node of its event";
+    return target;
+}
+
+}  // namespace
+
+std::string fault_words(const Fault& fault) {
+    return std::visit(
+        [](const auto& f) {
+            std::string who;
+            if constexpr (requires { f.node; }) who = target_words(f.node);
+            return f.words(who);
+        },
+        fault);
+}
+
+std::vector<std::string_view> node_fault_keys() {
+    std::vector<std::string_view> keys;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        if constexpr (requires(F f) { f.node; })
+            for (std::string_view key : F::keys) keys.push_back(key);
+    });
+    return keys;
+}
+
+std::vector<std::string_view> amount_fields() {
+    std::vector<std::string_view> fields;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        for (std::string_view field : F::amounts)
+            if (std::find(fields.begin(), fields.end(), field) == fields.end()) fields.push_back(field);
+    });
+    return fields;
+}
+
+bool shows_a_fault(std::string_view kind) {
+    bool shows = false;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        for (const KindSpec* shown : F::shown_by) shows = shows || kind == shown->name;
+    });
+    return shows;
+}
+
+std::vector<ExploreShape> explorable_families() {
+    std::vector<ExploreShape> shapes;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        if constexpr (F::explore.has_value()) shapes.push_back(*F::explore);
+    });
+    return shapes;
+}
+
+const ExploreShape* explore_shape(std::string_view key) {
+    const ExploreShape* found = nullptr;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        if constexpr (F::explore.has_value())
+            if (F::explore->key == key) found = &*F::explore;
+    });
+    return found;
+}
+
+Fault explored_fault(std::string_view key, std::string node, EventTrigger when, std::optional<Duration> size,
+                     std::string cause) {
+    std::optional<Fault> fault;
+    for_each_fault_family([&]<class F>(std::type_identity<F>) {
+        if constexpr (F::explore.has_value())
+            if (F::explore->key == key) fault = F::explored(std::move(node), std::move(when), size, std::move(cause));
+    });
+    assert(fault.has_value());
+    return std::move(*fault);
+}
+
+}  // namespace locksim

@@ -1,0 +1,46 @@
+#include "models/faults/loss_burst_fault.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/duration_text.hpp"
+
+#include <tuple>
+
+#include "models/faults/link_fault.hpp"
+
+namespace locksim {
+
+LossBurstFault LossBurstFault::read(std::string_view, const FaultReader& reader) {
+    reader.allow_only({"loss_burst", "for", "loss", "one_way"});
+    LossBurstFault burst;
+    std::tie(burst.from, burst.to) = reader.link("loss_burst");
+    burst.length = reader.amount("for");
+    if (reader.has("loss")) burst.loss = reader.odds("loss");
+    burst.one_way = reader.flag("one_way");
+    return burst;
+}
+
+void LossBurstFault::write(FaultWriter& writer) const {
+    writer.link("loss_burst", from, to);
+    writer.instant("at", at);
+    writer.duration("for", length);
+    writer.odds("loss", loss);
+    if (one_way) writer.flag("one_way", true);
+}
+
+std::string LossBurstFault::words(std::string_view) const {
+    return fmt::format("messages {} {} {} {} sent within {} are lost at odds {}/{}", one_way ? "from" : "between", from,
+                       one_way ? "to" : "and", to, format_duration(length), loss.numerator, loss.denominator);
+}
+
+void LossBurstFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
+    length = amounts.draw("for", random);
+}
+
+void LossBurstFault::strike(FaultWorld& world, NodeId) const {
+    strike_link(world, LinkStrike{from, to, length, one_way}, trace_kind::link_lossy,
+                {{"loss", fmt::format("{}/{}", loss.numerator, loss.denominator)}},
+                [&world, loss = loss](NodeId a, NodeId b, Instant until) { world.network().lose(a, b, loss, until); });
+}
+
+}  // namespace locksim

@@ -1,0 +1,43 @@
+#pragma once
+// A loss burst: messages between two nodes sent within `length` of `at` are lost at
+// `loss` odds (a flapping port, a queue overflowing). Both ways unless one_way.
+//   {"loss_burst": ["server-1", "lock-store"], "at": "5s", "for": "10s", "loss": "1/2"}
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/faults/drawn_amounts.hpp"
+#include "models/faults/event_trigger.hpp"
+#include "models/faults/explore_shape.hpp"
+#include "models/faults/fault_reader.hpp"
+#include "models/faults/fault_world.hpp"
+#include "models/faults/fault_writer.hpp"
+#include "sim/network.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+struct LossBurstFault {
+    std::string from;
+    std::string to;
+    Instant at;
+    Duration length;
+    Odds loss{1, 1};
+    bool one_way = false;
+    std::optional<EventTrigger> when;
+
+    static constexpr std::string_view keys[] = {"loss_burst"};
+    static constexpr const KindSpec* shown_by[] = {&trace_kind::link_lossy};
+    static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order
+    static constexpr std::optional<ExploreShape> explore = std::nullopt;
+
+    static LossBurstFault read(std::string_view key, const FaultReader& reader);
+    void write(FaultWriter& writer) const;
+    // "server-1 pauses 40s": what it does, in words; `who` names the node it strikes.
+    std::string words(std::string_view who) const;
+    void draw(const DrawnAmounts& amounts, RandomStream& random);
+    void strike(FaultWorld& world, NodeId trigger) const;
+};
+
+}  // namespace locksim

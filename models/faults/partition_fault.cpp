@@ -1,0 +1,64 @@
+#include "models/faults/partition_fault.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/duration_text.hpp"
+
+#include <tuple>
+
+namespace locksim {
+namespace {
+
+template <class Action>
+void for_each_pair(FaultWorld& world, const PartitionFault& f, Action action) {
+    for (const auto& a : f.side_a)
+        for (const auto& b : f.side_b) {
+            action(world.node(a), world.node(b));
+            if (!f.one_way) action(world.node(b), world.node(a));
+        }
+}
+
+}  // namespace
+
+PartitionFault PartitionFault::read(std::string_view, const FaultReader& reader) {
+    reader.allow_only({"partition", "heal_after", "one_way"});
+    PartitionFault partition;
+    std::tie(partition.side_a, partition.side_b) = reader.sides("partition");
+    // A drawn partition that never heals would end every later draw's story.
+    if (reader.drawn() || reader.has("heal_after")) partition.heal_after = reader.amount("heal_after");
+    partition.one_way = reader.flag("one_way");
+    return partition;
+}
+
+void PartitionFault::write(FaultWriter& writer) const {
+    writer.sides("partition", side_a, side_b);
+    writer.instant("at", at);
+    if (heal_after) writer.duration("heal_after", *heal_after);
+    if (one_way) writer.flag("one_way", true);
+}
+
+std::string PartitionFault::words(std::string_view) const {
+    return fmt::format("a partition cuts {} {} {}{}", fmt::join(side_a, ", "), one_way ? "off from" : "from",
+                       fmt::join(side_b, ", "),
+                       heal_after ? fmt::format(" for {}", format_duration(*heal_after)) : std::string(" for good"));
+}
+
+void PartitionFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
+    heal_after = amounts.draw("heal_after", random);
+}
+
+void PartitionFault::strike(FaultWorld& world, NodeId) const {
+    world.announce({}, "network");
+    for_each_pair(world, *this, [&world](NodeId from, NodeId to) { world.network().cut(from, to); });
+    world.engine().record(no_node, trace_kind::network_partitioned,
+                          {{"groups", world.describe_groups()},
+                           {"one_way", one_way},
+                           {"cut", fmt::format("{} / {}", fmt::join(side_a, ", "), fmt::join(side_b, ", "))}});
+    if (!heal_after) return;
+    world.engine().schedule_at(world.engine().now() + *heal_after, no_node, [&world, f = *this] {
+        for_each_pair(world, f, [&world](NodeId from, NodeId to) { world.network().heal(from, to); });
+        world.engine().record(no_node, trace_kind::network_healed, {{"groups", world.describe_groups()}});
+    });
+}
+
+}  // namespace locksim

@@ -1,0 +1,43 @@
+#pragma once
+// A partition: the nodes on one side stop hearing those on the other (only one way if
+// `one_way`), until it heals.
+//   {"partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "30s"}
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/faults/drawn_amounts.hpp"
+#include "models/faults/event_trigger.hpp"
+#include "models/faults/explore_shape.hpp"
+#include "models/faults/fault_reader.hpp"
+#include "models/faults/fault_world.hpp"
+#include "models/faults/fault_writer.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+// Nodes in `side_a` and `side_b` stop hearing each other (only a→b if one_way).
+struct PartitionFault {
+    std::vector<std::string> side_a;
+    std::vector<std::string> side_b;
+    Instant at;
+    std::optional<Duration> heal_after;  // none: it never heals
+    bool one_way = false;
+    std::optional<EventTrigger> when;
+
+    static constexpr std::string_view keys[] = {"partition"};
+    static constexpr const KindSpec* shown_by[] = {&trace_kind::network_partitioned};
+    static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
+    static constexpr std::optional<ExploreShape> explore = std::nullopt;
+
+    static PartitionFault read(std::string_view key, const FaultReader& reader);
+    void write(FaultWriter& writer) const;
+    // "server-1 pauses 40s": what it does, in words; `who` names the node it strikes.
+    std::string words(std::string_view who) const;
+    void draw(const DrawnAmounts& amounts, RandomStream& random);
+    void strike(FaultWorld& world, NodeId trigger) const;
+};
+
+}  // namespace locksim

@@ -1,0 +1,50 @@
+#include "models/faults/pause_fault.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+
+std::string PauseFault::read_cause(const FaultReader& reader) {
+    std::string cause = reader.has("kind") ? reader.text("kind") : "gc";
+    if (cause != "gc" && cause != "sigstop" && cause != "swap")
+        reader.fail("kind", fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", cause));
+    return cause;
+}
+
+PauseFault PauseFault::read(std::string_view, const FaultReader& reader) {
+    reader.allow_only({"pause", "for", "kind"});
+    PauseFault pause;
+    pause.cause = read_cause(reader);
+    pause.length = reader.amount("for", {.above_zero = true, .above_zero_help = "expected a pause longer than 0s"});
+    pause.node = reader.target("pause");
+    return pause;
+}
+
+void PauseFault::write(FaultWriter& writer) const {
+    writer.target("pause", node);
+    writer.instant("at", at);
+    writer.duration("for", length);
+    writer.text("kind", cause);
+}
+
+std::string PauseFault::words(std::string_view who) const {
+    return fmt::format("{} pauses {}", who, format_duration(length));
+}
+
+void PauseFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
+    length = amounts.draw("for", random);
+}
+
+void PauseFault::strike(FaultWorld& world, NodeId trigger) const {
+    const auto targets = world.struck(node, trigger);
+    world.announce(targets);
+    for (NodeId target : targets) world.engine().pause(target, length, cause);
+}
+
+PauseFault PauseFault::explored(std::string node, EventTrigger when, std::optional<Duration> size, std::string cause) {
+    return PauseFault{std::move(node), Instant{}, *size, std::move(cause), std::move(when)};
+}
+
+}  // namespace locksim

@@ -1,0 +1,53 @@
+#include "scenarios/schema/fault_json.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+class JsonFaultWriter final : public FaultWriter {
+public:
+    void target(std::string_view field, const std::string& target) override {
+        for (const auto& [role, name] : {std::pair{holder_role, "holder"}, std::pair{primary_role, "primary"},
+                                         std::pair{trigger_role, "trigger"}, std::pair{servers_role, "servers"}})
+            if (target == role) {
+                set(field, Json{{"role", name}});
+                return;
+            }
+        set(field, target);
+    }
+    void sides(std::string_view field, const std::vector<std::string>& a, const std::vector<std::string>& b) override {
+        set(field, Json::array({Json(a), Json(b)}));
+    }
+    void link(std::string_view field, const std::string& from, const std::string& to) override {
+        set(field, Json::array({from, to}));
+    }
+    void instant(std::string_view field, Instant at) override { set(field, format_duration(at - Instant{})); }
+    void duration(std::string_view field, Duration value) override { set(field, format_duration(value)); }
+    void odds(std::string_view field, Odds odds) override {
+        set(field, fmt::format("{}/{}", odds.numerator, odds.denominator));
+    }
+    void text(std::string_view field, const std::string& text) override { set(field, text); }
+    void flag(std::string_view field, bool value) override { set(field, value); }
+
+    Json take() { return std::move(json_); }
+
+private:
+    void set(std::string_view field, Json value) { json_[std::string(field)] = std::move(value); }
+
+    Json json_ = Json::object();
+};
+
+}  // namespace
+
+Json fault_json(const Fault& fault) {
+    JsonFaultWriter writer;
+    std::visit([&](const auto& f) { f.write(writer); }, fault);
+    return writer.take();
+}
+
+}  // namespace locksim
