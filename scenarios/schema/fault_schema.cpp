@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/stores/store_registry.hpp"
 #include "models/trace_kinds.hpp"
 #include "scenarios/schema/scenario.hpp"
 #include "scenarios/schema/world_schema.hpp"
