@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/world/world_spec.hpp"
+#include "models/stores/lock_spec.hpp"
 #include "sim/host.hpp"
 #include "sim/random.hpp"
 #include "sim/task.hpp"

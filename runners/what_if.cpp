@@ -8,17 +8,17 @@
 #include <vector>
 
 #include "checks/command_line.hpp"
+#include "models/stores/lease_rules.hpp"
 #include "scenarios/schema/json_reader.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
 
-// Half, as is, double (those the loader accepts): far enough apart to cross a threshold
-// the story depends on.
-std::vector<Duration> around(Duration as_is, Duration at_least) {
+// Half, as is, double: far enough apart to cross a threshold the story depends on.
+std::vector<Duration> around(Duration as_is) {
     std::vector<Duration> values;
-    if (Duration{as_is.ns / 2} > at_least) values.push_back(Duration{as_is.ns / 2});
+    if (as_is.ns / 2 > 0) values.push_back(Duration{as_is.ns / 2});
     values.push_back(as_is);
     if (as_is.ns <= max_duration.ns / 2) values.push_back(Duration{as_is.ns * 2});
     return values;
@@ -46,11 +46,8 @@ std::string question(std::string_view what, const std::vector<Duration>& values,
 // Every design has a lease of the same length, so varying the file's lock.ttl varies them all.
 bool shares_one_lease(const Scenario& scenario) {
     const LockSpec& first = scenario.designs.front().world.lock;
-    return std::all_of(scenario.designs.begin(), scenario.designs.end(), [&](const Design& d) {
-        const LockSpec& lock = d.world.lock;
-        return lock.ttl == first.ttl && lock.expires && !is_database_lock(lock.store) &&
-               lock.store != StoreKind::in_memory && lock.store != StoreKind::none;
-    });
+    return std::all_of(scenario.designs.begin(), scenario.designs.end(),
+                       [&](const Design& d) { return d.world.lock.ttl == first.ttl && has_lease(d.world.lock); });
 }
 
 }  // namespace
@@ -62,7 +59,7 @@ std::vector<WhatIf> what_ifs(const Scenario& scenario, const std::string& progra
     const WorldSpec& world = scenario.designs.front().world;
     if (!world.faults.empty()) {
         if (const auto* pause = std::get_if<PauseFault>(&world.faults.front())) {
-            const auto values = around(pause->length, Duration{});
+            const auto values = around(pause->length);
             if (values.size() > 1)
                 questions.push_back(
                     WhatIf{question(fmt::format("the {} pause lasted", pause->cause), values, pause->length),
@@ -70,17 +67,9 @@ std::vector<WhatIf> what_ifs(const Scenario& scenario, const std::string& progra
         }
     }
     if (shares_one_lease(scenario)) {
-        // A lease must stay longer than its renewal interval and at least 3ms; a Kubernetes
-        // Lease also longer than its renew deadline, in whole seconds; a Consul session's TTL
-        // from 10s to 24h.
-        const bool kubernetes = world.lock.store == StoreKind::kubernetes_lease;
-        const bool consul = world.lock.store == StoreKind::consul;
-        Duration shortest = std::max(
-            {world.lock.renew_every.value_or(Duration{}), milliseconds(3), consul ? ConsulSpec::min_ttl : Duration{}});
-        if (kubernetes) shortest = std::max(shortest, world.lock.kubernetes.renew_deadline);
-        auto values = around(world.lock.ttl, shortest);
-        if (kubernetes) std::erase_if(values, [](Duration d) { return d.ns % seconds(1).ns != 0; });
-        if (consul) std::erase_if(values, [](Duration ttl) { return ttl > ConsulSpec::max_ttl; });
+        // Only leases the store accepts, as the loader would judge the file's.
+        auto values = around(world.lock.ttl);
+        std::erase_if(values, [&world](Duration ttl) { return lease_refusal(world.lock, ttl).has_value(); });
         if (values.size() > 1)
             questions.push_back(WhatIf{question("the lease were", values, world.lock.ttl),
                                        study_command(program, file, seed, "lock.ttl", values)});

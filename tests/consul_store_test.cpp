@@ -20,6 +20,7 @@
 #include "models/stores/consul_client.hpp"
 #include "models/stores/consul_server.hpp"
 #include "models/stores/store_deployment.hpp"
+#include "models/stores/store_registry.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/world/world_spec.hpp"
 #include "sim/engine.hpp"
@@ -525,7 +526,7 @@ TEST_CASE("the loader gives a Consul lock a 15s lock-delay by default and one no
     CHECK(world.lock.store == StoreKind::consul);
     CHECK(world.lock.consul.lock_delay == 15_s);
     CHECK(world.store_nodes == std::vector<std::string>{"consul"});
-    CHECK(world.lock.gives_tokens());
+    CHECK(gives_tokens(world.lock));
 
     const auto off = parse_scenario(
         consul_scenario(R"({"store": "consul", "key": "locks/renewals", "ttl": "10s", "lock_delay": "0s"})"), "c.json",

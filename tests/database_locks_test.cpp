@@ -365,7 +365,7 @@ struct ClientWorld {
         world.lock.ttl = 30_s;
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;
-        deployment = deploy_database_lock(testing::store_context(engine, network, world));
+        deployment = deploy_store(testing::store_context(engine, network, world));
         client_1 = deployment->client_for(Host(engine, server_1));
         client_2 = deployment->client_for(Host(engine, server_2));
     }

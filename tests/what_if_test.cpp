@@ -72,3 +72,22 @@ TEST_CASE("the report asks the reader to predict each design's outcome before re
     CHECK_THAT(page, Catch::Contains("<li>What if the lease were 15s or 1m instead of 30s?<br><code>locksim sweep "
                                      "x</code></li>"));
 }
+
+TEST_CASE("a lease what-if offers the lengths the store accepts, its own limits included") {
+    const auto consul = [](const std::string& ttl) {
+        return parse_scenario(R"({"name": "consul", "description": "d", "seed": 1, "servers": ["server-1", "server-2"],
+            "network": {"delay": "1ms"}, "lock": {"store": "consul", "key": "locks/renewals", "ttl": ")" +
+                                  ttl + R"("}, "job": {"name": "renewals", "at": "00:00", "customers": [41],
+            "period": "2026-10", "work_per_customer": "1s"}, "designs": {"only": {}}})",
+                              "c.json", metric_names());
+    };
+    // Consul takes a session TTL from 10s to 24h: the limits themselves are offered.
+    const auto at_the_floor = what_ifs(consul("20s"), "locksim", "c.json", 1);
+    REQUIRE(at_the_floor.size() == 1);
+    CHECK(at_the_floor[0].question == "What if the lease were 10s or 40s instead of 20s?");
+    const auto below_it = what_ifs(consul("10s"), "locksim", "c.json", 1);
+    REQUIRE(below_it.size() == 1);
+    CHECK(below_it[0].question == "What if the lease were 20s instead of 10s?");
+    CHECK(what_ifs(consul("24h"), "locksim", "c.json", 1).at(0).question ==
+          "What if the lease were 12h instead of 24h?");
+}

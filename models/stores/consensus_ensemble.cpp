@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "models/stores/lease_rules.hpp"
+#include "models/stores/store_registry.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/gather.hpp"
@@ -12,14 +14,13 @@
 
 namespace locksim {
 
-// etcd raises a lease TTL below this (its minTTL with the default heartbeat and election
-// timeout, rounded up to whole seconds).
-constexpr Duration etcd_minimum_ttl = seconds(2);
 constexpr Duration etcd_expiry_check = milliseconds(500);
 
 ConsensusEnsemble::ConsensusEnsemble(Engine& engine, Network& network, std::vector<NodeId> members,
                                      const LockSpec& spec, Flavor flavor)
     : engine_(engine), network_(network), spec_(spec), flavor_(flavor) {
+    // The lock's store is this ensemble's: its lease rules say what the cluster grants.
+    assert(store_entry(spec.store).name == (flavor == Flavor::etcd ? "etcd" : "zookeeper"));
     for (NodeId node : members) members_.push_back(Member{node, {}, 0, 0, ConsensusState(flavor), 0, {}});
     leader_of_term_ = {0, leader_};
     for (std::size_t i = 0; i < members_.size(); ++i) {
@@ -229,8 +230,7 @@ std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
 // ---- requests --------------------------------------------------------------------------
 
 Duration ConsensusEnsemble::granted_timeout(Duration asked) const {
-    if (flavor_ == Flavor::etcd) return std::max(asked, etcd_minimum_ttl);
-    return std::clamp(asked, spec_.consensus.tick * 2, spec_.consensus.tick * 20);
+    return granted_lease(spec_, asked);
 }
 
 Task<std::optional<std::int64_t>> ConsensusEnsemble::open_session(NodeId client, Duration timeout) {

@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "models/stores/consensus_state.hpp"
-#include "models/world/world_spec.hpp"
+#include "models/stores/lock_spec.hpp"
 #include "sim/condition.hpp"
 #include "sim/engine.hpp"
 #include "sim/network.hpp"
@@ -59,7 +59,7 @@ public:
 
     Flavor flavor() const { return flavor_; }
     // The session (lease) timeout the cluster grants for one asked: ZooKeeper clamps it to
-    // [2, 20] ticks, etcd raises a TTL below its minimum of 2 s (../shared/fidelity).
+    // [2, 20] ticks, etcd raises a TTL below its minimum of 2 s (the store's lease rules).
     Duration granted_timeout(Duration asked) const;
     // The node clients send requests to now: the leader, or the last one if none is elected.
     NodeId leader_node() const { return members_[leader_].node; }

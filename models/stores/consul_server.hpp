@@ -25,7 +25,7 @@
 #include <optional>
 #include <string>
 
-#include "models/world/world_spec.hpp"
+#include "models/stores/lock_spec.hpp"
 
 #include "sim/host.hpp"
 #include "sim/random.hpp"

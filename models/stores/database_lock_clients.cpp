@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/stores/database_locks.hpp"
+#include "models/stores/store_registry.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
 
@@ -68,7 +69,7 @@ public:
 
     // Until when the holder may believe: for ever without an idle timeout.
     Instant valid_from(Instant sent) const {
-        const auto timeout = spec_.holder_idle_timeout();
+        const auto timeout = holder_idle_timeout(spec_);
         return timeout ? sent + *timeout : never;
     }
     void forget_session() { session_.reset(); }
@@ -288,6 +289,9 @@ private:
     DatabaseConnection connection_;
 };
 
+// `Client`: the lock a job server takes on a connection of its own; an advisory lock
+// through PgBouncer takes it on whichever connection the pool lends.
+template <class Client>
 class DatabaseLockDeployment final : public StoreDeployment {
 public:
     explicit DatabaseLockDeployment(const StoreContext& context)
@@ -303,9 +307,7 @@ public:
         if (pool_)
             return std::make_unique<PooledAdvisoryLockClient>(server, context_.network, database_, *pool_, locks_,
                                                               lock);
-        if (lock.store == StoreKind::db_advisory)
-            return std::make_unique<AdvisoryLockClient>(server, context_.network, database_, locks_, lock);
-        return std::make_unique<RowLockClient>(server, context_.network, database_, locks_, lock);
+        return std::make_unique<Client>(server, context_.network, database_, locks_, lock);
     }
 
 private:
@@ -318,8 +320,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<StoreDeployment> deploy_database_lock(const StoreContext& context) {
-    return std::make_unique<DatabaseLockDeployment>(context);
+std::unique_ptr<StoreDeployment> deploy_advisory_lock(const StoreContext& context) {
+    return std::make_unique<DatabaseLockDeployment<AdvisoryLockClient>>(context);
+}
+
+std::unique_ptr<StoreDeployment> deploy_row_lock(const StoreContext& context) {
+    return std::make_unique<DatabaseLockDeployment<RowLockClient>>(context);
 }
 
 }  // namespace locksim

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "models/world/world_spec.hpp"
+#include "models/stores/lock_spec.hpp"
 #include "sim/host.hpp"
 
 namespace locksim {

@@ -33,6 +33,7 @@ struct StoreContext {
     std::function<NodeId(const std::string&)> node;  // a node of the world by name
 };
 
+// The world's lock store, by its registry entry's factory; null for a design without a lock.
 std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context);
 
 // A store on one node (one Redis, a lease row, a Kubernetes API server, one Consul server): its
@@ -59,7 +60,7 @@ private:
     Server server_;
 };
 
-// One per store kind, each beside its store.
+// The factories, each beside its store's own code; a store's registry entry names its own.
 std::unique_ptr<StoreDeployment> deploy_redis(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_lease_row(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_kubernetes_lease(const StoreContext& context);
@@ -68,7 +69,8 @@ std::unique_ptr<StoreDeployment> deploy_redlock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_zookeeper(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_etcd(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_consul(const StoreContext& context);
-std::unique_ptr<StoreDeployment> deploy_database_lock(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_advisory_lock(const StoreContext& context);
+std::unique_ptr<StoreDeployment> deploy_row_lock(const StoreContext& context);
 std::unique_ptr<StoreDeployment> deploy_in_memory(const StoreContext& context);
 
 }  // namespace locksim

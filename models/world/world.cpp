@@ -63,9 +63,9 @@ public:
         engine_.add_trace_reader(*roles_);
         if (options.reader) engine_.add_trace_reader(*options.reader);
         wire_network();
-        if (spec_.lock.store != StoreKind::none)
-            store_ = deploy_store(
-                StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
+        // Null for a design without a lock.
+        store_ = deploy_store(
+            StoreContext{engine_, network_, spec_, [this](const std::string& name) { return node(name); }});
         std::vector<std::string> periods;
         for (std::int64_t run = 1; run <= spec_.job.runs; ++run) periods.push_back(spec_.job.period_of_run(run));
         billing_ =

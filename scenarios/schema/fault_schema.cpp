@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/faults/fault.hpp"
+#include "models/stores/store_registry.hpp"
 #include "models/trace_kinds.hpp"
 #include "scenarios/schema/scenario.hpp"
 #include "scenarios/schema/world_schema.hpp"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/idempotency_key.hpp"
+#include "models/stores/store_registry.hpp"
 #include "scenarios/schema/explore_schema.hpp"
 #include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
@@ -34,13 +35,6 @@ constexpr Duration default_horizon = hours(1);
 constexpr std::array<std::string_view, 14> world_fields{
     "horizon",      "servers",         "clocks", "network",          "lock",    "job",     "fencing", "reclaim_after",
     "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose", "provider"};
-
-// Names the store kinds give their nodes (see store_node_names) are not for servers.
-bool is_store_node_name(std::string_view name) {
-    for (std::string_view prefix : {"lock-store", "redis-", "sentinel", "zk-", "etcd-", "kube-apiserver", "consul"})
-        if (name.starts_with(prefix)) return true;
-    return false;
-}
 
 bool is_node_name(std::string_view name) {
     return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
@@ -94,12 +88,13 @@ public:
                 format_duration(last - Instant{}), format_duration(world.horizon)));
         world.protection = read_protection(world.lock, world.job);
         if (root_.has("provider")) world.provider = read_provider(root_["provider"]);
-        if (world.job.skip_when_refused && !store_polls(world.lock.store))
-            root_["job"]["on_refused"].fail(
+        const StoreEntry& store = store_entry(world.lock.store);
+        if (world.job.skip_when_refused && !store.polls)
+            root_["job"]["on_refused"].fail(fmt::format(
                 "this lock store queues a waiter rather than refusing it, so there is no refusal to skip on; "
-                "\"skip\" needs redis, redis-replicated, redlock, consul, lease-row, kubernetes-lease or db-advisory");
-        if (world.job.lock_scope == LockScope::leadership &&
-            (world.lock.store == StoreKind::none || world.lock.store == StoreKind::in_memory))
+                "\"skip\" needs {}",
+                store_names([](const StoreEntry& s) { return s.polls; }, "or")));
+        if (world.job.lock_scope == LockScope::leadership && !store.shared())
             root_["job"]["lock_for"].fail("a leader is elected through a shared lock store; this design has none");
         if (world.job.lock_scope == LockScope::leadership && world.job.starts_at == Instant{})
             root_["job"]["at"].fail(
@@ -109,7 +104,7 @@ public:
             root_["job"]["assign"].fail(
                 "only the leader runs the job, so it cannot be split by hash among the servers; "
                 "use one or the other");
-        if (world.job.min_lease_left && (world.lock.store == StoreKind::none || is_database_lock(world.lock.store)))
+        if (world.job.min_lease_left && (store.grant == GrantLength::no_lock || store.database_lock()))
             root_["job"]["min_lease_left"].fail(
                 "this design's lock has no lease to run out (no lock, or a database lock held for the session); "
                 "a margin needs a lease");
@@ -196,11 +191,11 @@ private:
             protection.fence_provider = where == "provider" || where == "both";
             protection.claim_once = where == "claim-once";
         }
-        if ((protection.fence_database || protection.fence_provider) && !lock.gives_tokens())
-            field.fail(
+        if ((protection.fence_database || protection.fence_provider) && !gives_tokens(lock))
+            field.fail(fmt::format(
                 "fencing needs a lock that hands out tokens, and this one gives none (a Redis value is random "
-                "and never increases); use \"lease-row\", \"zookeeper\", \"etcd\", \"kubernetes-lease\" or \"consul\", "
-                "or give a Redis lock a \"token_counter\"");
+                "and never increases); use {}, or give a Redis lock a \"token_counter\"",
+                store_names([](const StoreEntry& s) { return s.tokens == TokenSource::store; }, "or", true)));
     }
 
     ProtectionSpec read_protection(const LockSpec& lock, const JobSpec& job) const {

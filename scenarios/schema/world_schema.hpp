@@ -16,14 +16,6 @@ LockSpec read_lock(const JsonReader& lock);
 // (period, work); when it starts; how servers share it and what they hold the lock for.
 JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers);
 
-// Whether the store answers "taken" rather than queueing a waiter (Redis, Redlock, Consul, a
-// lease row, advisory locks): only then can a refused job skip its run.
-bool store_polls(StoreKind store);
-
-// The store's nodes, named after its kind: "lock-store"; "redis-primary",
-// "redis-replica-1", …, "sentinel"; "redis-1" … "redis-5"; "zk-1" …; "etcd-1" …; "consul".
-std::vector<std::string> store_node_names(const LockSpec& lock);
-
 // A random duration: "1ms", {"uniform": ["1ms", "3ms"]},
 // {"exponential": {"min": "1ms", "mean": "2ms"}} (or {"exponential": "2ms"}),
 // {"pareto": {"min": "1s", "alpha": 1.5, "max": "5m"}},

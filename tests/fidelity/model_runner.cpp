@@ -13,6 +13,7 @@
 
 #include "models/lock_client.hpp"
 #include "models/stores/store_deployment.hpp"
+#include "models/stores/store_registry.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/world/world_spec.hpp"
 #include "sim/duration_text.hpp"
@@ -78,7 +79,7 @@ LockSpec lock_for(const json& case_file, const json& client) {
         if (server.contains("idle_in_transaction_session_timeout"))
             lock.idle_in_transaction_timeout = duration_of(server["idle_in_transaction_session_timeout"],
                                                            "server/idle_in_transaction_session_timeout");
-        lock.ttl = lock.holder_idle_timeout().value_or(hours(1));
+        lock.ttl = holder_idle_timeout(lock).value_or(hours(1));
     } else {
         throw std::invalid_argument("store: expected redis, etcd, zookeeper or postgres");
     }

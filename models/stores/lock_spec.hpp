@@ -1,0 +1,177 @@
+#pragma once
+// A design's lock, with every unit resolved: which store holds it and the options the
+// scenario gave it. A default here is what a scenario that leaves the option out gets;
+// a bound is the range the loader accepts. store_registry.hpp says what each store is
+// (its name in a file, which options it takes, its nodes, its tokens).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/time.hpp"
+
+namespace locksim {
+
+// One entry each in the store registry (store_registry.cpp), which orders them as files
+// list them. `none` stays last: the registry counts the kinds by it.
+enum class StoreKind {
+    redis,
+    redis_replicated,
+    redlock,
+    zookeeper,
+    etcd,
+    lease_row,
+    kubernetes_lease,
+    consul,
+    in_memory,
+    db_advisory,
+    db_for_update,
+    none,
+};
+
+// The range a count option accepts.
+struct CountRange {
+    int fewest;
+    int most;
+};
+
+enum class ReleaseMode {
+    compare_and_delete,  // delete only if the value is still ours (the right way)
+    plain_delete,        // DEL whatever is there (the bug of seed section 2)
+};
+
+struct RetrySpec {
+    // A waiting client sleeps a uniformly drawn delay in [min, max].
+    Duration min_delay = milliseconds(500);
+    Duration max_delay = milliseconds(1500);
+};
+
+// How long a database waits before it gives up on a client that went silent without
+// closing its connection (its machine died): PostgreSQL's tcp_keepalives_idle,
+// tcp_keepalives_interval and tcp_keepalives_count, by default Linux's.
+struct TcpKeepalives {
+    static constexpr CountRange count_range{1, 1000};
+
+    Duration idle = hours(2);
+    Duration interval = seconds(75);
+    int count = 9;
+
+    Duration gives_up_after() const { return idle + interval * count; }
+};
+
+// What a Redis node keeps across a restart (MODELS.md, "Persistence").
+struct PersistenceSpec {
+    enum class Mode {
+        none,             // nothing: a restart starts empty
+        snapshot,         // RDB: the data as of the last snapshot, taken every `every`
+        append_everysec,  // AOF, appendfsync everysec: the data as of the last second's fsync
+        append_always,    // AOF, appendfsync always: every acknowledged write
+    };
+    Mode mode = Mode::none;
+    Duration every{};  // snapshot interval (snapshot mode)
+};
+
+struct ReplicationSpec {
+    static constexpr CountRange replicas_range{1, 8};
+
+    int replicas = 1;
+    Duration lag{};                     // how long a write waits on the primary before it is streamed
+    Duration down_after = seconds(30);  // Sentinel's down-after-milliseconds: silence after which the primary is down
+    int wait_replicas = 0;              // WAIT n after every SET; 0: do not wait
+    Duration wait_timeout{};
+    // The replica a failover promotes: 0 is Sentinel's rule (the reachable replica with
+    // the most replication offset applied); k names redis-replica-k, whatever it holds (a
+    // misjudgement, or an operator's manual failover).
+    int promote = 0;
+};
+
+struct RedlockSpec {
+    static constexpr CountRange nodes_range{1, 15};
+
+    int nodes = 5;
+    Duration node_timeout = milliseconds(50);  // per-node reply timeout (5-50 ms for a 10 s TTL)
+};
+
+struct ConsensusSpec {
+    static constexpr CountRange ensemble_range{1, 9};
+
+    int ensemble = 3;
+    bool watch_holder = false;  // every waiter watches the holder (the herd effect) instead of its predecessor
+    Duration election_timeout = seconds(2);  // silence from the leader after which a follower takes over
+    Duration tick = seconds(2);              // zookeeper: tickTime; a session timeout is clamped to [2, 20] ticks
+};
+
+// client-go's leader election (k8s.io/client-go/tools/leaderelection); the lease duration
+// is the lock's ttl. The defaults are the core clients' (15 s, 10 s, 2 s).
+struct KubernetesLeaseSpec {
+    // client-go waits retry_period x [1, 1 + JitterFactor) between a candidate's tries,
+    // with JitterFactor 1.2, in tenths.
+    static constexpr std::int64_t jitter_tenths = 12;
+
+    // The leader stops leading when a renewal round, trying every retry_period, has not
+    // succeeded within renew_deadline; a candidate tries every retry_period x [1, 2.2).
+    Duration renew_deadline = seconds(10);
+    Duration retry_period = seconds(2);
+
+    // NewLeaderElector refuses a renew deadline that a jittered retry period could outlast.
+    bool deadline_outlasts_retries() const { return renew_deadline.ns * 10 > retry_period.ns * jitter_tenths; }
+    // What a candidate waits between tries.
+    RetrySpec candidate_retry() const { return {retry_period, retry_period + retry_period * jitter_tenths / 10}; }
+};
+
+// Consul's sessions (README, "The models"); a session's TTL is the lock's ttl (its range is
+// the store's lease rule, store_registry.cpp).
+struct ConsulSpec {
+    // Consul caps a longer lock-delay at 60s.
+    static constexpr Duration max_lock_delay = seconds(60);
+
+    // After the server invalidates a session, the keys it held cannot be acquired for this
+    // long (0 turns it off). A voluntary release starts no lock-delay.
+    Duration lock_delay = seconds(15);
+};
+
+// PgBouncer in transaction mode (pool_mode = transaction) between the servers and the
+// database: each statement outside a transaction runs on a server connection the pooler
+// picks from a pool it shares among all clients.
+struct PoolerSpec {
+    static constexpr CountRange pool_size_range{1, 1000};
+
+    int pool_size = 20;               // default_pool_size
+    bool server_round_robin = false;  // false: reuse the connection released last (PgBouncer's LIFO)
+};
+
+struct LockSpec {
+    static constexpr std::int64_t highest_first_token = 1'000'000'000'000'000;
+
+    StoreKind store = StoreKind::redis;
+    std::string key;
+    Duration ttl;
+    bool renew = true;                    // renew while the value is still ours…
+    std::optional<Duration> renew_every;  // …this often (default ttl/3)
+    ReleaseMode release = ReleaseMode::compare_and_delete;
+    RetrySpec retry;
+    Duration request_timeout = seconds(1);  // how long a client waits for the store's reply
+    std::int64_t first_token = 1;           // lease-row, kubernetes-lease: the token of the first grant
+    PersistenceSpec persistence;            // redis, redis-replicated, redlock
+    ReplicationSpec replication;            // redis-replicated
+    RedlockSpec redlock;                    // redlock
+    ConsensusSpec consensus;                // zookeeper, etcd: ttl is the session (lease) timeout
+    // kubernetes-lease: ttl is the lease duration.
+    KubernetesLeaseSpec kubernetes;
+    ConsulSpec consul;  // consul: ttl is the session TTL
+    // db-*: PostgreSQL's two idle timeouts. The database ends a session idle this long
+    // outside a transaction (idle_session_timeout: an advisory lock's holder), or inside
+    // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).
+    std::optional<Duration> idle_session_timeout;
+    std::optional<Duration> idle_in_transaction_timeout;
+    TcpKeepalives tcp_keepalives;       // db-*: when the database ends a dead machine's session
+    std::optional<PoolerSpec> pooler;   // db-advisory: the servers reach the database through PgBouncer
+    bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
+    bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
+    // redis, redis-replicated: the lock script INCRs this key after every grant, and the
+    // counter's new value is the fencing token. It is a key like any other: a restart
+    // without persistence, or a failover to a replica that had not yet received the
+    // latest increments, hands out a number already used.
+    std::optional<std::string> token_counter;
+};
+
+}  // namespace locksim
