@@ -51,11 +51,6 @@ constexpr ExploreCount explore_counts[] = {
 
 }  // namespace
 
-const std::vector<std::string>& explore_total_names() {
-    static const std::vector<std::string> names = total_names(explore_totals());
-    return names;
-}
-
 std::vector<TotalSpec> explore_totals() {
     std::vector<TotalSpec> totals;
     for (const auto& count : explore_counts)
@@ -77,7 +72,7 @@ std::uint64_t DesignExploration::count_of(Metric violation) const {
 std::int64_t DesignExploration::total(std::string_view name) const {
     for (const auto& count : explore_counts)
         if (count.name == name) return count.of(*this);
-    // The loader lets only explore_total_names() into an explore block's "expect".
+    // The loader lets only explore_totals() into an explore block's "expect".
     throw std::logic_error(fmt::format("an exploration has no total named \"{}\"", name));
 }
 

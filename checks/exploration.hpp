@@ -91,7 +91,7 @@ struct DesignExploration {
     std::uint64_t placements_pruned() const { return placements.size() - placements_run; }
     std::uint64_t violating() const;
     std::uint64_t count_of(Metric violation) const;   // placements showing it
-    std::int64_t total(std::string_view name) const;  // by a name of explore_total_names()
+    std::int64_t total(std::string_view name) const;  // by a name of explore_totals()
     bool held() const;
 };
 
@@ -105,9 +105,8 @@ struct Exploration {
     bool held() const;
 };
 
-// What an explore block's "expect" may name: an exploration's own totals per design.
-const std::vector<std::string>& explore_total_names();
-// The same with what each counts, for `locksim metrics` and the JSON Schema.
+// What an explore block's "expect" may name, an exploration's own totals per design, with
+// what each counts.
 std::vector<TotalSpec> explore_totals();
 
 // The windows of a depth-1 exploration: per family and node, maximal runs of strike

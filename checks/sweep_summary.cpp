@@ -43,11 +43,6 @@ void for_each_total(Tally& tally, Action action) {
 
 }  // namespace
 
-const std::vector<std::string>& sweep_total_names() {
-    static const std::vector<std::string> names = total_names(sweep_totals());
-    return names;
-}
-
 std::vector<TotalSpec> sweep_totals() {
     std::vector<TotalSpec> totals;
     for (const auto& count : run_counts)

@@ -36,15 +36,13 @@ struct DesignTally {
     std::uint64_t& metric_total(Metric metric) { return metric_totals[static_cast<std::size_t>(metric)]; }
     std::uint64_t metric_total(Metric metric) const { return metric_totals[static_cast<std::size_t>(metric)]; }
     void add(std::uint64_t seed, const RunMetrics& metrics);
-    // A total by the name a sweep's "expect" uses (sweep_total_names()).
+    // A total by the name a sweep's "expect" uses (sweep_totals()).
     std::int64_t total(std::string_view name) const;
     void merge(const DesignTally& other);
 };
 
-// What a sweep's "expect" may name, in the order its JSON lists them: its own counts of
-// runs, then the metrics sweeps total.
-const std::vector<std::string>& sweep_total_names();
-// The same with what each counts, for `locksim metrics` and the JSON Schema.
+// What a sweep's "expect" may name, with what each counts, in the order its JSON lists
+// them: its own counts of runs, then the metrics sweeps total.
 std::vector<TotalSpec> sweep_totals();
 
 struct SeedBlock {
@@ -96,7 +94,7 @@ struct WilsonInterval {
 WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials);
 
 nlohmann::ordered_json sweep_json(const SweepSummary& summary);
-// Adds a design's totals to `entry` by name, in the order of sweep_total_names().
+// Adds a design's totals to `entry` by name, in the order of sweep_totals().
 void add_totals_json(const DesignTally& tally, nlohmann::ordered_json& entry);
 
 // Unusable shard files or sets of shards: the message is one line to print.

@@ -179,7 +179,8 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
                 fmt::format("expected 1 (one fault per run) or 2 (every pair of faults), got {}", depth));
         spec.depth = static_cast<int>(depth);
     }
-    if (block.has("expect")) spec.expect = read_design_expectations(block["expect"], designs, explore_total_names());
+    if (block.has("expect"))
+        spec.expect = read_design_expectations(block["expect"], designs, total_names(explore_totals()));
     return spec;
 }
 
@@ -197,7 +198,7 @@ SweepSpec read_sweep_block(const JsonReader& block, const std::vector<Design>& a
     if (spec.first_seed > UINT64_MAX - (spec.seeds - 1))
         block["start"].fail("the seeds would pass 2^64-1; start lower");
     if (!block.has("expect")) block.fail("expected \"expect\": what each design's totals must show");
-    spec.expect = read_design_expectations(block["expect"], designs, sweep_total_names());
+    spec.expect = read_design_expectations(block["expect"], designs, total_names(sweep_totals()));
     return spec;
 }
 

@@ -42,7 +42,7 @@ constexpr std::uint64_t max_explore_placements = 1'000'000;
 struct ExploreSpec {
     std::vector<ExploreFaultFamily> faults;
     int depth = 1;  // faults per placement
-    // By design name: totals of explore_total_names() (checks/exploration.hpp) compared with counts.
+    // By design name: totals of explore_totals() (checks/exploration.hpp) compared with counts.
     std::map<std::string, std::vector<Expectation>> expect;
 };
 
@@ -51,7 +51,7 @@ struct ExploreSpec {
 struct SweepSpec {
     std::uint64_t first_seed = 1;
     std::uint64_t seeds = 0;
-    // By design name: totals of sweep_total_names() (checks/sweep_summary.hpp) compared with counts.
+    // By design name: totals of sweep_totals() (checks/sweep_summary.hpp) compared with counts.
     std::map<std::string, std::vector<Expectation>> expect;
 };
 
