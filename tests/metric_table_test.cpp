@@ -10,8 +10,10 @@
 #include "checks/exploration.hpp"
 #include "checks/metric_words.hpp"
 #include "checks/sweep_summary.hpp"
+#include "tests/program_support.hpp"
 
 using namespace locksim;
+using namespace locksim::testing;
 
 TEST_CASE("each violation has a bit of its own, whatever its place in the table") {
     std::set<std::uint32_t> bits;
@@ -50,9 +52,26 @@ TEST_CASE("every name a run, a sweep or an exploration may expect is the table's
     std::vector<std::string> swept;
     for (const auto& spec : metric_table)
         if (spec.swept) swept.emplace_back(spec.name);
-    const auto& sweep = sweep_total_names();
+    const auto sweep = total_names(sweep_totals());
     CHECK(std::vector<std::string>(sweep.end() - static_cast<std::ptrdiff_t>(swept.size()), sweep.end()) == swept);
     for (const auto& total : sweep_totals()) CHECK_FALSE(total.meaning.empty());
     for (const auto& total : explore_totals()) CHECK_FALSE(total.meaning.empty());
-    CHECK(explore_total_names().size() == explore_totals().size());
+}
+
+TEST_CASE("locksim metrics lists every metric of the table, and its schema lists name each") {
+    const auto text = run_locksim("metrics");
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Catch::Contains("stale_writes_accepted (count): ") && Catch::Contains("a violation"));
+    const auto json = run_locksim("metrics --format json");
+    REQUIRE(json.exit_code == 0);
+    const auto listed = nlohmann::json::parse(json.out);
+    REQUIRE(listed.size() == metric_count);
+    CHECK(listed.at(0).at("name") == metric_table[0].name);
+    const auto schema = run_locksim("metrics --format schema");
+    REQUIRE(schema.exit_code == 0);
+    const auto lists = nlohmann::ordered_json::parse(schema.out);
+    std::vector<std::string> run_names;
+    for (const auto& [name, property] : lists.at("/$defs/expect/properties").items()) run_names.push_back(name);
+    CHECK(run_names == metric_names());
+    CHECK(lists.at("/$defs/expect/properties").at("double_charges").at("$ref") == "#/$defs/doubleChargesExpectation");
 }
