@@ -40,15 +40,15 @@ std::string with_article(const std::string& ordinal) {
 
 void ChargeCounter::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
     if (event.kind != trace_kind::provider_charged) return;
-    ++metrics.charges;
+    metrics.add(Metric::charges);
     const std::int64_t count = ++charges_[{event.integer("customer"), event.text("period")}];
     if (count > 1) {
+        metrics.add(Metric::double_charges);  // each charge beyond the first
         const Vocabulary words = vocabulary_of(trace);
         metrics.flagged.push_back(
-            FlaggedEvent{event.sequence, true,
+            FlaggedEvent{event.sequence, Metric::double_charges,
                          fmt::format("{} {} {} {} time for {}", words.item, event.integer("customer"), words.effected(),
-                                     with_article(ordinal(count)), event.text("period")),
-                         "double_charges"});
+                                     with_article(ordinal(count)), event.text("period"))});
     }
 }
 
@@ -68,7 +68,7 @@ namespace locksim {
 void DoubleApplyCounter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
     if (event.kind != trace_kind::db_write || event.text("status") != "charged" || event.integer("rows") == 0) return;
     auto& by = writers_[{event.integer("customer"), event.text("period")}];
-    if (by.insert(event.node_ref("client").index).second && by.size() >= 2) ++metrics.double_applies;
+    if (by.insert(event.node_ref("client").index).second && by.size() >= 2) metrics.add(Metric::double_applies);
 }
 
 }  // namespace locksim

@@ -111,7 +111,7 @@ private:
 class DuplicateWorkMeter {
 public:
     void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
-    void finish(const Trace&, Instant, RunMetrics&) {}
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
 
 private:
     std::set<std::string> built_;

@@ -16,10 +16,13 @@ void DuplicateWorkMeter::see(const Trace&, const TraceEvent& event, RunMetrics& 
     if (built_.insert(event.text("period")).second) return;
     const Duration wasted = event.duration("cpu");
     metrics.duplicate_work += wasted;
-    metrics.flagged.push_back(
-        FlaggedEvent{event.sequence, true,
-                     fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted),
-                     "duplicate_work_ms"});
+    metrics.flagged.push_back(FlaggedEvent{
+        event.sequence, Metric::duplicate_work_ms,
+        fmt::format("index for {} built again: {} of processor time wasted", event.text("period"), wasted)});
+}
+
+void DuplicateWorkMeter::finish(const Trace&, Instant, RunMetrics& metrics) {
+    metrics.set_ms(Metric::duplicate_work_ms, metrics.duplicate_work);
 }
 
 }  // namespace locksim

@@ -15,8 +15,8 @@ struct Expectation {
     // the others need the run itself.
     enum class Subject {
         count,      // the metric's value
-        customers,  // double_charges: exactly these customers were charged twice
-        holders,    // overlapping_holders: at least one overlap between these two servers
+        customers,  // MetricDetail::customers: exactly these customers were charged twice
+        holders,    // MetricDetail::holders: at least one overlap between these two servers
         time,       // first_violation_at: the true time of the first violation (value in ns)
     };
     std::string metric;
@@ -27,6 +27,20 @@ struct Expectation {
     std::vector<std::int64_t> customers;  // Subject::customers, ascending, no repeats
     std::vector<std::string> holders;     // Subject::holders, the two servers' names
 };
+
+// A total that a sweep's or an exploration's "expect" may name, with what it counts:
+// for `locksim metrics` and the JSON Schema.
+struct TotalSpec {
+    std::string name;
+    std::string meaning;
+};
+
+// The totals' names, in order: what the loader lets an "expect" block name.
+inline std::vector<std::string> total_names(const std::vector<TotalSpec>& totals) {
+    std::vector<std::string> names;
+    for (const auto& total : totals) names.push_back(total.name);
+    return names;
+}
 
 // The one expectation that is not a metric: when the first violation happened.
 inline constexpr const char* first_violation_metric = "first_violation_at";

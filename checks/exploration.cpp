@@ -1,36 +1,61 @@
 #include "checks/exploration.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <cassert>
 #include <map>
+#include <stdexcept>
 
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 
-const std::vector<std::string>& violation_kinds() {
-    static const std::vector<std::string> kinds{"double_charges", "stale_writes_accepted", "foreign_releases",
-                                                "duplicate_work_ms"};
-    return kinds;
+std::uint32_t violations_in(const RunMetrics& metrics) {
+    std::uint32_t found = 0;
+    for (const auto& flag : metrics.flagged)
+        if (flag.violation()) found |= violation_flag(flag.metric);
+    return found;
 }
 
-std::uint32_t violations_in(const RunMetrics& metrics) {
-    const auto& kinds = violation_kinds();
-    std::uint32_t found = 0;
-    for (const auto& flag : metrics.flagged) {
-        if (!flag.violation) continue;
-        const auto kind = std::find(kinds.begin(), kinds.end(), flag.metric);
-        assert(kind != kinds.end());  // every violation a checker flags has a kind here
-        found |= 1u << static_cast<unsigned>(kind - kinds.begin());
-    }
-    return found;
+std::vector<Metric> violated_metrics(std::uint32_t violations) {
+    std::vector<Metric> metrics;
+    for (const Metric metric : violation_metrics())
+        if ((violations & violation_flag(metric)) != 0) metrics.push_back(metric);
+    return metrics;
 }
 
 std::vector<std::string> violation_names(std::uint32_t violations) {
     std::vector<std::string> names;
-    for (std::size_t k = 0; k < violation_kinds().size(); ++k)
-        if (violations & (1u << k)) names.push_back(violation_kinds()[k]);
+    for (const Metric metric : violated_metrics(violations)) names.emplace_back(metric_name(metric));
     return names;
+}
+
+namespace {
+
+// An exploration's own totals per design, by the names an explore block's "expect" uses.
+struct ExploreCount {
+    std::string_view name;
+    std::string_view meaning;
+    std::int64_t (*of)(const DesignExploration&);
+};
+constexpr ExploreCount explore_counts[] = {
+    {"placements", "Placements tried.",
+     [](const DesignExploration& d) { return static_cast<std::int64_t>(d.placements.size()); }},
+    {"violating_placements",
+     "Placements whose run broke what the lock is for: a checker flagged a violation (the metrics `locksim "
+     "metrics` marks as violations).",
+     [](const DesignExploration& d) { return static_cast<std::int64_t>(d.violating()); }},
+    {"windows", "Maximal runs of consecutive strike points on one node at which some size violates (depth 1).",
+     [](const DesignExploration& d) { return static_cast<std::int64_t>(d.windows.size()); }},
+};
+
+}  // namespace
+
+std::vector<TotalSpec> explore_totals() {
+    std::vector<TotalSpec> totals;
+    for (const auto& count : explore_counts)
+        totals.push_back(TotalSpec{std::string(count.name), std::string(count.meaning)});
+    return totals;
 }
 
 std::uint64_t DesignExploration::violating() const {
@@ -38,18 +63,17 @@ std::uint64_t DesignExploration::violating() const {
                                                     [](const PlacementOutcome& p) { return p.violations != 0; }));
 }
 
-std::uint64_t DesignExploration::count_of(const std::string& violation) const {
-    const auto& kinds = violation_kinds();
-    const auto bit = 1u << static_cast<unsigned>(std::find(kinds.begin(), kinds.end(), violation) - kinds.begin());
+std::uint64_t DesignExploration::count_of(Metric violation) const {
+    const std::uint32_t bit = violation_flag(violation);
     return static_cast<std::uint64_t>(std::count_if(
         placements.begin(), placements.end(), [bit](const PlacementOutcome& p) { return (p.violations & bit) != 0; }));
 }
 
-std::int64_t DesignExploration::metric(std::string_view name) const {
-    if (name == "placements") return static_cast<std::int64_t>(placements.size());
-    if (name == "violating_placements") return static_cast<std::int64_t>(violating());
-    assert(name == "windows");
-    return static_cast<std::int64_t>(windows.size());
+std::int64_t DesignExploration::total(std::string_view name) const {
+    for (const auto& count : explore_counts)
+        if (count.name == name) return count.of(*this);
+    // The loader lets only explore_totals() into an explore block's "expect".
+    throw std::logic_error(fmt::format("an exploration has no total named \"{}\"", name));
 }
 
 bool DesignExploration::held() const {

@@ -17,10 +17,10 @@
 
 namespace locksim {
 
-// The metrics whose flagged events are violations, in the order outputs list them.
-const std::vector<std::string>& violation_kinds();
-// A bit per violation_kinds() entry that the run's flagged violations count towards.
+// The violations a run's flagged events count towards, a bit each (violation_flag()).
 std::uint32_t violations_in(const RunMetrics& metrics);
+// The metrics of a set of violations, in the table's order, and their names.
+std::vector<Metric> violated_metrics(std::uint32_t violations);
 std::vector<std::string> violation_names(std::uint32_t violations);
 
 // A point where a fault can strike a node: right after one of its events in the run
@@ -90,8 +90,8 @@ struct DesignExploration {
 
     std::uint64_t placements_pruned() const { return placements.size() - placements_run; }
     std::uint64_t violating() const;
-    std::uint64_t count_of(const std::string& violation) const;  // placements showing it
-    std::int64_t metric(std::string_view name) const;            // explore_metric_names()
+    std::uint64_t count_of(Metric violation) const;   // placements showing it
+    std::int64_t total(std::string_view name) const;  // by a name of explore_totals()
     bool held() const;
 };
 
@@ -104,6 +104,10 @@ struct Exploration {
 
     bool held() const;
 };
+
+// What an explore block's "expect" may name, an exploration's own totals per design, with
+// what each counts.
+std::vector<TotalSpec> explore_totals();
 
 // The windows of a depth-1 exploration: per family and node, maximal runs of strike
 // points at which some size violates, in family, node and time order.

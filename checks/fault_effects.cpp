@@ -136,14 +136,6 @@ std::vector<std::vector<std::string>> stories(const Trace& trace) {
 
 }  // namespace
 
-const std::vector<std::string_view>& safety_metric_names() {
-    static const std::vector<std::string_view> names{
-        "charges",          "double_charges",        "double_applies",        "overlapping_holders",
-        "foreign_releases", "stale_writes_rejected", "stale_writes_accepted", "duplicate_work_ms",
-    };
-    return names;
-}
-
 Difference difference(const Trace& with, const RunMetrics& with_metrics, const Counterfactual& without,
                       std::string_view without_what) {
     Difference result;
@@ -152,10 +144,12 @@ Difference difference(const Trace& with, const RunMetrics& with_metrics, const C
     for (std::size_t node = 0; node < a.size() && node < b.size(); ++node)
         if (a[node] != b[node])
             result.nodes.push_back(node < with.node_names().size() ? with.node_names()[node] : std::string("world"));
-    for (const auto metric : safety_metric_names()) {
-        const std::int64_t value = with_metrics.value(metric);
-        const std::int64_t other = without.metrics.value(metric);
-        if (value != other) result.metrics.push_back(fmt::format("{} {} ({} {})", metric, value, other, without_what));
+    for (const auto& spec : metric_table) {
+        if (!spec.safety) continue;
+        const std::int64_t value = with_metrics.value(spec.metric);
+        const std::int64_t other = without.metrics.value(spec.metric);
+        if (value != other)
+            result.metrics.push_back(fmt::format("{} {} ({} {})", spec.name, value, other, without_what));
     }
     return result;
 }

@@ -40,7 +40,7 @@ struct Counterfactual {
 // What leaving some faults out changed.
 struct Difference {
     std::vector<std::string> nodes;    // whose story differs, by name
-    std::vector<std::string> metrics;  // "double_charges 1 (0 without it)", safety metrics only
+    std::vector<std::string> metrics;  // "<metric> 1 (0 without it)", safety metrics only
 
     bool no_story_change() const { return nodes.empty(); }
 };
@@ -78,13 +78,11 @@ struct FaultJudgement {
     bool all_missed() const { return !reached_the_lock && !network && without_any.metrics.empty(); }
 };
 
-// The metrics a fault must move to matter when it missed the lock: what judges a design's
-// safety and its protections at work, not timings or retry counts.
-const std::vector<std::string_view>& safety_metric_names();
-
 // The nodes, by name, whose consequential events (kind and identifying fields, in order,
-// without times) differ between two runs of the same world, and the safety metrics that
-// differ ("double_charges 1 (0 {without_what})").
+// without times) differ between two runs of the same world, and the metrics that differ
+// among those a fault must move to matter when it missed the lock (MetricSpec::safety:
+// what judges a design's safety and its protections at work, not timings or retry
+// counts), in the table's order: "<metric> 1 (0 {without_what})".
 Difference difference(const Trace& with, const RunMetrics& with_metrics, const Counterfactual& without,
                       std::string_view without_what);
 

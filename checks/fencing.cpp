@@ -30,11 +30,11 @@ void accepted(Highest& highest, std::int64_t token) {
 }
 
 void flag_stale(RunMetrics& metrics, const TraceEvent& event, bool accepted, std::string what) {
-    ++(accepted ? metrics.stale_writes_accepted : metrics.stale_writes_rejected);
+    const Metric metric = accepted ? Metric::stale_writes_accepted : Metric::stale_writes_rejected;
+    metrics.add(metric);
     metrics.flagged.push_back(
-        FlaggedEvent{event.sequence, accepted,
-                     fmt::format("{}: {}", accepted ? "stale write ACCEPTED" : "stale write refused", what),
-                     accepted ? "stale_writes_accepted" : "stale_writes_rejected"});
+        FlaggedEvent{event.sequence, metric,
+                     fmt::format("{}: {}", accepted ? "stale write ACCEPTED" : "stale write refused", what)});
 }
 
 }  // namespace

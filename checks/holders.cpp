@@ -79,7 +79,10 @@ void OverlapFinder::finish(const Trace&, Instant run_end, RunMetrics& metrics) {
             if (a.key != b.key || a.holder == b.holder) continue;
             const Instant from = std::max(a.from, b.from);
             const Instant to = std::min(a.to, b.to);
-            if (from < to) metrics.overlaps.push_back(HolderOverlap{a.key, a.holder, b.holder, from, to});
+            if (from < to) {
+                metrics.overlaps.push_back(HolderOverlap{a.key, a.holder, b.holder, from, to});
+                metrics.add(Metric::overlapping_holders);
+            }
         }
     }
     metrics.overlap_time = time_with_two_believers(beliefs);

@@ -17,8 +17,7 @@ void WakeupCounter::see(const Trace&, const TraceEvent& event, RunMetrics&) {
 }
 
 void WakeupCounter::finish(const Trace&, Instant, RunMetrics& metrics) {
-    for (const auto& [key, woken] : woken_by_deletion_)
-        metrics.max_wakeups_per_release = std::max(metrics.max_wakeups_per_release, woken);
+    for (const auto& [key, woken] : woken_by_deletion_) metrics.raise_to(Metric::max_wakeups_per_release, woken);
 }
 
 }  // namespace locksim
@@ -28,8 +27,7 @@ namespace locksim {
 // How long the job took across all servers: a lock that stays taken after its holder
 // died shows up here as a stall.
 void FinishFinder::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
-    if (event.kind == trace_kind::job_finished)
-        metrics.finished_ms = std::max(metrics.finished_ms, event.at.ns / 1'000'000);
+    if (event.kind == trace_kind::job_finished) metrics.raise_to(Metric::finished_ms, event.at.ns / 1'000'000);
 }
 
 }  // namespace locksim
@@ -43,7 +41,7 @@ void RetryStormFinder::see(const Trace&, const TraceEvent& event, RunMetrics& me
     if (event.kind != trace_kind::lock_refused) return;
     if (refused_before_.insert(event.node_ref("client").index).second) return;
     const std::int64_t in_ms = ++retries_per_ms_[event.at.ns / 1'000'000];
-    metrics.peak_retries_per_ms = std::max(metrics.peak_retries_per_ms, in_ms);
+    metrics.raise_to(Metric::peak_retries_per_ms, in_ms);
 }
 
 }  // namespace locksim
@@ -56,7 +54,7 @@ namespace locksim {
 void WaitMeter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
     const std::uint32_t node = event.node.index;
     if (event.kind == trace_kind::job_started) {
-        ++metrics.job_runs;
+        metrics.add(Metric::job_runs);
         if (!believing_.contains(node)) waiting_since_[node] = event.at;
     } else if (event.kind == trace_kind::belief_acquired) {
         believing_.insert(node);
@@ -74,7 +72,7 @@ void WaitMeter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) 
         if (believing_.erase(node) > 0 && !stalled_since_) stalled_since_ = event.at;
         waiting_since_.erase(node);
     } else if (event.kind == trace_kind::lock_refused) {
-        ++metrics.lock_refusals;
+        metrics.add(Metric::lock_refusals);
     }
 }
 
@@ -82,6 +80,8 @@ void WaitMeter::finish(const Trace&, Instant run_end, RunMetrics& metrics) {
     for (const auto& [_, since] : waiting_since_)
         metrics.longest_wait = std::max(metrics.longest_wait, run_end - since);
     if (stalled_since_) metrics.longest_stall = std::max(metrics.longest_stall, run_end - *stalled_since_);
+    metrics.set_ms(Metric::stall_ms, metrics.longest_stall);
+    metrics.set_ms(Metric::longest_wait_ms, metrics.longest_wait);
 }
 
 }  // namespace locksim

@@ -14,15 +14,14 @@ namespace {
 
 void count_token(const Trace& trace, const TraceEvent& grant, std::optional<std::int64_t>& highest,
                  RunMetrics& metrics) {
-    ++metrics.token_grants;
+    metrics.add(Metric::token_grants);
     const std::int64_t token = grant.integer("token");
     if (highest && token <= *highest) {
-        ++metrics.tokens_reused;
+        metrics.add(Metric::tokens_reused);
         metrics.flagged.push_back(FlaggedEvent{
-            grant.sequence, false,
+            grant.sequence, Metric::tokens_reused,
             fmt::format("token {} granted to {} is not above token {} granted before: a fence cannot tell them apart",
-                        token, trace.node_name(grant.node_ref("holder")), *highest),
-            "tokens_reused"});
+                        token, trace.node_name(grant.node_ref("holder")), *highest)});
     }
     if (!highest || token > *highest) highest = token;
 }
@@ -33,12 +32,11 @@ void ReleaseChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics
     if (event.kind == trace_kind::lock_granted && event.has("token"))
         count_token(trace, event, highest_token_, metrics);
     if (event.kind != trace_kind::lock_released || event.node_ref("holder") == event.node_ref("by")) return;
-    ++metrics.foreign_releases;
+    metrics.add(Metric::foreign_releases);
     metrics.flagged.push_back(
-        FlaggedEvent{event.sequence, true,
+        FlaggedEvent{event.sequence, Metric::foreign_releases,
                      fmt::format("{} removed the lock that {} held", trace.node_name(event.node_ref("by")),
-                                 trace.node_name(event.node_ref("holder"))),
-                     "foreign_releases"});
+                                 trace.node_name(event.node_ref("holder")))});
 }
 
 }  // namespace locksim

@@ -41,7 +41,7 @@ RunMetrics RunChecks::finish(const Trace& trace, Instant run_end) {
     std::sort(metrics_.flagged.begin(), metrics_.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
     const auto first = std::find_if(metrics_.flagged.begin(), metrics_.flagged.end(),
-                                    [](const FlaggedEvent& f) { return f.violation; });
+                                    [](const FlaggedEvent& f) { return f.violation(); });
     if (first != metrics_.flagged.end()) metrics_.first_violation = flagged_at_.at(first->sequence);
     return std::move(metrics_);
 }

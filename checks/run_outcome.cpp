@@ -14,7 +14,7 @@ bool DesignOutcome::held() const {
 }
 
 bool DesignOutcome::violated() const {
-    return std::any_of(metrics.flagged.begin(), metrics.flagged.end(), [](const auto& f) { return f.violation; });
+    return std::any_of(metrics.flagged.begin(), metrics.flagged.end(), [](const auto& f) { return f.violation(); });
 }
 
 bool DesignOutcome::passes_only_with_inert_faults() const {
@@ -65,8 +65,7 @@ ExpectationResult judge_holders(const Expectation& expectation, const RunMetrics
     }
     std::sort(pairs.begin(), pairs.end());
     const bool held = std::find(pairs.begin(), pairs.end(), wanted) != pairs.end();
-    const auto count = static_cast<std::int64_t>(metrics.overlaps.size());
-    return ExpectationResult{expectation, count, held,
+    return ExpectationResult{expectation, metrics.value(expectation.metric), held,
                              pairs.empty() ? "none" : fmt::format("{}", fmt::join(pairs, "; "))};
 }
 
@@ -79,7 +78,7 @@ ExpectationResult judge(const Expectation& expectation, const RunMetrics& metric
         }
         case Expectation::Subject::customers: {
             const auto customers = double_charged_customers(metrics);
-            return ExpectationResult{expectation, metrics.double_charges(), customers == expectation.customers,
+            return ExpectationResult{expectation, metrics.value(expectation.metric), customers == expectation.customers,
                                      fmt::format("[{}]", fmt::join(customers, ", "))};
         }
         case Expectation::Subject::holders: return judge_holders(expectation, metrics, trace);

@@ -73,8 +73,8 @@ const char* to_string(LockPurpose purpose);
 // if nothing was wasted or the lock is for correctness.
 std::string efficiency_cost(const DesignOutcome& design);
 
-// "double_charges expected 0, got 1" / "charges expected at least 3, got 2" /
-// "double_charges expected customers [42], got [41, 42]".
+// "<metric> expected 0, got 1" / "<metric> expected at least 3, got 2" /
+// "<metric> expected customers [42], got [41, 42]".
 std::string describe_failure(const ExpectationResult& result);
 
 }  // namespace locksim

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <regex>
 
+#include "checks/metric_words.hpp"
+
 namespace locksim {
 namespace {
 
@@ -177,15 +179,17 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
     SweepSummary merged = files.complete[order.front()];
     for (std::size_t i = 1; i < order.size(); ++i) {
         const SweepSummary& next = files.complete[order[i]];
-        // Runs are bounded by the seeds, which fit 64 bits; double charges are not.
-        for (std::size_t d = 0; d < merged.designs.size(); ++d) {
-            std::uint64_t sum = 0;
-            if (__builtin_add_overflow(merged.designs[d].double_charges, next.designs[d].double_charges, &sum))
-                throw SweepError(
-                    fmt::format("merge: {}: design {}'s double charges overflow 64 bits when added up; "
-                                "the file cannot be a locksim shard: rerun it",
-                                files.complete_files[order[i]], next.designs[d].name));
-        }
+        // Runs are bounded by the seeds, which fit 64 bits; the metrics' totals are not.
+        for (std::size_t d = 0; d < merged.designs.size(); ++d)
+            for (const auto& spec : metric_table) {
+                std::uint64_t sum = 0;
+                if (spec.swept && __builtin_add_overflow(merged.designs[d].metric_total(spec.metric),
+                                                         next.designs[d].metric_total(spec.metric), &sum))
+                    throw SweepError(fmt::format(
+                        "merge: {}: design {}'s {} overflow 64 bits when added up; "
+                        "the file cannot be a locksim shard: rerun it",
+                        files.complete_files[order[i]], next.designs[d].name, metric_many(spec.metric, merged.words)));
+            }
         merged.merge_tallies(next);
     }
     merged.shard = 1;

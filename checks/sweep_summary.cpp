@@ -5,50 +5,80 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include "checks/command_line.hpp"
+#include "checks/metric_words.hpp"
 #include "sim/wide_int.hpp"
 
 namespace locksim {
 
 namespace {
 
-// The totals a summary keeps per design, by the names its JSON and a sweep's "expect"
-// use, in the order the JSON lists them.
-constexpr std::pair<std::string_view, std::uint64_t DesignTally::*> design_totals[] = {
-    {"runs", &DesignTally::runs},
-    {"runs_with_violation", &DesignTally::runs_with_violation},
-    {"double_charges", &DesignTally::double_charges},
-    {"overlapping_holders", &DesignTally::overlapping_holders},
-    {"stale_writes_accepted", &DesignTally::stale_writes_accepted},
+// A sweep's own counts of runs, by the names its JSON and a sweep's "expect" use; the
+// metrics it totals follow them (MetricSpec::swept).
+struct RunCount {
+    std::string_view name;
+    std::string_view meaning;
+    std::uint64_t DesignTally::*count;
 };
+constexpr RunCount run_counts[] = {
+    {"runs", "Runs, one per seed.", &DesignTally::runs},
+    {"runs_with_violation",
+     "Runs that broke what the lock is for: a checker flagged a violation (the metrics `locksim metrics` marks as "
+     "violations).",
+     &DesignTally::runs_with_violation},
+};
+
+// Every total a summary keeps per design, by name, in the order its JSON lists them.
+template <class Tally, class Action>  // Tally: DesignTally or const DesignTally
+void for_each_total(Tally& tally, Action action) {
+    for (const auto& count : run_counts) action(count.name, tally.*count.count);
+    for (const auto& spec : metric_table)
+        if (spec.swept) action(spec.name, tally.metric_total(spec.metric));
+}
 
 }  // namespace
 
+std::vector<TotalSpec> sweep_totals() {
+    std::vector<TotalSpec> totals;
+    for (const auto& count : run_counts)
+        totals.push_back(TotalSpec{std::string(count.name), std::string(count.meaning)});
+    for (const auto& spec : metric_table)
+        if (spec.swept)
+            totals.push_back(
+                TotalSpec{std::string(spec.name), fmt::format("{} Added up over the runs.", spec.meaning)});
+    return totals;
+}
+
 void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
     ++runs;
-    double_charges += static_cast<std::uint64_t>(metrics.double_charges());
-    overlapping_holders += metrics.overlaps.size();
-    stale_writes_accepted += static_cast<std::uint64_t>(metrics.stale_writes_accepted);
+    for (const auto& spec : metric_table)
+        if (spec.swept) metric_total(spec.metric) += static_cast<std::uint64_t>(metrics.value(spec.metric));
     const bool violation = std::any_of(metrics.flagged.begin(), metrics.flagged.end(),
-                                       [](const FlaggedEvent& flag) { return flag.violation; });
+                                       [](const FlaggedEvent& flag) { return flag.violation(); });
     if (!violation) return;
     ++runs_with_violation;
     failing_seeds.insert(std::upper_bound(failing_seeds.begin(), failing_seeds.end(), seed), seed);
     if (failing_seeds.size() > kept_failing_seeds) failing_seeds.pop_back();
 }
 
-std::int64_t DesignTally::total(std::string_view metric) const {
-    for (const auto& [name, total] : design_totals)
-        if (name == metric) return static_cast<std::int64_t>(this->*total);
-    throw std::logic_error(fmt::format("a sweep has no total named \"{}\"", metric));
+std::int64_t DesignTally::total(std::string_view name) const {
+    std::optional<std::uint64_t> found;
+    for_each_total(*this, [&](std::string_view total_name, std::uint64_t total) {
+        if (total_name == name) found = total;
+    });
+    if (!found) throw std::logic_error(fmt::format("a sweep has no total named \"{}\"", name));
+    return static_cast<std::int64_t>(*found);
 }
 
 void DesignTally::merge(const DesignTally& other) {
-    for (const auto& [name, total] : design_totals) this->*total += other.*total;
+    runs += other.runs;
+    runs_with_violation += other.runs_with_violation;
+    for (std::size_t m = 0; m < metric_count; ++m) metric_totals[m] += other.metric_totals[m];
     std::vector<std::uint64_t> both;
     std::merge(failing_seeds.begin(), failing_seeds.end(), other.failing_seeds.begin(), other.failing_seeds.end(),
                std::back_inserter(both));
@@ -102,12 +132,16 @@ std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::ui
     return command;
 }
 
+void add_totals_json(const DesignTally& tally, nlohmann::ordered_json& entry) {
+    for_each_total(tally, [&entry](std::string_view name, std::uint64_t total) { entry[std::string(name)] = total; });
+}
+
 nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
     using Json = nlohmann::ordered_json;
     Json designs = Json::array();
     for (const auto& d : summary.designs) {
         Json entry{{"name", d.name}};
-        for (const auto& [name, total] : design_totals) entry[std::string(name)] = d.*total;
+        add_totals_json(d, entry);
         if (d.runs > 0) {
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
             entry["violation_rate"] = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
@@ -173,11 +207,10 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
         if (d.runs_with_violation > d.runs)
             fail(
                 fmt::format("design {} has {} runs with a violation out of {}", d.name, d.runs_with_violation, d.runs));
-        if (d.double_charges > 0 && d.runs_with_violation == 0)
-            fail(fmt::format("design {} has {} double charges but no run with a violation", d.name, d.double_charges));
-        if (d.stale_writes_accepted > 0 && d.runs_with_violation == 0)
-            fail(fmt::format("design {} has {} stale writes accepted but no run with a violation", d.name,
-                             d.stale_writes_accepted));
+        for (const auto& spec : metric_table)
+            if (spec.swept && spec.violation() && d.metric_total(spec.metric) > 0 && d.runs_with_violation == 0)
+                fail(fmt::format("design {} has {} {} but no run with a violation", d.name, d.metric_total(spec.metric),
+                                 metric_many(spec.metric, summary.words)));
         const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
         const bool seeds_in_block =
             std::all_of(d.failing_seeds.begin(), d.failing_seeds.end(), [&](std::uint64_t seed) {
@@ -237,7 +270,7 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
         for (const auto& d : document.at("designs")) {
             DesignTally tally;
             tally.name = d.at("name").get<std::string>();
-            for (const auto& [name, total] : design_totals) {
+            for_each_total(tally, [&](std::string_view name, std::uint64_t& total) {
                 const std::string key(name);
                 // A summary from before sweeps totalled overlaps and stale writes lacks them;
                 // one without even "runs" is no summary at all, which at() reports below.
@@ -245,8 +278,8 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
                     throw SweepError(
                         fmt::format("{}: design {} has no {}: written by an older locksim; rerun the shard", file,
                                     tally.name, key));
-                tally.*total = count(d.at(key), key.c_str());
-            }
+                total = count(d.at(key), key.c_str());
+            });
             for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
             summary.designs.push_back(std::move(tally));
         }

@@ -5,12 +5,14 @@
 // the summary of the whole.
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "checks/expectations.hpp"
 #include "checks/metrics.hpp"
 #include "models/vocabulary.hpp"
 
@@ -25,17 +27,23 @@ constexpr std::size_t kept_failing_seeds = 10;
 struct DesignTally {
     std::string name;
     std::uint64_t runs = 0;
-    std::uint64_t runs_with_violation = 0;  // a double charge, a stale write accepted, a foreign release
-    std::uint64_t double_charges = 0;
-    std::uint64_t overlapping_holders = 0;     // pairs of servers that believed at once, summed over runs
-    std::uint64_t stale_writes_accepted = 0;   // fenced writes let through after a newer token's, summed
+    std::uint64_t runs_with_violation = 0;     // runs in which a checker flagged a violation
     std::vector<std::uint64_t> failing_seeds;  // ascending, at most kept_failing_seeds
+    // Per metric, summed over the runs; kept for the metrics sweeps total (MetricSpec::swept)
+    // and 0 for the others.
+    std::array<std::uint64_t, metric_count> metric_totals{};
 
+    std::uint64_t& metric_total(Metric metric) { return metric_totals[static_cast<std::size_t>(metric)]; }
+    std::uint64_t metric_total(Metric metric) const { return metric_totals[static_cast<std::size_t>(metric)]; }
     void add(std::uint64_t seed, const RunMetrics& metrics);
-    // A total by the name a sweep's "expect" uses (sweep_metric_names()).
-    std::int64_t total(std::string_view metric) const;
+    // A total by the name a sweep's "expect" uses (sweep_totals()).
+    std::int64_t total(std::string_view name) const;
     void merge(const DesignTally& other);
 };
+
+// What a sweep's "expect" may name, with what each counts, in the order its JSON lists
+// them: its own counts of runs, then the metrics sweeps total.
+std::vector<TotalSpec> sweep_totals();
 
 struct SeedBlock {
     std::uint64_t first = 0;
@@ -86,6 +94,8 @@ struct WilsonInterval {
 WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials);
 
 nlohmann::ordered_json sweep_json(const SweepSummary& summary);
+// Adds a design's totals to `entry` by name, in the order of sweep_totals().
+void add_totals_json(const DesignTally& tally, nlohmann::ordered_json& entry);
 
 // Unusable shard files or sets of shards: the message is one line to print.
 class SweepError : public std::runtime_error {

@@ -13,6 +13,7 @@
 #include "cli/explore_command.hpp"
 #include "cli/kinds_command.hpp"
 #include "cli/list_command.hpp"
+#include "cli/metrics_command.hpp"
 #include "cli/report_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/shrink_command.hpp"
@@ -187,6 +188,15 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"text", "markdown", "json"}));
     kinds_app->footer("Example: locksim kinds\n         locksim kinds --format json");
 
+    std::string metrics_format = "text";
+    CLI::App* metrics_app = app.add_subcommand(
+        "metrics", "List every metric the checkers compute, with what it counts: what a design's \"expect\" may name");
+    metrics_app
+        ->add_option("--format", metrics_format,
+                     "text (default), markdown (a table), json (for scripts) or schema (the JSON Schema's lists)")
+        ->check(CLI::IsMember({"text", "markdown", "json", "schema"}));
+    metrics_app->footer("Example: locksim metrics\n         locksim metrics --format json");
+
     CheckCommandOptions check;
     check.program = argv[0];
     std::string check_seed;
@@ -308,6 +318,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(merge_app)) return merge_command(merge);
         if (app.got_subcommand(list_app)) return list_command(list_paths, list_format, list_color);
         if (app.got_subcommand(kinds_app)) return kinds_command(kinds_format);
+        if (app.got_subcommand(metrics_app)) return metrics_command(metrics_format);
         if (app.got_subcommand(explore_app)) return explore_command(explore);
         if (app.got_subcommand(shrink_app)) return shrink_command(shrink);
         if (app.got_subcommand(report_app)) return report_command(report);

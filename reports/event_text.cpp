@@ -27,8 +27,8 @@ std::string lease_identity(const TraceEvent& event) {
 }  // namespace
 
 EventTone tone_of(const FlaggedEvent& flag) {
-    if (flag.violation) return EventTone::violation;
-    return flag.metric == "stale_writes_rejected" ? EventTone::protection : EventTone::fault;
+    if (flag.violation()) return EventTone::violation;
+    return metric_spec(flag.metric).protection ? EventTone::protection : EventTone::fault;
 }
 
 std::optional<EventText> describe_event(const TraceEvent& event, const Trace& trace) {

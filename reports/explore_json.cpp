@@ -71,7 +71,7 @@ nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_p
         d["pruned"] = design.repeated_pairs;                  // depth 2: the ordered pairs never planned
         d["violating_placements"] = design.violating();
         Json by_kind = Json::object();
-        for (const auto& kind : violation_kinds()) by_kind[kind] = design.count_of(kind);
+        for (const Metric kind : violation_metrics()) by_kind[std::string(metric_name(kind))] = design.count_of(kind);
         d["placements_by_violation"] = by_kind;
         if (exploration.depth == 1) {
             d["windows"] = Json::array();

@@ -84,20 +84,20 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
     out += pruning_text(exploration) + "\n";
 
     // A column per kind of violation that some design shows.
-    std::vector<std::string> kinds;
-    for (const auto& kind : violation_kinds())
+    std::vector<Metric> kinds;
+    for (const Metric kind : violation_metrics())
         if (std::any_of(exploration.designs.begin(), exploration.designs.end(),
-                        [&kind](const DesignExploration& d) { return d.count_of(kind) > 0; }))
+                        [kind](const DesignExploration& d) { return d.count_of(kind) > 0; }))
             kinds.push_back(kind);
     std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "run", "violating"}};
-    for (const auto& kind : kinds) rows.front().push_back(kind);
+    for (const Metric kind : kinds) rows.front().emplace_back(metric_name(kind));
     rows.front().push_back(exploration.depth == 1 ? "windows" : "");
     for (const auto& design : exploration.designs) {
         const std::uint64_t violating = design.violating();
         std::vector<std::string> row{design.name, grouped(design.points.size()), grouped(design.placements.size()),
                                      grouped(design.placements_run),
                                      violating == 0 ? style.good("0") : style.violation(grouped(violating))};
-        for (const auto& kind : kinds) row.push_back(grouped(design.count_of(kind)));
+        for (const Metric kind : kinds) row.push_back(grouped(design.count_of(kind)));
         row.push_back(exploration.depth == 1 ? grouped(design.windows.size()) : "");
         rows.push_back(std::move(row));
     }

@@ -10,7 +10,7 @@ namespace locksim {
 
 struct CheckedDesign {
     std::string name;
-    std::vector<std::string> failures;  // "double_charges expected 0, got 1"
+    std::vector<std::string> failures;  // "<metric> expected 0, got 1"
     std::string cost;                   // an efficiency lock's: "35s of duplicated work"
     std::vector<std::string> warnings;  // faults that changed nothing: the pass proves less than it seems
 };

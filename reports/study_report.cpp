@@ -46,14 +46,13 @@ nlohmann::ordered_json study_json(const Study& study) {
         Json designs = Json::array();
         for (const auto& tally : point.summary.designs) {
             const auto ci = wilson_interval(tally.runs_with_violation, std::max<std::uint64_t>(1, tally.runs));
-            designs.push_back({{"name", tally.name},
-                               {"runs", tally.runs},
-                               {"runs_with_violation", tally.runs_with_violation},
-                               {"double_charges", tally.double_charges},
-                               {"rate", static_cast<double>(tally.runs_with_violation) /
-                                            static_cast<double>(std::max<std::uint64_t>(1, tally.runs))},
-                               {"rate_ci95", {ci.low, ci.high}},
-                               {"failing_seeds", tally.failing_seeds}});
+            Json design{{"name", tally.name}};
+            add_totals_json(tally, design);
+            design["rate"] = static_cast<double>(tally.runs_with_violation) /
+                             static_cast<double>(std::max<std::uint64_t>(1, tally.runs));
+            design["rate_ci95"] = {ci.low, ci.high};
+            design["failing_seeds"] = tally.failing_seeds;
+            designs.push_back(std::move(design));
         }
         points.push_back({{"values", values}, {"designs", designs}});
     }

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
+
+#include "checks/metric_words.hpp"
+#include "models/vocabulary.hpp"
 
 namespace locksim {
 
@@ -19,7 +23,8 @@ std::string double_charge_cell(const RunMetrics& metrics, const Vocabulary& word
     std::vector<std::string> customers;
     for (const auto& d : metrics.double_charged) customers.push_back(fmt::format("{}", d.customer));
     const std::string noun = customers.size() == 1 ? words.item : words.item + "s";
-    return style.violation(fmt::format("{} ({} {})", metrics.double_charges(), noun, fmt::join(customers, ", ")));
+    return style.violation(
+        fmt::format("{} ({} {})", metrics.value(Metric::double_charges), noun, fmt::join(customers, ", ")));
 }
 
 std::string overlap_cell(const RunMetrics& metrics) {
@@ -38,23 +43,18 @@ std::string expectations_cell(const DesignOutcome& design, const TextStyle& styl
 
 }  // namespace
 
-std::vector<std::string> extra_columns(const ScenarioOutcome& outcome) {
-    static const std::vector<std::string> always{"double_charges", "overlapping_holders", "stale_writes_rejected"};
-    std::vector<std::string> extra;
-    for (const auto& metric : metric_names()) {
-        if (std::find(always.begin(), always.end(), metric) != always.end()) continue;
-        for (const auto& design : outcome.designs)
-            for (const auto& result : design.expectations)
-                if (result.expectation.metric == metric && std::find(extra.begin(), extra.end(), metric) == extra.end())
-                    extra.push_back(metric);
+std::vector<Metric> extra_columns(const ScenarioOutcome& outcome) {
+    std::vector<Metric> extra;
+    for (const auto& spec : metric_table) {
+        if (std::find(std::begin(always_compared), std::end(always_compared), spec.metric) != std::end(always_compared))
+            continue;
+        const bool expected = std::any_of(outcome.designs.begin(), outcome.designs.end(), [&](const auto& design) {
+            return std::any_of(design.expectations.begin(), design.expectations.end(),
+                               [&](const auto& result) { return result.expectation.metric == spec.name; });
+        });
+        if (expected) extra.push_back(spec.metric);
     }
     return extra;
-}
-
-std::string header_of(std::string metric, const Vocabulary& words) {
-    std::replace(metric.begin(), metric.end(), '_', ' ');
-    if (const auto at = metric.find("charge"); at != std::string::npos) metric.replace(at, 6, words.effect);
-    return metric;
 }
 
 std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle& style) {
@@ -62,15 +62,16 @@ std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle
     using Row = std::vector<std::string>;
     std::vector<Row> rows;
     const Vocabulary words = vocabulary_of(outcome.designs.front().trace);
-    Row header{"design", header_of("double_charges", words), "holders overlapped", "stale writes rejected"};
-    for (const auto& metric : extra) header.push_back(header_of(metric, words));
+    Row header{"design", metric_heading(Metric::double_charges, words), "holders overlapped",
+               metric_heading(Metric::stale_writes_rejected, words)};
+    for (const Metric metric : extra) header.push_back(metric_heading(metric, words));
     header.push_back("expectations");
     rows.push_back(header);
     for (const auto& design : outcome.designs) {
         const RunMetrics& m = design.metrics;
         Row row{design.name, double_charge_cell(m, words, style), overlap_cell(m),
-                fmt::format("{}", m.stale_writes_rejected)};
-        for (const auto& metric : extra) row.push_back(fmt::format("{}", m.value(metric)));
+                fmt::format("{}", m.value(Metric::stale_writes_rejected))};
+        for (const Metric metric : extra) row.push_back(fmt::format("{}", m.value(metric)));
         row.push_back(expectations_cell(design, style));
         rows.push_back(std::move(row));
     }

@@ -1,10 +1,9 @@
 #pragma once
 // The side-by-side table of designs that `locksim run` prints first.
 #include <string>
-
 #include <vector>
-#include "models/vocabulary.hpp"
 
+#include "checks/metric_table.hpp"
 #include "checks/run_outcome.hpp"
 #include "reports/text_style.hpp"
 
@@ -12,13 +11,14 @@ namespace locksim {
 
 std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle& style);
 
-// Metrics the scenario's expectations name, beyond the three every table shows
-// (double_charges, overlapping_holders, stale_writes_rejected), in the order of
-// metric_names(): the herd-effect file gets its wake-ups column.
-std::vector<std::string> extra_columns(const ScenarioOutcome& outcome);
+// The metrics every comparison of designs shows, each in a cell of its own making: the
+// money (with the customers), the holders (with how long), the fence at work.
+inline constexpr Metric always_compared[] = {Metric::double_charges, Metric::overlapping_holders,
+                                             Metric::stale_writes_rejected};
 
-// "double_charges" → "double charges", in the scenario's words: "double emails".
-std::string header_of(std::string metric, const Vocabulary& words = {});
+// Metrics the scenario's expectations name beyond always_compared, in the table's order:
+// the herd-effect file gets its wake-ups column.
+std::vector<Metric> extra_columns(const ScenarioOutcome& outcome);
 
 // One decimal place of seconds, "15.2s": the table's precision.
 std::string format_tenths(Duration d);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "checks/command_line.hpp"
+#include "checks/metric_words.hpp"
 #include "reports/text_style.hpp"
 
 namespace locksim {
@@ -70,19 +71,22 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
     }
     out += "\n\n";
-    std::vector<std::vector<std::string>> rows{
-        {"design", "runs", "with a violation", "double " + summary.words.effects(), "overlaps", "stale writes accepted",
-         "violation rate (95% CI)", "first failing seeds"}};
+    std::vector<std::string> header{"design", "runs", "with a violation"};
+    for (const auto& spec : metric_table)
+        if (spec.swept) header.push_back(metric_heading(spec.metric, summary.words));
+    header.insert(header.end(), {"violation rate (95% CI)", "first failing seeds"});
+    std::vector<std::vector<std::string>> rows{header};
     for (const auto& d : summary.designs) {
-        const std::string rate = rate_with_interval(d);
         std::vector<std::string> seeds;
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i)
             seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
         if (d.failing_seeds.size() > replayed_seeds) seeds.push_back("…");
-        rows.push_back({d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation),
-                        fmt::format("{}", d.double_charges), fmt::format("{}", d.overlapping_holders),
-                        fmt::format("{}", d.stale_writes_accepted), rate,
-                        seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
+        std::vector<std::string> row{d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation)};
+        for (const auto& spec : metric_table)
+            if (spec.swept) row.push_back(fmt::format("{}", d.metric_total(spec.metric)));
+        row.insert(row.end(),
+                   {rate_with_interval(d), seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
+        rows.push_back(std::move(row));
     }
     out += text_table(rows, style);
     if (runs_per_day > 0) {

@@ -191,7 +191,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         const auto expected = spec.expect.find(explored.name);
         if (expected != spec.expect.end())
             explored.expectations =
-                evaluate(expected->second, [&explored](std::string_view metric) { return explored.metric(metric); });
+                evaluate(expected->second, [&explored](std::string_view metric) { return explored.total(metric); });
     }
     return exploration;
 }

@@ -35,7 +35,7 @@ struct ShrinkRequest {
 
 struct ShrinkResult {
     nlohmann::ordered_json minimal;  // the scenario file
-    std::string violation;           // the metric it pins: "double_charges", …
+    std::string violation;           // the name of the violation's metric it pins
     std::vector<std::string> steps;  // what was removed or shortened, in order
     std::uint64_t runs = 0;          // simulations it took
 };

@@ -564,7 +564,7 @@ TEST_CASE("consul-lock-delay: the next holder waits out the lock-delay, and with
             CHECK(refused->at < granted[1]->at);
         }
     CHECK(for_lock_delay > 0);
-    CHECK(design_named(outcome, "lock-delay").metrics.double_charges() == 0);
+    CHECK(design_named(outcome, "lock-delay").metrics.value(Metric::double_charges) == 0);
 
     // Without it server-2 is granted within a retry of the session's end, long before
     // server-1 wakes, and charges 42 first.
@@ -579,8 +579,8 @@ TEST_CASE("consul-lock-delay: the next holder waits out the lock-delay, and with
     CHECK(doubled.double_charged[0].customer == 42);
 
     // The 40s pause outlasts session and lock-delay; the LockIndex fences server-1 out.
-    CHECK(design_named(outcome, "pause-40s").metrics.double_charges() == 1);
-    CHECK(design_named(outcome, "pause-40s-fenced").metrics.double_charges() == 0);
-    CHECK(design_named(outcome, "pause-40s-fenced").metrics.stale_writes_rejected == 1);
+    CHECK(design_named(outcome, "pause-40s").metrics.value(Metric::double_charges) == 1);
+    CHECK(design_named(outcome, "pause-40s-fenced").metrics.value(Metric::double_charges) == 0);
+    CHECK(design_named(outcome, "pause-40s-fenced").metrics.value(Metric::stale_writes_rejected) == 1);
     CHECK(outcome.held());
 }

@@ -112,12 +112,13 @@ TEST_CASE("sweep totals: overlapping holders and stale writes accepted per desig
     for (std::uint64_t seed = seeds.first; seed < seeds.first + seeds.count; ++seed) {
         const ScenarioOutcome outcome = run_scenario(scenario, seed, std::string("unfenced"), {}, FaultJudging::off);
         overlaps += design_named(outcome, "unfenced").metrics.overlaps.size();
-        accepted += static_cast<std::uint64_t>(design_named(outcome, "unfenced").metrics.stale_writes_accepted);
+        accepted +=
+            static_cast<std::uint64_t>(design_named(outcome, "unfenced").metrics.value(Metric::stale_writes_accepted));
     }
     const DesignTally& unfenced = design_named(summary, "unfenced");
-    CHECK(unfenced.overlapping_holders == overlaps);
-    CHECK(unfenced.overlapping_holders > 0);
-    CHECK(unfenced.stale_writes_accepted == accepted);
+    CHECK(unfenced.metric_total(Metric::overlapping_holders) == overlaps);
+    CHECK(unfenced.metric_total(Metric::overlapping_holders) > 0);
+    CHECK(unfenced.metric_total(Metric::stale_writes_accepted) == accepted);
     CHECK(unfenced.total("overlapping_holders") == static_cast<std::int64_t>(overlaps));
 
     const auto document = sweep_json(summary);

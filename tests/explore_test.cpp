@@ -84,7 +84,7 @@ TEST_CASE("explore finds the unfenced window, the fenced claim-to-charge window,
                    closes.kind == trace_kind::message_sent && closes.text("label").starts_with("charge customer");
         });
     CHECK(claim_to_charge != fenced.windows.end());
-    CHECK(fenced.count_of("stale_writes_accepted") == 0);
+    CHECK(fenced.count_of(Metric::stale_writes_accepted) == 0);
 
     const auto& idempotent = design_named(exploration, "idempotent");
     CHECK(idempotent.violating() == 0);

@@ -60,7 +60,7 @@ TEST_CASE("a job that does not check its lease before each item never asks, and 
     const DesignOutcome trusting = run_with("", R"(, "check_lease": false)");
     CHECK(times_of(checking, trace_kind::belief_checked, "server-1").size() == 6);
     CHECK(times_of(trusting, trace_kind::belief_checked, "server-1").empty());
-    CHECK(trusting.metrics.charges == 6);
+    CHECK(trusting.metrics.value(Metric::charges) == 6);
 }
 
 TEST_CASE("a renewal interval that is not shorter than the ttl is refused") {
@@ -81,7 +81,7 @@ TEST_CASE("a server refused the lock skips its run when the job says so, and wai
     CHECK(outcomes(run_with("", R"(, "on_refused": "skip")")) ==
           std::vector<std::string>{"server-2: skipped: another server holds the lock", "server-1: done"});
     CHECK(outcomes(run_with("", "")) == std::vector<std::string>{"server-1: done", "server-2: done"});
-    CHECK(run_with("", R"(, "on_refused": "skip")").metrics.charges == 6);
+    CHECK(run_with("", R"(, "on_refused": "skip")").metrics.value(Metric::charges) == 6);
 }
 
 TEST_CASE("skipping when refused needs a store that refuses, and a known answer") {

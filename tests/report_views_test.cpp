@@ -73,7 +73,7 @@ std::string article_of(const std::string& page, const std::string& design_name) 
 
 bool flagged_a_violation(const DesignOutcome& d) {
     return std::any_of(d.metrics.flagged.begin(), d.metrics.flagged.end(),
-                       [](const FlaggedEvent& f) { return f.violation; });
+                       [](const FlaggedEvent& f) { return f.violation(); });
 }
 
 std::size_t messages_sent(const DesignOutcome& d) {
@@ -145,7 +145,7 @@ TEST_CASE("the violation mark is drawn exactly when a checker flagged a violatio
             CHECK((svg.find("<g class=\"caption tone-violation\">") != std::string::npos) == flagged);
             // One mark per violation the checkers flagged.
             const auto violations = std::count_if(d.metrics.flagged.begin(), d.metrics.flagged.end(),
-                                                  [](const FlaggedEvent& f) { return f.violation; });
+                                                  [](const FlaggedEvent& f) { return f.violation(); });
             CHECK(all_matches(svg, marked, 0).size() == static_cast<std::size_t>(violations));
         }
     }
@@ -162,8 +162,8 @@ TEST_CASE("the violation mark is drawn exactly when a checker flagged a violatio
     const SequenceFigure idempotent = build_sequence_figure(design_named(ran.outcome, "idempotent"));
     CHECK(std::none_of(idempotent.steps.begin(), idempotent.steps.end(),
                        [](const FigureStep& step) { return step.tone == EventTone::violation; }));
-    CHECK(design_named(ran.outcome, "idempotent").metrics.double_applies == 1);
-    CHECK(design_named(ran.outcome, "idempotent").metrics.double_charges() == 0);
+    CHECK(design_named(ran.outcome, "idempotent").metrics.value(Metric::double_applies) == 1);
+    CHECK(design_named(ran.outcome, "idempotent").metrics.value(Metric::double_charges) == 0);
 }
 
 TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure and once in the table") {
@@ -715,7 +715,7 @@ TEST_CASE("a figure relates a violation to the messages about its customer by th
     const Scenario scenario = parse_scenario(text, "customer-4.json", metric_names());
     const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
     const DesignOutcome& unfenced = design_named(outcome, "unfenced");
-    REQUIRE(unfenced.metrics.double_charges() == 1);
+    REQUIRE(unfenced.metrics.value(Metric::double_charges) == 1);
 
     const SequenceFigure figure = build_sequence_figure(unfenced);
     int about_42 = 0;

@@ -25,7 +25,7 @@ void require_same(const RunMetrics& live, const RunMetrics& replayed) {
     REQUIRE(live.flagged.size() == replayed.flagged.size());
     for (std::size_t i = 0; i < live.flagged.size(); ++i) {
         CHECK(live.flagged[i].sequence == replayed.flagged[i].sequence);
-        CHECK(live.flagged[i].violation == replayed.flagged[i].violation);
+        CHECK(live.flagged[i].violation() == replayed.flagged[i].violation());
         CHECK(live.flagged[i].explanation == replayed.flagged[i].explanation);
         CHECK(live.flagged[i].metric == replayed.flagged[i].metric);
     }
@@ -69,7 +69,7 @@ TEST_CASE("a run that keeps no trace still numbers its events, so flags point wh
     REQUIRE(unfenced.name == "unfenced");
     const CheckedRun kept = run_and_check(unfenced.world, scenario.seed);
     const CheckedRun unkept = run_and_check(unfenced.world, scenario.seed, RunOptions{.keep_trace = false});
-    REQUIRE(kept.metrics.double_charges() == 1);
+    REQUIRE(kept.metrics.value(Metric::double_charges) == 1);
     REQUIRE_FALSE(unkept.metrics.flagged.empty());
     for (const auto& flag : unkept.metrics.flagged) {
         REQUIRE(flag.sequence < kept.trace.events().size());
@@ -88,7 +88,7 @@ TEST_CASE("all checkers together find what each checker finds on its own over th
             const Instant end = run.summary.ended_at;
             RunMetrics alone;
             count_charges(run.trace, alone);
-            find_overlapping_holders(run.trace, end, alone);
+            find_holder_overlaps(run.trace, end, alone);
             check_fencing(run.trace, alone);
             count_foreign_releases(run.trace, alone);
             count_wakeups(run.trace, alone);
@@ -100,7 +100,7 @@ TEST_CASE("all checkers together find what each checker finds on its own over th
             std::sort(alone.flagged.begin(), alone.flagged.end(),
                       [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
             const auto first = std::find_if(alone.flagged.begin(), alone.flagged.end(),
-                                            [](const FlaggedEvent& f) { return f.violation; });
+                                            [](const FlaggedEvent& f) { return f.violation(); });
             if (first != alone.flagged.end()) alone.first_violation = run.trace.events()[first->sequence].at;
             require_same(run.metrics, alone);
             flagged += alone.flagged.size();

@@ -55,7 +55,7 @@ Study study_by_hand(const std::vector<std::string>& fields, const std::vector<st
     for (std::size_t p = 0; p < choices.size(); ++p) {
         StudyPoint point{choices[p], {}};
         for (std::size_t d = 0; d < designs.size(); ++d)
-            point.summary.designs.push_back(DesignTally{designs[d], runs, violating[p][d], violating[p][d], {}});
+            point.summary.designs.push_back(DesignTally{designs[d], runs, violating[p][d]});
         study.points.push_back(point);
     }
     return study;
@@ -105,14 +105,14 @@ TEST_CASE("values spanning less than a factor of 10, or not all positive magnitu
 }
 
 TEST_CASE("the rate axis runs over whole decades from the smallest bound drawn to the largest") {
-    const DesignTally three{"as-deployed", 1000, 3, 3, {}};     // 0.30% (0.10%–0.88%)
-    const DesignTally none{"idempotency-key", 1000, 0, 0, {}};  // 0.00% (0.00%–0.38%)
+    const DesignTally three{"as-deployed", 1000, 3};     // 0.30% (0.10%–0.88%)
+    const DesignTally none{"idempotency-key", 1000, 0};  // 0.00% (0.00%–0.38%)
     const RateAxis axis({rate_interval(three), rate_interval(none)});
     CHECK(axis.bottom_decade() == -3);  // 0.1 %, under the lower bound 0.102 %
     CHECK(axis.top_decade() == -2);     // 1 %, over the upper bound 0.88 %
     CHECK(gridline_label(axis.bottom_decade()) == "0.1%");
     // Zeros alone still get a decade: 0 of 20 allows up to 16 %.
-    const RateAxis zeros({rate_interval(DesignTally{"fenced", 20, 0, 0, {}})});
+    const RateAxis zeros({rate_interval(DesignTally{"fenced", 20, 0})});
     CHECK(zeros.bottom_decade() == -1);
     CHECK(zeros.top_decade() == 0);
     CHECK(zeros.height_fraction(1) == Approx(1));

@@ -185,12 +185,12 @@ TEST_CASE("merge refuses a shard whose totals do not add up, naming the file") {
 
     SweepSummary foreign_seed = made_shard(2, 2);
     foreign_seed.designs[0].runs_with_violation = 1;
-    foreign_seed.designs[0].double_charges = 1;
+    foreign_seed.designs[0].metric_total(Metric::double_charges) = 1;
     foreign_seed.designs[0].failing_seeds = {3};  // shard 2/2 of 1…100 is 51…100
     CHECK_THAT(merge_error({made_shard(1, 2), foreign_seed}), Catch::Contains("failing seeds"));
 
     SweepSummary charges_without_violation = made_shard(2, 2);
-    charges_without_violation.designs[0].double_charges = 2;
+    charges_without_violation.designs[0].metric_total(Metric::double_charges) = 2;
     CHECK_THAT(merge_error({made_shard(1, 2), charges_without_violation}), Catch::Contains("no run with a violation"));
 
     SweepSummary wrong_block = made_shard(2, 2);
@@ -346,7 +346,7 @@ TEST_CASE("shard blocks partition the seeds without gaps or overlaps") {
 
 TEST_CASE("a tally keeps the smallest failing seeds, whatever order they arrive in") {
     RunMetrics failing;
-    failing.flagged.push_back(FlaggedEvent{0, true, "customer 42 charged a second time"});
+    failing.flagged.push_back(FlaggedEvent{0, Metric::double_charges, "customer 42 charged a second time"});
     DesignTally a{"d"}, b{"d"};
     for (std::uint64_t seed : {50, 3, 40, 7, 2, 90, 13, 8, 1, 60, 11, 5}) a.add(seed, failing);
     for (std::uint64_t seed : {4, 6}) b.add(seed, failing);

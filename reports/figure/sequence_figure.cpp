@@ -74,7 +74,7 @@ std::set<std::int64_t> customers_in_violations(const DesignOutcome& design) {
     std::set<std::int64_t> customers;
     for (const auto& event : design.trace.events())
         if (const auto* flag = design.metrics.flag_for(event.sequence);
-            flag && flag->violation && event.has("customer"))
+            flag && flag->violation() && event.has("customer"))
             customers.insert(event.integer("customer"));
     return customers;
 }
@@ -109,7 +109,8 @@ public:
         lane_of_node_.assign(trace_.node_names().size(), 0);
         for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
             if (auto node = trace_.find_node(design.lanes[lane])) lane_of_node_[node->index] = lane;
-        for (const auto& flag : design.metrics.flagged) figure_.has_violation = figure_.has_violation || flag.violation;
+        for (const auto& flag : design.metrics.flagged)
+            figure_.has_violation = figure_.has_violation || flag.violation();
         figure_.is_server.assign(design.lanes.size(), false);
         for (const auto& event : trace_.events())
             if (event.kind == kind::job_started || event.kind == kind::job_campaigning ||

@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "checks/metric_words.hpp"
 #include "reports/fault_text.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/figure/story_figure.hpp"
@@ -52,12 +53,12 @@ std::string contract_verdict(const DesignOutcome& design) {
 std::string outcome_verdict(const DesignOutcome& design) {
     if (!design.violated()) return "<span class=\"outcome outcome-safe\">nothing lost</span>";
     const Vocabulary words = vocabulary_of(design.trace);
-    const auto doubles = design.metrics.double_charges();
+    const auto doubles = design.metrics.value(Metric::double_charges);
     if (doubles > 0)
-        return fmt::format("<span class=\"outcome outcome-harmed\">{} double {}</span>", doubles,
-                           doubles == 1 ? words.effect : words.effects());
+        return fmt::format("<span class=\"outcome outcome-harmed\">{}</span>",
+                           escaped(metric_counted(Metric::double_charges, doubles, words)));
     const auto flagged = std::count_if(design.metrics.flagged.begin(), design.metrics.flagged.end(),
-                                       [](const auto& f) { return f.violation; });
+                                       [](const auto& f) { return f.violation(); });
     return fmt::format("<span class=\"outcome outcome-harmed\">{} violation{}</span>", flagged,
                        flagged == 1 ? "" : "s");
 }
@@ -94,8 +95,8 @@ std::string comparison(const ScenarioOutcome& outcome) {
     if (!one_purpose || outcome.designs.size() <= designs_in_columns)
         row("the lock is for", [](const DesignOutcome& d) { return std::string(to_string(d.purpose)); });
     const Vocabulary words = vocabulary_of(outcome.designs.front().trace);
-    row(escaped(header_of("double_charges", words)), [&](const DesignOutcome& d) {
-        std::string text = count(d.metrics.double_charges(), true);
+    row(escaped(metric_heading(Metric::double_charges, words)), [&](const DesignOutcome& d) {
+        std::string text = count(d.metrics.value(Metric::double_charges), true);
         if (!d.metrics.double_charged.empty()) {
             std::vector<std::string> customers;
             for (const auto& c : d.metrics.double_charged) customers.push_back(fmt::format("{}", c.customer));
@@ -108,13 +109,12 @@ std::string comparison(const ScenarioOutcome& outcome) {
                    ? std::string("no")
                    : fmt::format("<span class=\"bad\">yes, {}</span>", format_tenths(d.metrics.overlap_time));
     });
-    row("stale writes refused", [&](const DesignOutcome& d) {
-        return d.metrics.stale_writes_rejected > 0
-                   ? fmt::format("<span class=\"good\">{}</span>", d.metrics.stale_writes_rejected)
-                   : std::string("0");
+    row(escaped(metric_heading(Metric::stale_writes_rejected, words)), [&](const DesignOutcome& d) {
+        const auto refused = d.metrics.value(Metric::stale_writes_rejected);
+        return refused > 0 ? fmt::format("<span class=\"good\">{}</span>", refused) : std::string("0");
     });
-    for (const auto& metric : extra_columns(outcome))
-        row(escaped(header_of(metric, words)),
+    for (const Metric metric : extra_columns(outcome))
+        row(escaped(metric_heading(metric, words)),
             [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
     if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
@@ -255,7 +255,7 @@ std::string design_summary(const DesignOutcome& design, const StepLists& lists) 
     if (!lists.protections.empty())
         html +=
             "<p class=\"good\">What protected it:</p>\n<ul class=\"protections\">\n" + lists.protections + "</ul>\n";
-    if (lists.violations.empty() && design.metrics.double_charges() == 0 && design.metrics.overlaps.empty())
+    if (lists.violations.empty() && design.metrics.double_charged.empty() && design.metrics.overlaps.empty())
         html += "<p class=\"good\">Nothing went wrong in this run.</p>\n";
     return html;
 }
@@ -368,7 +368,7 @@ std::string prediction(const DesignOutcome& design) {
     }
     const auto first_of = [&](bool violation) -> const FlaggedEvent* {
         for (const auto& flag : design.metrics.flagged)
-            if (flag.violation == violation) return &flag;
+            if (flag.violation() == violation) return &flag;
         return nullptr;
     };
     if (const FlaggedEvent* wrong = first_of(true))

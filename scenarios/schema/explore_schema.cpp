@@ -5,21 +5,12 @@
 #include <algorithm>
 #include <charconv>
 
+#include "checks/exploration.hpp"
+#include "checks/sweep_summary.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
-
-const std::vector<std::string>& explore_metric_names() {
-    static const std::vector<std::string> names{"placements", "violating_placements", "windows"};
-    return names;
-}
-
-const std::vector<std::string>& sweep_metric_names() {
-    static const std::vector<std::string> names{"runs", "runs_with_violation", "double_charges", "overlapping_holders",
-                                                "stale_writes_accepted"};
-    return names;
-}
 
 namespace {
 
@@ -187,7 +178,8 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
                 fmt::format("expected 1 (one fault per run) or 2 (every pair of faults), got {}", depth));
         spec.depth = static_cast<int>(depth);
     }
-    if (block.has("expect")) spec.expect = read_design_expectations(block["expect"], designs, explore_metric_names());
+    if (block.has("expect"))
+        spec.expect = read_design_expectations(block["expect"], designs, total_names(explore_totals()));
     return spec;
 }
 
@@ -205,7 +197,7 @@ SweepSpec read_sweep_block(const JsonReader& block, const std::vector<Design>& a
     if (spec.first_seed > UINT64_MAX - (spec.seeds - 1))
         block["start"].fail("the seeds would pass 2^64-1; start lower");
     if (!block.has("expect")) block.fail("expected \"expect\": what each design's totals must show");
-    spec.expect = read_design_expectations(block["expect"], designs, sweep_metric_names());
+    spec.expect = read_design_expectations(block["expect"], designs, total_names(sweep_totals()));
     return spec;
 }
 

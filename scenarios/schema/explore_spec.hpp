@@ -42,25 +42,20 @@ constexpr std::uint64_t max_explore_placements = 1'000'000;
 struct ExploreSpec {
     std::vector<ExploreFaultFamily> faults;
     int depth = 1;  // faults per placement
-    // By design name: "violating_placements", "windows" or "placements" compared with a count.
+    // By design name: totals of explore_totals() (checks/exploration.hpp) compared with counts.
     std::map<std::string, std::vector<Expectation>> expect;
 };
-
-// The metrics an explore block's "expect" may name.
-const std::vector<std::string>& explore_metric_names();
 
 // A scenario's "sweep" block: `locksim check` runs these seeds and compares each design's
 // totals with what it expects.
 struct SweepSpec {
     std::uint64_t first_seed = 1;
     std::uint64_t seeds = 0;
-    // By design name: "runs", "runs_with_violation" or "double_charges" compared with a count.
+    // By design name: totals of sweep_totals() (checks/sweep_summary.hpp) compared with counts.
     std::map<std::string, std::vector<Expectation>> expect;
 };
 
 // The most seeds a sweep block may ask `check` to run.
 constexpr std::uint64_t max_sweep_block_seeds = 1'000'000;
-
-const std::vector<std::string>& sweep_metric_names();
 
 }  // namespace locksim

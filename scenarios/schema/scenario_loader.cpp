@@ -15,6 +15,7 @@
 #include <sstream>
 #include <vector>
 
+#include "checks/metric_table.hpp"
 #include "models/idempotency_key.hpp"
 #include "models/stores/store_registry.hpp"
 #include "scenarios/schema/explore_schema.hpp"
@@ -238,11 +239,13 @@ LockPurpose read_purpose(const JsonReader& world) {
                     purpose));
 }
 
-// A correctness lock may never let money move twice or a stale write through; a design
-// that demonstrates the failure says so with its own expectation of that metric.
+// A correctness lock may never let money move twice or a stale write through
+// (MetricSpec::zero_for_correctness); a design that demonstrates the failure says so with
+// its own expectation of that metric.
 void add_correctness_expectations(std::vector<Expectation>& expectations, const std::vector<std::string>& metrics) {
-    for (std::string_view metric : {"double_charges", "stale_writes_accepted"}) {
-        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) continue;
+    for (const auto& spec : metric_table) {
+        const std::string_view metric = spec.name;
+        if (!spec.zero_for_correctness || std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) continue;
         const bool stated = std::any_of(expectations.begin(), expectations.end(),
                                         [&](const Expectation& e) { return e.metric == metric; });
         if (!stated) expectations.push_back(Expectation{std::string(metric), Expectation::Comparison::equals, 0, true});
@@ -419,8 +422,10 @@ std::vector<Expectation> read_expectations(const JsonReader& expect, const std::
             continue;
         }
         std::vector<std::string_view> allowed{"at_least", "at_most"};
-        if (run_servers && metric == "double_charges") allowed.push_back("customers");
-        if (run_servers && metric == "overlapping_holders") allowed.push_back("between");
+        const MetricSpec* spec = find_metric(metric);
+        const MetricDetail detail = run_servers && spec ? spec->detail : MetricDetail::none;
+        if (detail == MetricDetail::customers) allowed.push_back("customers");
+        if (detail == MetricDetail::holders) allowed.push_back("between");
         value.allow_only(allowed);
         if (value.members().empty()) value.fail(fmt::format("expected at least one of: {}", fmt::join(allowed, ", ")));
         read_bounds(value, base, expectations);

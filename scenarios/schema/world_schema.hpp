@@ -41,8 +41,8 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
 Odds read_odds(const JsonReader& field);
 
 // "expect": metric names with a count, or {"at_least": n} and/or {"at_most": n}. A run's
-// expectations (`run_servers`: the design's servers) may also name who and when:
-// {"double_charges": {"customers": [42]}}, {"overlapping_holders": {"between": [a, b]}},
+// expectations (`run_servers`: the design's servers) may also name who and when, as the
+// metric's MetricDetail allows ({"customers": [42]}, {"between": [a, b]}), and
 // {"first_violation_at": {"at_most": "50s"}}; a sweep's and an exploration's, counts only.
 std::vector<Expectation> read_expectations(const JsonReader& expect, const std::vector<std::string>& metrics,
                                            const std::vector<std::string>* run_servers = nullptr);
