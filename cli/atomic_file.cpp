@@ -13,7 +13,7 @@
 
 namespace locksim {
 
-void write_file_atomically(const std::string& path, std::string_view content) {
+void write_file_atomically(const std::string& path, std::string_view content, std::string_view option) {
     // Beside the target, so the rename stays within one file system and is atomic. Named
     // after the host and process, and created exclusively: two tasks on a shared file
     // system (or two containers that are both PID 1) never write the same temporary file.
@@ -23,12 +23,12 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     const std::string temporary = fmt::format("{}.tmp-{}-{}-{}", path, host, ::getpid(), written_files++);
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
-        throw OutputError(fmt::format("--output {}: cannot create {}: {}", path, temporary, std::strerror(errno)));
+        throw OutputError(fmt::format("{} {}: cannot create {}: {}", option, path, temporary, std::strerror(errno)));
     auto fail = [&](const char* what) {
         const int error = errno;
         ::close(fd);
         ::unlink(temporary.c_str());
-        throw OutputError(fmt::format("--output {}: cannot {} {}: {}", path, what, temporary, std::strerror(error)));
+        throw OutputError(fmt::format("{} {}: cannot {} {}: {}", option, path, what, temporary, std::strerror(error)));
     };
     for (std::size_t written = 0; written < content.size();) {
         const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
@@ -40,13 +40,13 @@ void write_file_atomically(const std::string& path, std::string_view content) {
     if (::close(fd) != 0) {
         const int error = errno;
         ::unlink(temporary.c_str());
-        throw OutputError(fmt::format("--output {}: cannot close {}: {}", path, temporary, std::strerror(error)));
+        throw OutputError(fmt::format("{} {}: cannot close {}: {}", option, path, temporary, std::strerror(error)));
     }
     if (std::rename(temporary.c_str(), path.c_str()) != 0) {
         const int error = errno;
         ::unlink(temporary.c_str());
         throw OutputError(
-            fmt::format("--output {}: cannot rename {} to it: {}", path, temporary, std::strerror(error)));
+            fmt::format("{} {}: cannot rename {} to it: {}", option, path, temporary, std::strerror(error)));
     }
     // The rename itself reaches the disk with its directory.
     const std::string directory = std::filesystem::path(path).parent_path().string();
@@ -55,15 +55,6 @@ void write_file_atomically(const std::string& path, std::string_view content) {
         ::fsync(directory_fd);
         ::close(directory_fd);
     }
-}
-
-bool write_file(const std::filesystem::path& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary);
-    out << content;
-    out.close();
-    if (out) return true;
-    fmt::print(stderr, "{}: cannot write the file; check that the directory is writable\n", path.string());
-    return false;
 }
 
 bool make_directory(const std::string& directory) {

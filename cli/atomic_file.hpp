@@ -1,6 +1,7 @@
 #pragma once
-// `--output FILE`: a result appears whole or not at all. A task killed while writing (a
-// Slurm time limit, a preempted pod) leaves no half-written shard behind for `merge`.
+// Every file the program writes (--output, --junit, report pages) appears whole or not at
+// all. A task killed while writing (a Slurm time limit, a preempted pod) leaves no
+// half-written shard behind for `merge`, nor half a page or JUnit file for CI to read.
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -14,11 +15,11 @@ public:
 };
 
 // Writes `content` to a temporary file beside `path`, flushes it to disk, then renames
-// it over `path`. Throws OutputError with a one-line message on any failure.
-void write_file_atomically(const std::string& path, std::string_view content);
+// it over `path`. Throws OutputError with a one-line message, naming the `option` that
+// gave the path, on any failure.
+void write_file_atomically(const std::string& path, std::string_view content, std::string_view option = "--output");
 
-// The report pages: false after printing a one-line reason on stderr.
+// A directory for report pages: false after printing a one-line reason on stderr.
 bool make_directory(const std::string& directory);
-bool write_file(const std::filesystem::path& path, const std::string& content);
 
 }  // namespace locksim

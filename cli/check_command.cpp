@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "checks/command_line.hpp"
 #include "checks/exploration.hpp"
 #include "checks/metrics.hpp"
+#include "cli/atomic_file.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/explore_text.hpp"
@@ -147,14 +147,7 @@ int check_command(const CheckCommandOptions& options) {
             fmt::print("{}\n", style.violation(fmt::format("FAIL {} {}: {}", scenario.name, design.name, message)));
         }
     }
-    if (options.junit) {
-        std::ofstream out(*options.junit);
-        out << render_junit(results);
-        if (!out) {
-            fmt::print(stderr, "--junit: cannot write {}\n", *options.junit);
-            return 2;
-        }
-    }
+    if (options.junit) write_file_atomically(*options.junit, render_junit(results), "--junit");
     fmt::print("{} passed, {} failed, {} unusable\n", passed, failed, unusable);
     if (unusable > 0) return 2;
     return failed > 0 ? 1 : 0;

@@ -36,17 +36,11 @@ int explore_command(const ExploreCommandOptions& options) {
     if (!threads) return 2;
 
     Exploration exploration;
-    try {
+    {
         ProgressBar bar(0, "placements");
         exploration = run_explore(
             scenario, ExploreOptions{options.design, options.seed, *threads, options.max_events, options.prune,
                                      [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); }});
-    } catch (const ExploreError& error) {
-        fmt::print(stderr, "{}: /explore: {}\n", options.file, error.what());
-        return 2;
-    } catch (const RunawayRun& runaway) {
-        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
-        return 2;
     }
     if (options.format == "json")
         fmt::print("{}\n", explore_json(exploration, options.placements).dump(2));
@@ -58,7 +52,7 @@ int explore_command(const ExploreCommandOptions& options) {
         // at the terminal, on stderr, so that stdout stays one clean document.
         if (!make_directory(*options.report_directory)) return 2;
         const auto path = std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
-        if (!write_file(path, render_explore_page(exploration))) return 2;
+        write_file_atomically(path.string(), render_explore_page(exploration), "--report");
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
     }
     return exploration.held() ? 0 : 1;

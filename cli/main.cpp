@@ -10,6 +10,7 @@
 
 #include "cli/build_info.hpp"
 #include "cli/check_command.hpp"
+#include "cli/command_failure.hpp"
 #include "cli/explore_command.hpp"
 #include "cli/kinds_command.hpp"
 #include "cli/list_command.hpp"
@@ -312,6 +313,12 @@ int main(int argc, char** argv) {
     run.color = color_choice(color);
     explore.prune = !no_prune;
 
+    // The scenario file the command reads, for messages that do not name it.
+    const std::string_view file = app.got_subcommand(run_app)       ? run.file
+                                  : app.got_subcommand(sweep_app)   ? sweep.file
+                                  : app.got_subcommand(explore_app) ? explore.file
+                                  : app.got_subcommand(shrink_app)  ? shrink.file
+                                                                    : std::string_view();
     try {
         if (app.got_subcommand(run_app)) return run_command(run);
         if (app.got_subcommand(sweep_app)) return sweep_command(sweep);
@@ -323,10 +330,8 @@ int main(int argc, char** argv) {
         if (app.got_subcommand(shrink_app)) return shrink_command(shrink);
         if (app.got_subcommand(report_app)) return report_command(report);
         if (app.got_subcommand(check_app)) return check_command(check);
-    } catch (const std::exception& error) {
-        // A model or the engine broke an invariant: a bug, not bad input.
-        fmt::print(stderr, "locksim: internal error: {}\n", error.what());
-        return 3;
+    } catch (...) {
+        return report_failure(std::current_exception(), file);
     }
     return 2;
 }

@@ -48,10 +48,10 @@ std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome,
                             course.next, course.see_also, path.filename().string()});
     for (const auto& steps : report.step_pages) {
         const std::filesystem::path steps_path = path.parent_path() / steps.path;
-        if (!make_directory(steps_path.parent_path().string()) || !write_file(steps_path, steps.html))
-            return std::nullopt;
+        if (!make_directory(steps_path.parent_path().string())) return std::nullopt;
+        write_file_atomically(steps_path.string(), steps.html, "--report");
     }
-    if (!write_file(path, report.page)) return std::nullopt;
+    write_file_atomically(path.string(), report.page, "--report");
     return path.string();
 }
 
@@ -138,7 +138,7 @@ int report_command(const ReportCommandOptions& options) {
     }
     if (progress) fmt::print(stderr, "\r\033[K");
     const auto index = std::filesystem::path(options.out) / "index.html";
-    if (!write_file(index, render_course_index(entries))) return 2;
+    write_file_atomically(index.string(), render_course_index(entries), "--out");
     fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s",
                index.string());
     return unusable > 0 ? 2 : 0;

@@ -119,12 +119,7 @@ int run_command(const RunCommandOptions& options) {
     auto loaded = load_scenario_or_report(options.file);
     if (!loaded) return 2;
     if (options.faults) {
-        try {
-            replace_faults(*loaded, *options.faults, "--faults");
-        } catch (const ScenarioError& error) {
-            fmt::print(stderr, "{}\n", error.what());
-            return 2;
-        }
+        replace_faults(*loaded, *options.faults, "--faults");
     }
     const Scenario& scenario = *loaded;
     const bool every_design = every_timeline(scenario, options.design);
@@ -132,13 +127,8 @@ int run_command(const RunCommandOptions& options) {
     if (!has_design_or_report(scenario, only_design)) return 2;
 
     ScenarioOutcome outcome;
-    try {
-        outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), only_design,
-                               RunOptions{.event_limit = options.max_events});
-    } catch (const RunawayRun& runaway) {
-        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
-        return 2;
-    }
+    outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), only_design,
+                           RunOptions{.event_limit = options.max_events});
     switch (options.format) {
         case RunFormat::json: fmt::print("{}", render_result_json(outcome)); break;
         case RunFormat::trace: fmt::print("{}", render_trace_json(outcome)); break;

@@ -32,14 +32,8 @@ int shrink_command(const ShrinkCommandOptions& options) {
     std::ostringstream text;
     text << in.rdbuf();
 
-    ShrinkResult result;
-    try {
-        result = shrink(ShrinkRequest{options.file, text.str(), design, options.seed.value_or(loaded->seed),
-                                      options.faults, options.max_events});
-    } catch (const ShrinkError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return 2;
-    }
+    const ShrinkResult result = shrink(ShrinkRequest{
+        options.file, text.str(), design, options.seed.value_or(loaded->seed), options.faults, options.max_events});
     const std::string minimal = result.minimal.dump(2) + "\n";
     fmt::print(stderr, "Shrunk in {} runs, keeping {}:\n", result.runs, result.violation);
     for (const auto& step : result.steps) fmt::print(stderr, "  {}\n", step);
@@ -48,12 +42,7 @@ int shrink_command(const ShrinkCommandOptions& options) {
         fmt::print("{}", minimal);
         return 0;
     }
-    try {
-        write_file_atomically(*options.out, minimal);
-    } catch (const OutputError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return 2;
-    }
+    write_file_atomically(*options.out, minimal);
     fmt::print(stderr, "Wrote {}; replay it: {} run {}\n", *options.out, shell_quoted(options.program),
                shell_quoted(*options.out));
     return 0;

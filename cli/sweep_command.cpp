@@ -77,19 +77,12 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
     return gate;
 }
 
-// Prints the result, or writes it whole to `output`: false after printing why it could not.
-bool deliver(const std::string& text, const std::optional<std::string>& output) {
-    if (!output) {
-        fmt::print("{}", text);
-        return true;
-    }
-    try {
+// Prints the result, or writes it whole to `output` (OutputError if it cannot).
+void deliver(const std::string& text, const std::optional<std::string>& output) {
+    if (output)
         write_file_atomically(*output, text);
-    } catch (const OutputError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return false;
-    }
-    return true;
+    else
+        fmt::print("{}", text);
 }
 
 SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards,
@@ -126,11 +119,7 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
         }
         checked.designs.push_back(std::move(result));
     }
-    if (options.junit) {
-        std::ofstream out(*options.junit);
-        out << render_junit({checked}, "locksim sweep");
-        if (!out) fmt::print(stderr, "--junit: cannot write {}\n", *options.junit);
-    }
+    if (options.junit) write_file_atomically(*options.junit, render_junit({checked}, "locksim sweep"), "--junit");
     return held;
 }
 
@@ -169,28 +158,22 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
     // Before the runs, which may take hours, rather than after them.
     if (options.report_directory && !make_directory(*options.report_directory)) return 2;
     Study study;
-    try {
+    {
         ProgressBar bar(points * options.seeds, "runs");
         study = run_study(
             options.file, fields, SeedBlock{options.start, options.seeds}, threads,
             [&bar](std::uint64_t done) { bar.update(done); }, options.max_events, options.design);
-    } catch (const ScenarioError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return 2;
-    } catch (const RunawayRun& runaway) {
-        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
-        return 2;
     }
     study.command = study_command_line(options);
     const std::string text = options.format == "json"
                                  ? study_json(study).dump(2) + "\n"
                                  : render_study_text(study, !options.output && use_colour(color_choice(options.color)));
-    if (!deliver(text, options.output)) return 2;
+    deliver(text, options.output);
     if (options.report_directory) {
         // DIR/<scenario>-study.html; where it went is for the person at the terminal, on
         // stderr, so that stdout stays one clean document.
         const auto path = std::filesystem::path(*options.report_directory) / (slug(study.scenario) + "-study.html");
-        if (!write_file(path, render_study_page(study))) return 2;
+        write_file_atomically(path.string(), render_study_page(study), "--report");
         fmt::print(stderr, "Study charts: {} (open it in a browser)\n", path.string());
     }
     return 0;
@@ -257,14 +240,11 @@ int sweep_command(const SweepCommandOptions& options) {
     if (!threads) return 2;
 
     SweepSummary summary;
-    try {
+    {
         ProgressBar bar(mine.count, "seeds");
         summary = run_sweep(
             scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events,
             options.design);
-    } catch (const RunawayRun& runaway) {
-        fmt::print(stderr, "{}: {}\n", options.file, runaway.what());
-        return 2;
     }
     summary.seeds = all;
     summary.shard = shard.index;
@@ -272,16 +252,14 @@ int sweep_command(const SweepCommandOptions& options) {
     summary.provenance = provenance_of(scenario, all, shard.index, shard.count, options.max_events);
     // A shard is always JSON: it is for `merge`.
     const std::string format = options.shard ? "json" : options.format;
-    if (!deliver(
-            rendered(summary, format, options.output ? "never" : options.color, options.program, options.runs_per_day),
-            options.output))
-        return 2;
+    deliver(rendered(summary, format, options.output ? "never" : options.color, options.program, options.runs_per_day),
+            options.output);
     return judge_gates(summary, gates, options) ? 0 : 1;
 }
 
 int merge_command(const MergeCommandOptions& options) {
     ShardFiles files;
-    try {
+    {
         for (const auto& file : options.files) {
             if (std::filesystem::is_directory(file))
                 throw SweepError(
@@ -307,10 +285,8 @@ int merge_command(const MergeCommandOptions& options) {
                 fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
         const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
         const std::string color = options.output ? "never" : options.color;
-        return deliver(rendered(merged, options.format, color, options.program), options.output) ? 0 : 2;
-    } catch (const SweepError& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        return 2;
+        deliver(rendered(merged, options.format, color, options.program), options.output);
+        return 0;
     }
 }
 

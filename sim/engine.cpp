@@ -320,7 +320,17 @@ void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields
     event.sequence = trace_.recorded();
     for (TraceReader* reader : readers_) reader->read(trace_, event);
     // The event's place is noted before a trigger on it queues its action.
-    if (noting_places_) queue_places_.push_back(QueuePlace{handlings_, gaps_});
+    if (noting_places_) {
+        // Explore's pruning compares places: they never go back, and a new handling also
+        // starts a new gap.
+        if (!queue_places_.empty()) {
+            const QueuePlace& last = queue_places_.back();
+            assert(last.handling <= handlings_);
+            assert(last.gap <= gaps_);
+            assert(last.handling == handlings_ || last.gap < gaps_);
+        }
+        queue_places_.push_back(QueuePlace{handlings_, gaps_});
+    }
     if (!triggers_.empty()) fire_triggers(event);
     trace_.append(std::move(event));
 }
@@ -401,6 +411,9 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
                             "raise the limit with --max-events)",
                             event_limit, format_seconds(now_)));
         Event event = queue_.pop();
+        // True time never goes back: the queue hands out events in (time, sequence) order,
+        // and nothing may be scheduled before now.
+        assert(event.at >= now_);
         now_ = event.at;
         ++handlings_;
         ++gaps_;
