@@ -529,9 +529,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
                (text.size() == 3 && digit(text[0]) && text[1] == '-' && digit(text[2]) && text[0] < text[2]);
     };
     if (root.has("section") && !section_ok(scenario.section))
-        root["section"].fail(
-            fmt::format("expected the seed's section it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"",
-                        scenario.section));
+        root["section"].fail(fmt::format(
+            "expected the chapter of the course it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"",
+            scenario.section));
     scenario.seed = root["seed"].unsigned_integer();
 
     const Json base_world = base_world_json(document);
