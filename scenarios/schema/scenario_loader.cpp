@@ -44,7 +44,7 @@ bool is_node_name(std::string_view name) {
 }
 
 // "vocabulary": {"item": "user", "effect": "email", "provider": "email provider",
-// "record": "statement"}: the job's words, for the reports; any word left out keeps the seed's.
+// "record": "statement"}: the job's words, for the reports; any word left out keeps the renewals job's.
 Vocabulary read_vocabulary(const JsonReader& field) {
     field.allow_only({"item", "effect", "provider", "record"});
     Vocabulary words;
