@@ -30,7 +30,7 @@ namespace {
 constexpr std::string_view billing_node = "billing-db";
 constexpr std::string_view provider_node = "payment-provider";
 
-// Defaults for fields a scenario may leave out; README.md lists them.
+// Defaults for fields a scenario may leave out; docs/scenario-format.md lists them.
 constexpr Duration default_horizon = hours(1);
 
 constexpr std::array<std::string_view, 14> world_fields{
