@@ -1,4 +1,4 @@
-// The cost of an efficiency lock failing (seed §1): the search index built twice in the
+// The cost of an efficiency lock failing: the search index built twice in the
 // same hour is processor time thrown away, not an incident. Every build of a period
 // after the first is counted whole.
 #include <fmt/format.h>

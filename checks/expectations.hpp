@@ -45,7 +45,7 @@ inline std::vector<std::string> total_names(const std::vector<TotalSpec>& totals
 // The one expectation that is not a metric: when the first violation happened.
 inline constexpr const char* first_violation_metric = "first_violation_at";
 
-// What a design's lock is for (seed §1). A correctness lock implies expectations of zero
+// What a design's lock is for. A correctness lock implies expectations of zero
 // double charges and zero stale writes accepted, unless the file states its own; an
 // efficiency lock's double runs are a cost to report, not a failure.
 enum class LockPurpose { correctness, efficiency };

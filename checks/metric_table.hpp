@@ -173,8 +173,8 @@ inline constexpr MetricSpec metric_table[] = {
     {.metric = Metric::stall_ms,
      .name = "stall_ms",
      .meaning = "The longest true time in milliseconds from the crash of a server that believed it held the lock "
-                "to the next belief.acquired anywhere (to the run's end if none came): the TTL trade of seed "
-                "section 2.",
+                "to the next belief.acquired anywhere (to the run's end if none came): the stall time a TTL "
+                "trades against renewal traffic.",
      .unit = MetricUnit::milliseconds,
      .one = "stall",
      .many = "stall"},

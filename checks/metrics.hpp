@@ -1,5 +1,5 @@
 #pragma once
-// What went wrong in one run, recomputed from the trace alone (STYLE.md #10): a model
+// What went wrong in one run, recomputed from the trace alone: a model
 // that forgets to count something cannot hide it from these checkers.
 #include <array>
 #include <cstdint>

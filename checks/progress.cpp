@@ -48,7 +48,7 @@ void RetryStormFinder::see(const Trace&, const TraceEvent& event, RunMetrics& me
 
 namespace locksim {
 
-// Liveness, the other side of the TTL trade (seed §2): how long the work stood still
+// Liveness, the other side of the TTL trade: how long the work stood still
 // after a holder crashed, how long jobs waited for the lock, how often the store said no,
 // and how many schedulers ran the job at all.
 void WaitMeter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {

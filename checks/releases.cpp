@@ -1,5 +1,5 @@
 // What the store did with the lock: a release that removed somebody else's lock (the
-// plain-DEL bug of seed section 2), grants that carried a fencing token, and grants whose
+// plain-DEL bug), grants that carried a fencing token, and grants whose
 // token did not rise above every earlier one (a counter that lost increments).
 #include <fmt/format.h>
 

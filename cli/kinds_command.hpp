@@ -1,12 +1,12 @@
 #pragma once
 // `locksim kinds`: the trace's vocabulary, every kind of event with its fields and their
 // types, as the code declares it (sim/trace_schema.hpp). It is what a fault's "when" may
-// name and what `--format trace` writes; the README's table of kinds is its Markdown.
+// name and what `--format trace` writes; docs/outputs.md's table of kinds is its Markdown.
 #include <string>
 
 namespace locksim {
 
-// `format`: "text" (for people), "markdown" (the README's table) or "json" (for scripts).
+// `format`: "text" (for people), "markdown" (docs/outputs.md's table) or "json" (for scripts).
 int kinds_command(const std::string& format);
 
 }  // namespace locksim

@@ -59,7 +59,7 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
             ++unusable;
         }
     }
-    // In the order the seed tells its story: by section, then by name.
+    // In the course's order: by chapter (the file's section), then by name.
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
         return std::tie(a.section, a.name) < std::tie(b.section, b.name);
     });
@@ -78,7 +78,7 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
     std::size_t name_width = 4;
     for (const auto& e : entries) name_width = std::max(name_width, e.name.size());
     const TextStyle style(use_colour(color_choice(color)));
-    fmt::print("{}\n", style.heading(fmt::format("{:<7}  {:<{}}  {}", "section", "name", name_width, "lesson")));
+    fmt::print("{}\n", style.heading(fmt::format("{:<7}  {:<{}}  {}", "chapter", "name", name_width, "lesson")));
     for (const auto& e : entries)
         fmt::print("{:<7}  {}  {}\n", e.section, style.heading(fmt::format("{:<{}}", e.name, name_width)), e.story);
     fmt::print("\n{} scenario{}; run one with: locksim run {}\n", entries.size(), entries.size() == 1 ? "" : "s",

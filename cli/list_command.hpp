@@ -1,5 +1,5 @@
 #pragma once
-// `locksim list [PATH…]`: the scenario library, in the order the seed tells it.
+// `locksim list [PATH…]`: the scenario library, in the course's order.
 #include <string>
 #include <vector>
 

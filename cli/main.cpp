@@ -170,8 +170,7 @@ int main(int argc, char** argv) {
         "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
 
     std::vector<std::string> list_paths{"scenarios"};
-    CLI::App* list_app =
-        app.add_subcommand("list", "List the scenarios with the seed section each tells and its story");
+    CLI::App* list_app = app.add_subcommand("list", "List the scenarios with the chapter each tells and its story");
     std::string list_format = "text";
     list_app->add_option("PATH", list_paths, "Scenario files or directories (default: scenarios)");
     list_app
@@ -280,7 +279,7 @@ int main(int argc, char** argv) {
     report.program = argv[0];
     std::string report_seed;
     CLI::App* report_app = app.add_subcommand(
-        "report", "Write an HTML report per scenario and a course index that orders them as the seed tells its story");
+        "report", "Write an HTML report per scenario and a course index that orders them by the course's chapters");
     report_app->add_option("PATH", report.paths, "Scenario files or directories")->required();
     report_app->add_option("--out", report.out, "Directory to write the pages into (default: site)");
     report_app->add_option("--seed", report_seed, "Run every file under this seed instead of its own");

@@ -58,16 +58,16 @@ std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome,
 namespace {
 
 // A scenario of the course, loaded before any runs so that each page can link to the
-// pages before and after it in the seed's order.
+// pages before and after it in the course's order.
 struct CoursePage {
     std::string file;
     Scenario scenario;
     std::string page;  // its file name in the output directory
 };
 
-// The seed's order: by section, then by name, as `locksim list` prints it.
-bool in_seed_order(const std::string& section_a, const std::string& name_a, const std::string& section_b,
-                   const std::string& name_b) {
+// The course's order: by chapter (the file's section), then by name, as `locksim list` prints it.
+bool in_course_order(const std::string& section_a, const std::string& name_a, const std::string& section_b,
+                     const std::string& name_b) {
     const std::string sa = section_a.empty() ? "9" : section_a, sb = section_b.empty() ? "9" : section_b;
     return std::tie(sa, name_a) < std::tie(sb, name_b);
 }
@@ -110,8 +110,8 @@ int report_command(const ReportCommandOptions& options) {
     std::vector<std::size_t> order(pages.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return in_seed_order(pages[a].scenario.section, pages[a].scenario.name, pages[b].scenario.section,
-                             pages[b].scenario.name);
+        return in_course_order(pages[a].scenario.section, pages[a].scenario.name, pages[b].scenario.section,
+                               pages[b].scenario.name);
     });
 
     std::vector<CourseEntry> entries;

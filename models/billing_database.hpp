@@ -1,13 +1,13 @@
 #pragma once
 // The billing database's renewals table: one row per customer and period, and the
-// conditional writes of seed section 4. A fenced write names its token and changes the
+// conditional writes that fence it. A fenced write names its token and changes the
 // row only if no newer token has written it; zero rows tells the writer it lost the lock.
 //
 //   UPDATE renewals SET status='claimed', fence=33
 //    WHERE customer=42 AND period='2026-10' AND fence < 33
 //
 // A renewal still due stands for a row not inserted yet: with a unique key on (customer,
-// period), the first INSERT wins and every later one fails (seed §6: let the database decide).
+// period), the first INSERT wins and every later one fails (let the database decide).
 // The same database remembers for which hour the search index was last built.
 #include <cstdint>
 #include <map>

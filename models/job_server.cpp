@@ -41,7 +41,7 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
     finished();
 }
 
-// One run of the job, from its start to its release: the seed's story.
+// One run of the job, from its start to its release: the story every scenario tells.
 Task<void> JobServer::run_once() {
     const bool leadership = job_.lock_scope == LockScope::leadership;
     if (leadership && !may_act(leadership_.get())) {
@@ -146,7 +146,7 @@ void JobServer::open_record(std::int64_t customer) const {
     if (customer == bad_record_) throw JobError(fmt::format("an error while handling customer {}", customer));
 }
 
-// One customer, in the order of the seed's story: check the lease, skip what is already
+// One customer, in the story's order: check the lease, skip what is already
 // charged, prepare the invoice (where a pause can land), then charge and record it.
 Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldLease* held) {
     // Code that never looks at its lease still stops once it has been told it lost it.
@@ -217,7 +217,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     co_return Step::next_customer;
 }
 
-// The hourly search-index rebuild (seed §1): under the lock, see whether this hour's
+// The hourly search-index rebuild, a lock for efficiency: under the lock, see whether this hour's
 // index exists, and build it if not. Nothing is fenced: a second build only costs time.
 Task<JobServer::Ending> JobServer::rebuild_index(HeldLease* held) {
     if (!may_act(held)) co_return Ending{"stopped: the lock is no longer ours", false};

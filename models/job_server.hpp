@@ -1,7 +1,7 @@
 #pragma once
 // A job server: its scheduler starts the nightly job at its time by the server's own wall
-// clock. The renewals job runs the way seed sections 3 and 4 tell it; the hourly index
-// rebuild is the efficiency job of section 1.
+// clock. The renewals job runs as gc-pause-40s tells it (check the
+// lease, prepare the invoice, charge); the hourly index rebuild is the efficiency job.
 #include <cstdint>
 #include <functional>
 #include <memory>

@@ -10,7 +10,7 @@ LockHolder::LockHolder(Host host, LockStoreClient& store, const LockSpec& spec)
     : host_(host), store_(store), spec_(spec) {}
 
 // The holder's deadline on the clock it times leases with. Store clients report it on the
-// monotonic clock; a holder that measures durations on the wall clock (seed §6: don't)
+// monotonic clock; a holder that measures durations on the wall clock (don't)
 // carries the same time left over to its wall clock, which a step then moves.
 Instant LockHolder::on_lease_clock(Instant monotonic_deadline) const {
     if (!spec_.wall_clock_durations || monotonic_deadline == never) return monotonic_deadline;

@@ -1,9 +1,9 @@
 #pragma once
-// What every lock client library does around a store's protocol (seed section 6): renew
+// What every lock client library does around a store's protocol: renew
 // in the background every ttl/3 while the lease is still ours, and release in a finally
 // path. (Waiting for the lock is the store client's business: polling or queueing.)
 //
-// A lease is not an RAII guard (STYLE.md #7): a holder only *believes* it holds the lock,
+// A lease is not an RAII guard: a holder only *believes* it holds the lock,
 // until its own monotonic clock says the lease ran out or it learns otherwise. Every
 // change of belief is written to the trace, so checkers can compare belief with truth.
 #include <memory>

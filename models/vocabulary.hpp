@@ -1,7 +1,7 @@
 #pragma once
 // What a scenario calls the job's things: its items, the side effect a run has at the
-// provider, the provider, and the record prepared for each item. The seed's words are the
-// defaults; an engineer's own ("user", "email", "email provider", "statement") replace
+// provider, the provider, and the record prepared for each item. The renewals job's words are
+// the defaults; an engineer's own ("user", "email", "email provider", "statement") replace
 // them in text, HTML, Mermaid and explanations. Words only: metric names, trace kinds and
 // field names stay as they are, so JSON stays one stable contract.
 #include <string>

@@ -36,7 +36,7 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     const std::string_view k = event.kind;
     auto name = [&trace](NodeId id) { return trace.node_name(id); };
     const Vocabulary words = vocabulary_of(trace);
-    // The model writes the seed's status words; the scenario may name its effect otherwise.
+    // The model writes the renewals job's status words; the scenario may name its effect otherwise.
     const auto status = [&words](const std::string& text) { return text == "charged" ? words.effected() : text; };
 
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};

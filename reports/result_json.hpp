@@ -1,6 +1,6 @@
 #pragma once
-// `locksim run --format json`: one document per run, shape documented in README.md
-// ("Output formats") and kept stable, because CI jobs and later tools read it.
+// `locksim run --format json`: one document per run, shape documented in
+// docs/outputs.md and kept stable, because CI jobs and later tools read it.
 #include <nlohmann/json.hpp>
 
 #include <string>

@@ -14,7 +14,7 @@
 namespace locksim {
 namespace {
 
-// The seed's figures put the first server on the left, the lock store's nodes next to
+// The figures put the first server on the left, the lock store's nodes next to
 // it, the other servers after them and the resources last.
 std::vector<std::string> figure_lanes(const WorldSpec& world) {
     std::vector<std::string> lanes{world.servers.front()};

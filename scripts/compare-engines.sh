@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# locksim's engine against the hold-model baselines of ../shared/baselines: the bare
+# locksim's engine against hold-model baselines that are not part of this repository, read
+# from the folder BASELINES names (src/hold_cpp.cc, src/hold_ns3.cc, src/hold_simpy2.py): the bare
 # std::priority_queue loop, ns-3 with each of its schedulers, and SimPy 2. Every program
 # fires the same event sequence (same RNG, same FIFO ties): the script checks that their
 # final_t_ns and chk agree, then runs them interleaved, REPS times each, and prints the
 # medians and the ratios locksim / bare heap, locksim / ns-3's fastest, locksim / SimPy.
-#   scripts/compare-engines.sh                 # P = 10, 1000, 100000; 3 repetitions
-#   REPS=5 scripts/compare-engines.sh
-#   SCALE=10 REPS=1 scripts/compare-engines.sh # a quick look: E divided by 10
+#   BASELINES=DIR scripts/compare-engines.sh                 # P = 10, 1000, 100000; 3 repetitions
+#   BASELINES=DIR REPS=5 scripts/compare-engines.sh
+#   BASELINES=DIR SCALE=10 REPS=1 scripts/compare-engines.sh # a quick look: E divided by 10
 # Needs g++, and for the ns-3 and SimPy columns Debian's libns3-dev and python3-simpy
 # (installed when missing, through sudo when not root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-baselines=${BASELINES:-../shared/baselines}
+baselines=${BASELINES:?set BASELINES to the folder of the hold-model baselines (src/hold_cpp.cc, src/hold_ns3.cc, src/hold_simpy2.py)}
 REPS=${REPS:-3}
 SCALE=${SCALE:-1}
 out=build/compare-engines

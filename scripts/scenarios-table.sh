@@ -2,7 +2,7 @@
 # Prints the table of shipped scenarios in docs/scenarios.md: file, the course's chapter
 # it tells, the one-line lesson, and for every design the metrics its expectations name,
 # as measured by running it now (each metric once; a time as locksim prints durations,
-# 46.001s). A CTest test (tests/readme_scenarios_table.sh) checks the copy in
+# 46.001s). A CTest test (tests/docs_scenarios_table.sh) checks the copy in
 # docs/scenarios.md against this output.
 #   scripts/scenarios-table.sh [path/to/locksim]
 set -euo pipefail

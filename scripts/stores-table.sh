@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints seed section 5's table of lock stores from one run of
+# Prints the table of lock stores (docs/scenarios.md, "The stores compared, measured") from one run of
 # scenarios/stores-compared.json: every number comes from that run's JSON.
 #   scripts/stores-table.sh [path/to/locksim]
 set -euo pipefail

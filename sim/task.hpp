@@ -4,7 +4,7 @@
 // A process in locksim is a chain of Tasks: `co_await lock.acquire()` starts the child
 // and resumes the parent when the child finishes (symmetric transfer, so deep chains do
 // not grow the machine stack). An exception thrown inside a child is stored and rethrown
-// in the parent at the co_await: a coroutine never swallows an exception (STYLE.md #6).
+// in the parent at the co_await: a coroutine never swallows an exception.
 #include <cassert>
 #include <coroutine>
 #include <exception>

@@ -3,7 +3,7 @@
 // its fields with a type and whether it may be left out. The engine checks every recorded
 // event against its kind (a missing or ill-typed field is a bug in the code that recorded
 // it, caught where it happens); the fault triggers, the checkers, the trace writers, the
-// JSON Schema of scenario files and the README's table of kinds all read these tables.
+// JSON Schema of scenario files and docs/outputs.md's table of kinds all read these tables.
 //
 // The engine declares the kinds it records itself (sim/trace.hpp); the models
 // declare theirs (models/trace_kinds.hpp). Names and keys are string literals, so an

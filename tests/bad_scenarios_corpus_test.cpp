@@ -1,7 +1,7 @@
 // The bad-input corpus (tests/bad_scenarios/) loaded in this process, through the loader
 // `locksim run` and `locksim check` use: every file is refused with a ScenarioError whose
 // message is one short line that starts with the path. tests/bad_scenarios_test.sh checks
-// the rest through the program (exit 2, stdout empty, the place the README names, check's
+// the rest through the program (exit 2, stdout empty, the place tests/bad_scenarios/README.md names, check's
 // ERROR line); this test is what the sanitizer build runs instead (scripts/sanitizers.sh),
 // where starting the program 600 times costs minutes and reaches no other code.
 #include <catch2/catch.hpp>

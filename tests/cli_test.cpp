@@ -34,7 +34,7 @@ TEST_CASE("piped output carries no colour codes unless asked for") {
           std::string::npos);  // an explicit request wins over the environment
     CHECK(run_locksim("list").out.find('\x1b') == std::string::npos);
     CHECK(run_locksim("list --color always").out.find('\x1b') != std::string::npos);
-    CHECK(run_locksim("list --color always").out.find("\x1b[1msection") == 0);
+    CHECK(run_locksim("list --color always").out.find("\x1b[1mchapter") == 0);
 }
 
 TEST_CASE("run with format json prints one stable document with the documented fields") {
@@ -145,10 +145,10 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     std::filesystem::remove_all(folder);
 }
 
-TEST_CASE("list shows every shipped scenario with its section and lesson, in the seed's order") {
+TEST_CASE("list shows every shipped scenario with its chapter and lesson, in the course's order") {
     const auto ran = run_locksim("list");
     CHECK(ran.exit_code == 0);
-    CHECK(ran.out.starts_with("section  name"));
+    CHECK(ran.out.starts_with("chapter  name"));
     CHECK(ran.out.find("3-4      gc-pause-40s") != std::string::npos);
     CHECK(ran.out.find("A 40 s GC pause outlives a 30 s lease") != std::string::npos);
     CHECK(ran.out.find("2        plain-delete") < ran.out.find("3-4      gc-pause-40s"));

@@ -418,7 +418,7 @@ TEST_CASE("a client crash closes its connection and the database ends its sessio
 }
 
 TEST_CASE("an advisory lock taken twice by one session is freed only by its second unlock") {
-    // PostgreSQL counts a session's advisory locks (../shared/fidelity/postgresql-15-observed.txt §1).
+    // PostgreSQL counts a session's advisory locks (fidelity case postgres-advisory-reentrant).
     DatabaseWorld world;
     std::int64_t holder = 0;
     std::int64_t other = 0;

@@ -72,7 +72,7 @@ TEST_CASE("explore finds the unfenced window, the fenced claim-to-charge window,
     for (const auto& window : unfenced.windows)
         CHECK(violation_names(window.violations) == std::vector<std::string>{"double_charges"});
 
-    // The seed's own caveat: between the fenced claim and the charge nothing in the
+    // The caveat of fencing: between the fenced claim and the charge nothing in the
     // database can stop a holder that paused there.
     const auto& fenced = design_named(exploration, "fenced");
     const auto claim_to_charge =

@@ -281,8 +281,8 @@ TEST_CASE("a holder that times leases on its wall clock keeps believing after it
     // server-1's wall clock is an hour ahead. Granted at 1.002s with 29.998s left, the
     // holder believes until its wall clock reads 1h 31s. Stepped back 60s at 10s, that
     // clock reads 1h 40s - 60s = 59min 40s at true 40s: still "before" the deadline,
-    // although 39s of the 30s lease have passed (seed section 6: time leases on the
-    // monotonic clock). Without renewal nothing else corrects it.
+    // although 39s of the 30s lease have passed (so time leases on the monotonic
+    // clock). Without renewal nothing else corrects it.
     LockSpec lock = redis_lock();
     lock.renew = false;
     lock.wall_clock_durations = true;

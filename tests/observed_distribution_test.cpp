@@ -43,7 +43,7 @@ bool same_points(const std::vector<QuantilePoint>& actual, const std::vector<Qua
                       });
 }
 
-// The shape of the README's example: 950 pauses up to 10 ms, 45 up to 200 ms, 4 up to 4 s,
+// The shape of the histogram example in docs/scenario-format.md: 950 pauses up to 10 ms, 45 up to 200 ms, 4 up to 4 s,
 // one up to 15 s.
 constexpr std::array<HistogramBucket, 4> gc_buckets{{{10_ms, 950}, {200_ms, 45}, {4_s, 4}, {15_s, 1}}};
 

@@ -1,6 +1,6 @@
 // The engineer's own system, as shipped in scenarios/examples/: a cron on four pods, a
-// lock that skips when refused, measured pauses, their own words. What the README's
-// walk-through shows must be what the program does.
+// lock that skips when refused, measured pauses, their own words. What the walk-through
+// in docs/own-system.md shows must be what the program does.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

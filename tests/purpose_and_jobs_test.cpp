@@ -1,5 +1,5 @@
-// What a design's lock is for (purpose), and the job and world options of seed sections 1
-// and 6: no lock at all, a unique claim, hash assignment, an elected leader, the index
+// What a design's lock is for (purpose), and the job and world options of the course's
+// first and last chapters: no lock at all, a unique claim, hash assignment, an elected leader, the index
 // rebuild whose work a pause does not count. Scenario texts are parsed and run end to end.
 #include <catch2/catch.hpp>
 

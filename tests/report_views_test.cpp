@@ -520,7 +520,7 @@ TEST_CASE("Perfetto: slices on a track nest, flows pair up, every event belongs 
     }
 }
 
-TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 3-4 scenario under both") {
+TEST_CASE("the course index lists chapters in order, scenarios in course order, a 3-4 scenario under both") {
     SECTION("render_course_index puts an entry under every chapter its section spans") {
         const std::vector<CourseEntry> entries{
             {"1", "first", "lesson one", "first.html", true},
@@ -531,7 +531,7 @@ TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 
         const std::string index = render_course_index(entries);
         const auto catch_at = index.find("<h2>3 · The catch</h2>");
         const auto fix_at = index.find("<h2>4 · The fix</h2>");
-        const auto beyond_at = index.find("<h2>Beyond the seed</h2>");
+        const auto beyond_at = index.find("<h2>Beyond the basics</h2>");
         REQUIRE(index.find("<h2>1 · The problem</h2>") != std::string::npos);
         REQUIRE(catch_at != std::string::npos);
         REQUIRE(fix_at != std::string::npos);
@@ -605,7 +605,7 @@ TEST_CASE("the course index lists chapters in order, scenarios in seed order, a 
             INFO(href);
             CHECK(std::filesystem::is_regular_file(out / href));
         }
-        // Each page links to the one before and after it in the seed's order, and to the
+        // Each page links to the one before and after it in the course's order, and to the
         // others of its chapter; following "next" from the first page visits every page once.
         std::vector<std::string> visited;
         std::string page = slug(by_section.front().second) + ".html";

@@ -1,4 +1,4 @@
-// The shipped scenarios tell the seed's stories; these tests pin the counted outcomes.
+// The shipped scenarios tell the course's stories; these tests pin the counted outcomes.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -42,7 +42,7 @@ TEST_CASE("gc-pause-40s: unfenced charges customer 42 twice, fenced rejects the 
     CHECK(outcome.held());
 }
 
-TEST_CASE("gc-pause-40s: the fenced design hands out the seed's tokens 33 and 34") {
+TEST_CASE("gc-pause-40s: the fenced design hands out tokens 33 and 34") {
     const auto scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed, "fenced");
     std::vector<std::int64_t> granted;
@@ -112,7 +112,7 @@ TEST_CASE("every shipped scenario meets every expectation its file states") {
     }
 }
 
-TEST_CASE("the seed's section 5 table: which stores survive a failover and which give tokens") {
+TEST_CASE("the stores compared: which stores survive a failover and which give tokens") {
     const auto scenario = load_scenario_file(scenario_path("stores-compared.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
     for (const char* store : {"redis", "redis-replicated"}) {
@@ -131,7 +131,7 @@ TEST_CASE("the seed's section 5 table: which stores survive a failover and which
     }
 }
 
-TEST_CASE("every shipped scenario names the seed section it tells and its one-line lesson") {
+TEST_CASE("every shipped scenario names the chapter it tells and its one-line lesson") {
     for (const auto& entry : std::filesystem::directory_iterator(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios")) {
         if (!is_scenario_file(entry.path())) continue;
         const auto scenario = load_scenario_file(entry.path().string(), metric_names());

@@ -2,8 +2,6 @@
 # The documents that list the trace's kinds are the code's declaration, not copies kept by
 # hand: the table of kinds in docs/outputs.md is `locksim kinds --format markdown`, and the
 # JSON Schema's list of events a fault's "when" may name is every declared kind, in order.
-# (The table lived in the README before the README became a five-minute read; the CTest
-# name still says README.)
 #   tests/vocabulary_docs_test.sh path/to/locksim
 set -euo pipefail
 cd "$(dirname "$0")/.."

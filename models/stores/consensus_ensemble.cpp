@@ -357,7 +357,7 @@ void ConsensusEnsemble::take_over(std::size_t me) {
     commit_up_to(leader.log.size());
     // Every session counts as heard from now, as a new ZooKeeper leader resets them; a new
     // etcd leader extends every lease by the election timeout besides (its lessor's
-    // Promote; ../shared/fidelity/etcd-3.4.23-observed.txt §4).
+    // Promote; observed on etcd 3.4.23, fidelity case etcd-restart-refreshes-lease).
     const Instant refreshed =
         host.monotonic_now() + (flavor_ == Flavor::etcd ? spec_.consensus.election_timeout : Duration{});
     for (auto& [session, heard] : session_heard_) heard = refreshed;

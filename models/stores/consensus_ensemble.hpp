@@ -1,5 +1,5 @@
 #pragma once
-// A consensus store in the style of ZooKeeper and etcd (MODELS.md): a replicated log
+// A consensus store in the style of ZooKeeper and etcd (docs/models.md): a replicated log
 // that a leader commits once a majority has it, so a leader failover loses no acquired
 // lock; client sessions (etcd: leases) kept alive by heartbeats and expired by the
 // cluster, which then deletes the session's keys and fires watches.

@@ -1,5 +1,5 @@
 #pragma once
-// The lock recipes of ZooKeeper and etcd over a ConsensusEnsemble (MODELS.md):
+// The lock recipes of ZooKeeper and etcd over a ConsensusEnsemble (docs/models.md):
 //
 // ZooKeeper: create lock/lock- as EPHEMERAL|SEQUENTIAL in the client's session; list the
 //   children; the lowest sequence number holds the lock; otherwise watch the next-lower

@@ -1,7 +1,7 @@
 #pragma once
 // One Consul server (a datacenter of one, so always its leader) as a lock store: sessions
 // and the KV store's acquire and release, with the timing rules of Consul's documentation
-// ("Sessions and distributed locks", the Session and KV HTTP APIs; README "The models"):
+// ("Sessions and distributed locks", the Session and KV HTTP APIs; docs/models.md):
 //
 //   PUT /v1/session/create {"TTL": "10s", "LockDelay": "15s"}  -> the session's ID
 //   PUT /v1/session/renew/<id>                                 -> 200, or 404 once it is gone

@@ -1,5 +1,5 @@
 #pragma once
-// Locks kept by the database the job writes to (seed §5, MODELS.md "Databases"): a
+// Locks kept by the database the job writes to (docs/models.md, "Database locks"): a
 // session-level advisory lock, or a row lock taken with SELECT … FOR UPDATE and held
 // until the transaction ends. Neither has a TTL: the database holds the lock for the
 // session, and releases it when the session ends — at unlock or COMMIT, when the

@@ -1,4 +1,4 @@
-// A lock in each server's own memory (seed §1): on one server it would keep two threads
+// A lock in each server's own memory: on one server it would keep two threads
 // apart; here each server has its own, so all three take "the" lock at once.
 #include "models/stores/store_deployment.hpp"
 #include "models/trace_kinds.hpp"

@@ -7,8 +7,8 @@
 // makes it stop leading. Between rounds nothing times its leadership: a leader paused
 // for a minute wakes up still leading, and learns otherwise only when a round fails.
 //
-// The token is the leaseTransitions this client wrote when it took the lease (README,
-// "The models", on whether it fences).
+// The token is the leaseTransitions this client wrote when it took the lease (docs/models.md,
+// on whether it fences).
 #include <optional>
 
 #include "models/lock_client.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The Kubernetes API server's side of a Lease (coordination.k8s.io/v1) as client-go's
-// leader election uses it (README, "The models"). The server judges nothing about time:
+// leader election uses it (docs/models.md). The server judges nothing about time:
 // it stores what a client PUTs if the resourceVersion the client read is still the
 // object's (optimistic concurrency), and answers 409 Conflict otherwise. Whether a lease
 // has run out is each candidate's own judgement, on its own clock

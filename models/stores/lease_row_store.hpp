@@ -1,5 +1,5 @@
 #pragma once
-// A lock kept as a row in a database (MODELS.md, "Lease row"): one statement claims the
+// A lock kept as a row in a database (docs/models.md, "Database lease row"): one statement claims the
 // lease and increases the row's counter, so every grant carries a larger fencing token.
 // Only the database's own wall clock decides whether a lease has run out.
 //
@@ -16,7 +16,7 @@ namespace locksim {
 
 class LeaseRowStore {
 public:
-    // `first_token` is the fence of the first grant (the seed's story starts at 33).
+    // `first_token` is the fence of the first grant (gc-pause-40s starts at 33).
     LeaseRowStore(Host host, std::int64_t first_token) : host_(host), first_token_(first_token) {}
 
     // The new fence if the lease was free (never taken, or run out by this clock).

@@ -36,7 +36,7 @@ struct CountRange {
 
 enum class ReleaseMode {
     compare_and_delete,  // delete only if the value is still ours (the right way)
-    plain_delete,        // DEL whatever is there (the bug of seed section 2)
+    plain_delete,        // DEL whatever is there (the bug: it frees another holder's lock)
 };
 
 struct RetrySpec {
@@ -58,7 +58,7 @@ struct TcpKeepalives {
     Duration gives_up_after() const { return idle + interval * count; }
 };
 
-// What a Redis node keeps across a restart (MODELS.md, "Persistence").
+// What a Redis node keeps across a restart (docs/models.md, Redis persistence).
 struct PersistenceSpec {
     enum class Mode {
         none,             // nothing: a restart starts empty
@@ -118,7 +118,7 @@ struct KubernetesLeaseSpec {
     RetrySpec candidate_retry() const { return {retry_period, retry_period + retry_period * jitter_tenths / 10}; }
 };
 
-// Consul's sessions (README, "The models"); a session's TTL is the lock's ttl (its range is
+// Consul's sessions (docs/models.md); a session's TTL is the lock's ttl (its range is
 // the store's lease rule, store_registry.cpp).
 struct ConsulSpec {
     // Consul caps a longer lock-delay at 60s.
@@ -165,7 +165,7 @@ struct LockSpec {
     std::optional<Duration> idle_in_transaction_timeout;
     TcpKeepalives tcp_keepalives;       // db-*: when the database ends a dead machine's session
     std::optional<PoolerSpec> pooler;   // db-advisory: the servers reach the database through PgBouncer
-    bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease (seed §2)
+    bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease
     bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
     // redis, redis-replicated: the lock script INCRs this key after every grant, and the
     // counter's new value is the fencing token. It is a key like any other: a restart

@@ -1,5 +1,5 @@
 #pragma once
-// One Redis node holding lock keys, with the command semantics of MODELS.md: SET NX PX,
+// One Redis node holding lock keys, with the command semantics of docs/models.md: SET NX PX,
 // compare-and-delete, plain DEL, compare-and-extend. Expiry is an absolute reading of
 // the host's wall clock, checked on every access and by an alarm at the deadline (the
 // active expiry cycle), so a clock step on the Redis host moves every expiry with it.

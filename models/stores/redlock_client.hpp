@@ -1,5 +1,5 @@
 #pragma once
-// Redlock (MODELS.md): the same key and random value on N independent Redis nodes. The
+// Redlock (docs/models.md): the same key and random value on N independent Redis nodes. The
 // client asks every node at once with a short per-node timeout and holds the lock only
 // if a majority said OK and the time that took is below the TTL:
 //

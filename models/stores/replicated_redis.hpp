@@ -1,5 +1,5 @@
 #pragma once
-// Redis with asynchronous replicas and Sentinel-style failover (MODELS.md, seed §5).
+// Redis with asynchronous replicas and Sentinel-style failover (docs/models.md).
 //
 // 1. The primary acknowledges a write at once and streams it to each replica after the
 //    replication lag; a replica applies it and acknowledges the offset.

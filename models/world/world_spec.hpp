@@ -26,13 +26,13 @@ enum class JobKind {
 // Which customers a server's job handles.
 enum class Assignment {
     all,   // every server runs the whole job; the lock decides who
-    hash,  // each customer belongs to one server: id modulo the server count (seed §6: give each key one owner)
+    hash,  // each customer belongs to one server: id modulo the server count (give each key one owner)
 };
 
 // What a server holds the lock for.
 enum class LockScope {
     each_run,    // take it when the job starts, release it when the job ends
-    leadership,  // campaign from the start of the run and keep it: only the leader's scheduler runs jobs (seed §6)
+    leadership,  // campaign from the start of the run and keep it: only the leader's scheduler runs jobs
 };
 
 // The job's HTTP client of the payment provider: how long it waits for a charge's reply,
@@ -53,7 +53,7 @@ struct JobSpec {
     // Preparing one invoice, between the lease check and the charge: drawn per customer
     // from the server's own "work" stream (a fixed duration draws nothing).
     DurationDistribution work_per_customer = DurationDistribution::fixed(Duration{});
-    bool recheck_before_charge = false;  // check the lease once more just before charging (seed §3: it does not help)
+    bool recheck_before_charge = false;  // check the lease once more just before charging (it does not help)
     // Start a customer only with at least this much lease left (by the holder's clock):
     // less, and the run stops so the lock can pass on before the lease runs out.
     std::optional<Duration> min_lease_left;
@@ -91,7 +91,7 @@ struct ProtectionSpec {
     // customers), so two holders given the same number both get through.
     bool fence_provider = false;
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
-    bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win (seed §6)
+    bool unique_claim = false;                   // INSERT the renewal row first; the unique key lets one server win
     // fence_database: the claim takes only a row still due, never one claimed or charged
     // under any token, so a stale holder that claims first keeps the newer one out…
     bool claim_once = false;

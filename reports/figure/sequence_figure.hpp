@@ -1,5 +1,5 @@
 #pragma once
-// One design's run as the seed draws it: a lane per node, numbered steps in time order,
+// One design's run as a sequence diagram: a lane per node, numbered steps in time order,
 // message arrows from send to delivery, and the bars behind them (each lease as its
 // holder believed it and as the store saw it, pauses, downtime). Every picture of a run
 // (SVG, Mermaid, Perfetto, the event table) is drawn from this, so an event carries the

@@ -22,14 +22,14 @@
 namespace locksim {
 namespace {
 
-// "3-4" → "Seed §3–4 · The catch, The fix".
+// "3-4" → "Chapters 3–4 · The catch, The fix".
 std::string section_line(const std::string& section) {
     if (section.empty()) return "";
     std::string chapters = chapter_title(section.front());
     if (section.size() == 3)
         for (char c = static_cast<char>(section.front() + 1); c <= section.back(); ++c)
             chapters += ", " + chapter_title(c);
-    return fmt::format("Seed §{} · {}",
+    return fmt::format("{} {} · {}", section.size() == 3 ? "Chapters" : "Chapter",
                        escaped(section.size() == 3 ? fmt::format("{}–{}", section.front(), section.back()) : section),
                        escaped(chapters));
 }
@@ -397,7 +397,7 @@ std::string exercises(const ScenarioOutcome& outcome, const ReportPage& page) {
     return html + "</section>\n";
 }
 
-// Previous and next in the seed's order, where the page is part of a course.
+// Previous and next in the course's order, where the page is part of a course.
 std::string course_navigation(const ReportPage& page) {
     if (!page.previous && !page.next) return "";
     std::string html = "<nav class=\"course-nav\">";
@@ -422,7 +422,8 @@ std::string see_also(const ReportPage& page) {
 std::string course_item(const CourseEntry& entry) {
     return fmt::format(
         "<li><a href=\"{}\"><strong>{}</strong></a>{} — {} {}</li>\n", escaped(entry.href), escaped(entry.name),
-        entry.section.size() > 1 ? fmt::format(" <span class=\"chapter\">§{}</span>", escaped(entry.section)) : "",
+        entry.section.size() > 1 ? fmt::format(" <span class=\"chapter\">chapters {}</span>", escaped(entry.section))
+                                 : "",
         escaped(entry.lesson),
         (entry.violated.empty() ? std::string("<span class=\"outcome outcome-safe\">nothing lost</span>")
                                 : fmt::format("<span class=\"outcome outcome-harmed\">lost in {}</span>",
@@ -445,7 +446,7 @@ std::string chapter_title(char section) {
         case '4': return "The fix";
         case '5': return "Where it lives";
         case '6': return "In practice";
-        default: return "Beyond the seed";
+        default: return "Beyond the basics";
     }
 }
 
@@ -513,9 +514,10 @@ std::string render_course_index(const std::vector<CourseEntry>& entries) {
     std::string html = page_head("locksim · distributed locks, scenario by scenario");
     html +=
         "<header>\n<p class=\"chapter\">locksim</p>\n<h1>Distributed locks, scenario by scenario</h1>\n"
-        "<p class=\"description\">Every scenario is a run of the simulator, drawn from its trace. They follow the "
-        "seed's story: the problem, leases, the catch, the fix, where the lock lives, and practice. Each page shows "
-        "the designs side by side and, for each, a sequence figure and every step it took.</p>\n</header>\n";
+        "<p class=\"description\">Every scenario is a run of the simulator, drawn from its trace. They tell one "
+        "story in six chapters: the problem, leases, the catch, the fix, where the lock lives, and practice. Each "
+        "page shows the designs side by side and, for each, a sequence figure and every step it took.</p>\n"
+        "</header>\n";
     html += "<section>\n";
     // Chapter by chapter; a scenario that spans sections ("3-4") appears in each of them.
     for (char chapter = '1'; chapter <= '9'; ++chapter) {

@@ -23,11 +23,11 @@ struct PageLink {
 };
 
 struct ReportPage {
-    std::string section;         // the seed section the scenario tells ("3-4"), may be empty
+    std::string section;         // the chapter the scenario tells ("3-4"), may be empty
     std::string replay_command;  // "locksim run scenarios/gc-pause-40s.json --seed 1"
     std::string index_link;      // href of the course index, or empty
     std::vector<PageExercise> what_ifs;
-    // In a course (`locksim report`): the pages before and after in the seed's order, and
+    // In a course (`locksim report`): the pages before and after in the course's order, and
     // the others of the same chapter.
     std::optional<PageLink> previous;
     std::optional<PageLink> next;
@@ -68,10 +68,10 @@ struct CourseEntry {
     std::vector<std::string> violated;  // the world's outcome: designs in which a checker flagged a violation
 };
 
-// index.html: the scenarios in the order the seed tells its story, chapter by chapter.
+// index.html: the scenarios in the course's order, chapter by chapter.
 std::string render_course_index(const std::vector<CourseEntry>& entries);
 
-// The seed's chapter a section number belongs to: '3' → "The catch".
+// The title of the course's chapter a section number names: '3' → "The catch".
 std::string chapter_title(char section);
 
 }  // namespace locksim

@@ -1,5 +1,5 @@
 #pragma once
-// A sequence figure as inline SVG, drawn the way the seed draws its figures: a lane per
+// A sequence figure as inline SVG, drawn as sequence diagrams are: a lane per
 // node, time running down, arrows for messages from send to delivery, bars for leases
 // and pauses, violations marked and captioned.
 #include <string>

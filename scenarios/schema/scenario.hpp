@@ -27,7 +27,7 @@ struct Scenario {
     std::string name;
     std::string description;
     std::string lesson;   // one line: what a learner should take away
-    std::string section;  // the seed's section it tells, "3" or "3-4"; empty if none
+    std::string section;  // the chapter of the course it tells, "3" or "3-4"; empty if none
     std::uint64_t seed = 0;
     std::vector<Design> designs;  // in file order
     std::optional<ExploreSpec> explore;

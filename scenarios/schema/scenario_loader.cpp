@@ -30,7 +30,7 @@ namespace {
 constexpr std::string_view billing_node = "billing-db";
 constexpr std::string_view provider_node = "payment-provider";
 
-// Defaults for fields a scenario may leave out; README.md lists them.
+// Defaults for fields a scenario may leave out; docs/scenario-format.md lists them.
 constexpr Duration default_horizon = hours(1);
 
 constexpr std::array<std::string_view, 14> world_fields{
@@ -44,7 +44,7 @@ bool is_node_name(std::string_view name) {
 }
 
 // "vocabulary": {"item": "user", "effect": "email", "provider": "email provider",
-// "record": "statement"}: the job's words, for the reports; any word left out keeps the seed's.
+// "record": "statement"}: the job's words, for the reports; any word left out keeps the renewals job's.
 Vocabulary read_vocabulary(const JsonReader& field) {
     field.allow_only({"item", "effect", "provider", "record"});
     Vocabulary words;
@@ -529,9 +529,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
                (text.size() == 3 && digit(text[0]) && text[1] == '-' && digit(text[2]) && text[0] < text[2]);
     };
     if (root.has("section") && !section_ok(scenario.section))
-        root["section"].fail(
-            fmt::format("expected the seed's section it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"",
-                        scenario.section));
+        root["section"].fail(fmt::format(
+            "expected the chapter of the course it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"",
+            scenario.section));
     scenario.seed = root["seed"].unsigned_integer();
 
     const Json base_world = base_world_json(document);

@@ -1,6 +1,6 @@
 #pragma once
-// Reads a scenario file and checks every field (the format is described in README.md,
-// "Scenario files"). Anything unusable throws ScenarioError with a one-line message
+// Reads a scenario file and checks every field (the format is described in
+// docs/scenario-format.md). Anything unusable throws ScenarioError with a one-line message
 // naming the file, line:column, the field as a JSON pointer and what was expected.
 #include <string>
 #include <string_view>

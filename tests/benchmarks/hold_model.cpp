@@ -1,6 +1,6 @@
 // The classic hold model as locksim processes: P coroutines on one node, each sleeping
 // an exponential delay of mean 1 s and sleeping again, until E sleeps have ended. Delays
-// are drawn exactly as ../shared/baselines draws them (xoshiro256** seeded through
+// are drawn exactly as the baselines of scripts/compare-engines.sh draw them (xoshiro256** seeded through
 // splitmix64, seed 12345, -ln(u) with libm's log, int64 ns), and ties fire in FIFO order
 // as there, so this prints the same final_t_ns and chk as the baselines for the same P
 // and E: proof that it is the same work.

@@ -5,7 +5,7 @@
 // Beyond "no other exception", it checks what every caller relies on from a loaded
 // scenario: at least one design, each with a server, a horizon above 0 and at most a
 // week, and every named node a node of the world; that its text (names, design names,
-// a trigger's field names) has no control characters (README: "Text may not contain
+// a trigger's field names) has no control characters (docs/scenario-format.md: "Text may not contain
 // control characters"); and that an error message is one line, free of control
 // characters, that starts with the file name. Each of these has an id (in brackets in
 // the finding) for LOCKSIM_FUZZ_KNOWN, see fuzz_support.hpp.

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # docs/sweeps.md quotes the sweep recipes from the scripts the tests run (tests/slurm_test.sh,
-# tests/parallel_test.sh), never retyped. (The quotes lived in the README before the README
-# became a five-minute read; the CTest name still says README.) A block that follows a line
+# tests/parallel_test.sh), never retyped. A block that follows a line
 #   <!-- quoted from FILE -->
 # must consist of lines of FILE, in FILE's order (an excerpt may skip lines, never change one).
-#   tests/readme_recipes.sh
+#   tests/docs_sweep_recipes.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 document=docs/sweeps.md
@@ -25,5 +24,5 @@ while IFS=: read -r line file; do
     END { exit bad }' <<<"$block" || status=1
 done < <(grep -n -o '<!-- quoted from [^ ]* -->' "$document" | sed 's/<!-- quoted from \(.*\) -->/\1/')
 if [ "$quotes" -lt 2 ]; then echo "$document quotes $quotes recipe files; expected the Slurm and the GNU parallel recipe" >&2; status=1; fi
-[ $status -eq 0 ] && echo "readme_recipes: $quotes quoted blocks in $document match their files"
+[ $status -eq 0 ] && echo "docs_sweep_recipes: $quotes quoted blocks in $document match their files"
 exit $status

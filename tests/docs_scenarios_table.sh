@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The table of shipped scenarios in docs/scenarios.md (it lived in the README before the
-# README became a five-minute read; the CTest name still says README) must be what
+# The table of shipped scenarios in docs/scenarios.md must be what
 # scripts/scenarios-table.sh measures now.
-#   tests/readme_scenarios_table.sh path/to/locksim
+#   tests/docs_scenarios_table.sh path/to/locksim
 set -euo pipefail
 cd "$(dirname "$0")/.."
 document=docs/scenarios.md
