@@ -259,35 +259,32 @@ int sweep_command(const SweepCommandOptions& options) {
 
 int merge_command(const MergeCommandOptions& options) {
     ShardFiles files;
-    {
-        for (const auto& file : options.files) {
-            if (std::filesystem::is_directory(file))
-                throw SweepError(
-                    fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json", file, file));
-            std::ifstream in(file, std::ios::binary);
-            if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
-            std::ostringstream text;
-            text << in.rdbuf();
-            add_shard_file(files, file, text.str());
-        }
-        if (options.missing) {
-            const auto missing = missing_shards(files);
-            const std::uint32_t shards = files.complete.front().shards;
-            if (missing.empty())
-                fmt::print(stderr, "merge: {} present and complete\n",
-                           shards == 1 ? "the one shard is" : fmt::format("all {} shards are", shards));
-            else
-                fmt::print("{}\n", index_ranges(missing));
-            return 0;
-        }
-        if (options.partial)
-            for (const auto& cut : files.incomplete)
-                fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
-        const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
-        const std::string color = options.output ? "never" : options.color;
-        deliver(rendered(merged, options.format, color, options.program), options.output);
+    for (const auto& file : options.files) {
+        if (std::filesystem::is_directory(file))
+            throw SweepError(
+                fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json", file, file));
+        std::ifstream in(file, std::ios::binary);
+        if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
+        std::ostringstream text;
+        text << in.rdbuf();
+        add_shard_file(files, file, text.str());
+    }
+    if (options.missing) {
+        const auto missing = missing_shards(files);
+        const std::uint32_t shards = files.complete.front().shards;
+        if (missing.empty())
+            fmt::print(stderr, "merge: {} present and complete\n",
+                       shards == 1 ? "the one shard is" : fmt::format("all {} shards are", shards));
+        else
+            fmt::print("{}\n", index_ranges(missing));
         return 0;
     }
+    if (options.partial)
+        for (const auto& cut : files.incomplete) fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
+    const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
+    const std::string color = options.output ? "never" : options.color;
+    deliver(rendered(merged, options.format, color, options.program), options.output);
+    return 0;
 }
 
 }  // namespace locksim

@@ -68,10 +68,10 @@ bool shows_a_fault(std::string_view kind) {
     return shows;
 }
 
-std::vector<ExploreShape> explorable_families() {
-    std::vector<ExploreShape> shapes;
+std::vector<const ExploreShape*> explorable_families() {
+    std::vector<const ExploreShape*> shapes;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
-        if constexpr (F::explore.has_value()) shapes.push_back(*F::explore);
+        if constexpr (F::explore.has_value()) shapes.push_back(&*F::explore);
     });
     return shapes;
 }

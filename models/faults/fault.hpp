@@ -76,7 +76,7 @@ std::vector<std::string_view> amount_fields();
 bool shows_a_fault(std::string_view kind);
 
 // The families explore can try, in list order.
-std::vector<ExploreShape> explorable_families();
+std::vector<const ExploreShape*> explorable_families();
 const ExploreShape* explore_shape(std::string_view key);
 
 // The fault of the explorable family `key` on `node`, struck at `when`, of `size` (a

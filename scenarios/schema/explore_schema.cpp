@@ -145,12 +145,12 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             "expected at least one fault to try, such as {\"pause\": \"servers\", \"for\": [\"40s\"]}");
     for (const auto& item : families) {
         ExploreFaultFamily family;
-        const std::vector<ExploreShape> explorable = explorable_families();
-        for (const ExploreShape& shape : explorable)
-            if (!family.shape && item.has(shape.key)) family.shape = explore_shape(shape.key);
+        const std::vector<const ExploreShape*> explorable = explorable_families();
+        for (const ExploreShape* shape : explorable)
+            if (!family.shape && item.has(shape->key)) family.shape = shape;
         if (!family.shape) {
             std::vector<std::string> keys;
-            for (const ExploreShape& shape : explorable) keys.push_back(fmt::format("\"{}\"", shape.key));
+            for (const ExploreShape* shape : explorable) keys.push_back(fmt::format("\"{}\"", shape->key));
             item.fail(fmt::format("expected a fault to explore: {} or {}, naming its targets",
                                   fmt::join(keys.begin(), keys.end() - 1, ", "), keys.back()));
         }
