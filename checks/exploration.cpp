@@ -45,6 +45,10 @@ constexpr ExploreCount explore_counts[] = {
      "Placements whose run broke what the lock is for: a checker flagged a violation (the metrics `locksim "
      "metrics` marks as violations).",
      [](const DesignExploration& d) { return static_cast<std::int64_t>(d.violating()); }},
+    {"regions",
+     "Regions of faults explored over a range of lengths that violate: rectangles of start and end instants on "
+     "one node.",
+     [](const DesignExploration& d) { return static_cast<std::int64_t>(d.regions.size()); }},
     {"windows", "Maximal runs of consecutive strike points on one node at which some size violates (depth 1).",
      [](const DesignExploration& d) { return static_cast<std::int64_t>(d.windows.size()); }},
 };
@@ -158,6 +162,16 @@ nlohmann::ordered_json fault_object(const DesignExploration& design, const Fault
     if (const auto& size = family.sizes[choice.size]) fault[family.size_field] = format_duration(*size);
     if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
     fault["when"] = {{"event", point.kind}, {"node", point.node}, {"nth", point.nth}};
+    return fault;
+}
+
+nlohmann::ordered_json region_fault(const DesignExploration& design, const FaultRegion& region) {
+    const FaultFamilyPlan& family = design.families[region.family];
+    nlohmann::ordered_json fault;
+    fault[family.kind] = region.node;
+    fault["at"] = format_duration(region.example_start - Instant{});
+    fault[family.size_field] = format_duration(region.example_length);
+    if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
     return fault;
 }
 

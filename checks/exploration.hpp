@@ -36,6 +36,12 @@ struct StrikePoint {
     QueuePlace place;  // of the event in the baseline run's queue order
 };
 
+// Every length from `shortest` to `longest`, both included.
+struct LengthSpan {
+    Duration shortest;
+    Duration longest;
+};
+
 // One entry of the file's "faults", with its sizes resolved for this design.
 struct FaultFamilyPlan {
     std::string kind;        // the family's key (models/faults/explore_shape.hpp)
@@ -44,6 +50,33 @@ struct FaultFamilyPlan {
     std::vector<std::string> targets;
     std::vector<std::optional<Duration>> sizes;  // crash: nullopt stays down
     std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")
+    // Instead of sizes: a range of lengths, explored exactly into regions.
+    std::optional<LengthSpan> lengths;
+    std::string lengths_text;  // "1ms to 2m", as the file wrote them
+};
+
+// Instants from `from`, up to but not including `to`.
+struct InstantRange {
+    Instant from;
+    Instant to;
+
+    bool contains(Instant t) const { return from <= t && t < to; }
+};
+
+// A region of one family's faults on one node: every fault that starts at an instant of
+// `start`, ends at an instant of `end` after it starts, and lasts a length of the family's
+// range breaks the design in the same ways, `violations`. Faults of that family on that
+// node outside every region break nothing, for starts up to the end of the run without
+// faults (a later start finds nothing left to break).
+struct FaultRegion {
+    std::size_t family = 0;
+    std::string node;
+    InstantRange start;
+    InstantRange end;
+    std::uint32_t violations = 0;
+    // One fault of the region, to replay with `run --faults`.
+    Instant example_start;
+    Duration example_length;
 };
 
 struct FaultChoice {
@@ -86,6 +119,10 @@ struct DesignExploration {
     // one that ran (checks/equivalent_placements.hpp).
     std::uint64_t placements_run = 0;
     std::vector<ExploreWindow> windows;  // depth 1 only
+    // The families explored over a range of lengths: their violating regions, in family,
+    // node, start and end order, and the runs that found them.
+    std::vector<FaultRegion> regions;
+    std::uint64_t region_runs = 0;
     std::vector<ExpectationResult> expectations;
 
     std::uint64_t placements_pruned() const { return placements.size() - placements_run; }
@@ -116,6 +153,9 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design);
 // The fault as a scenario file writes it, ready to paste into "faults":
 // {"pause": "server-1", "for": "40s", "kind": "gc", "when": {"event": "job.preparing", "node": "server-1", "nth": 2}}
 nlohmann::ordered_json fault_object(const DesignExploration& design, const FaultChoice& choice);
+// A region's example fault, ready to paste into "faults":
+// {"pause": "server-1", "at": "2s", "for": "29s", "kind": "gc"}
+nlohmann::ordered_json region_fault(const DesignExploration& design, const FaultRegion& region);
 // All of a placement's faults: a "faults" list.
 nlohmann::ordered_json placement_faults(const DesignExploration& design, const PlacementOutcome& placement);
 

@@ -39,6 +39,22 @@ Json window_json(const DesignExploration& design, const ExploreWindow& window) {
     return out;
 }
 
+// Exact instants: a region's edges are where the outcome changes, to the nanosecond.
+Json range_json(const InstantRange& range) {
+    return Json{{"from", format_duration(range.from - Instant{})}, {"to", format_duration(range.to - Instant{})}};
+}
+
+Json region_json(const DesignExploration& design, const FaultRegion& region) {
+    Json out;
+    out["node"] = region.node;
+    out["fault"] = design.families[region.family].kind;
+    out["violations"] = violation_names(region.violations);
+    out["start"] = range_json(region.start);
+    out["end"] = range_json(region.end);
+    out["example"] = region_fault(design, region);
+    return out;
+}
+
 }  // namespace
 
 nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_placement) {
@@ -62,7 +78,13 @@ nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_p
                 size["value"] = family.sizes[s] ? Json(format_duration(*family.sizes[s])) : Json(nullptr);
                 sizes.push_back(size);
             }
-            families.push_back(Json{{"fault", family.kind}, {"targets", family.targets}, {"sizes", sizes}});
+            Json entry{{"fault", family.kind}, {"targets", family.targets}};
+            if (family.lengths)
+                entry["lengths"] = Json{{"from", format_duration(family.lengths->shortest)},
+                                        {"to", format_duration(family.lengths->longest)}};
+            else
+                entry["sizes"] = sizes;
+            families.push_back(std::move(entry));
         }
         d["faults"] = families;
         d["placements"] = design.placements.size();
@@ -84,6 +106,9 @@ nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_p
                     d["violating_pairs"].push_back(Json{{"faults", placement_faults(design, placement)},
                                                         {"violations", violation_names(placement.violations)}});
         }
+        d["region_runs"] = design.region_runs;
+        d["regions"] = Json::array();
+        for (const auto& region : design.regions) d["regions"].push_back(region_json(design, region));
         d["expectations"] = expectations_json(design.expectations);
         if (every_placement) {
             d["every_placement"] = Json::array();

@@ -15,6 +15,10 @@ namespace {
 
 // "pause of 1s, 10s, ttl+1ms (30.001s)"
 std::string family_text(const FaultFamilyPlan& family) {
+    if (family.lengths)
+        return fmt::format("{} every length from {} to {} on {}, exactly: every start against every end",
+                           explore_shape(family.kind)->listing, format_duration(family.lengths->shortest),
+                           format_duration(family.lengths->longest), fmt::join(family.targets, ", "));
     std::vector<std::string> sizes;
     for (std::size_t s = 0; s < family.sizes.size(); ++s) {
         const auto& size = family.sizes[s];
@@ -56,6 +60,44 @@ std::string replay(const Exploration& exploration, const DesignExploration& desi
     return replay_command(program, exploration.file, exploration.seed, design.name, faults.dump());
 }
 
+// "starts 2.000s to 4.008s, ends 30.001s to 31.200s" (from, up to but not including to).
+std::string region_text(const FaultRegion& region) {
+    return fmt::format("starts {} to {}, ends {} to {}", format_seconds(region.start.from),
+                       format_seconds(region.start.to), format_seconds(region.end.from),
+                       format_seconds(region.end.to));
+}
+
+// The most regions a design's text lists; --format json has them all.
+constexpr std::size_t regions_listed = 12;
+
+std::string regions_text(const Exploration& exploration, const DesignExploration& design, const std::string& program,
+                         const TextStyle& style) {
+    bool ranged = false;
+    for (const auto& family : design.families) ranged = ranged || family.lengths.has_value();
+    if (!ranged) return "";
+    if (design.regions.empty())
+        return fmt::format("  exact over every start and end ({} runs): {}\n", grouped(design.region_runs),
+                           style.good("no fault violates"));
+    std::string out = fmt::format("  exact over every start and end ({} runs): {} region{} where a fault violates\n",
+                                  grouped(design.region_runs), design.regions.size(),
+                                  design.regions.size() == 1 ? "" : "s");
+    for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
+        const FaultRegion& region = design.regions[r];
+        const FaultFamilyPlan& family = design.families[region.family];
+        auto faults = nlohmann::ordered_json::array();
+        faults.push_back(region_fault(design, region));
+        out += fmt::format("  R{}. {} on {}: a {} that {}\n", r + 1,
+                           style.violation(fmt::format("{}", fmt::join(violation_names(region.violations), ", "))),
+                           region.node, family.kind, region_text(region));
+        out += "      replay: " + replay_command(program, exploration.file, exploration.seed, design.name, faults.dump()) +
+               "\n";
+    }
+    if (design.regions.size() > regions_listed)
+        out += style.quiet(fmt::format("  … and {} more regions (--format json lists them all)\n",
+                                       design.regions.size() - regions_listed));
+    return out;
+}
+
 }  // namespace
 
 std::string describe_strike_point(const DesignExploration& design, std::size_t point) {
@@ -92,6 +134,10 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
     std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "run", "violating"}};
     for (const Metric kind : kinds) rows.front().emplace_back(metric_name(kind));
     rows.front().push_back(exploration.depth == 1 ? "windows" : "");
+    bool ranged = false;
+    for (const auto& design : exploration.designs)
+        for (const auto& family : design.families) ranged = ranged || family.lengths.has_value();
+    if (ranged) rows.front().push_back("regions");
     for (const auto& design : exploration.designs) {
         const std::uint64_t violating = design.violating();
         std::vector<std::string> row{design.name, grouped(design.points.size()), grouped(design.placements.size()),
@@ -99,6 +145,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
                                      violating == 0 ? style.good("0") : style.violation(grouped(violating))};
         for (const Metric kind : kinds) row.push_back(grouped(design.count_of(kind)));
         row.push_back(exploration.depth == 1 ? grouped(design.windows.size()) : "");
+        if (ranged)
+            row.push_back(design.regions.empty() ? style.good("0") : style.violation(grouped(design.regions.size())));
         rows.push_back(std::move(row));
     }
     out += text_table(rows, style);
@@ -116,7 +164,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
             continue;
         }
         if (design.windows.empty()) {
-            out += ": " + style.good("no placement violates") + "\n";
+            out += ": " + (design.placements.empty() ? std::string() : style.good("no placement violates")) + "\n";
+            out += regions_text(exploration, design, program, style);
             continue;
         }
         out += fmt::format(": {} window{}\n", design.windows.size(), design.windows.size() == 1 ? "" : "s");
@@ -138,6 +187,7 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
                    replay(exploration, design, FaultChoice{window.family, window.first, window.first_size}, program) +
                    "\n";
         }
+        out += regions_text(exploration, design, program, style);
     }
     std::size_t failed = 0;
     for (const auto& design : exploration.designs)

@@ -11,6 +11,7 @@
 #include "checks/equivalent_placements.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/world.hpp"
+#include "runners/fault_regions.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
 #include "sim/duration_text.hpp"
@@ -21,6 +22,20 @@ namespace {
 FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
     const ExploreShape& shape = *family.shape;
     FaultFamilyPlan plan{std::string(shape.key), std::string(shape.size_field), family.cause, family.targets, {}, {}};
+    if (family.range) {
+        const LengthSpan span{family.range->from.resolve(design.world.lock.ttl),
+                              family.range->to.resolve(design.world.lock.ttl)};
+        if (span.shortest.ns <= 0 || span.longest < span.shortest)
+            throw ExploreError(fmt::format(
+                "design \"{}\": the {} lengths from \"{}\" to \"{}\" come to {} to {} with this design's TTL of "
+                "{}; give a range of lengths above zero, the shorter first",
+                design.name, plan.kind, family.range->from.text, family.range->to.text,
+                format_duration_rounded(span.shortest), format_duration_rounded(span.longest),
+                format_duration(design.world.lock.ttl)));
+        plan.lengths = span;
+        plan.lengths_text = fmt::format("{} to {}", family.range->from.text, family.range->to.text);
+        return plan;
+    }
     for (const auto& size : family.sizes) {
         if (!size) {
             plan.sizes.push_back(std::nullopt);
@@ -188,6 +203,15 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         for (std::size_t k = 0; k < explored.placements.size(); ++k)
             explored.placements[k].violations = explored.placements[same_runs[d][k]].violations;
         if (spec.depth == 1) explored.windows = find_windows(explored);
+        WorldSpec quiet = design.world;
+        quiet.faults.clear();
+        quiet.fault_generators.clear();
+        const RegionSearch search{&quiet, seed, options.event_limit, options.threads, options.progress};
+        for (std::size_t f = 0; f < explored.families.size(); ++f) {
+            if (!explored.families[f].lengths) continue;
+            auto regions = explore_regions(explored, f, search, explored.region_runs);
+            explored.regions.insert(explored.regions.end(), regions.begin(), regions.end());
+        }
         const auto expected = spec.expect.find(explored.name);
         if (expected != spec.expect.end())
             explored.expectations =

@@ -33,6 +33,7 @@ struct CrashFault {
                                                                         .size_may_be_null = true,
                                                                         .no_end = "stays down",
                                                                         .no_end_gerund = "staying down",
+                                                                        .has_end = true,
                                                                         .name = "crash",
                                                                         .listing = "crashes, restarting after",
                                                                         .size_joint = ", back after "};

@@ -1,7 +1,8 @@
 #pragma once
-// How explore tries a family: at every strike point, each of a list of sizes, and how
-// its sizes read in explore's text, JSON and map. Explore builds a family's fault
-// with its explored() (the fault on a node, struck at a trigger, of a size).
+// How explore tries a family: at every strike point, each of a list of sizes (or, for a
+// family with an end, over a range of lengths), and how its sizes read in explore's
+// text, JSON and map. Explore builds a family's fault with its explored() (the fault on
+// a node, struck at a trigger, of a size).
 #include <string_view>
 
 namespace locksim {
@@ -16,6 +17,10 @@ struct ExploreShape {
     std::string_view no_end;         // "stays down"
     std::string_view no_end_gerund;  // "staying down"
     bool has_cause = false;          // a pause's "kind": gc, sigstop, swap
+    // The fault holds something from its start until an end (a paused process until it
+    // resumes, a crashed node until it restarts): explore can try it over a range of
+    // lengths exactly, every start against every end (runners/fault_regions.hpp).
+    bool has_end = false;
     std::string_view name;           // "pause" ("gc pause" with its cause), "clock step"
     std::string_view listing;        // "pauses of 1s, 40s": what precedes the sizes in a list
     std::string_view size_joint;     // "gc pause 29s", "clock step by -5s", "crash, back after 10s"

@@ -96,4 +96,16 @@ Fault explored_fault(std::string_view key, std::string node, EventTrigger when, 
     return std::move(*fault);
 }
 
+Fault placed_fault(std::string_view key, std::string node, Instant at, std::optional<Duration> size,
+                   std::string cause) {
+    Fault fault = explored_fault(key, std::move(node), EventTrigger{}, size, std::move(cause));
+    std::visit(
+        [at](auto& f) {
+            f.at = at;
+            f.when.reset();
+        },
+        fault);
+    return fault;
+}
+
 }  // namespace locksim

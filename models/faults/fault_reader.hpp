@@ -44,7 +44,8 @@ public:
     virtual std::string target(std::string_view field) const = 0;
     // The same, by a node's name only (no role).
     virtual std::string node(std::string_view field) const = 0;
-    // [[side a], [side b]]: two lists of nodes that share none.
+    // [[side a], [side b]]: two lists of nodes that share none; a node's name alone is
+    // side a, with side b empty (every other node).
     virtual std::pair<std::vector<std::string>, std::vector<std::string>> sides(std::string_view field) const = 0;
     // [from, to]: two different nodes.
     virtual std::pair<std::string, std::string> link(std::string_view field) const = 0;

@@ -4,15 +4,25 @@
 
 #include "sim/duration_text.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 namespace locksim {
 namespace {
 
+// Side b as the world names it: every node not on side a when the file left it empty.
+std::vector<std::string> other_side(FaultWorld& world, const PartitionFault& f) {
+    if (!f.side_b.empty()) return f.side_b;
+    std::vector<std::string> others;
+    for (const auto& name : world.engine().trace().node_names())
+        if (std::find(f.side_a.begin(), f.side_a.end(), name) == f.side_a.end()) others.push_back(name);
+    return others;
+}
+
 template <class Action>
 void for_each_pair(FaultWorld& world, const PartitionFault& f, Action action) {
     for (const auto& a : f.side_a)
-        for (const auto& b : f.side_b) {
+        for (const auto& b : other_side(world, f)) {
             action(world.node(a), world.node(b));
             if (!f.one_way) action(world.node(b), world.node(a));
         }
@@ -39,7 +49,7 @@ void PartitionFault::write(FaultWriter& writer) const {
 
 std::string PartitionFault::words(std::string_view) const {
     return fmt::format("a partition cuts {} {} {}{}", fmt::join(side_a, ", "), one_way ? "off from" : "from",
-                       fmt::join(side_b, ", "),
+                       side_b.empty() ? std::string("every other node") : fmt::format("{}", fmt::join(side_b, ", ")),
                        heal_after ? fmt::format(" for {}", format_duration(*heal_after)) : std::string(" for good"));
 }
 
@@ -53,12 +63,17 @@ void PartitionFault::strike(FaultWorld& world, NodeId) const {
     world.engine().record(no_node, trace_kind::network_partitioned,
                           {{"groups", world.describe_groups()},
                            {"one_way", one_way},
-                           {"cut", fmt::format("{} / {}", fmt::join(side_a, ", "), fmt::join(side_b, ", "))}});
+                           {"cut", fmt::format("{} / {}", fmt::join(side_a, ", "), fmt::join(other_side(world, *this), ", "))}});
     if (!heal_after) return;
     world.engine().schedule_at(world.engine().now() + *heal_after, no_node, [&world, f = *this] {
         for_each_pair(world, f, [&world](NodeId from, NodeId to) { world.network().heal(from, to); });
         world.engine().record(no_node, trace_kind::network_healed, {{"groups", world.describe_groups()}});
     });
+}
+
+PartitionFault PartitionFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                       std::string) {
+    return PartitionFault{{std::move(node)}, {}, Instant{}, size, false, std::move(when)};
 }
 
 }  // namespace locksim

@@ -21,7 +21,7 @@ namespace locksim {
 // Nodes in `side_a` and `side_b` stop hearing each other (only a→b if one_way).
 struct PartitionFault {
     std::vector<std::string> side_a;
-    std::vector<std::string> side_b;
+    std::vector<std::string> side_b;  // empty: every node not on side a
     Instant at;
     std::optional<Duration> heal_after;  // none: it never heals
     bool one_way = false;
@@ -30,7 +30,16 @@ struct PartitionFault {
     static constexpr std::string_view keys[] = {"partition"};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::network_partitioned};
     static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
-    static constexpr std::optional<ExploreShape> explore = std::nullopt;
+    // Explored as one node cut off from every other, both ways, until it heals.
+    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "partition",
+                                                                        .size_field = "heal_after",
+                                                                        .size_may_be_null = true,
+                                                                        .no_end = "never heals",
+                                                                        .no_end_gerund = "never healing",
+                                                                        .has_end = true,
+                                                                        .name = "partition",
+                                                                        .listing = "partitions cutting one node off, healing after",
+                                                                        .size_joint = ", healing after "};
 
     static PartitionFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -38,6 +47,8 @@ struct PartitionFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
+    static PartitionFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                   std::string cause);
 };
 
 }  // namespace locksim

@@ -30,6 +30,7 @@ struct PauseFault {
     static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "pause",
                                                                         .size_field = "for",
                                                                         .has_cause = true,
+                                                                        .has_end = true,
                                                                         .name = "pause",
                                                                         .listing = "pauses of",
                                                                         .size_joint = " "};

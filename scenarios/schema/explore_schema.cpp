@@ -90,6 +90,18 @@ std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, b
     return sizes;
 }
 
+// {"from": "1ms", "to": "2m"}: lengths, not sizes that may be null or signed.
+LengthRange read_length_range(const JsonReader& field, const ExploreShape& shape) {
+    if (!shape.has_end)
+        field.fail(fmt::format("expected a list of sizes; a range {{\"from\", \"to\"}} is for faults with an end "
+                               "(a pause, a crash that restarts)"));
+    field.allow_only({"from", "to"});
+    LengthRange range{read_size(field["from"], false), read_size(field["to"], false)};
+    if (!range.from.from_ttl && !range.to.from_ttl && range.to.offset < range.from.offset)
+        field["to"].fail(fmt::format("expected a length not below \"from\" ({})", range.from.text));
+    return range;
+}
+
 }  // namespace
 
 SizeExpression read_size(const JsonReader& field, bool signed_values) {
@@ -163,7 +175,9 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             if (family.cause != "gc" && family.cause != "sigstop" && family.cause != "swap")
                 item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
         }
-        if (item.has(shape.size_field) || !shape.size_may_be_null)
+        if (item.has(shape.size_field) && item[shape.size_field].json().is_object())
+            family.range = read_length_range(item[shape.size_field], shape);
+        else if (item.has(shape.size_field) || !shape.size_may_be_null)
             family.sizes = read_sizes(item[shape.size_field], shape.signed_sizes, shape.size_may_be_null);
         else
             family.sizes = {std::nullopt};
@@ -177,6 +191,11 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             block["depth"].fail(
                 fmt::format("expected 1 (one fault per run) or 2 (every pair of faults), got {}", depth));
         spec.depth = static_cast<int>(depth);
+        const bool ranged = std::any_of(spec.faults.begin(), spec.faults.end(),
+                                        [](const ExploreFaultFamily& family) { return family.range.has_value(); });
+        if (ranged && spec.depth != 1)
+            block["depth"].fail("expected 1: a range of lengths is explored one fault at a time; give lists of "
+                                "sizes to try pairs");
     }
     if (block.has("expect"))
         spec.expect = read_design_expectations(block["expect"], designs, total_names(explore_totals()));

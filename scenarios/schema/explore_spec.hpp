@@ -24,6 +24,13 @@ struct SizeExpression {
     Duration resolve(Duration ttl) const { return from_ttl ? Duration{ttl.ns / divisor} + offset : offset; }
 };
 
+// Every length from `from` to `to`, both included: {"from": "1ms", "to": "2m"}. Explore
+// tries a family with an end over such a range exactly, every start against every end.
+struct LengthRange {
+    SizeExpression from;
+    SizeExpression to;
+};
+
 // One entry of "faults": a kind of fault, the nodes it may strike, and its sizes.
 struct ExploreFaultFamily {
     const ExploreShape* shape = nullptr;  // the family, from the list of faults
@@ -31,6 +38,7 @@ struct ExploreFaultFamily {
     // The values of the family's size_field (signed where the family says so); nullopt: the
     // fault has no end (a crash that stays down).
     std::vector<std::optional<SizeExpression>> sizes;
+    std::optional<LengthRange> range;  // instead of `sizes`: explored exactly
     std::string cause;  // a pause's "kind" ("gc" unless the file says otherwise); empty for others
 };
 

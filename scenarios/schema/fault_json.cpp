@@ -21,7 +21,10 @@ public:
         set(field, target);
     }
     void sides(std::string_view field, const std::vector<std::string>& a, const std::vector<std::string>& b) override {
-        set(field, Json::array({Json(a), Json(b)}));
+        if (b.empty() && a.size() == 1)
+            set(field, a.front());  // one node cut off from every other
+        else
+            set(field, Json::array({Json(a), Json(b)}));
     }
     void link(std::string_view field, const std::string& from, const std::string& to) override {
         set(field, Json::array({from, to}));

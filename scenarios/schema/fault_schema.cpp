@@ -98,9 +98,11 @@ Instant read_time(const JsonReader& item) {
     return item.has("when") ? Instant{} : Instant{} + item["at"].duration();
 }
 
-// "partition": [[side a], [side b]], two sides sharing no node.
+// "partition": [[side a], [side b]], two sides sharing no node; or one node's name, which
+// cuts it off from every other node (side b empty).
 std::pair<std::vector<std::string>, std::vector<std::string>> read_sides(const JsonReader& field,
                                                                          const std::vector<std::string>& nodes) {
+    if (field.json().is_string()) return {{read_node_ref(field, nodes)}, {}};
     const auto sides = field.elements();
     if (sides.size() != 2) field.fail("expected two lists of nodes: [[side a], [side b]]");
     std::pair<std::vector<std::string>, std::vector<std::string>> read;

@@ -1,0 +1,222 @@
+#include "runners/fault_regions.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <tuple>
+
+#include "runners/explore_runner.hpp"
+#include "runners/parallel_runs.hpp"
+#include "runners/scenario_runner.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+namespace {
+
+// One start class: every start from `first` up to `last`, both included, finds the same
+// world (fault_regions.hpp).
+struct StartClass {
+    std::string node;
+    Instant first;
+    Instant last;
+};
+
+// The start classes of `node`: one before its first event (when there is room), then one
+// after each instant at which it has events, the last reaching the end of the run without
+// faults.
+std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_end, const std::string& node) {
+    const std::optional<NodeId> id = baseline.find_node(node);
+    assert(id.has_value());
+    std::vector<Instant> firsts{Instant{}};
+    for (const auto& event : baseline.events())
+        if (event.node == *id && event.at + Duration{1} > firsts.back()) firsts.push_back(event.at + Duration{1});
+    std::vector<StartClass> classes;
+    for (std::size_t k = 0; k < firsts.size(); ++k) {
+        const Instant last = k + 1 < firsts.size() ? firsts[k + 1] - Duration{1} : std::max(baseline_end, firsts[k]);
+        if (firsts[k] <= last) classes.push_back(StartClass{node, firsts[k], last});
+    }
+    return classes;
+}
+
+// A stretch of ends, from `from` up to but not including `to`, that all give `violations`.
+struct EndSegment {
+    Instant from;
+    Instant to;
+    std::uint32_t violations = 0;
+};
+
+class StartClassSearch {
+public:
+    StartClassSearch(const DesignExploration& design, const FaultFamilyPlan& family, const RegionSearch& search,
+                     const StartClass& starts)
+        : design_(design), family_(family), search_(search), starts_(starts) {}
+
+    // The held run, and the ends to try: the first of the range, and one just after each
+    // instant of the held run's events inside it.
+    void plan() {
+        const LengthSpan span = *family_.lengths;
+        ends_from_ = starts_.first + span.shortest;
+        ends_to_ = starts_.last + span.longest;
+        const CheckedRun held = run(ends_to_, true);
+        held_violations_ = violations_in(held.metrics);
+        tries_.push_back(ends_from_);
+        for (const auto& event : held.trace.events()) {
+            const Instant after = event.at + Duration{1};
+            if (event.at < ends_from_ || after >= ends_to_ || after <= tries_.back()) continue;
+            tries_.push_back(after);
+        }
+    }
+    std::uint64_t planned() const { return tries_.size(); }
+
+    // The segments of ends over the whole range, bisecting where neighbours disagree.
+    std::vector<EndSegment> search() {
+        std::vector<std::uint32_t> outcome;
+        for (const Instant end : tries_) outcome.push_back(violations_at(end));
+        tries_.push_back(ends_to_);
+        outcome.push_back(held_violations_);
+        std::vector<EndSegment> segments{EndSegment{tries_.front(), tries_.front(), outcome.front()}};
+        for (std::size_t k = 1; k < tries_.size(); ++k) {
+            Instant known = tries_[k - 1];
+            while (segments.back().violations != outcome[k]) {
+                const auto [change, violations] = first_change(known, segments.back().violations, tries_[k]);
+                segments.back().to = change;
+                segments.push_back(EndSegment{change, change, violations});
+                known = change;
+            }
+        }
+        segments.back().to = ends_to_ + Duration{1};
+        return segments;
+    }
+
+    std::uint64_t runs() const { return runs_; }
+
+private:
+    // The first end after `known` (whose outcome is `at_known`), up to `differs` (whose
+    // outcome is not), with another outcome, and that outcome.
+    std::pair<Instant, std::uint32_t> first_change(Instant known, std::uint32_t at_known, Instant differs) {
+        // Most changes sit right at a held event's instant: try the end just before first.
+        Instant low = known;
+        Instant high = differs;
+        std::uint32_t at_high = violations_at(high);
+        if (high - low > Duration{1} && violations_at(high - Duration{1}) == at_known) return {high, at_high};
+        while (high - low > Duration{1}) {
+            const Instant middle = low + Duration{(high - low).ns / 2};
+            const std::uint32_t at_middle = violations_at(middle);
+            if (at_middle == at_known) {
+                low = middle;
+            } else {
+                high = middle;
+                at_high = at_middle;
+            }
+        }
+        return {high, at_high};
+    }
+
+    std::uint32_t violations_at(Instant end) {
+        const auto known = seen_.find(end);
+        if (known != seen_.end()) return known->second;
+        const std::uint32_t violations = violations_in(run(end, false).metrics);
+        seen_.emplace(end, violations);
+        return violations;
+    }
+
+    CheckedRun run(Instant end, bool keep_trace) {
+        ++runs_;
+        WorldSpec world = *search_.quiet;
+        const Duration length = end - starts_.first;
+        world.faults.push_back(placed_fault(family_.kind, starts_.node, starts_.first, length, family_.cause));
+        try {
+            return run_and_check(world, search_.seed,
+                                 RunOptions{.event_limit = search_.event_limit, .keep_trace = keep_trace});
+        } catch (const RunawayRun& runaway) {
+            throw RunawayRun(fmt::format("design \"{}\", {} on {} at {} for {}: {}", design_.name, family_.kind,
+                                         starts_.node, format_duration(starts_.first - Instant{}),
+                                         format_duration(length), runaway.what()));
+        }
+    }
+
+    const DesignExploration& design_;
+    const FaultFamilyPlan& family_;
+    const RegionSearch& search_;
+    const StartClass& starts_;
+    Instant ends_from_;
+    Instant ends_to_;
+    std::uint32_t held_violations_ = 0;
+    std::vector<Instant> tries_;
+    std::map<Instant, std::uint32_t> seen_;
+    std::uint64_t runs_ = 0;
+};
+
+// The rectangles of violating ends of each start class, joined where neighbouring classes
+// of one node break the design over the same ends in the same ways.
+std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const std::vector<StartClass>& classes,
+                              const std::vector<std::vector<EndSegment>>& segments) {
+    std::vector<FaultRegion> regions;
+    // Per node: the open region of each (end range, violations) while its classes run on.
+    std::map<std::tuple<Instant, Instant, std::uint32_t>, std::size_t> open;
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+        if (k > 0 && classes[k].node != classes[k - 1].node) open.clear();
+        std::map<std::tuple<Instant, Instant, std::uint32_t>, std::size_t> still_open;
+        for (const auto& segment : segments[k]) {
+            if (segment.violations == 0) continue;
+            const auto key = std::make_tuple(segment.from, segment.to, segment.violations);
+            const auto found = open.find(key);
+            if (found != open.end()) {
+                regions[found->second].start.to = classes[k].last + Duration{1};
+                still_open.emplace(key, found->second);
+                continue;
+            }
+            // An example the region holds: its first start, ending as early as the range lets.
+            const Instant start = classes[k].first;
+            const Instant end = std::max(segment.from, start + span.shortest);
+            assert(end < segment.to && end - start <= span.longest);
+            regions.push_back(FaultRegion{family, classes[k].node, InstantRange{start, classes[k].last + Duration{1}},
+                                          InstantRange{segment.from, segment.to}, segment.violations, start,
+                                          end - start});
+            still_open.emplace(key, regions.size() - 1);
+        }
+        open = std::move(still_open);
+    }
+    std::stable_sort(regions.begin(), regions.end(), [](const FaultRegion& a, const FaultRegion& b) {
+        return std::tie(a.node, a.start.from, a.end.from) < std::tie(b.node, b.start.from, b.end.from);
+    });
+    return regions;
+}
+
+}  // namespace
+
+std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::size_t family,
+                                         const RegionSearch& search, std::uint64_t& runs) {
+    const FaultFamilyPlan& plan = design.families[family];
+    assert(plan.lengths.has_value());
+    std::vector<StartClass> classes;
+    for (const auto& node : plan.targets) {
+        auto of_node = start_classes(design.baseline, design.baseline_end, node);
+        classes.insert(classes.end(), of_node.begin(), of_node.end());
+    }
+    std::vector<StartClassSearch> searches;
+    searches.reserve(classes.size());
+    for (const auto& starts : classes) searches.emplace_back(design, plan, search, starts);
+
+    // The held runs first: they say how many runs the rest will take, before it starts.
+    run_in_parallel(
+        searches.size(), search.threads, [&](std::uint64_t k, unsigned) { searches[k].plan(); },
+        [](std::uint64_t) {});
+    std::uint64_t planned = 0;
+    for (const auto& one : searches) planned += one.planned() + 1;
+    if (planned > max_region_runs)
+        throw ExploreError(fmt::format("design \"{}\": exploring {} exactly takes at least {} runs ({} start "
+                                       "classes), more than the {} locksim runs at once; narrow the range of "
+                                       "lengths or name fewer targets",
+                                       design.name, plan.kind, planned, classes.size(), max_region_runs));
+    std::vector<std::vector<EndSegment>> segments(searches.size());
+    run_in_parallel(
+        searches.size(), search.threads, [&](std::uint64_t k, unsigned) { segments[k] = searches[k].search(); },
+        [&](std::uint64_t done) { search.progress(done, searches.size()); });
+    for (const auto& one : searches) runs += one.runs();
+    return join(family, *plan.lengths, classes, segments);
+}
+
+}  // namespace locksim

@@ -1,0 +1,47 @@
+#pragma once
+// Explore a fault that holds something — a paused process, a crashed node until its
+// restart — exactly, over every start and every end, instead of a list of lengths.
+//
+// Why a finite number of runs covers every (start, end) pair:
+//   - Starts. Between two of the target's events in the run without faults the target
+//     does nothing and hears nothing (a message's arrival is an event of the node it
+//     reaches), so a fault that starts anywhere in that gap finds the same world: every
+//     start of the gap is one start class, tried at its first instant.
+//   - Ends. While the fault holds, the rest of the world runs the same whatever the end
+//     will be: the run with the longest length (the held run) is every shorter run up
+//     to its end. So the end can only matter through where it lands among the held
+//     run's events, and after it through how the target's next steps interleave with
+//     them. Explore runs one end just after each event of the held run; where two
+//     neighbouring ends disagree it bisects to the nanosecond until every change of
+//     outcome between them is found.
+// The outcome of a (start, end) pair is the set of violations its run shows.
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "checks/exploration.hpp"
+#include "models/world/world_spec.hpp"
+#include "sim/trace.hpp"
+
+namespace locksim {
+
+// The most runs one exact exploration may plan before it starts the bulk of them.
+constexpr std::uint64_t max_region_runs = 2'000'000;
+
+struct RegionSearch {
+    const WorldSpec* quiet = nullptr;  // the design's world without the file's faults
+    std::uint64_t seed = 0;
+    std::uint64_t event_limit = 0;
+    unsigned threads = 1;
+    // Called now and then with the start classes done and their total.
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+// The violating regions of `design.families[family]` (which has `lengths`) on each of its
+// targets, given the run without faults (`design.baseline`, `design.baseline_end`), in
+// node, start and end order; `runs` grows by the runs it took.
+std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::size_t family,
+                                         const RegionSearch& search, std::uint64_t& runs);
+
+}  // namespace locksim

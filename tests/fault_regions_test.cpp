@@ -1,0 +1,123 @@
+// runners/fault_regions.hpp: explore over a range of lengths finds regions of (start, end)
+// that agree with brute force, a run for each fault placed by its time as `run --faults`
+// places it, at every point of a grid and at random points.
+#include <catch2/catch.hpp>
+
+#include "tests/scenario_support.hpp"
+#include "tests/support.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checks/exploration.hpp"
+#include "models/faults/fault.hpp"
+#include "runners/explore_runner.hpp"
+#include "runners/scenario_runner.hpp"
+#include "sim/duration_text.hpp"
+
+using namespace locksim;
+using namespace locksim::testing;
+using namespace locksim::time_literals;
+
+namespace {
+
+// What the regions say a fault of the family from `start` to `end` on `node` breaks.
+std::uint32_t regions_say(const DesignExploration& design, const std::string& node, Instant start, Instant end) {
+    std::uint32_t said = 0;
+    int holding = 0;
+    for (const auto& region : design.regions)
+        if (region.node == node && region.start.contains(start) && region.end.contains(end)) {
+            said = region.violations;
+            ++holding;
+        }
+    REQUIRE(holding <= 1);  // regions never overlap
+    return said;
+}
+
+// What running the fault shows.
+std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family, const std::string& node,
+                            Instant start, Duration length, std::uint64_t seed) {
+    WorldSpec world = design.world;
+    world.faults = {placed_fault(family.kind, node, start, length, family.cause)};
+    world.fault_generators.clear();
+    return violations_in(run_and_check(world, seed, RunOptions{.keep_trace = false}).metrics);
+}
+
+// A small deterministic stream for the random points (splitmix64).
+struct Points {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    std::int64_t below(std::int64_t bound) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(bound)); }
+};
+
+struct Disagreement {
+    std::string design, node;
+    Instant start;
+    Duration length;
+    std::uint32_t said, shown;
+};
+
+// Every (start, length) of `starts` x `lengths` and `random` random points, on every target,
+// against the regions; the disagreements.
+std::vector<Disagreement> check_against_runs(const Scenario& scenario, const Exploration& exploration,
+                                             const std::vector<Duration>& lengths, Duration step, int random) {
+    std::vector<Disagreement> wrong;
+    Points points{2026};
+    for (const auto& explored : exploration.designs) {
+        const Design& design = design_named(scenario, explored.name);
+        const FaultFamilyPlan& family = explored.families.front();
+        REQUIRE(family.lengths.has_value());
+        const auto check = [&](const std::string& node, Instant start, Duration length) {
+            const std::uint32_t said = regions_say(explored, node, start, start + length);
+            const std::uint32_t shown = running_shows(design, family, node, start, length, exploration.seed);
+            if (said != shown) wrong.push_back(Disagreement{explored.name, node, start, length, said, shown});
+        };
+        for (const auto& node : family.targets) {
+            for (Instant start{}; start <= explored.baseline_end; start += step)
+                for (const Duration length : lengths) check(node, start, length);
+            for (int k = 0; k < random; ++k) {
+                const Instant start{points.below(explored.baseline_end.ns + 1)};
+                const Duration span = family.lengths->longest - family.lengths->shortest;
+                check(node, start, family.lengths->shortest + Duration{points.below(span.ns + 1)});
+            }
+        }
+    }
+    return wrong;
+}
+
+std::string describe(const std::vector<Disagreement>& wrong) {
+    std::string out;
+    for (std::size_t k = 0; k < wrong.size() && k < 10; ++k)
+        out += fmt::format("{} {} at {} for {}: regions say [{}], the run shows [{}]\n", wrong[k].design,
+                           wrong[k].node, format_duration(wrong[k].start - Instant{}), format_duration(wrong[k].length),
+                           fmt::join(violation_names(wrong[k].said), ","),
+                           fmt::join(violation_names(wrong[k].shown), ","));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("gc-pause-40s: the pause regions agree with a run at every grid point and at random points") {
+    const Scenario scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
+    REQUIRE(scenario.explore.has_value());
+    const Exploration exploration = run_explore(scenario, ExploreOptions{.threads = 2});
+    const std::vector<Duration> lengths{1_s, 10_s, 29_s, 30_s + 1_ms, 31_s, 40_s};
+    const auto wrong = check_against_runs(scenario, exploration, lengths, 250_ms, 100);
+    INFO(describe(wrong));
+    CHECK(wrong.empty());
+
+    // The fenced design's stale first writer: a 29 s pause that starts at 2 s, mid-way
+    // through customer 41, resumes after the lease ended and claims the row first.
+    const DesignExploration& fenced = design_named(exploration, "fenced");
+    CHECK(regions_say(fenced, "server-1", at(2_s), at(31_s)) != 0);
+    CHECK(design_named(exploration, "unfenced").regions.size() > 0);
+    CHECK(design_named(exploration, "idempotent").regions.empty());
+}
