@@ -33,7 +33,7 @@ Expectation expect(std::string metric, std::int64_t value) {
     return Expectation{std::move(metric), Expectation::Comparison::equals, value};
 }
 
-bool contains(const std::string& text, const std::string& part) {
+bool has_text(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
@@ -56,7 +56,7 @@ std::string renewals_file(const std::string& more, const std::string& designs) {
 
 }  // namespace
 
-TEST_CASE("verdict: a violation the design's expect does not name fails the run; naming it declares it") {
+TEST_CASE("verdict: a violation the design's expect does not name fails the run, and naming it declares it") {
     const RunMetrics metrics = flagged(Metric::foreign_releases);
     const Verdict undeclared = judge_run(metrics, {expect("double_charges", 0)}, VerdictContext{});
     CHECK(undeclared.violations == violation_flag(Metric::foreign_releases));
@@ -100,7 +100,7 @@ TEST_CASE("verdict: a run that charged no one fails with the reason unless the d
     const Verdict never = judge_run(none, {}, VerdictContext{{}, true, 0});
     failures = verdict_failures(never, none, Vocabulary{"user", "email", "email provider", "statement"});
     REQUIRE(failures.size() == 1);
-    CHECK(contains(describe_failure(failures[0]),
+    CHECK(has_text(describe_failure(failures[0]),
                    "the run without faults emailed no one either: its settings leave no work possible"));
 
     CHECK_FALSE(judge_run(none, {expect("charges", 0)}, VerdictContext{{}, true, 3}).fails());
@@ -159,7 +159,7 @@ TEST_CASE("verdict: a seed with a foreign release fails run exactly when the swe
         REQUIRE(ran.exit_code != 2);
         if (ran.exit_code == 0) continue;
         failing.push_back(seed);
-        CHECK(contains(ran.out,
+        CHECK(has_text(ran.out,
                        "FAIL verdict plain-delete: foreign_releases expected 0 (a violation the design's "
                        "\"expect\" does not name), got "));
     }
@@ -178,10 +178,10 @@ TEST_CASE("verdict: a design whose faults stop all work fails check with the rea
                                  renewals_file(world, R"({ "stopped": {}, "meant": { "expect": { "charges": 0 } } })"));
     const auto checked = run_locksim("check " + file);
     CHECK(checked.exit_code == 1);
-    CHECK(contains(checked.out,
+    CHECK(has_text(checked.out,
                    "FAIL verdict stopped: charges expected at least 1 (no effects: the run without "
                    "faults charged 4), got 0"));
-    CHECK(contains(checked.out, "PASS verdict meant"));
+    CHECK(has_text(checked.out, "PASS verdict meant"));
     const auto ran = run_locksim("run " + file + " --design stopped");
     CHECK(ran.exit_code == 1);
 }
