@@ -22,10 +22,23 @@ struct Expectation {
     std::string metric;
     Comparison comparison = Comparison::equals;
     std::int64_t value = 0;
-    bool implied = false;  // not written in the file: a correctness lock must never let these happen
+    // Not written in the file: a correctness lock must never let these happen, or the
+    // verdict's rule fails the run (checks/verdict.hpp).
+    bool implied = false;
     Subject subject = Subject::count;
     std::vector<std::int64_t> customers;  // Subject::customers, ascending, no repeats
     std::vector<std::string> holders;     // Subject::holders, the two servers' names
+    std::string implied_because;          // why, when implied: "a correctness lock"
+};
+
+// An expectation judged on a run, or on a sweep's or an exploration's totals.
+struct ExpectationResult {
+    Expectation expectation;
+    std::int64_t actual = 0;  // a count, or (Subject::time) the first violation's true time in ns
+    bool held = false;
+    // What was found when the expectation names who or when: "[41, 42]", "server-1 and
+    // server-3", "1m 2s", "none". Empty for a count.
+    std::string found;
 };
 
 // A total that a sweep's or an exploration's "expect" may name, with what it counts:

@@ -10,26 +10,6 @@
 
 namespace locksim {
 
-std::uint32_t violations_in(const RunMetrics& metrics) {
-    std::uint32_t found = 0;
-    for (const auto& flag : metrics.flagged)
-        if (flag.violation()) found |= violation_flag(flag.metric);
-    return found;
-}
-
-std::vector<Metric> violated_metrics(std::uint32_t violations) {
-    std::vector<Metric> metrics;
-    for (const Metric metric : violation_metrics())
-        if ((violations & violation_flag(metric)) != 0) metrics.push_back(metric);
-    return metrics;
-}
-
-std::vector<std::string> violation_names(std::uint32_t violations) {
-    std::vector<std::string> names;
-    for (const Metric metric : violated_metrics(violations)) names.emplace_back(metric_name(metric));
-    return names;
-}
-
 namespace {
 
 // An exploration's own totals per design, by the names an explore block's "expect" uses.

@@ -12,16 +12,11 @@
 #include "checks/expectations.hpp"
 #include "checks/metrics.hpp"
 #include "checks/run_outcome.hpp"
+#include "checks/verdict.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
 
 namespace locksim {
-
-// The violations a run's flagged events count towards, a bit each (violation_flag()).
-std::uint32_t violations_in(const RunMetrics& metrics);
-// The metrics of a set of violations, in the table's order, and their names.
-std::vector<Metric> violated_metrics(std::uint32_t violations);
-std::vector<std::string> violation_names(std::uint32_t violations);
 
 // A point where a fault can strike a node: right after one of its events in the run
 // without faults (each is a moment a process of the node waits). A trigger on the nth

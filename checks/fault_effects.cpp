@@ -168,6 +168,7 @@ FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics, std::
     }
     judgement.without_any = difference(trace, metrics, without_any, "without any fault");
     judgement.held_without_faults = held_without_faults;
+    judgement.charged_without_faults = without_any.metrics.value(Metric::charges);
     judgement.reached_the_lock = strikes.reached_the_lock;
     judgement.network = strikes.network;
     return judgement;

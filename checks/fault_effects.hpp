@@ -62,8 +62,11 @@ struct FaultJudgement {
     std::vector<FaultEffect> each;  // the scenario's own faults, in file order
     // What the run with no faults at all (drawn ones too) does differently.
     Difference without_any;
-    // The design's expectations all hold in that run without faults as well.
+    // The design's expectations all hold in that run without faults as well, and the
+    // verdict's rule fails nothing there (checks/verdict.hpp).
     bool held_without_faults = false;
+    // What that run charged: a run the faults stopped from charging anyone is no pass.
+    std::int64_t charged_without_faults = 0;
     // Some fault, the scenario's or a drawn one, struck the server holding the lock, or
     // the store while a lock was held there: if nothing changed, the design absorbed it,
     // which is evidence; a fault that only struck waiting servers, an idle store or no

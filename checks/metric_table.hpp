@@ -65,10 +65,16 @@ struct MetricSpec {
     // Set: its flagged events break what the lock is for, and this is its bit in explore's
     // sets of violations (each its own, so that no list's order decides it).
     int violation_bit = no_violation_bit;
-    bool protection = false;            // its flagged events are a protection at work
-    bool swept = false;                 // sweeps total it over their runs, and their "expect" may name it
-    bool safety = false;                // a fault that moves it mattered, even if it missed the lock
-    bool zero_for_correctness = false;  // a correctness lock expects 0 unless the design says otherwise
+    bool protection = false;  // its flagged events are a protection at work
+    bool swept = false;       // sweeps total it over their runs, and their "expect" may name it
+    bool safety = false;      // a fault that moves it mattered, even if it missed the lock
+    // A correctness lock's table lists an implied expectation of 0 unless the design states
+    // its own (any violation fails unless declared: checks/verdict.hpp; these are the ones
+    // every correctness lock is judged on by name).
+    bool zero_for_correctness = false;
+    // An efficiency lock's double runs cost this: the lock's purpose declares it, a cost to
+    // report and not a failure.
+    bool efficiency_cost = false;
     MetricDetail detail = MetricDetail::none;
 
     constexpr bool violation() const { return violation_bit != no_violation_bit; }
@@ -169,7 +175,8 @@ inline constexpr MetricSpec metric_table[] = {
      .one = "duplicate work",
      .many = "duplicate work",
      .violation_bit = 3,
-     .safety = true},
+     .safety = true,
+     .efficiency_cost = true},
     {.metric = Metric::stall_ms,
      .name = "stall_ms",
      .meaning = "The longest true time in milliseconds from the crash of a server that believed it held the lock "
@@ -231,11 +238,13 @@ constexpr bool violation_bits_unique() {
 }
 
 // A flagged event is a violation, a protection, or neither; a correctness lock's implied
-// zero is of a violation; every metric has words and a meaning.
+// zero and an efficiency lock's cost are of a violation, never the same one; every metric
+// has words and a meaning.
 constexpr bool roles_consistent() {
     for (const auto& spec : metric_table) {
         if (spec.violation() && spec.protection) return false;
         if (spec.zero_for_correctness && !spec.violation()) return false;
+        if (spec.efficiency_cost && (!spec.violation() || spec.zero_for_correctness)) return false;
         if (spec.name.empty() || spec.meaning.empty() || spec.one.empty() || spec.many.empty()) return false;
     }
     return true;

@@ -14,7 +14,7 @@ bool DesignOutcome::held() const {
 }
 
 bool DesignOutcome::violated() const {
-    return std::any_of(metrics.flagged.begin(), metrics.flagged.end(), [](const auto& f) { return f.violation(); });
+    return verdict.violations != 0;
 }
 
 bool DesignOutcome::passes_only_with_inert_faults() const {
@@ -145,8 +145,8 @@ std::string describe_failure(const ExpectationResult& result) {
             return fmt::format("{} expected {}{}, got {}", e.metric, how, format_duration(Duration{e.value}),
                                result.found == "none" ? "no violation" : result.found);
     }
-    return fmt::format("{} expected {}{}{}, got {}", e.metric, how, e.value, e.implied ? " (a correctness lock)" : "",
-                       result.actual);
+    return fmt::format("{} expected {}{}{}, got {}", e.metric, how, e.value,
+                       e.implied ? fmt::format(" ({})", e.implied_because) : "", result.actual);
 }
 
 }  // namespace locksim

@@ -11,19 +11,11 @@
 #include "checks/expectations.hpp"
 #include "checks/fault_effects.hpp"
 #include "checks/metrics.hpp"
+#include "checks/verdict.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
 
 namespace locksim {
-
-struct ExpectationResult {
-    Expectation expectation;
-    std::int64_t actual = 0;  // a count, or (Subject::time) the first violation's true time in ns
-    bool held = false;
-    // What was found when the expectation names who or when: "[41, 42]", "server-1 and
-    // server-3", "1m 2s", "none". Empty for a count.
-    std::string found;
-};
 
 struct DesignOutcome {
     std::string name;
@@ -32,11 +24,14 @@ struct DesignOutcome {
     Trace trace;
     RunSummary summary;
     RunMetrics metrics;
+    // The file's expectations judged, then what the verdict fails (verdict_failures()).
     std::vector<ExpectationResult> expectations;
     // Set when the design has faults and they were judged against runs without them.
     std::optional<FaultJudgement> faults;
+    Verdict verdict;
 
-    // The file's contract: every expectation held.
+    // The file's contract and the verdict's rule: every expectation held, and the verdict
+    // failed nothing (its failures are among the expectations).
     bool held() const;
     // The world's outcome, a different fact: a checker flagged a violation (money moved
     // twice, a stale write let through, somebody else's lock deleted), whatever the file

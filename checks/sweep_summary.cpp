@@ -54,13 +54,11 @@ std::vector<TotalSpec> sweep_totals() {
     return totals;
 }
 
-void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics) {
+void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations) {
     ++runs;
     for (const auto& spec : metric_table)
         if (spec.swept) metric_total(spec.metric) += static_cast<std::uint64_t>(metrics.value(spec.metric));
-    const bool violation = std::any_of(metrics.flagged.begin(), metrics.flagged.end(),
-                                       [](const FlaggedEvent& flag) { return flag.violation(); });
-    if (!violation) return;
+    if (violations == 0) return;
     ++runs_with_violation;
     failing_seeds.insert(std::upper_bound(failing_seeds.begin(), failing_seeds.end(), seed), seed);
     if (failing_seeds.size() > kept_failing_seeds) failing_seeds.pop_back();

@@ -27,7 +27,7 @@ constexpr std::size_t kept_failing_seeds = 10;
 struct DesignTally {
     std::string name;
     std::uint64_t runs = 0;
-    std::uint64_t runs_with_violation = 0;     // runs in which a checker flagged a violation
+    std::uint64_t runs_with_violation = 0;     // runs in which a checker flagged a violation (Verdict::violations)
     std::vector<std::uint64_t> failing_seeds;  // ascending, at most kept_failing_seeds
     // Per metric, summed over the runs; kept for the metrics sweeps total (MetricSpec::swept)
     // and 0 for the others.
@@ -35,7 +35,9 @@ struct DesignTally {
 
     std::uint64_t& metric_total(Metric metric) { return metric_totals[static_cast<std::size_t>(metric)]; }
     std::uint64_t metric_total(Metric metric) const { return metric_totals[static_cast<std::size_t>(metric)]; }
-    void add(std::uint64_t seed, const RunMetrics& metrics);
+    // `violations`: the run's, as the verdict has them (checks/verdict.hpp): every one
+    // counts, declared by the design or not.
+    void add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations);
     // A total by the name a sweep's "expect" uses (sweep_totals()).
     std::int64_t total(std::string_view name) const;
     void merge(const DesignTally& other);

@@ -29,6 +29,7 @@ std::vector<std::string> traits(const MetricSpec& spec) {
     if (spec.violation()) out.emplace_back("a violation");
     if (spec.protection) out.emplace_back("a protection at work");
     if (spec.zero_for_correctness) out.emplace_back("a correctness lock expects 0");
+    if (spec.efficiency_cost) out.emplace_back("an efficiency lock's cost, not its failure");
     if (spec.swept) out.emplace_back("sweeps total it");
     if (spec.safety) out.emplace_back("a fault that moves it mattered");
     if (spec.detail == MetricDetail::customers) out.emplace_back("\"expect\" may name the customers");

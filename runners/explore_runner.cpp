@@ -148,7 +148,8 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         DesignExploration explored;
         explored.name = design.name;
         explored.purpose = design.purpose;
-        explored.baseline_violations = violations_in(check_trace(baseline.trace, baseline.summary.ended_at));
+        explored.baseline_violations =
+            judge_design(design, check_trace(baseline.trace, baseline.summary.ended_at)).violations;
         explored.baseline_end = baseline.summary.ended_at;
         for (const auto& family : spec.faults) explored.families.push_back(resolve(family, design));
         explored.points = strike_points(baseline, explored.families);
@@ -196,7 +197,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
                                                      placement_faults(explored, placement).dump(), runaway.what()));
                     }
                 }();
-                placement.violations = violations_in(run.metrics);
+                placement.violations = judge_design(design, run.metrics).violations;
             },
             [&](std::uint64_t done) { options.progress(finished + done, total); });
         finished += runs.size();

@@ -8,6 +8,7 @@
 
 #include "checks/checkers.hpp"
 #include "checks/metrics.hpp"
+#include "checks/verdict.hpp"
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
@@ -36,15 +37,33 @@ Counterfactual run_with_faults(const Design& design, std::vector<Fault> faults, 
     return Counterfactual{std::move(run.trace), std::move(run.metrics)};
 }
 
+// The file's expectations judged on a run of the design, then the verdict's rule
+// (checks/verdict.hpp), whose failures join them.
+struct JudgedRun {
+    std::vector<ExpectationResult> expectations;
+    Verdict verdict;
+
+    bool held() const {
+        return std::all_of(expectations.begin(), expectations.end(), [](const ExpectationResult& e) { return e.held; });
+    }
+};
+JudgedRun judge_design_run(const Design& design, const RunMetrics& metrics, const Trace& trace,
+                           std::optional<std::int64_t> charged_without_faults) {
+    JudgedRun judged{evaluate(design.expectations, metrics, trace),
+                     judge_design(design, metrics, charged_without_faults)};
+    for (auto& failure : verdict_failures(judged.verdict, metrics, design.world.vocabulary))
+        judged.expectations.push_back(std::move(failure));
+    return judged;
+}
+
 // Each of the design's own faults left out in turn, and all of them.
 std::optional<FaultJudgement> judge_design_faults(const Design& design, const Trace& trace, const RunMetrics& metrics,
                                                   std::uint64_t seed, RunOptions options) {
     const auto& faults = design.world.faults;
     if (faults.empty() && design.world.fault_generators.empty()) return std::nullopt;
     const Counterfactual without_any = run_with_faults(design, {}, false, seed, options);
-    const auto verdicts = evaluate(design.expectations, without_any.metrics, without_any.trace);
     const bool held_without_faults =
-        std::all_of(verdicts.begin(), verdicts.end(), [](const ExpectationResult& e) { return e.held; });
+        judge_design_run(design, without_any.metrics, without_any.trace, std::nullopt).held();
     std::vector<Counterfactual> without_each;
     for (std::size_t i = 0; i < faults.size(); ++i) {
         // One fault and nothing drawn: leaving it out is the run without any, already run.
@@ -60,6 +79,13 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
 }
 
 }  // namespace
+
+Verdict judge_design(const Design& design, const RunMetrics& metrics,
+                     std::optional<std::int64_t> charged_without_faults) {
+    return judge_run(
+        metrics, design.expectations,
+        VerdictContext{design.purpose, design.world.job.kind == JobKind::renewals, charged_without_faults});
+}
 
 CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions options) {
     // A kept trace is checked after the run, in one pass over it: checkers called at every
@@ -130,12 +156,13 @@ ScenarioOutcome run_scenario(const Scenario& scenario, std::uint64_t seed,
             }
         }();
         RunMetrics metrics = std::move(run.metrics);
-        auto expectations = evaluate(design.expectations, metrics, run.trace);
         auto faults =
             judging == FaultJudging::on ? judge_design_faults(design, run.trace, metrics, seed, options) : std::nullopt;
+        JudgedRun judged = judge_design_run(design, metrics, run.trace,
+                                            faults ? std::optional(faults->charged_without_faults) : std::nullopt);
         outcome.designs.push_back(DesignOutcome{design.name, design.purpose, figure_lanes(design.world),
                                                 std::move(run.trace), run.summary, std::move(metrics),
-                                                std::move(expectations), std::move(faults)});
+                                                std::move(judged.expectations), std::move(faults), judged.verdict});
     }
     return outcome;
 }

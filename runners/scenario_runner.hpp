@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checks/run_outcome.hpp"
+#include "checks/verdict.hpp"
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario.hpp"
 
@@ -34,6 +35,11 @@ struct CheckedRun {
     RunMetrics metrics;
 };
 CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions options = {});
+
+// The verdict (checks/verdict.hpp) on a run of the design: its violations, and which
+// fail it. `charged_without_faults`: what its run without any fault charged, when made.
+Verdict judge_design(const Design& design, const RunMetrics& metrics,
+                     std::optional<std::int64_t> charged_without_faults = std::nullopt);
 
 // Whether to judge a design's faults by running it again without them (checks/
 // fault_effects.hpp): a run per fault of the scenario's own, and one with none. Sweeps,

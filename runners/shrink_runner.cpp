@@ -10,6 +10,7 @@
 #include "checks/metrics.hpp"
 #include "models/world/fault_schedule.hpp"
 #include "models/world/world.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/fault_json.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
@@ -47,7 +48,7 @@ public:
             RunResult run = run_world(scenario.designs.front().world, request_.seed,
                                       RunOptions{.event_limit = request_.event_limit});
             RunMetrics metrics = check_trace(run.trace, run.summary.ended_at);
-            const std::uint32_t violations = violations_in(metrics);
+            const std::uint32_t violations = judge_design(scenario.designs.front(), metrics).violations;
             return Trial{violations, std::move(metrics), std::move(run.trace), run.summary.ended_at};
         } catch (const ScenarioError&) {
             return std::nullopt;

@@ -35,7 +35,7 @@ std::uint32_t violations_with(const std::string& design, const std::string& faul
     replace_faults(scenario, faults, "--faults");
     const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed, design);
     REQUIRE(outcome.designs.size() == 1);
-    return violations_in(outcome.designs.front().metrics);
+    return outcome.designs.front().verdict.violations;
 }
 
 std::string as_list(const nlohmann::ordered_json& fault) {

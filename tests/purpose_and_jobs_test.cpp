@@ -202,7 +202,9 @@ TEST_CASE("purpose: an unknown purpose names the field's pointer and the two pur
 }
 
 TEST_CASE("purpose: describe_failure marks an implied expectation as a correctness lock's") {
-    ExpectationResult implied{Expectation{"double_charges", Expectation::Comparison::equals, 0, true}, 6, false};
+    Expectation zero{"double_charges", Expectation::Comparison::equals, 0, true};
+    zero.implied_because = "a correctness lock";
+    ExpectationResult implied{zero, 6, false};
     CHECK(describe_failure(implied) == "double_charges expected 0 (a correctness lock), got 6");
     ExpectationResult stated{Expectation{"double_charges", Expectation::Comparison::equals, 0, false}, 1, false};
     CHECK(describe_failure(stated) == "double_charges expected 0, got 1");
@@ -210,7 +212,8 @@ TEST_CASE("purpose: describe_failure marks an implied expectation as a correctne
     CHECK(describe_failure(bounded) == "stall_ms expected at most 10000, got 12000");
 }
 
-TEST_CASE("purpose: without a lock a correctness design fails its implied expectation, an efficiency one does not") {
+TEST_CASE(
+    "purpose: without a lock a correctness design fails its implied expectation, an efficiency one the violation") {
     const auto scenario = parse(scenario_around(servers_3 + ", " + no_lock + ", " + renewals_41_43,
                                                 R"({ "correct": {}, "efficient": { "purpose": "efficiency" } })"));
     const auto outcome = run_scenario(scenario, scenario.seed);
@@ -222,10 +225,13 @@ TEST_CASE("purpose: without a lock a correctness design fails its implied expect
     CHECK_FALSE(correct.expectations[0].held);
     CHECK(describe_failure(correct.expectations[0]) == "double_charges expected 0 (a correctness lock), got 6");
     CHECK(correct.expectations[1].held);  // no fencing, no stale writes
+    // An efficiency lock's purpose declares its duplicated work, not money moved twice.
     const auto& efficient = design_named(outcome, "efficient");
     CHECK(efficient.purpose == LockPurpose::efficiency);
-    CHECK(efficient.expectations.empty());
-    CHECK(efficient.held());
+    REQUIRE(efficient.expectations.size() == 1);
+    CHECK(describe_failure(efficient.expectations[0]) ==
+          "double_charges expected 0 (a violation the design's \"expect\" does not name), got 6");
+    CHECK_FALSE(efficient.held());
     CHECK(efficient.metrics.value(Metric::double_charges) == 6);
     CHECK_FALSE(outcome.held());
 }

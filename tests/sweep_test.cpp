@@ -347,9 +347,10 @@ TEST_CASE("shard blocks partition the seeds without gaps or overlaps") {
 TEST_CASE("a tally keeps the smallest failing seeds, whatever order they arrive in") {
     RunMetrics failing;
     failing.flagged.push_back(FlaggedEvent{0, Metric::double_charges, "customer 42 charged a second time"});
+    const std::uint32_t violations = violation_flag(Metric::double_charges);
     DesignTally a{"d"}, b{"d"};
-    for (std::uint64_t seed : {50, 3, 40, 7, 2, 90, 13, 8, 1, 60, 11, 5}) a.add(seed, failing);
-    for (std::uint64_t seed : {4, 6}) b.add(seed, failing);
+    for (std::uint64_t seed : {50, 3, 40, 7, 2, 90, 13, 8, 1, 60, 11, 5}) a.add(seed, failing, violations);
+    for (std::uint64_t seed : {4, 6}) b.add(seed, failing, violations);
     a.merge(b);
     CHECK(a.failing_seeds == std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7, 8, 11, 13});
     CHECK(a.runs_with_violation == 14);

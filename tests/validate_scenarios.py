@@ -494,10 +494,12 @@ def main():
             document = edit((where, text))
             schema_ok = not schema_errors(validator, document)
             code, line = run_locksim(binary, document, directory, f"agree-{i}")
-            if code not in (0, 2):
+            if code not in (0, 1, 2):
                 tally.check(False, f"{where} {json.dumps(text)}", f"locksim run exits {code}: {line}")
                 continue
-            loader_ok = code == 0
+            # 1: loaded and run, and the run failed: a probe's values may leave no work done
+            # within the horizon ("work_per_customer": "1h"), which fails a run.
+            loader_ok = code != 2
             verdict = "accept" if loader_ok else "refuse"
             tally.check(schema_ok == loader_ok, f"schema and loader both {verdict} {where} {json.dumps(text)}",
                         f"the schema {'accepts' if schema_ok else 'refuses'} it, the loader {'accepts' if loader_ok else 'refuses'} it {line}")

@@ -44,4 +44,11 @@ Duration granted_lease(const LockSpec& lock, Duration asked) {
     return granted == nullptr ? asked : granted(lock, asked);
 }
 
+std::optional<Duration> longest_lease_left(const LockSpec& lock) {
+    if (!has_lease(lock) || !store_entry(lock.store).lease.holder_counts_down) return std::nullopt;
+    // Timed on the wall clock, the lease left grows when that clock steps back.
+    if (lock.wall_clock_durations) return std::nullopt;
+    return granted_lease(lock, lock.ttl);
+}
+
 }  // namespace locksim

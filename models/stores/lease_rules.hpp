@@ -30,6 +30,10 @@ struct LeaseRules {
     // What the store grants for a ttl asked (ZooKeeper clamps a session timeout, etcd raises
     // a short TTL); null: what was asked.
     Duration (*granted)(const LockSpec& lock, Duration asked) = nullptr;
+    // The holder believes the lease for at most what was granted, from when it asked, and
+    // counts it down: it never has more left than that. False: client-go's leader keeps no
+    // deadline and leads until a renewal round fails.
+    bool holder_counts_down = true;
 };
 
 // Which rule refused a lease, so that an error can point at the field to change.
@@ -57,5 +61,11 @@ std::optional<LeaseRefusal> lease_refusal(const LockSpec& lock, Duration ttl);
 // The session or lease timeout the lock's store, as the lock configures it, grants for a
 // ttl asked.
 Duration granted_lease(const LockSpec& lock, Duration asked);
+
+// The most lease a holder of the lock ever believes it has left: what the store grants for
+// the lock's ttl, counted down on its monotonic clock from when it asked. Nothing for a
+// lock that is no lease, whose holder keeps no deadline, or times it on the wall clock
+// (which may step back).
+std::optional<Duration> longest_lease_left(const LockSpec& lock);
 
 }  // namespace locksim

@@ -104,7 +104,9 @@ std::vector<StoreEntry> make_registry() {
          .description = "a coordination.k8s.io Lease and client-go's leader election; token = leaseTransitions",
          // client-go renews and retries by its retry_period, not by renew and retry.
          .options = {"ttl", "first_token", "renew_deadline", "retry_period"},
-         .lease = {.whole_seconds_because = "a Lease records leaseDurationSeconds", .outlasts_renew_deadline = true},
+         .lease = {.whole_seconds_because = "a Lease records leaseDurationSeconds",
+                   .outlasts_renew_deadline = true,
+                   .holder_counts_down = false},
          .nodes = {.first = "kube-apiserver"},
          .tokens = TokenSource::store,
          .deploy = deploy_kubernetes_lease},

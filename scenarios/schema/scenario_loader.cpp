@@ -109,6 +109,7 @@ public:
             root_["job"]["min_lease_left"].fail(
                 "this design's lock has no lease to run out (no lock, or a database lock held for the session); "
                 "a margin needs a lease");
+        check_margin_below_lease(world);
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], world);
         if (root_.has("fault_generators"))
             world.fault_generators = read_fault_generators(root_["fault_generators"], world);
@@ -116,6 +117,23 @@ public:
     }
 
 private:
+    // A holder never has more lease left than the store granted, so a margin as long as
+    // that stops every run before its first customer: no work would ever be done.
+    void check_margin_below_lease(const WorldSpec& world) const {
+        if (!world.job.min_lease_left) return;
+        const std::optional<Duration> longest = longest_lease_left(world.lock);
+        if (!longest || *world.job.min_lease_left < *longest) return;
+        const std::string granted =
+            *longest == world.lock.ttl
+                ? ""
+                : fmt::format(" ({} grants {} for the ttl of {})", store_entry(world.lock.store).name,
+                              format_duration(*longest), format_duration(world.lock.ttl));
+        root_["job"]["min_lease_left"].fail(
+            fmt::format("expected a margin below the TTL of {}{}: a holder never has more lease left than that, so "
+                        "every run would stop before doing any work",
+                        format_duration(*longest), granted));
+    }
+
     std::vector<std::string> read_servers(const JsonReader& list) {
         std::vector<std::string> servers;
         for (const auto& item : list.elements()) {
@@ -248,7 +266,10 @@ void add_correctness_expectations(std::vector<Expectation>& expectations, const 
         if (!spec.zero_for_correctness || std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) continue;
         const bool stated = std::any_of(expectations.begin(), expectations.end(),
                                         [&](const Expectation& e) { return e.metric == metric; });
-        if (!stated) expectations.push_back(Expectation{std::string(metric), Expectation::Comparison::equals, 0, true});
+        if (stated) continue;
+        Expectation implied{std::string(metric), Expectation::Comparison::equals, 0, true};
+        implied.implied_because = "a correctness lock";
+        expectations.push_back(std::move(implied));
     }
 }
 
