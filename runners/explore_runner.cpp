@@ -207,7 +207,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         WorldSpec quiet = design.world;
         quiet.faults.clear();
         quiet.fault_generators.clear();
-        const RegionSearch search{&quiet, seed, options.event_limit, options.threads, options.progress};
+        const RegionSearch search{&design, &quiet, seed, options.event_limit, options.threads, options.progress};
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
             if (!explored.families[f].lengths) continue;
             auto regions = explore_regions(explored, f, search, explored.region_runs);

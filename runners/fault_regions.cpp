@@ -60,7 +60,7 @@ public:
         ends_from_ = starts_.first + span.shortest;
         ends_to_ = starts_.last + span.longest;
         const CheckedRun held = run(ends_to_, true);
-        held_violations_ = violations_in(held.metrics);
+        held_violations_ = judge_design(*search_.design, held.metrics).violations;
         tries_.push_back(ends_from_);
         for (const auto& event : held.trace.events()) {
             const Instant after = event.at + Duration{1};
@@ -117,7 +117,7 @@ private:
     std::uint32_t violations_at(Instant end) {
         const auto known = seen_.find(end);
         if (known != seen_.end()) return known->second;
-        const std::uint32_t violations = violations_in(run(end, false).metrics);
+        const std::uint32_t violations = judge_design(*search_.design, run(end, false).metrics).violations;
         seen_.emplace(end, violations);
         return violations;
     }

@@ -22,6 +22,7 @@
 
 #include "checks/exploration.hpp"
 #include "models/world/world_spec.hpp"
+#include "scenarios/schema/scenario.hpp"
 #include "sim/trace.hpp"
 
 namespace locksim {
@@ -30,7 +31,8 @@ namespace locksim {
 constexpr std::uint64_t max_region_runs = 2'000'000;
 
 struct RegionSearch {
-    const WorldSpec* quiet = nullptr;  // the design's world without the file's faults
+    const Design* design = nullptr;    // whose runs are judged
+    const WorldSpec* quiet = nullptr;  // its world without the file's faults
     std::uint64_t seed = 0;
     std::uint64_t event_limit = 0;
     unsigned threads = 1;

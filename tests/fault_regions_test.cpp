@@ -43,7 +43,7 @@ std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family,
     WorldSpec world = design.world;
     world.faults = {placed_fault(family.kind, node, start, length, family.cause)};
     world.fault_generators.clear();
-    return violations_in(run_and_check(world, seed, RunOptions{.keep_trace = false}).metrics);
+    return judge_design(design, run_and_check(world, seed, RunOptions{.keep_trace = false}).metrics).violations;
 }
 
 // A small deterministic stream for the random points (splitmix64).
