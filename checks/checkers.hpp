@@ -129,6 +129,28 @@ private:
     std::optional<Instant> stalled_since_;            // a holder crashed, nobody has been granted since
 };
 
+// Work begun and not finished: job runs that started and had not ended, charge requests
+// that timed out and had not reached the provider.
+class PendingWorkFinder {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+private:
+    // A charge request's attempts, of one server for one customer and period: how many the
+    // trace shows were sent, how many the provider saw, and when the first timed out.
+    struct Attempts {
+        std::int64_t sent = 0;
+        std::int64_t arrived = 0;
+        std::optional<Instant> first_timed_out;
+    };
+    void settle(std::uint32_t server);
+
+    std::map<std::uint32_t, Instant> running_;  // server → when its open job run started
+    std::map<std::uint32_t, Instant> frozen_;   // server → when its pause began
+    std::map<std::tuple<std::uint32_t, std::int64_t, std::string>, Attempts> charges_;
+};
+
 // Every checker at once, as a reader of the trace while it is recorded: what the
 // engine is given to check a run without keeping its events.
 class RunChecks : public TraceReader {
@@ -140,7 +162,7 @@ public:
 private:
     // In the order their flags are listed before sorting.
     using Checkers = std::tuple<ChargeCounter, OverlapFinder, FenceChecker, ReleaseChecker, WakeupCounter, FinishFinder,
-                                RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter, WaitMeter>;
+                                RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter, WaitMeter, PendingWorkFinder>;
     Checkers checkers_;
     RunMetrics metrics_;
     std::array<std::vector<FlaggedEvent>, std::tuple_size_v<Checkers>> flags_by_checker_;

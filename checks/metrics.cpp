@@ -79,5 +79,8 @@ void measure_duplicate_work(const Trace& trace, RunMetrics& metrics) {
 void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics) {
     replay<WaitMeter>(trace, run_end, metrics);
 }
+void find_pending_work(const Trace& trace, RunMetrics& metrics) {
+    replay<PendingWorkFinder>(trace, Instant{}, metrics);
+}
 
 }  // namespace locksim

@@ -15,6 +15,8 @@
 
 namespace locksim {
 
+struct RunSummary;  // sim/engine.hpp
+
 struct DoubleCharge {
     std::int64_t customer = 0;
     std::string period;
@@ -27,6 +29,17 @@ struct HolderOverlap {
     NodeId second;
     Instant from;  // true time both believed
     Instant to;
+};
+
+// Work a run had begun and not finished when it ended (checks/progress.cpp says what
+// counts). A run that its horizon cut with any of it is no safe run: carried on, that work
+// could still have broken the lock's promise.
+struct PendingWork {
+    NodeId server;
+    Instant since;                         // its job run's start, or the charge request's first time-out
+    std::optional<std::int64_t> customer;  // set for a charge request that may still reach the provider
+    std::string period;                    // the charge request's period
+    std::optional<Instant> frozen_since;   // the server was paused when the run ended
 };
 
 // An event a report should point at, with a sentence saying why.
@@ -49,6 +62,7 @@ struct RunMetrics {
     Duration longest_stall{};                  // longest time from a holder's crash to the next grant
     Duration longest_wait{};                   // longest time a job waited for the lock
     std::vector<FlaggedEvent> flagged;         // by trace sequence
+    std::vector<PendingWork> pending;          // work begun and not finished at the run's end, by server
     std::optional<Instant> first_violation;    // true time of the first flagged violation
 
     const FlaggedEvent* flag_for(std::uint64_t sequence) const;
@@ -70,6 +84,16 @@ private:
 // `run_end`: true time the run stopped; a belief still held then counts until it.
 RunMetrics check_trace(const Trace& trace, Instant run_end);
 
+// The one definition of an unfinished run: its horizon cut it (events were still due) while
+// work it had begun was pending. A run that stopped by itself, or whose horizon left only
+// what begins no work (a recurring job's next tick, a store's heartbeat, a leader's
+// renewals), is finished.
+bool cut_with_work_pending(const RunSummary& summary, const RunMetrics& metrics);
+// "server-1's job run (started at 0.000s; frozen since 6.000s)", "server-2's charge
+// request for customer 42 (2026-10), timed out at 12.000s and not yet at the payment
+// provider": in the run's own words.
+std::string describe_pending(const PendingWork& work, const Trace& trace);
+
 // The individual checkers.
 void count_charges(const Trace& trace, RunMetrics& metrics);
 void find_holder_overlaps(const Trace& trace, Instant run_end, RunMetrics& metrics);
@@ -81,5 +105,6 @@ void find_retry_storms(const Trace& trace, RunMetrics& metrics);
 void count_double_applies(const Trace& trace, RunMetrics& metrics);
 void measure_duplicate_work(const Trace& trace, RunMetrics& metrics);
 void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics);
+void find_pending_work(const Trace& trace, RunMetrics& metrics);
 
 }  // namespace locksim

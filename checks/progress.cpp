@@ -1,14 +1,23 @@
-// Progress of the job and its waiters.
+// Progress of the job and its waiters, and what was left unfinished when the run ended.
 //
 // The herd effect: how many waiters one deletion woke. Watching the predecessor wakes
 // one; watching the holder wakes every waiter to find a single winner.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
+#include <tuple>
 
 #include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
+#include "models/vocabulary.hpp"
+#include "sim/duration_text.hpp"
+#include "sim/engine.hpp"
 
 namespace locksim {
 
@@ -82,6 +91,90 @@ void WaitMeter::finish(const Trace&, Instant run_end, RunMetrics& metrics) {
     if (stalled_since_) metrics.longest_stall = std::max(metrics.longest_stall, run_end - *stalled_since_);
     metrics.set_ms(Metric::stall_ms, metrics.longest_stall);
     metrics.set_ms(Metric::longest_wait_ms, metrics.longest_wait);
+}
+
+}  // namespace locksim
+
+namespace locksim {
+
+// What was still under way when the run ended, read from the trace alone:
+//
+//   1. a job run that started (job.started) and had not ended (no job.finished, and its
+//      server had not crashed: a crash ends the job for good). Waiting for the lock, for a
+//      reply, or frozen by a pause, it still had work to do.
+//   2. a charge request that may still reach the provider: per server, customer and
+//      period, more attempts sent than the provider saw (provider.charged, .replayed or
+//      .refused). The attempts sent are what the time-outs show: attempt n timed out, and
+//      one more left if it was retrying. A request sent with no time-out at all is either
+//      answered or inside an open job run (1); one lost on the way cannot be told from one
+//      still travelling without the messages (sweeps leave them out), so it counts: the
+//      model's provider waits for it too.
+//
+// What begins no work is not pending: a recurring job's next tick, heartbeats, renewals.
+void PendingWorkFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) {
+    const std::uint32_t node = event.node.index;
+    if (event.kind == trace_kind::job_started) {
+        running_.emplace(node, event.at);
+    } else if (event.kind == trace_kind::job_finished) {
+        running_.erase(node);
+        settle(node);
+    } else if (event.kind == trace_kind::node_crashed) {
+        running_.erase(node);
+        frozen_.erase(node);
+        settle(node);
+    } else if (event.kind == trace_kind::node_paused) {
+        frozen_.emplace(node, event.at);
+    } else if (event.kind == trace_kind::node_resumed) {
+        frozen_.erase(node);
+    } else if (event.kind == trace_kind::job_charge_timed_out) {
+        auto& attempts = charges_[{node, event.integer("customer"), event.text("period")}];
+        attempts.sent = std::max(attempts.sent, event.integer("attempt") + (event.flag("retrying") ? 1 : 0));
+        if (!attempts.first_timed_out) attempts.first_timed_out = event.at;
+    } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_replayed ||
+               event.kind == trace_kind::provider_refused) {
+        ++charges_[{event.node_ref("by").index, event.integer("customer"), event.text("period")}].arrived;
+    }
+}
+
+// Once a server's job run is over, its requests whose every attempt arrived can see no
+// more arrivals: forgotten, so that a long recurring job keeps only what may still come.
+void PendingWorkFinder::settle(std::uint32_t server) {
+    auto request = charges_.lower_bound({server, INT64_MIN, std::string()});
+    while (request != charges_.end() && std::get<0>(request->first) == server)
+        request = request->second.sent > request->second.arrived ? std::next(request) : charges_.erase(request);
+}
+
+void PendingWorkFinder::finish(const Trace&, Instant, RunMetrics& metrics) {
+    const auto frozen = [this](std::uint32_t node) -> std::optional<Instant> {
+        const auto found = frozen_.find(node);
+        return found == frozen_.end() ? std::nullopt : std::optional<Instant>(found->second);
+    };
+    for (const auto& [node, since] : running_)
+        metrics.pending.push_back(PendingWork{NodeId{node}, since, std::nullopt, "", frozen(node)});
+    for (const auto& [request, attempts] : charges_) {
+        const auto& [node, customer, period] = request;
+        if (attempts.sent > attempts.arrived)
+            metrics.pending.push_back(
+                PendingWork{NodeId{node}, *attempts.first_timed_out, customer, period, frozen(node)});
+    }
+    std::stable_sort(metrics.pending.begin(), metrics.pending.end(),
+                     [](const PendingWork& a, const PendingWork& b) { return a.server.index < b.server.index; });
+}
+
+bool cut_with_work_pending(const RunSummary& summary, const RunMetrics& metrics) {
+    return summary.horizon_reached && !metrics.pending.empty();
+}
+
+std::string describe_pending(const PendingWork& work, const Trace& trace) {
+    const std::string frozen =
+        work.frozen_since ? fmt::format("; frozen since {}", format_seconds(*work.frozen_since)) : "";
+    if (!work.customer)
+        return fmt::format("{}'s job run (started at {}{})", trace.node_name(work.server), format_seconds(work.since),
+                           frozen);
+    const Vocabulary words = vocabulary_of(trace);
+    return fmt::format("{}'s {} request for {} {} ({}), timed out at {} and not yet at the {}{}",
+                       trace.node_name(work.server), words.effect, words.item, *work.customer, work.period,
+                       format_seconds(work.since), words.provider, frozen);
 }
 
 }  // namespace locksim

@@ -17,6 +17,10 @@ bool DesignOutcome::violated() const {
     return verdict.violations != 0;
 }
 
+bool DesignOutcome::unfinished() const {
+    return cut_with_work_pending(summary, metrics);
+}
+
 bool DesignOutcome::passes_only_with_inert_faults() const {
     return faults && faults->all_missed() && faults->held_without_faults && !expectations.empty() && held();
 }

@@ -37,6 +37,9 @@ struct DesignOutcome {
     // twice, a stale write let through, somebody else's lock deleted), whatever the file
     // expected. A design written to show a failure holds and is violated.
     bool violated() const;
+    // Its horizon cut it with work pending (cut_with_work_pending): what it counted is not
+    // all it would have done, so a clean count proves nothing.
+    bool unfinished() const;
     // Its expectations held, but every fault missed (changed nothing and reached no
     // holder), and they hold without any fault too: the pass says nothing about them.
     bool passes_only_with_inert_faults() const;

@@ -31,7 +31,30 @@ constexpr RunCount run_counts[] = {
      "Runs that broke what the lock is for: a checker flagged a violation (the metrics `locksim metrics` marks as "
      "violations).",
      &DesignTally::runs_with_violation},
+    {"runs_unfinished",
+     "Runs cut by their horizon with work pending: a job run started and not ended, or a charge request that timed "
+     "out and had not reached the provider. What they would have done is not counted, so a sweep's expectations "
+     "fail while this is above 0 unless they name it.",
+     &DesignTally::runs_unfinished},
 };
+
+// Keeps `seed` among the smallest kept_failing_seeds of `seeds` (ascending, no repeats).
+void keep_smallest(std::vector<std::uint64_t>& seeds, std::uint64_t seed) {
+    const auto at = std::lower_bound(seeds.begin(), seeds.end(), seed);
+    if (at != seeds.end() && *at == seed) return;
+    seeds.insert(at, seed);
+    if (seeds.size() > kept_failing_seeds) seeds.pop_back();
+}
+
+// The smallest kept_failing_seeds of both lists.
+std::vector<std::uint64_t> smallest_of_both(const std::vector<std::uint64_t>& mine,
+                                            const std::vector<std::uint64_t>& theirs) {
+    std::vector<std::uint64_t> both;
+    std::merge(mine.begin(), mine.end(), theirs.begin(), theirs.end(), std::back_inserter(both));
+    both.erase(std::unique(both.begin(), both.end()), both.end());
+    if (both.size() > kept_failing_seeds) both.resize(kept_failing_seeds);
+    return both;
+}
 
 // Every total a summary keeps per design, by name, in the order its JSON lists them.
 template <class Tally, class Action>  // Tally: DesignTally or const DesignTally
@@ -54,14 +77,17 @@ std::vector<TotalSpec> sweep_totals() {
     return totals;
 }
 
-void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations) {
+void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished) {
     ++runs;
     for (const auto& spec : metric_table)
         if (spec.swept) metric_total(spec.metric) += static_cast<std::uint64_t>(metrics.value(spec.metric));
+    if (unfinished) {
+        ++runs_unfinished;
+        keep_smallest(unfinished_seeds, seed);
+    }
     if (violations == 0) return;
     ++runs_with_violation;
-    failing_seeds.insert(std::upper_bound(failing_seeds.begin(), failing_seeds.end(), seed), seed);
-    if (failing_seeds.size() > kept_failing_seeds) failing_seeds.pop_back();
+    keep_smallest(failing_seeds, seed);
 }
 
 std::int64_t DesignTally::total(std::string_view name) const {
@@ -76,13 +102,10 @@ std::int64_t DesignTally::total(std::string_view name) const {
 void DesignTally::merge(const DesignTally& other) {
     runs += other.runs;
     runs_with_violation += other.runs_with_violation;
+    runs_unfinished += other.runs_unfinished;
     for (std::size_t m = 0; m < metric_count; ++m) metric_totals[m] += other.metric_totals[m];
-    std::vector<std::uint64_t> both;
-    std::merge(failing_seeds.begin(), failing_seeds.end(), other.failing_seeds.begin(), other.failing_seeds.end(),
-               std::back_inserter(both));
-    both.erase(std::unique(both.begin(), both.end()), both.end());
-    if (both.size() > kept_failing_seeds) both.resize(kept_failing_seeds);
-    failing_seeds = std::move(both);
+    failing_seeds = smallest_of_both(failing_seeds, other.failing_seeds);
+    unfinished_seeds = smallest_of_both(unfinished_seeds, other.unfinished_seeds);
 }
 
 void SweepSummary::merge_tallies(const SweepSummary& other) {
@@ -110,6 +133,17 @@ WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials) {
     // At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave a speck.
     return WilsonInterval{successes == 0 ? 0.0 : std::max(0.0, centre - half),
                           successes == trials ? 1.0 : std::min(1.0, centre + half)};
+}
+
+std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file) {
+    if (tally.runs_unfinished == 0) return "";
+    std::string text = fmt::format(
+        "{} of {} runs were cut by their horizon with work pending (runs_unfinished): what they would have done "
+        "after it is not counted",
+        tally.runs_unfinished, tally.runs);
+    if (!tally.unfinished_seeds.empty())
+        text += "; replay the first: " + replay_command(program, file, tally.unfinished_seeds.front(), tally.name);
+    return text;
 }
 
 std::string index_ranges(const std::vector<std::uint32_t>& indices) {
@@ -146,6 +180,7 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
             entry["wilson_95"] = {ci.low, ci.high};
         }
         entry["failing_seeds"] = d.failing_seeds;
+        entry["unfinished_seeds"] = d.unfinished_seeds;
         designs.push_back(std::move(entry));
     }
     // The shard comes first after the sweep, so a file cut short still says which it was.
@@ -209,18 +244,27 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
             if (spec.swept && spec.violation() && d.metric_total(spec.metric) > 0 && d.runs_with_violation == 0)
                 fail(fmt::format("design {} has {} {} but no run with a violation", d.name, d.metric_total(spec.metric),
                                  metric_many(spec.metric, summary.words)));
-        const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
-        const bool seeds_in_block =
-            std::all_of(d.failing_seeds.begin(), d.failing_seeds.end(), [&](std::uint64_t seed) {
+        if (d.runs_unfinished > d.runs)
+            fail(fmt::format("design {} has {} unfinished runs out of {}", d.name, d.runs_unfinished, d.runs));
+        // The kept seeds of `count` runs: the first of them, ascending, inside the block.
+        const auto sound_seeds = [&](const std::vector<std::uint64_t>& seeds, std::uint64_t count) {
+            const bool in_block = std::all_of(seeds.begin(), seeds.end(), [&](std::uint64_t seed) {
                 return seed >= summary.covered.first && seed - summary.covered.first < summary.covered.count;
             });
-        const bool ascending = std::adjacent_find(d.failing_seeds.begin(), d.failing_seeds.end(),
-                                                  std::greater_equal<>()) == d.failing_seeds.end();
-        if (d.failing_seeds.size() != kept || !seeds_in_block || !ascending)
+            const bool ascending =
+                std::adjacent_find(seeds.begin(), seeds.end(), std::greater_equal<>()) == seeds.end();
+            return seeds.size() == std::min<std::uint64_t>(kept_failing_seeds, count) && in_block && ascending;
+        };
+        const std::size_t kept = std::min<std::uint64_t>(kept_failing_seeds, d.runs_with_violation);
+        if (!sound_seeds(d.failing_seeds, d.runs_with_violation))
             fail(
                 fmt::format("design {} lists failing seeds that are not the first {} of its {} failing runs in its "
                             "block",
                             d.name, kept, d.runs_with_violation));
+        if (!sound_seeds(d.unfinished_seeds, d.runs_unfinished))
+            fail(fmt::format(
+                "design {} lists unfinished seeds that are not the first {} of its {} unfinished runs in its block",
+                d.name, std::min<std::uint64_t>(kept_failing_seeds, d.runs_unfinished), d.runs_unfinished));
     }
 }
 
@@ -279,6 +323,8 @@ SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::
                 total = count(d.at(key), key.c_str());
             });
             for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
+            for (const auto& seed : d.at("unfinished_seeds"))
+                tally.unfinished_seeds.push_back(count(seed, "an unfinished seed"));
             summary.designs.push_back(std::move(tally));
         }
     } catch (const nlohmann::json::exception& error) {

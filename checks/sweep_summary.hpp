@@ -21,14 +21,16 @@ namespace locksim {
 // The most shards a sweep is split into.
 constexpr std::uint32_t max_shards = 100000;
 
-// The smallest failing seeds a summary keeps per design.
+// The smallest failing (and unfinished) seeds a summary keeps per design.
 constexpr std::size_t kept_failing_seeds = 10;
 
 struct DesignTally {
     std::string name;
     std::uint64_t runs = 0;
-    std::uint64_t runs_with_violation = 0;     // runs in which a checker flagged a violation (Verdict::violations)
-    std::vector<std::uint64_t> failing_seeds;  // ascending, at most kept_failing_seeds
+    std::uint64_t runs_with_violation = 0;        // runs in which a checker flagged a violation (Verdict::violations)
+    std::uint64_t runs_unfinished = 0;            // runs the horizon cut with work pending (cut_with_work_pending)
+    std::vector<std::uint64_t> failing_seeds;     // ascending, at most kept_failing_seeds
+    std::vector<std::uint64_t> unfinished_seeds;  // the same, of the unfinished runs
     // Per metric, summed over the runs; kept for the metrics sweeps total (MetricSpec::swept)
     // and 0 for the others.
     std::array<std::uint64_t, metric_count> metric_totals{};
@@ -36,8 +38,9 @@ struct DesignTally {
     std::uint64_t& metric_total(Metric metric) { return metric_totals[static_cast<std::size_t>(metric)]; }
     std::uint64_t metric_total(Metric metric) const { return metric_totals[static_cast<std::size_t>(metric)]; }
     // `violations`: the run's, as the verdict has them (checks/verdict.hpp): every one
-    // counts, declared by the design or not.
-    void add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations);
+    // counts, declared by the design or not. `unfinished`: the horizon cut the run with
+    // work pending (DesignOutcome::unfinished).
+    void add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished);
     // A total by the name a sweep's "expect" uses (sweep_totals()).
     std::int64_t total(std::string_view name) const;
     void merge(const DesignTally& other);
@@ -77,6 +80,12 @@ struct SweepSummary {
 
     void merge_tallies(const SweepSummary& other);  // same sweep, other seeds
 };
+
+// Why a design's sweep cannot pass while runs were cut, or "" when none was: "3 of 100
+// runs were cut by their horizon with work pending (runs_unfinished): what they would
+// have done after it is not counted; replay the first: locksim run FILE --seed 7 --design
+// fenced". A rate gate and a sweep block's expectations fail with it.
+std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file);
 
 // Ascending indices as Slurm's --array takes them: {2, 5, 6, 7} is "2,5-7".
 std::string index_ranges(const std::vector<std::uint32_t>& indices);

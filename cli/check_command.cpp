@@ -53,7 +53,9 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
 }
 
 // A scenario's "sweep" block as test cases: one per design it sets expectations for,
-// failing with the first failing seeds and the command that replays the first.
+// failing with the first failing seeds and the command that replays the first. Runs cut by
+// their horizon with work pending fail it too, unless the block expects runs_unfinished
+// itself: their counts stop short of what they would have done.
 std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckCommandOptions& options, unsigned threads) {
     const SweepSpec& spec = *scenario.sweep;
     const SweepSummary summary = run_sweep(
@@ -70,6 +72,11 @@ std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckComm
             result.failures.push_back(
                 fmt::format("first failing seeds: {}; replay: {}", fmt::join(tally.failing_seeds, ", "),
                             replay_command(options.program, scenario.file, tally.failing_seeds.front(), tally.name)));
+        const bool names_unfinished = std::any_of(expected->second.begin(), expected->second.end(),
+                                                  [](const Expectation& e) { return e.metric == "runs_unfinished"; });
+        if (const std::string cut = describe_unfinished(tally, options.program, scenario.file);
+            !cut.empty() && !names_unfinished)
+            result.failures.push_back(cut);
         checked.push_back(std::move(result));
     }
     return checked;

@@ -78,10 +78,31 @@ std::string design_timeline(const DesignOutcome& design, const TextStyle& style)
     std::string out = style.heading(fmt::format("Timeline of \"{}\"", design.name)) +
                       " (true time; one column per node; messages left out, --format trace has them)\n";
     out += render_compact_timeline(design, style);
-    if (design.summary.horizon_reached)
+    if (design.unfinished())
         out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",
                                        format_seconds(design.summary.ended_at)));
     return out + "\n";
+}
+
+// A design whose horizon cut it with work pending, in one line: what it counted is not all
+// it would have done, whatever its expectations say.
+std::string unfinished_lines(const ScenarioOutcome& outcome, const TextStyle& style) {
+    constexpr std::size_t named = 3;
+    std::string out;
+    for (const auto& design : outcome.designs) {
+        if (!design.unfinished()) continue;
+        std::vector<std::string> pending;
+        for (std::size_t i = 0; i < std::min(named, design.metrics.pending.size()); ++i)
+            pending.push_back(describe_pending(design.metrics.pending[i], design.trace));
+        if (design.metrics.pending.size() > named)
+            pending.push_back(fmt::format("and {} more", design.metrics.pending.size() - named));
+        out += style.fault(fmt::format("UNFINISHED {} {}: its horizon ({}) cut the run with work pending: {}; what "
+                                       "it would have done after it is not counted",
+                                       outcome.name, design.name, format_seconds(design.summary.ended_at),
+                                       fmt::join(pending, "; "))) +
+               "\n";
+    }
+    return out;
 }
 
 std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions& options, bool every_design,
@@ -107,6 +128,7 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
                 out += style.violation(
                            fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) +
                        "\n";
+    out += unfinished_lines(outcome, style);
     out += inert_fault_lines(outcome, style);
     out += fmt::format("Replay: {}\n",
                        replay_command(options.program, outcome.file, outcome.seed, options.design, options.faults));

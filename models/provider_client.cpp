@@ -27,6 +27,7 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
         if (const auto receipt = co_await sending) co_return *receipt;
         const bool again = retry < request_.retries;
         host_.record(trace_kind::job_charge_timed_out, {{"customer", customer},
+                                                        {"period", period_},
                                                         {"attempt", std::int64_t{retry + 1}},
                                                         {"timeout", *request_.timeout},
                                                         {"retrying", again}});

@@ -192,6 +192,7 @@ inline constexpr KindSpec job_preparing{"job.preparing", "the customer's invoice
 
 inline constexpr FieldSpec job_charge_timed_out_fields[] = {
     {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period the charge is for, as the provider records it"},
     {"attempt", FieldType::integer, false, "which attempt got no reply: 1 for the first request"},
     {"timeout", FieldType::duration, false, "how long the client waited"},
     {"retrying", FieldType::flag, false, "whether it sends the request again"},

@@ -80,6 +80,18 @@ Json design_json(const DesignOutcome& design) {
                             {"holders", {design.trace.node_name(o.first), design.trace.node_name(o.second)}},
                             {"from_ns", o.from.ns},
                             {"to_ns", o.to.ns}});
+    Json pending = Json::array();
+    for (const auto& work : design.metrics.pending) {
+        Json item{{"server", design.trace.node_name(work.server)},
+                  {"what", work.customer ? "charge request" : "job run"},
+                  {"since_ns", work.since.ns}};
+        if (work.customer) {
+            item["customer"] = *work.customer;
+            item["period"] = work.period;
+        }
+        if (work.frozen_since) item["frozen_since_ns"] = work.frozen_since->ns;
+        pending.push_back(std::move(item));
+    }
     const Json expectations = expectations_json(design.expectations);
     Json result{{"name", design.name},
                 {"purpose", to_string(design.purpose)},
@@ -91,7 +103,9 @@ Json design_json(const DesignOutcome& design) {
                   {"first_violation_at_ns",
                    design.metrics.first_violation ? Json(design.metrics.first_violation->ns) : Json(nullptr)},
                   {"ended_at_ns", design.summary.ended_at.ns},
-                  {"horizon_reached", design.summary.horizon_reached}}},
+                  {"horizon_reached", design.summary.horizon_reached},
+                  {"pending_at_end", pending},
+                  {"unfinished", design.unfinished()}}},
                 {"expectations", expectations},
                 {"held", design.held()}};
     if (design.faults) result["faults"] = faults_json(design);

@@ -71,7 +71,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
     }
     out += "\n\n";
-    std::vector<std::string> header{"design", "runs", "with a violation"};
+    std::vector<std::string> header{"design", "runs", "with a violation", "unfinished"};
     for (const auto& spec : metric_table)
         if (spec.swept) header.push_back(metric_heading(spec.metric, summary.words));
     header.insert(header.end(), {"violation rate (95% CI)", "first failing seeds"});
@@ -81,7 +81,8 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i)
             seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
         if (d.failing_seeds.size() > replayed_seeds) seeds.push_back("…");
-        std::vector<std::string> row{d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation)};
+        std::vector<std::string> row{d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation),
+                                     fmt::format("{}", d.runs_unfinished)};
         for (const auto& spec : metric_table)
             if (spec.swept) row.push_back(fmt::format("{}", d.metric_total(spec.metric)));
         row.insert(row.end(),
@@ -89,6 +90,12 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         rows.push_back(std::move(row));
     }
     out += text_table(rows, style);
+    // Said under the table, not only counted in it: a rate over runs cut short is no rate.
+    std::string unfinished;
+    for (const auto& d : summary.designs)
+        if (const std::string cut = describe_unfinished(d, program, summary.file); !cut.empty())
+            unfinished += style.fault(fmt::format("UNFINISHED {}: {}", d.name, cut)) + "\n";
+    if (!unfinished.empty()) out += "\n" + unfinished;
     if (runs_per_day > 0) {
         out += fmt::format("\nAt {} runs a day:\n", runs_per_day);
         for (const auto& d : summary.designs) {

@@ -1,7 +1,7 @@
 #pragma once
 // A sweep's totals as a table for people: per design the runs, those with a violation,
-// double charges, the rate with its 95 % interval, and the first failing seeds with the
-// command that replays each.
+// those cut by their horizon with work pending, double charges, the rate with its 95 %
+// interval, and the first failing seeds with the command that replays each.
 #include <string>
 #include <string_view>
 

@@ -33,7 +33,8 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
                              FaultJudging::off);
             assert(outcome.designs.size() == tallies[worker].designs.size());
             for (std::size_t d = 0; d < outcome.designs.size(); ++d)
-                tallies[worker].designs[d].add(seed, outcome.designs[d].metrics, outcome.designs[d].verdict.violations);
+                tallies[worker].designs[d].add(seed, outcome.designs[d].metrics, outcome.designs[d].verdict.violations,
+                                               outcome.designs[d].unfinished());
         },
         progress);
     for (const auto& tally : tallies) total.merge_tallies(tally);

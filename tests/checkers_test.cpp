@@ -45,6 +45,7 @@ TEST_CASE("a replayed idempotent request is not a charge") {
     b.charge(1_s, 42).at(2_s, provider, trace_kind::provider_replayed,
                          {{"customer", std::int64_t{42}},
                           {"period", std::string("2026-10")},
+                          {"by", server_1},
                           {"key", std::string("renewal-42-2026-10")},
                           {"charge", std::int64_t{1}}});
     const auto metrics = check_trace(b.trace(), Instant{} + 10_s);

@@ -1,6 +1,6 @@
 // The newer checkers, fed traces written by hand: double applies at the database,
-// duplicated index builds, and liveness (stalls after a holder's crash, waits for the
-// lock, refusals, job runs). They read only the trace.
+// duplicated index builds, liveness (stalls after a holder's crash, waits for the lock,
+// refusals, job runs), and the work still pending when a run ends. They read only the trace.
 #include <catch2/catch.hpp>
 
 #include "tests/support.hpp"
@@ -13,6 +13,7 @@
 
 #include "checks/metrics.hpp"
 #include "models/trace_kinds.hpp"
+#include "sim/engine.hpp"
 
 using namespace locksim;
 using namespace locksim::testing;
@@ -306,6 +307,121 @@ TEST_CASE("job runs count the jobs that started, finished or not") {
          {{"job", std::string("renewals")}, {"outcome", std::string("skipped: not the leader")}});
     CHECK(waits_of(b, 100_s).value(Metric::job_runs) == 2);
     CHECK(check_trace(b.trace(), t(100_s)).value("job_runs") == 2);
+}
+
+// --- work pending at the run's end ---------------------------------------------------
+
+namespace {
+
+std::vector<PendingWork> pending_of(const TraceBuilder& b) {
+    RunMetrics metrics;
+    find_pending_work(b.trace(), metrics);
+    return metrics.pending;
+}
+
+TraceBuilder& job_finished(TraceBuilder& b, Duration when, NodeId node) {
+    return b.at(when, node, trace_kind::job_finished,
+                {{"job", std::string("renewals")}, {"outcome", std::string("done")}});
+}
+
+TraceBuilder& timed_out(TraceBuilder& b, Duration when, NodeId node, std::int64_t attempt, bool retrying) {
+    return b.at(when, node, trace_kind::job_charge_timed_out,
+                {{"customer", std::int64_t{42}},
+                 {"period", std::string("2026-10")},
+                 {"attempt", attempt},
+                 {"timeout", 5_s},
+                 {"retrying", retrying}});
+}
+
+RunSummary cut_at(Duration horizon) {
+    return RunSummary{t(horizon), true, 0};
+}
+
+}  // namespace
+
+TEST_CASE("pending work: a job run that started and had not ended is pending, with its start and its pause") {
+    TraceBuilder b;
+    b.job_started(0_s, server_1).job_started(1_s, server_2);
+    job_finished(b, 9_s, server_2);
+    b.at(6_s, server_1, trace_kind::node_paused, {{"for", 40_s}, {"cause", std::string("gc")}});
+    const auto pending = pending_of(b);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].server == server_1);
+    CHECK(pending[0].since == t(0_s));
+    CHECK_FALSE(pending[0].customer);
+    CHECK(pending[0].frozen_since == t(6_s));
+    CHECK(describe_pending(pending[0], b.trace()) == "server-1's job run (started at 0.000s; frozen since 6.000s)");
+}
+
+TEST_CASE("pending work: a crash ends its server's job run for good, and a finished run leaves nothing") {
+    TraceBuilder b;
+    b.job_started(0_s, server_1).crashed(5_s, server_1).job_started(0_s, server_2);
+    job_finished(b, 20_s, server_2);
+    CHECK(pending_of(b).empty());
+}
+
+TEST_CASE("pending work: a recurring job between its ticks has nothing pending") {
+    TraceBuilder b;
+    for (int run = 0; run < 3; ++run) {
+        b.job_started(seconds(60 * run), server_1);
+        job_finished(b, seconds(60 * run + 8), server_1);
+    }
+    CHECK(pending_of(b).empty());
+}
+
+TEST_CASE("pending work: a charge request whose client gave up, and that never reached the provider, is pending") {
+    TraceBuilder b;
+    b.job_started(0_s, server_1);
+    timed_out(b, 10_s, server_1, 1, false);
+    job_finished(b, 10_s, server_1);
+    const auto pending = pending_of(b);
+    REQUIRE(pending.size() == 1);
+    CHECK(pending[0].customer == 42);
+    CHECK(pending[0].since == t(10_s));
+    CHECK(describe_pending(pending[0], b.trace()) ==
+          "server-1's charge request for customer 42 (2026-10), timed out at 10.000s and not yet at the payment "
+          "provider");
+    b.charge(70_s, 42, server_1);  // it arrives late
+    CHECK(pending_of(b).empty());
+}
+
+TEST_CASE("pending work: a retried charge answered while the first request still travels leaves the first pending") {
+    // 1. attempt 1 times out and the client retries; 2. attempt 2 reaches the provider and is
+    // answered, the job ends; 3. attempt 1 is still on its way: it may charge a second time.
+    TraceBuilder b;
+    b.job_started(0_s, server_1);
+    timed_out(b, 5_s, server_1, 1, true);
+    b.charge(6_s, 42, server_1);
+    job_finished(b, 7_s, server_1);
+    REQUIRE(pending_of(b).size() == 1);
+    b.charge(40_s, 42, server_1);
+    CHECK(pending_of(b).empty());
+    // Another server's charge, or another period's, is not this request arriving.
+    TraceBuilder other;
+    timed_out(other, 5_s, server_1, 1, false);
+    other.charge(6_s, 42, server_2);
+    CHECK(pending_of(other).size() == 1);
+}
+
+TEST_CASE("pending work: a request that reached the provider before its reply timed out is not pending") {
+    TraceBuilder b;
+    b.job_started(0_s, server_1);
+    b.charge(1_s, 42, server_1);  // the reply is what was slow
+    timed_out(b, 5_s, server_1, 1, true);
+    b.charge(7_s, 42, server_1);  // the retry
+    job_finished(b, 8_s, server_1);
+    CHECK(pending_of(b).empty());
+}
+
+TEST_CASE("unfinished: only a run its horizon cut with work pending, not one that ended by itself") {
+    TraceBuilder b;
+    b.job_started(0_s, server_1);
+    const RunMetrics metrics = check_trace(b.trace(), t(30_s));
+    CHECK(metrics.pending.size() == 1);
+    CHECK(cut_with_work_pending(cut_at(30_s), metrics));
+    CHECK_FALSE(cut_with_work_pending(RunSummary{t(30_s), false, 0}, metrics));  // nothing left that could move it
+    job_finished(b, 20_s, server_1);
+    CHECK_FALSE(cut_with_work_pending(cut_at(30_s), check_trace(b.trace(), t(30_s))));  // a tick or heartbeat due
 }
 
 TEST_CASE("an empty trace measures zero for every liveness metric") {

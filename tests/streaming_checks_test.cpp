@@ -29,6 +29,13 @@ void require_same(const RunMetrics& live, const RunMetrics& replayed) {
         CHECK(live.flagged[i].explanation == replayed.flagged[i].explanation);
         CHECK(live.flagged[i].metric == replayed.flagged[i].metric);
     }
+    REQUIRE(live.pending.size() == replayed.pending.size());
+    for (std::size_t i = 0; i < live.pending.size(); ++i) {
+        CHECK(live.pending[i].server == replayed.pending[i].server);
+        CHECK(live.pending[i].since == replayed.pending[i].since);
+        CHECK(live.pending[i].customer == replayed.pending[i].customer);
+        CHECK(live.pending[i].frozen_since == replayed.pending[i].frozen_since);
+    }
     REQUIRE(live.double_charged.size() == replayed.double_charged.size());
     for (std::size_t i = 0; i < live.double_charged.size(); ++i) {
         CHECK(live.double_charged[i].customer == replayed.double_charged[i].customer);
@@ -97,6 +104,7 @@ TEST_CASE("all checkers together find what each checker finds on its own over th
             count_double_applies(run.trace, alone);
             measure_duplicate_work(run.trace, alone);
             measure_waits(run.trace, end, alone);
+            find_pending_work(run.trace, alone);
             std::sort(alone.flagged.begin(), alone.flagged.end(),
                       [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
             const auto first = std::find_if(alone.flagged.begin(), alone.flagged.end(),

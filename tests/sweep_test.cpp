@@ -349,9 +349,50 @@ TEST_CASE("a tally keeps the smallest failing seeds, whatever order they arrive 
     failing.flagged.push_back(FlaggedEvent{0, Metric::double_charges, "customer 42 charged a second time"});
     const std::uint32_t violations = violation_flag(Metric::double_charges);
     DesignTally a{"d"}, b{"d"};
-    for (std::uint64_t seed : {50, 3, 40, 7, 2, 90, 13, 8, 1, 60, 11, 5}) a.add(seed, failing, violations);
-    for (std::uint64_t seed : {4, 6}) b.add(seed, failing, violations);
+    for (std::uint64_t seed : {50, 3, 40, 7, 2, 90, 13, 8, 1, 60, 11, 5}) a.add(seed, failing, violations, false);
+    for (std::uint64_t seed : {4, 6}) b.add(seed, failing, violations, false);
     a.merge(b);
     CHECK(a.failing_seeds == std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7, 8, 11, 13});
     CHECK(a.runs_with_violation == 14);
+    CHECK(a.runs_unfinished == 0);
+    CHECK(a.unfinished_seeds.empty());
+}
+
+TEST_CASE("a tally counts unfinished runs apart from violations, and merging adds them up") {
+    const RunMetrics clean;
+    DesignTally a{"d"}, b{"d"};
+    for (std::uint64_t seed : {9, 4, 7}) a.add(seed, clean, 0, true);
+    a.add(5, clean, 0, false);
+    for (std::uint64_t seed : {2, 8}) b.add(seed, clean, 0, true);
+    a.merge(b);
+    CHECK(a.runs == 6);
+    CHECK(a.runs_unfinished == 5);
+    CHECK(a.runs_with_violation == 0);
+    CHECK(a.unfinished_seeds == std::vector<std::uint64_t>{2, 4, 7, 8, 9});
+    CHECK(a.total("runs_unfinished") == 5);
+    CHECK(describe_unfinished(a, "locksim", "s.json") ==
+          "5 of 6 runs were cut by their horizon with work pending (runs_unfinished): what they would have done "
+          "after it is not counted; replay the first: locksim run s.json --seed 2 --design d");
+    CHECK(describe_unfinished(DesignTally{"d"}, "locksim", "s.json").empty());
+}
+
+TEST_CASE("merge adds up the shards' unfinished runs and keeps the smallest of their seeds") {
+    SweepSummary first = made_shard(1, 2), second = made_shard(2, 2);
+    first.designs[0].runs_unfinished = 2;
+    first.designs[0].unfinished_seeds = {7, 30};
+    second.designs[0].runs_unfinished = 1;
+    second.designs[0].unfinished_seeds = {51};
+    const SweepSummary merged = merge_shards(shard_files({first, second}), MergeMode::whole);
+    CHECK(merged.designs[0].runs_unfinished == 3);
+    CHECK(merged.designs[0].unfinished_seeds == std::vector<std::uint64_t>{7, 30, 51});
+    const auto document = sweep_json(merged);
+    CHECK(document.at("designs")[0].at("runs_unfinished") == 3);
+
+    SweepSummary too_many = made_shard(2, 2);
+    too_many.designs[0].runs_unfinished = 51;
+    CHECK_THAT(merge_error({made_shard(1, 2), too_many}), Catch::Contains("51 unfinished runs out of 50"));
+    SweepSummary foreign_seed = made_shard(2, 2);
+    foreign_seed.designs[0].runs_unfinished = 1;
+    foreign_seed.designs[0].unfinished_seeds = {3};  // shard 2/2 of 1…100 is 51…100
+    CHECK_THAT(merge_error({made_shard(1, 2), foreign_seed}), Catch::Contains("unfinished seeds"));
 }

@@ -33,10 +33,11 @@ public:
         trace_.append(std::move(event));
         return *this;
     }
-    // The provider charges `customer` once for the period 2026-10.
-    TraceBuilder& charge(Duration when, std::int64_t customer) {
-        return at(when, provider, trace_kind::provider_charged,
-                  {{"customer", customer}, {"period", std::string("2026-10")}, {"charge", std::int64_t{1}}});
+    // The provider charges `customer` once for the period 2026-10, at `by`'s request.
+    TraceBuilder& charge(Duration when, std::int64_t customer, NodeId by = server_1) {
+        return at(
+            when, provider, trace_kind::provider_charged,
+            {{"customer", customer}, {"period", std::string("2026-10")}, {"by", by}, {"charge", std::int64_t{1}}});
     }
     // `holder` believes it holds lock "k" from `from` until it releases it at `to`.
     TraceBuilder& belief(Duration from, Duration to, NodeId holder) {
