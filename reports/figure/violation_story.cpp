@@ -46,6 +46,9 @@ public:
     // What follows the checker's sentence: ": server-1 sent it at …, because …", or
     // " because server-1 had charged it first …" when an earlier write was the offence.
     std::optional<std::string> explain(const TraceEvent& flagged) const {
+        // A replay is flagged when its key returned another customer's or period's charge:
+        // the key's doing, which the checker's sentence names, whoever held the lock.
+        if (flagged.kind == trace_kind::provider_replayed) return std::nullopt;
         const auto write = landed(flagged);
         if (!write) return std::nullopt;
         const std::string& writer = figure_.lanes[write->writer];
