@@ -73,11 +73,12 @@ TEST_CASE("a recurring job whose key leaves out the period charges once in three
 
     const auto text = run_every_minute(every_minute("batch-{customer}"), "run");
     CHECK(text.exit_code == 1);
-    CHECK_THAT(text.out, Catch::Contains("suppressed_effects expected 0, got 10"));
+    CHECK_THAT(text.out, Catch::Contains("suppressed_effects expected 0 (a correctness lock), got 10"));
 
     const auto checked = run_every_minute(every_minute("batch-{customer}"), "check");
     CHECK(checked.exit_code == 1);
-    CHECK_THAT(checked.out, Catch::Contains("FAIL every-minute only: suppressed_effects expected 0, got 10"));
+    CHECK_THAT(checked.out,
+               Catch::Contains("FAIL every-minute only: suppressed_effects expected 0 (a correctness lock), got 10"));
 }
 
 TEST_CASE("the same job with the period in its key charges every run and passes") {
