@@ -116,7 +116,7 @@ std::string comparison(const ScenarioOutcome& outcome) {
     });
     for (const Metric metric : extra_columns(outcome))
         row(escaped(metric_heading(metric, words)),
-            [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
+            [&](const DesignOutcome& d) { return count(d.metrics.value(metric), metric_spec(metric).violation()); });
     if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
     row("outcome", [](const DesignOutcome& d) { return outcome_verdict(d); });
