@@ -29,6 +29,19 @@ private:
     std::map<std::pair<std::int64_t, std::string>, std::int64_t> charges_;
 };
 
+// "Every due charge is made": a due charge that the provider answered with another
+// customer's or period's charge, for a key that did not tell them apart.
+class SuppressedEffectFinder {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace&, Instant, RunMetrics&) {}
+
+private:
+    using Effect = std::pair<std::int64_t, std::string>;  // (customer, period)
+    std::set<Effect> done_;                               // charged: money moved for it
+    std::set<Effect> suppressed_;                         // answered with another's charge while due
+};
+
 // "Never two holders in true time".
 class OverlapFinder {
 public:
@@ -161,8 +174,9 @@ public:
 
 private:
     // In the order their flags are listed before sorting.
-    using Checkers = std::tuple<ChargeCounter, OverlapFinder, FenceChecker, ReleaseChecker, WakeupCounter, FinishFinder,
-                                RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter, WaitMeter, PendingWorkFinder>;
+    using Checkers =
+        std::tuple<ChargeCounter, SuppressedEffectFinder, OverlapFinder, FenceChecker, ReleaseChecker, WakeupCounter,
+                   FinishFinder, RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter, WaitMeter, PendingWorkFinder>;
     Checkers checkers_;
     RunMetrics metrics_;
     std::array<std::vector<FlaggedEvent>, std::tuple_size_v<Checkers>> flags_by_checker_;

@@ -23,6 +23,7 @@ namespace locksim {
 // One per entry of metric_table, in the table's order (a static_assert checks).
 enum class Metric : std::uint8_t {
     double_charges,
+    suppressed_effects,
     charges,
     double_applies,
     overlapping_holders,
@@ -91,6 +92,17 @@ inline constexpr MetricSpec metric_table[] = {
      .safety = true,
      .zero_for_correctness = true,
      .detail = MetricDetail::customers},
+    {.metric = Metric::suppressed_effects,
+     .name = "suppressed_effects",
+     .meaning = "(customer, period) pairs whose charge was due (not yet made) and that the payment provider answered "
+                "with the charge of another customer or period, replayed for an idempotency key that did not tell "
+                "them apart: work the job believes done and that was never done. Each pair once.",
+     .one = "suppressed {effect}",
+     .many = "suppressed {effects}",
+     .violation_bit = 4,
+     .swept = true,
+     .safety = true,
+     .zero_for_correctness = true},
     {.metric = Metric::charges,
      .name = "charges",
      .meaning = "Charges the payment provider made (money moved).",

@@ -52,6 +52,9 @@ RunMetrics check_trace(const Trace& trace, Instant run_end) {
 void count_charges(const Trace& trace, RunMetrics& metrics) {
     replay<ChargeCounter>(trace, Instant{}, metrics);
 }
+void find_suppressed_effects(const Trace& trace, RunMetrics& metrics) {
+    replay<SuppressedEffectFinder>(trace, Instant{}, metrics);
+}
 void find_holder_overlaps(const Trace& trace, Instant run_end, RunMetrics& metrics) {
     replay<OverlapFinder>(trace, run_end, metrics);
 }

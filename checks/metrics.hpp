@@ -96,6 +96,7 @@ std::string describe_pending(const PendingWork& work, const Trace& trace);
 
 // The individual checkers.
 void count_charges(const Trace& trace, RunMetrics& metrics);
+void find_suppressed_effects(const Trace& trace, RunMetrics& metrics);
 void find_holder_overlaps(const Trace& trace, Instant run_end, RunMetrics& metrics);
 void check_fencing(const Trace& trace, RunMetrics& metrics);
 void count_foreign_releases(const Trace& trace, RunMetrics& metrics);

@@ -23,13 +23,15 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
                           (!spec_.key_retention || now - seen->second.first_used < *spec_.key_retention);
         if (spec_.honours_keys && kept) {
             fields.push_back({"charge", seen->second.charge_id});
+            fields.push_back({"charge_customer", seen->second.customer});
+            fields.push_back({"charge_period", seen->second.period});
             host_.record(trace_kind::provider_replayed, std::move(fields));
             return ChargeReceipt{seen->second.charge_id, true};
         }
     }
     if (token) fields.push_back({"token", *token});
     const std::int64_t id = next_charge_id_++;
-    if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, now};
+    if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, customer, period, now};
     fields.push_back({"charge", id});
     host_.record(trace_kind::provider_charged, std::move(fields));
     return ChargeReceipt{id, false};

@@ -41,8 +41,12 @@ public:
     void on_all_arrived(std::function<void()> callback) { on_all_arrived_ = std::move(callback); }
 
 private:
+    // What a key's first request charged, and for what: a replay tells whose charge it
+    // returned, so a key that does not tell two periods apart shows in the trace.
     struct KeptKey {
         std::int64_t charge_id = 0;
+        std::int64_t customer = 0;
+        std::string period;
         Instant first_used;  // on the provider's monotonic clock
     };
 

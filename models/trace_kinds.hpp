@@ -261,6 +261,8 @@ inline constexpr FieldSpec provider_replayed_fields[] = {
     {"by", FieldType::node, false, "the server that asked for the charge"},
     {"key", FieldType::text, false, "the idempotency key it had seen before"},
     {"charge", FieldType::integer, false, "the earlier charge's id, returned again"},
+    {"charge_customer", FieldType::integer, false, "the customer the earlier charge was made for"},
+    {"charge_period", FieldType::text, false, "the period the earlier charge was made for"},
 };
 inline constexpr KindSpec provider_replayed{"provider.replayed", "a known idempotency key: the earlier charge returned",
                                             provider_replayed_fields};

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "checks/suppressed_effects.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/duration_text.hpp"
@@ -137,6 +138,9 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("refuses to {} {} {} with token {}", words.effect, words.item,
                                      event.integer("customer"), event.integer("token")),
                          EventTone::protection};
+    if (k == kind::provider_replayed && replays_another_effect(event))
+        return EventText{fmt::format("key {} seen before: returns {} {}, made {}", event.text("key"), words.effect,
+                                     event.integer("charge"), returned_effect_for(event, words))};
     if (k == kind::provider_replayed)
         return EventText{fmt::format("key {} seen before: returns {} {}, no new {}", event.text("key"), words.effect,
                                      event.integer("charge"), words.effect),

@@ -71,7 +71,11 @@ std::string render_summary_table(const ScenarioOutcome& outcome, const TextStyle
         const RunMetrics& m = design.metrics;
         Row row{design.name, double_charge_cell(m, words, style), overlap_cell(m),
                 fmt::format("{}", m.value(Metric::stale_writes_rejected))};
-        for (const Metric metric : extra) row.push_back(fmt::format("{}", m.value(metric)));
+        for (const Metric metric : extra) {
+            // A violation's count is marked as the double charges are: lost work as red as lost money.
+            const std::string value = fmt::format("{}", m.value(metric));
+            row.push_back(metric_spec(metric).violation() && m.value(metric) > 0 ? style.violation(value) : value);
+        }
         row.push_back(expectations_cell(design, style));
         rows.push_back(std::move(row));
     }

@@ -300,6 +300,23 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
     CHECK(replayed[0]->text("key") == *key);
     CHECK(replayed[0]->integer("charge") == receipts[0].charge_id);
     CHECK(replayed[0]->node_ref("by") == world.server_2);
+    CHECK(replayed[0]->integer("charge_customer") == 42);
+    CHECK(replayed[0]->text("charge_period") == billing_period);
+}
+
+TEST_CASE("a replay names what the charge it returned was made for, when a key is reused for other work") {
+    BillingWorld world;
+    const std::optional<std::string> key = "batch-42";
+    world.in_turn(world.provider_node,
+                  {
+                      [&] { world.provider.charge(42, "2026-10#1", key, std::nullopt, world.server_1); },
+                      [&] { world.provider.charge(42, "2026-10#2", key, std::nullopt, world.server_1); },
+                  });
+    const auto replayed = events_of(world.engine, trace_kind::provider_replayed);
+    REQUIRE(replayed.size() == 1);
+    CHECK(replayed[0]->text("period") == "2026-10#2");
+    CHECK(replayed[0]->integer("charge_customer") == 42);
+    CHECK(replayed[0]->text("charge_period") == "2026-10#1");
 }
 
 TEST_CASE("the provider charges separately under different keys") {

@@ -40,17 +40,47 @@ TEST_CASE("each charge after the first is flagged with its ordinal in words, the
     CHECK_THAT(said(23), Catch::Contains("charged a 23rd time"));
 }
 
-TEST_CASE("a replayed idempotent request is not a charge") {
+TEST_CASE("a replayed idempotent request is not a charge, and a replay of its own charge suppresses nothing") {
     TraceBuilder b;
-    b.charge(1_s, 42).at(2_s, provider, trace_kind::provider_replayed,
-                         {{"customer", std::int64_t{42}},
-                          {"period", std::string("2026-10")},
-                          {"by", server_1},
-                          {"key", std::string("renewal-42-2026-10")},
-                          {"charge", std::int64_t{1}}});
+    b.charge(1_s, 42).replayed(2_s, 42, "2026-10", "renewal-42-2026-10", 42, "2026-10");
     const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
     CHECK(metrics.value(Metric::charges) == 1);
     CHECK(metrics.value(Metric::double_charges) == 0);
+    CHECK(metrics.value(Metric::suppressed_effects) == 0);
+    CHECK(metrics.flagged.empty());
+}
+
+TEST_CASE("a due charge answered with another period's charge is a suppressed effect, flagged once") {
+    TraceBuilder b;
+    // Period #1 charged customer 42 with key batch-42; #2 sends the same key, and retries it.
+    b.charge(1_s, 42, "2026-10#1", "batch-42")
+        .replayed(61_s, 42, "2026-10#2", "batch-42", 42, "2026-10#1")
+        .replayed(66_s, 42, "2026-10#2", "batch-42", 42, "2026-10#1");
+    const auto metrics = check_trace(b.trace(), Instant{} + 100_s);
+    CHECK(metrics.value(Metric::charges) == 1);
+    CHECK(metrics.value(Metric::double_charges) == 0);
+    CHECK(metrics.value(Metric::suppressed_effects) == 1);
+    REQUIRE(metrics.flagged.size() == 1);
+    CHECK(metrics.flagged[0].sequence == 1);
+    CHECK(metrics.flagged[0].violation());
+    CHECK(metrics.flagged[0].explanation ==
+          "customer 42 not charged for 2026-10#2: the payment provider returned charge 1, made for 2026-10#1, "
+          "because key batch-42 does not tell them apart");
+    CHECK(metrics.first_violation == Instant{} + 61_s);
+}
+
+TEST_CASE("a charge answered with another customer's charge is suppressed too, and one already made is not") {
+    TraceBuilder b;
+    b.charge(1_s, 41, "2026-10", "batch")
+        .replayed(2_s, 42, "2026-10", "batch", 41, "2026-10")
+        .charge(3_s, 43, "2026-10")
+        .replayed(4_s, 43, "2026-10", "batch", 41, "2026-10");
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.value(Metric::suppressed_effects) == 1);
+    REQUIRE(metrics.flagged.size() == 1);
+    CHECK_THAT(metrics.flagged[0].explanation, Catch::StartsWith("customer 42 not charged for 2026-10: the payment "
+                                                                 "provider returned charge 1, made for customer 41 "
+                                                                 "in 2026-10,"));
 }
 
 TEST_CASE("beliefs of two servers that intersect in true time are an overlap, touching ones are not") {

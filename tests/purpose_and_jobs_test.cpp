@@ -123,44 +123,49 @@ Task<void> computer(Host host, Duration length, std::vector<Instant>& ended) {
 
 // --- purpose --------------------------------------------------------------------------
 
-TEST_CASE("purpose: a design is a correctness lock by default, with implied zero double charges and stale writes") {
+TEST_CASE(
+    "purpose: a design is a correctness lock by default, with implied zero double charges, suppressed "
+    "charges and stale writes") {
     const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43));
     const auto& design = only_design(scenario);
     CHECK(design.purpose == LockPurpose::correctness);
-    REQUIRE(design.expectations.size() == 2);
-    CHECK(design.expectations[0].metric == "double_charges");
-    CHECK(design.expectations[0].comparison == Expectation::Comparison::equals);
-    CHECK(design.expectations[0].value == 0);
-    CHECK(design.expectations[0].implied);
-    CHECK(design.expectations[1].metric == "stale_writes_accepted");
-    CHECK(design.expectations[1].comparison == Expectation::Comparison::equals);
-    CHECK(design.expectations[1].value == 0);
-    CHECK(design.expectations[1].implied);
+    REQUIRE(design.expectations.size() == 3);
+    const char* implied[] = {"double_charges", "suppressed_effects", "stale_writes_accepted"};
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(design.expectations[i].metric == implied[i]);
+        CHECK(design.expectations[i].comparison == Expectation::Comparison::equals);
+        CHECK(design.expectations[i].value == 0);
+        CHECK(design.expectations[i].implied);
+    }
 }
 
 TEST_CASE("purpose: an expectation the file states on a metric replaces the implied one") {
     const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
                                                 R"({ "d": { "expect": { "charges": 4, "double_charges": 1 } } })"));
     const auto& design = only_design(scenario);
-    REQUIRE(design.expectations.size() == 3);
+    REQUIRE(design.expectations.size() == 4);
     CHECK(design.expectations[0].metric == "charges");
     CHECK_FALSE(design.expectations[0].implied);
     CHECK(design.expectations[1].metric == "double_charges");
     CHECK(design.expectations[1].value == 1);
     CHECK_FALSE(design.expectations[1].implied);
-    CHECK(design.expectations[2].metric == "stale_writes_accepted");
+    CHECK(design.expectations[2].metric == "suppressed_effects");
     CHECK(design.expectations[2].implied);
+    CHECK(design.expectations[3].metric == "stale_writes_accepted");
+    CHECK(design.expectations[3].implied);
     // A stated "at most" counts as stating the metric too.
     const auto bounded =
         parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
                               R"({ "d": { "expect": { "stale_writes_accepted": { "at_most": 2 } } } })"));
     const auto& stated = only_design(bounded).expectations;
-    REQUIRE(stated.size() == 2);
+    REQUIRE(stated.size() == 3);
     CHECK(stated[0].metric == "stale_writes_accepted");
     CHECK(stated[0].comparison == Expectation::Comparison::at_most);
     CHECK_FALSE(stated[0].implied);
     CHECK(stated[1].metric == "double_charges");
     CHECK(stated[1].implied);
+    CHECK(stated[2].metric == "suppressed_effects");
+    CHECK(stated[2].implied);
 }
 
 TEST_CASE("purpose: an efficiency design gets no implied expectations") {
@@ -183,7 +188,7 @@ TEST_CASE("purpose: set at the top level it applies to every design, and a desig
     CHECK(design_named(scenario, "inherits").purpose == LockPurpose::efficiency);
     CHECK(design_named(scenario, "inherits").expectations.empty());
     CHECK(design_named(scenario, "overrides").purpose == LockPurpose::correctness);
-    CHECK(design_named(scenario, "overrides").expectations.size() == 2);
+    CHECK(design_named(scenario, "overrides").expectations.size() == 3);
     CHECK(design_named(scenario, "explicit").purpose == LockPurpose::efficiency);
 }
 
@@ -220,11 +225,12 @@ TEST_CASE(
     const auto& correct = design_named(outcome, "correct");
     CHECK(correct.purpose == LockPurpose::correctness);
     CHECK_FALSE(correct.held());
-    REQUIRE(correct.expectations.size() == 2);
+    REQUIRE(correct.expectations.size() == 3);
     CHECK(correct.expectations[0].actual == 6);
     CHECK_FALSE(correct.expectations[0].held);
     CHECK(describe_failure(correct.expectations[0]) == "double_charges expected 0 (a correctness lock), got 6");
-    CHECK(correct.expectations[1].held);  // no fencing, no stale writes
+    CHECK(correct.expectations[1].held);  // no key, no replays
+    CHECK(correct.expectations[2].held);  // no fencing, no stale writes
     // An efficiency lock's purpose declares its duplicated work, not money moved twice.
     const auto& efficient = design_named(outcome, "efficient");
     CHECK(efficient.purpose == LockPurpose::efficiency);

@@ -95,6 +95,7 @@ TEST_CASE("all checkers together find what each checker finds on its own over th
             const Instant end = run.summary.ended_at;
             RunMetrics alone;
             count_charges(run.trace, alone);
+            find_suppressed_effects(run.trace, alone);
             find_holder_overlaps(run.trace, end, alone);
             check_fencing(run.trace, alone);
             count_foreign_releases(run.trace, alone);

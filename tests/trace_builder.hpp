@@ -33,11 +33,30 @@ public:
         trace_.append(std::move(event));
         return *this;
     }
-    // The provider charges `customer` once for the period 2026-10, at `by`'s request.
-    TraceBuilder& charge(Duration when, std::int64_t customer, NodeId by = server_1) {
-        return at(
-            when, provider, trace_kind::provider_charged,
-            {{"customer", customer}, {"period", std::string("2026-10")}, {"by", by}, {"charge", std::int64_t{1}}});
+    // The provider charges `customer` once for the period 2026-10 (charge 1), or for
+    // `period`, with an idempotency `key` when given, at `by`'s request.
+    TraceBuilder& charge(Duration when, std::int64_t customer, std::string period = "2026-10", std::string key = "",
+                         NodeId by = server_1) {
+        std::vector<Field> fields{
+            {"customer", customer}, {"period", std::move(period)}, {"by", by}, {"charge", std::int64_t{1}}};
+        if (!key.empty()) fields.push_back({"key", std::move(key)});
+        return at(when, provider, trace_kind::provider_charged, std::move(fields));
+    }
+    TraceBuilder& charge(Duration when, std::int64_t customer, NodeId by) {
+        return charge(when, customer, "2026-10", "", by);
+    }
+    // The provider answers `customer`'s charge for `period` with charge 1, which it made
+    // for `charged_customer` in `charged_period`, because it had seen `key`.
+    TraceBuilder& replayed(Duration when, std::int64_t customer, std::string period, std::string key,
+                           std::int64_t charged_customer, std::string charged_period) {
+        return at(when, provider, trace_kind::provider_replayed,
+                  {{"customer", customer},
+                   {"period", std::move(period)},
+                   {"by", server_1},
+                   {"key", std::move(key)},
+                   {"charge", std::int64_t{1}},
+                   {"charge_customer", charged_customer},
+                   {"charge_period", std::move(charged_period)}});
     }
     // `holder` believes it holds lock "k" from `from` until it releases it at `to`.
     TraceBuilder& belief(Duration from, Duration to, NodeId holder) {

@@ -19,17 +19,8 @@ bool same_row(const TraceEvent& a, const TraceEvent& b) {
 // "the payment provider had seen key renewal-42-2026-10 at 34.796s (charge 2, from
 // server-2): it returned charge 2 instead of a new charge"
 std::string replay_reason(const Trace& trace, const Vocabulary& words, const TraceEvent& replayed) {
-    const std::string& key = replayed.text("key");
-    const std::string returned =
-        fmt::format("it returned {} {} instead of a new {}", words.effect, replayed.integer("charge"), words.effect);
-    for (std::size_t i = 0; i < replayed.sequence; ++i) {
-        const TraceEvent& first = trace.events()[i];
-        if (first.kind != trace_kind::provider_charged || !first.has("key") || first.text("key") != key) continue;
-        return fmt::format("the {} had seen key {} at {} ({} {}, from {}): {}", words.provider, key,
-                           format_seconds(first.at), words.effect, first.integer("charge"),
-                           trace.node_name(first.node_ref("by")), returned);
-    }
-    return fmt::format("the {} had seen key {} before: {}", words.provider, key, returned);
+    return fmt::format("{}: it returned {} {} instead of a new {}", key_seen_before(trace, words, replayed),
+                       words.effect, replayed.integer("charge"), words.effect);
 }
 
 // A write to a renewal row that changed nothing: whose write was there first.
@@ -69,6 +60,18 @@ std::string protection_reason(const Trace& trace, const Vocabulary& words, const
 }
 
 }  // namespace
+
+std::string key_seen_before(const Trace& trace, const Vocabulary& words, const TraceEvent& replayed) {
+    const std::string& key = replayed.text("key");
+    for (std::size_t i = 0; i < replayed.sequence; ++i) {
+        const TraceEvent& first = trace.events()[i];
+        if (first.kind != trace_kind::provider_charged || !first.has("key") || first.text("key") != key) continue;
+        return fmt::format("the {} had seen key {} at {} ({} {}, from {})", words.provider, key,
+                           format_seconds(first.at), words.effect, first.integer("charge"),
+                           trace.node_name(first.node_ref("by")));
+    }
+    return fmt::format("the {} had seen key {} before", words.provider, key);
+}
 
 void explain_protections(SequenceFigure& figure, const Trace& trace) {
     const Vocabulary words = vocabulary_of(trace);

@@ -46,6 +46,15 @@ public:
     // What follows the checker's sentence: ": server-1 sent it at …, because …", or
     // " because server-1 had charged it first …" when an earlier write was the offence.
     std::optional<std::string> explain(const TraceEvent& flagged) const {
+        // A replay is flagged when its key returned another customer's or period's charge:
+        // the key's doing, whoever held the lock. Who sent it, and where the key was first used.
+        if (flagged.kind == trace_kind::provider_replayed) {
+            const auto write = landed(flagged);
+            const std::string sender =
+                write ? fmt::format("{} sent it at {}; ", figure_.lanes[write->writer], format_seconds(write->sent))
+                      : std::string();
+            return fmt::format(": {}{}", sender, key_seen_before(trace_, words_, flagged));
+        }
         const auto write = landed(flagged);
         if (!write) return std::nullopt;
         const std::string& writer = figure_.lanes[write->writer];

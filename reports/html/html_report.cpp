@@ -53,10 +53,11 @@ std::string contract_verdict(const DesignOutcome& design) {
 std::string outcome_verdict(const DesignOutcome& design) {
     if (!design.violated()) return "<span class=\"outcome outcome-safe\">nothing lost</span>";
     const Vocabulary words = vocabulary_of(design.trace);
-    const auto doubles = design.metrics.value(Metric::double_charges);
-    if (doubles > 0)
-        return fmt::format("<span class=\"outcome outcome-harmed\">{}</span>",
-                           escaped(metric_counted(Metric::double_charges, doubles, words)));
+    // The money: charged twice, or never charged at all.
+    for (const Metric lost : {Metric::double_charges, Metric::suppressed_effects})
+        if (const auto count = design.metrics.value(lost); count > 0)
+            return fmt::format("<span class=\"outcome outcome-harmed\">{}</span>",
+                               escaped(metric_counted(lost, count, words)));
     const auto flagged = std::count_if(design.metrics.flagged.begin(), design.metrics.flagged.end(),
                                        [](const auto& f) { return f.violation(); });
     return fmt::format("<span class=\"outcome outcome-harmed\">{} violation{}</span>", flagged,
@@ -115,7 +116,7 @@ std::string comparison(const ScenarioOutcome& outcome) {
     });
     for (const Metric metric : extra_columns(outcome))
         row(escaped(metric_heading(metric, words)),
-            [&](const DesignOutcome& d) { return fmt::format("{}", d.metrics.value(metric)); });
+            [&](const DesignOutcome& d) { return count(d.metrics.value(metric), metric_spec(metric).violation()); });
     if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
     row("outcome", [](const DesignOutcome& d) { return outcome_verdict(d); });
