@@ -5,9 +5,14 @@
 //    things in the same order (grants, expiries, failovers, beliefs, jobs, writes,
 //    charges), whatever their timing: a holder paused for less than its lease, an idle
 //    replica; or
-//  - it missed the lock (struck a server that did not hold it, a store that held no
-//    lock, or no one) and every safety metric counts the same without it: a server only
-//    waiting for the lock, though the pause may change which waiter goes next.
+//  - it missed the lock and every safety metric counts the same without it. A fault
+//    misses the lock when it struck a server that did not hold it, a store that held no
+//    lock, or no one (a pause, a crash); a clock step or slew, whose clock stays changed,
+//    when its node holds no lock from then on either; a fault on links (a delay spike, a
+//    loss burst, a partition) when it held back or lost no message of the lock: none to
+//    or from a server holding it, none between the store's nodes while a lock was held.
+//    A server only waiting for the lock, or a link that carried nothing while the fault
+//    held, though the fault may change which waiter goes next.
 // A design whose faults all missed, and whose expectations hold without them too, passes
 // vacuously: its result says nothing about the faults, the silent false pass this exists
 // to catch. A fault that reached the lock and changed nothing was absorbed, which is
@@ -23,12 +28,31 @@
 
 namespace locksim {
 
+// What a fault on links did to the messages sent across them while it held, as the
+// messages that name it in the trace tell (message.held, message.lost).
+struct MessagesTouched {
+    std::size_t held = 0;  // held back by a delay spike
+    std::size_t lost = 0;  // lost to a loss burst
+    std::size_t cut = 0;   // lost to a partition
+    // Of those, the ones of the lock: to or from a server holding it (by its own belief or
+    // the store's grant, so a grant on its way and a release count; in a design without a
+    // lock, a server running its job), or between two of the store's nodes while a lock
+    // was held.
+    std::size_t of_the_lock = 0;
+
+    std::size_t total() const { return held + lost + cut; }
+};
+
 // Where one of the scenario's faults struck, from its fault.struck event.
 struct FaultStrike {
     std::uint64_t sequence = 0;  // the fault.struck event
     NodeId target;               // no_node: a fault on links, or a role with no one in it
     std::string role;            // "server", "lock store", "network", "none", …
-    std::string was_doing;       // "held the lock", "was not holding the lock", … (servers only)
+    // "held the lock", "was not holding the lock", … (servers); "held no lock" (the lock's
+    // store); what it did to messages (the network).
+    std::string was_doing;
+    bool reached_the_lock = false;  // the test in the file comment
+    MessagesTouched messages;       // the network only
 };
 
 // A run of the same world under the same seed with fewer faults.
@@ -48,13 +72,13 @@ struct Difference {
 struct FaultEffect {
     std::size_t fault = 0;            // its place in the design's "faults" list
     std::vector<FaultStrike> struck;  // empty: its trigger never came
-    // Some strike hit the holder (in a design without a lock, a server running its job),
-    // or the store while a lock was held.
+    // Some strike reached the lock: it hit the holder (in a design without a lock, a
+    // server running its job) or the store while a lock was held, changed the clock of a
+    // node that held the lock then or later, or held back or lost a message of the lock.
     bool reached_the_lock = false;
-    bool network = false;  // it struck links, which no holder test can judge
     Difference without_it;
 
-    bool missed() const { return !reached_the_lock && !network; }
+    bool missed() const { return !reached_the_lock; }
     bool inert() const { return without_it.no_story_change() || (missed() && without_it.metrics.empty()); }
 };
 
@@ -67,18 +91,17 @@ struct FaultJudgement {
     bool held_without_faults = false;
     // What that run charged: a run the faults stopped from charging anyone is no pass.
     std::int64_t charged_without_faults = 0;
-    // Some fault, the scenario's or a drawn one, struck the server holding the lock, or
-    // the store while a lock was held there: if nothing changed, the design absorbed it,
-    // which is evidence; a fault that only struck waiting servers, an idle store or no
-    // one is not.
+    // Some fault, the scenario's or a drawn one, reached the lock (FaultEffect): if
+    // nothing changed, the design absorbed it, which is evidence; a fault that only struck
+    // waiting servers, an idle store, links that carried nothing of the lock, or no one
+    // is not.
     bool reached_the_lock = false;
-
-    bool network = false;  // some fault struck links
+    std::size_t drawn_strikes = 0;  // strikes of faults drawn from the seed
 
     bool changed_nothing() const { return without_any.no_story_change(); }
-    // Every fault missed the lock and together they changed no safety metric. A design
-    // that passes like this passes vacuously.
-    bool all_missed() const { return !reached_the_lock && !network && without_any.metrics.empty(); }
+    // Every fault, whatever its kind, missed the lock and together they changed no safety
+    // metric. A design that passes like this passes vacuously.
+    bool all_missed() const { return !reached_the_lock && without_any.metrics.empty(); }
 };
 
 // The nodes, by name, whose consequential events (kind and identifying fields, in order,

@@ -207,8 +207,9 @@ int main(int argc, char** argv) {
     check_app->add_option("--seed", check_seed, "Run every file under this seed instead of its own");
     check_app->add_option("--junit", check.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
     check_app->add_flag("--refuse-inert", check.refuse_inert,
-                        "Fail a design whose expectations hold only because every fault was inert (struck a node it "
-                        "did not change, such as a server waiting for the lock); without it, check warns");
+                        "Fail a design whose expectations hold only because every fault, whatever its kind, missed "
+                        "the lock (a pause on a server waiting for it, a delay spike on a link that carried none of "
+                        "its messages, a clock step on a node that never held it); without it, check warns");
     check_app->add_option("--jobs,-j", check.jobs,
                           "Worker threads for files with an \"explore\" block (default: the CPUs this process may\n"
                           "use); results never depend on it");
@@ -217,7 +218,8 @@ int main(int argc, char** argv) {
         "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\". A file's \"explore\" block\n"
         "adds a test per design it sets expectations for (\"explore: DESIGN\"), run as `locksim explore` runs it;\n"
         "a \"sweep\" block one per design over its seeds (\"sweep of N seeds: DESIGN\"); --seed changes neither.\n"
-        "WARN: a design passes only because every fault was inert (without any it counts the same).\n"
+        "WARN: a fault missed the lock and changed nothing, or a design passes only because every fault did\n"
+        "(without any it counts the same); the line names each fault and what it struck instead.\n"
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
 

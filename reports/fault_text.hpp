@@ -15,9 +15,15 @@ namespace locksim {
 // does, which warns only about faults that proved nothing.
 std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed = false);
 
-// "every fault was inert: none reached a server holding the lock, and without any, design
-// \"unfenced\" does the same things …, so its result says nothing about them"; empty when a
-// fault mattered or reached a holder (FaultJudgement::all_missed).
+// "every fault was inert: none reached the lock (…), and without any, design \"unfenced\"
+// counts the same …, so its result says nothing about them"; empty when a fault mattered
+// or reached the lock (FaultJudgement::all_missed).
 std::string describe_all_inert(const DesignOutcome& design);
+
+// Each fault of the design that missed the lock and what it struck instead, whatever its
+// kind: "fault 1 (/faults/0) struck the network at 6.000s: no message crossed its links
+// while it held; 3 strikes of faults drawn from the seed, none of which reached the lock".
+// What `check --refuse-inert` says when it fails a design whose faults all missed.
+std::string describe_missed_faults(const DesignOutcome& design);
 
 }  // namespace locksim

@@ -40,6 +40,11 @@ Json strikes_json(const Trace& trace, const std::vector<FaultStrike>& strikes) {
         Json item{{"at_ns", trace.events()[strike.sequence].at.ns}, {"role", strike.role}};
         if (strike.target.valid()) item["node"] = trace.node_name(strike.target);
         if (!strike.was_doing.empty()) item["was_doing"] = strike.was_doing;
+        if (strike.role == "network")
+            item["messages"] = {{"held", strike.messages.held},
+                                {"lost", strike.messages.lost},
+                                {"cut", strike.messages.cut},
+                                {"of_the_lock", strike.messages.of_the_lock}};
         list.push_back(std::move(item));
     }
     return list;

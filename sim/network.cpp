@@ -3,6 +3,7 @@
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <functional>
 #include <utility>
@@ -45,29 +46,30 @@ Network::Direction& Network::direction(NodeId from, NodeId to) {
     return from.index == l.low_end ? *l.upward : *l.downward;
 }
 
-void Network::cut(NodeId from, NodeId to) {
-    ++direction(from, to).cuts;
+void Network::cut(NodeId from, NodeId to, FaultCause cause) {
+    direction(from, to).cuts.push_back(cause);
 }
 
-void Network::heal(NodeId from, NodeId to) {
-    Direction& d = direction(from, to);
-    assert(d.cuts > 0);
-    --d.cuts;
+void Network::heal(NodeId from, NodeId to, FaultCause cause) {
+    auto& cuts = direction(from, to).cuts;
+    const auto found = std::find(cuts.begin(), cuts.end(), cause);
+    assert(found != cuts.end());
+    cuts.erase(found);
 }
 
-void Network::hold(NodeId from, NodeId to, Duration extra, Instant until) {
-    direction(from, to).holds.push_back(Hold{extra, until});
+void Network::hold(NodeId from, NodeId to, Duration extra, Instant until, FaultCause cause) {
+    direction(from, to).holds.push_back(Hold{extra, until, cause});
 }
 
-void Network::lose(NodeId from, NodeId to, Odds odds, Instant until) {
-    direction(from, to).bursts.push_back(Burst{odds, until});
+void Network::lose(NodeId from, NodeId to, Odds odds, Instant until, FaultCause cause) {
+    direction(from, to).bursts.push_back(Burst{odds, until, cause});
 }
 
 std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     // Components over the links that carry messages both ways.
     const auto open_both_ways = [this](const auto& edge) {
         const Link& l = graph_[edge];
-        return l.upward->cuts == 0 && l.downward->cuts == 0;
+        return l.upward->cuts.empty() && l.downward->cuts.empty();
     };
     const boost::filtered_graph<Graph, std::function<bool(Graph::edge_descriptor)>> open(graph_, open_both_ways);
     std::vector<std::size_t> component(boost::num_vertices(graph_));
@@ -87,18 +89,23 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
     const Instant now = engine_.now();
     Instant delivery = now + l.delay.draw(way.random);
     std::erase_if(way.holds, [now](const Hold& h) { return h.until <= now; });
-    Duration held{};
-    for (const auto& h : way.holds) held = std::max(held, h.extra);
-    delivery += held;  // a delay spike holds it back
+    const Hold* held_by = nullptr;  // the spike in force with the longest extra, the first of equals
+    for (const auto& h : way.holds)
+        if (held_by == nullptr || h.extra > held_by->extra) held_by = &h;
+    if (held_by != nullptr) delivery += held_by->extra;  // a delay spike holds it back
     if (!l.behaviour.reorder && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
     const Odds& loss = l.behaviour.loss;
     const Odds& duplication = l.behaviour.duplication;
-    const bool cut = way.cuts > 0;
+    const bool cut = !way.cuts.empty();
+    FaultCause lost_to = cut ? way.cuts.front() : no_fault_cause;
     bool lost = cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
     // A burst draws only while one is in force, so a run without bursts draws as before.
     std::erase_if(way.bursts, [now](const Burst& b) { return b.until <= now; });
     for (const auto& burst : way.bursts)
-        if (!lost) lost = way.random.chance(burst.loss.numerator, burst.loss.denominator);
+        if (!lost && way.random.chance(burst.loss.numerator, burst.loss.denominator)) {
+            lost = true;
+            lost_to = burst.cause;
+        }
     if (!lost) way.last_delivery = std::max(way.last_delivery, delivery);  // a lost message holds nothing back
     const bool duplicated =
         !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
@@ -113,10 +120,21 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         for (auto& field : message.about) fields.push_back(std::move(field));
         engine_.record(from, trace_kind::message_sent, std::move(fields));
     }
+    // Recorded when messages are not (check runs leave them out), so that a reader can tell
+    // what a fault on the links touched.
+    const auto cause_field = [](std::vector<Field>& fields, FaultCause cause) {
+        if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
+    };
     if (lost) {
-        engine_.record(from, trace_kind::message_lost,
-                       {{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}});
+        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}};
+        cause_field(fields, lost_to);
+        engine_.record(from, trace_kind::message_lost, std::move(fields));
         return id;
+    }
+    if (held_by != nullptr) {
+        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"extra", held_by->extra}};
+        cause_field(fields, held_by->cause);
+        engine_.record(from, trace_kind::message_held, std::move(fields));
     }
     auto delivery_of = [this, id, from, to](std::string label, Delivery on_delivery, bool copy) {
         return [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), copy] {

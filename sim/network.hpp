@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@
 namespace locksim {
 
 using MessageId = std::uint64_t;
+
+// The trace event (by its sequence number) that set a fault on the links going. Every
+// message the fault then holds back or loses names it in the trace (message.held,
+// message.lost), so a reader can tell what each fault touched: a delay spike on a link
+// that carried nothing changed nothing. no_fault_cause: a fault nobody announced (a test's).
+using FaultCause = std::uint64_t;
+inline constexpr FaultCause no_fault_cause = std::numeric_limits<std::uint64_t>::max();
 
 // Odds as integers, "1 in 100": no float probabilities anywhere near a run.
 struct Odds {
@@ -94,14 +102,15 @@ public:
     void connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behaviour = {});
     bool connected(NodeId a, NodeId b) const;
 
-    // Faults, applied now. A cut direction loses every message sent on it until healed.
-    void cut(NodeId from, NodeId to);
-    void heal(NodeId from, NodeId to);
+    // Faults, applied now. A cut direction loses every message sent on it until healed;
+    // `heal` ends the cut `cause` made.
+    void cut(NodeId from, NodeId to, FaultCause cause = no_fault_cause);
+    void heal(NodeId from, NodeId to, FaultCause cause = no_fault_cause);
     // Messages sent from `from` to `to` before `until` are held back by `extra` more.
-    void hold(NodeId from, NodeId to, Duration extra, Instant until);
+    void hold(NodeId from, NodeId to, Duration extra, Instant until, FaultCause cause = no_fault_cause);
     // Messages sent from `from` to `to` before `until` are lost at these odds (a loss
     // burst: a flapping switch port, a full queue), besides the link's own loss.
-    void lose(NodeId from, NodeId to, Odds odds, Instant until);
+    void lose(NodeId from, NodeId to, Odds odds, Instant until, FaultCause cause = no_fault_cause);
     // The groups of nodes that can still reach each other over links cut in neither
     // direction (connected components of the graph without the cut links), for the trace.
     std::vector<std::vector<NodeId>> reachable_groups() const;
@@ -124,15 +133,19 @@ private:
     struct Hold {
         Duration extra;
         Instant until;
+        FaultCause cause;
     };
     struct Burst {
         Odds loss;
         Instant until;
+        FaultCause cause;
     };
     struct Direction {
         RandomStream random;
         Instant last_delivery;
-        int cuts = 0;               // partitions in force: overlapping ones heal one at a time
+        // Partitions in force, oldest first: overlapping ones heal one at a time, and a
+        // message lost to them is the oldest's.
+        std::vector<FaultCause> cuts;
         std::vector<Hold> holds;    // delay spikes in force; the longest extra applies
         std::vector<Burst> bursts;  // loss bursts in force; each may lose a message
     };

@@ -88,8 +88,20 @@ inline constexpr FieldSpec message_lost_fields[] = {
     {"id", FieldType::integer, false, "the message's number, unique in the run"},
     {"to", FieldType::node, false, "the receiver it never reached"},
     {"cut", FieldType::flag, false, "lost to a partition rather than to random loss"},
+    {"cause", FieldType::integer, true,
+     "the sequence number of the trace event that set going the partition or loss burst that lost it (fault.struck)"},
 };
 inline constexpr KindSpec message_lost{"message.lost", "the network dropped a message", message_lost_fields};
+
+inline constexpr FieldSpec message_held_fields[] = {
+    {"id", FieldType::integer, false, "the message's number, unique in the run"},
+    {"to", FieldType::node, false, "the receiver"},
+    {"extra", FieldType::duration, false, "how much longer the spike made it take"},
+    {"cause", FieldType::integer, true,
+     "the sequence number of the trace event that set going the delay spike that held it (fault.struck)"},
+};
+inline constexpr KindSpec message_held{
+    "message.held", "a delay spike held a message back (recorded even when messages are not)", message_held_fields};
 
 inline constexpr FieldSpec network_partitioned_fields[] = {
     {"groups", FieldType::text, false, "the groups of nodes that still reach each other, e.g. a, b | c"},

@@ -444,6 +444,59 @@ TEST_CASE("a message sent after a hold ends still queues behind a held one, as o
     CHECK(at_store == std::vector<Instant>{at(7_s + 10_ms), at(7_s + 10_ms)});
 }
 
+// --- what each fault touched, as the trace names it ------------------------------------
+
+TEST_CASE("each message a fault holds back or loses names the fault's cause, even when messages are not traced") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.network.set_tracing_messages(false);  // as check and the runs without a fault leave them out
+    world.engine.schedule_at(at(1_s), no_node, [&world] {
+        world.network.hold(world.client, world.store, 5_s, at(3_s), 101);
+        world.network.hold(world.client, world.store, 2_s, at(3_s), 102);  // shorter: the 5 s one holds it
+        world.network.cut(world.store, world.client, 103);
+        world.network.cut(world.store, world.client, 104);  // the older cut is the one that loses it
+    });
+    world.engine.schedule_at(at(4_s), no_node, [&world] {
+        world.network.lose(world.client, world.store, {1, 1}, at(5_s), 105);
+    });
+    std::vector<Instant> at_store;
+    std::vector<Instant> at_client;
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, at_store);           // held
+    send_at(world.engine, world.network, at(2_s), world.store, world.client, at_client);          // cut
+    send_at(world.engine, world.network, at(4_s + 500_ms), world.client, world.store, at_store);  // lost in the burst
+    send_at(world.engine, world.network, at(6_s), world.client, world.store, at_store);           // touched by nothing
+    world.engine.run(at(1_min));
+
+    CHECK(events_of(world.engine, trace_kind::message_sent).empty());
+    const auto held = events_of(world.engine, trace_kind::message_held);
+    REQUIRE(held.size() == 1);
+    CHECK(held[0]->integer("cause") == 101);
+    CHECK(held[0]->duration("extra") == 5_s);
+    const auto lost = events_of(world.engine, trace_kind::message_lost);
+    REQUIRE(lost.size() == 2);
+    CHECK(lost[0]->flag("cut"));
+    CHECK(lost[0]->integer("cause") == 103);
+    CHECK_FALSE(lost[1]->flag("cut"));
+    CHECK(lost[1]->integer("cause") == 105);
+    CHECK(at_store.size() == 2);
+}
+
+TEST_CASE("a heal ends its own partition's cut, and a message lost to a link's own loss names no fault") {
+    TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.loss = {1, 1}});
+    world.network.cut(world.client, world.store, 7);
+    world.network.cut(world.client, world.store, 8);
+    world.network.heal(world.client, world.store, 7);
+    std::vector<Instant> at_store;
+    send_at(world.engine, world.network, at(1_s), world.client, world.store, at_store);
+    world.engine.schedule_at(at(2_s), no_node, [&world] { world.network.heal(world.client, world.store, 8); });
+    send_at(world.engine, world.network, at(3_s), world.client, world.store, at_store);
+    world.engine.run(at(1_min));
+    const auto lost = events_of(world.engine, trace_kind::message_lost);
+    REQUIRE(lost.size() == 2);
+    CHECK(lost[0]->integer("cause") == 8);  // the cut still in force
+    CHECK_FALSE(lost[1]->flag("cut"));
+    CHECK_FALSE(lost[1]->has("cause"));
+}
+
 // --- partitions as a scenario places them -----------------------------------------
 
 TEST_CASE("a scenario's partition loses what crosses it until it heals, and the trace tells when") {

@@ -41,9 +41,10 @@ void DelaySpikeFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
 }
 
 void DelaySpikeFault::strike(FaultWorld& world, NodeId) const {
-    strike_link(
-        world, LinkStrike{from, to, length, one_way}, trace_kind::link_held, {{"extra", extra}},
-        [&world, extra = extra](NodeId a, NodeId b, Instant until) { world.network().hold(a, b, extra, until); });
+    strike_link(world, LinkStrike{from, to, length, one_way}, trace_kind::link_held, {{"extra", extra}},
+                [&world, extra = extra](NodeId a, NodeId b, Instant until, FaultCause cause) {
+                    world.network().hold(a, b, extra, until, cause);
+                });
 }
 
 }  // namespace locksim

@@ -2,6 +2,7 @@
 // The world as a fault strikes it: the engine's own faults (pause, clock, crash), the
 // network's, and the world's roles and announcements. The world implements it; a family
 // strikes through it and knows nothing else of the world.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +24,10 @@ public:
     // `trigger` is the node that recorded the fault's "when" event (no_node: none).
     virtual std::vector<NodeId> struck(const std::string& target, NodeId trigger) const = 0;
     // Says in the trace which fault struck whom, before what it does. No targets: a fault
-    // on links ("network"), or a role that had no one ("none").
-    virtual void announce(const std::vector<NodeId>& targets, std::string_view without_target = "none") = 0;
+    // on links ("network"), or a role that had no one ("none"). Returns the sequence number
+    // of the first event it recorded, which a fault on links gives the network as the cause
+    // of what it does to messages.
+    virtual std::uint64_t announce(const std::vector<NodeId>& targets, std::string_view without_target = "none") = 0;
     // "server-1, server-2 | lock-store": who can still reach whom.
     virtual std::string describe_groups() const = 0;
 };

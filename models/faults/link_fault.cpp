@@ -3,13 +3,13 @@
 namespace locksim {
 
 void strike_link(FaultWorld& world, const LinkStrike& link, const KindSpec& kind, std::vector<Field> fields,
-                 const std::function<void(NodeId from, NodeId to, Instant until)>& apply) {
+                 const std::function<void(NodeId from, NodeId to, Instant until, FaultCause cause)>& apply) {
     const NodeId from = world.node(link.from);
     const NodeId to = world.node(link.to);
-    world.announce({}, "network");
+    const FaultCause cause = world.announce({}, "network");
     const Instant until = world.engine().now() + link.length;
-    apply(from, to, until);
-    if (!link.one_way) apply(to, from, until);
+    apply(from, to, until, cause);
+    if (!link.one_way) apply(to, from, until, cause);
     std::vector<Field> recorded{{"to", to}};
     recorded.insert(recorded.end(), fields.begin(), fields.end());
     recorded.push_back({"until", until});

@@ -18,9 +18,10 @@ struct LinkStrike {
     bool one_way = false;
 };
 
-// Applies `apply(from, to, until)` to each direction the fault strikes and records one
-// trace event of `kind` on `from` with `fields` besides the link's.
+// Applies `apply(from, to, until, cause)` to each direction the fault strikes and records
+// one trace event of `kind` on `from` with `fields` besides the link's. `cause` is the
+// fault's fault.struck event, which the messages it touches name.
 void strike_link(FaultWorld& world, const LinkStrike& link, const KindSpec& kind, std::vector<Field> fields,
-                 const std::function<void(NodeId from, NodeId to, Instant until)>& apply);
+                 const std::function<void(NodeId from, NodeId to, Instant until, FaultCause cause)>& apply);
 
 }  // namespace locksim

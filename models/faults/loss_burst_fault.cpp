@@ -40,7 +40,9 @@ void LossBurstFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
 void LossBurstFault::strike(FaultWorld& world, NodeId) const {
     strike_link(world, LinkStrike{from, to, length, one_way}, trace_kind::link_lossy,
                 {{"loss", fmt::format("{}/{}", loss.numerator, loss.denominator)}},
-                [&world, loss = loss](NodeId a, NodeId b, Instant until) { world.network().lose(a, b, loss, until); });
+                [&world, loss = loss](NodeId a, NodeId b, Instant until, FaultCause cause) {
+                    world.network().lose(a, b, loss, until, cause);
+                });
 }
 
 }  // namespace locksim

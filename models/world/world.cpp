@@ -223,13 +223,15 @@ private:
 
     // The fault striking now: the scenario's own are numbered, so a report can say which
     // one struck whom; drawn faults are announced without a number.
-    void announce(const std::vector<NodeId>& targets, std::string_view without_target) override {
+    std::uint64_t announce(const std::vector<NodeId>& targets, std::string_view without_target) override {
+        const std::uint64_t first = engine_.trace().recorded();
         const auto record = [&](std::vector<Field> fields) {
             if (striking_) fields.push_back({"fault", static_cast<std::int64_t>(*striking_)});
             engine_.record(no_node, trace_kind::fault_struck, std::move(fields));
         };
         if (targets.empty()) record({{"role", std::string(without_target)}});
         for (NodeId target : targets) record({{"target", target}, {"role", role_of(target)}});
+        return first;
     }
 
     std::string describe_groups() const override {
