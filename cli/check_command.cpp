@@ -20,6 +20,7 @@
 #include "runners/scenario_runner.hpp"
 #include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 
@@ -46,6 +47,16 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
                             fmt::join(violation_names(first->violations), ", "),
                             describe_strike_point(design, first->faults.front().point), faults,
                             replay_command(options.program, scenario.file, exploration.seed, design.name, faults)));
+        }
+        if (!result.failures.empty() && !design.regions.empty()) {
+            const FaultRegion& region = design.regions.front();
+            auto faults = nlohmann::ordered_json::array();
+            faults.push_back(region_fault(design, region));
+            result.failures.push_back(fmt::format(
+                "first violating region: {} on {}, starts {} to {}, ends {} to {}; replay: {}",
+                fmt::join(violation_names(region.violations), ", "), region.node, format_seconds(region.start.from),
+                format_seconds(region.start.to), format_seconds(region.end.from), format_seconds(region.end.to),
+                replay_command(options.program, scenario.file, exploration.seed, design.name, faults.dump())));
         }
         checked.push_back(std::move(result));
     }

@@ -214,9 +214,10 @@ TEST_CASE("locksim explore prints the windows with replay commands that show the
 
 TEST_CASE("check runs explore and sweep blocks as test cases whose failures name the first failing run and replay it") {
     std::string flagship = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
-    const std::string promise = R"("fenced": { "violating_placements": { "at_least": 1 } },)";
+    const std::string promise =
+        R"("fenced": { "violating_placements": { "at_least": 1 }, "regions": { "at_least": 1 } },)";
     REQUIRE(flagship.find(promise) != std::string::npos);
-    flagship.replace(flagship.find(promise), promise.size(), R"("fenced": { "violating_placements": 0 },)");
+    flagship.replace(flagship.find(promise), promise.size(), R"("fenced": { "violating_placements": 0, "regions": 0 },)");
     const auto explored = write_temp("explore-check.json", flagship);
     const auto junit = write_temp("explore-check.xml", "");
     const auto ran = run_locksim("check " + explored + " --junit " + junit);
@@ -227,6 +228,8 @@ TEST_CASE("check runs explore and sweep blocks as test cases whose failures name
     const std::string line = ran.out.substr(failure, ran.out.find('\n', failure) - failure);
     CHECK(line.find("first violating placement: double_charges after server-1") != std::string::npos);
     CHECK(line.find("--design fenced --faults '[{\"pause\":\"server-1\"") != std::string::npos);
+    CHECK(ran.out.find("; regions expected 0, got ") != std::string::npos);
+    CHECK(ran.out.find("first violating region: double_charges on server-1, starts ") != std::string::npos);
     CHECK(slurp(junit).find("<testcase classname=\"gc-pause-40s\" name=\"explore: fenced\"") != std::string::npos);
 
     std::string pauses = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/random-gc-pauses.json");

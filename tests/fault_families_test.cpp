@@ -101,7 +101,7 @@ TEST_CASE("the trace kinds that show a fault are the families' own, and no other
 TEST_CASE("explore tries the families that say how, and builds their faults") {
     std::vector<std::string_view> keys;
     for (const ExploreShape* shape : explorable_families()) keys.push_back(shape->key);
-    CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "crash"});
+    CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "crash", "partition"});
     const Fault pause =
         explored_fault("pause", "server-1", EventTrigger{"job.preparing", "server-1", {}, 2}, seconds(29), "gc");
     CHECK(std::get<PauseFault>(pause).length == seconds(29));
