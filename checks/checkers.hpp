@@ -174,9 +174,9 @@ public:
 
 private:
     // In the order their flags are listed before sorting.
-    using Checkers =
-        std::tuple<ChargeCounter, SuppressedEffectFinder, OverlapFinder, FenceChecker, ReleaseChecker, WakeupCounter,
-                   FinishFinder, RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter, WaitMeter, PendingWorkFinder>;
+    using Checkers = std::tuple<ChargeCounter, SuppressedEffectFinder, OverlapFinder, FenceChecker, ReleaseChecker,
+                                WakeupCounter, FinishFinder, RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter,
+                                WaitMeter, PendingWorkFinder>;
     Checkers checkers_;
     RunMetrics metrics_;
     std::array<std::vector<FlaggedEvent>, std::tuple_size_v<Checkers>> flags_by_checker_;

@@ -63,8 +63,7 @@ std::string replay(const Exploration& exploration, const DesignExploration& desi
 // "starts 2.000s to 4.008s, ends 30.001s to 31.200s" (from, up to but not including to).
 std::string region_text(const FaultRegion& region) {
     return fmt::format("starts {} to {}, ends {} to {}", format_seconds(region.start.from),
-                       format_seconds(region.start.to), format_seconds(region.end.from),
-                       format_seconds(region.end.to));
+                       format_seconds(region.start.to), format_seconds(region.end.from), format_seconds(region.end.to));
 }
 
 // The most regions a design's text lists; --format json has them all.
@@ -78,9 +77,9 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
     if (design.regions.empty())
         return fmt::format("  exact over every start and end ({} runs): {}\n", grouped(design.region_runs),
                            style.good("no fault violates"));
-    std::string out = fmt::format("  exact over every start and end ({} runs): {} region{} where a fault violates\n",
-                                  grouped(design.region_runs), design.regions.size(),
-                                  design.regions.size() == 1 ? "" : "s");
+    std::string out =
+        fmt::format("  exact over every start and end ({} runs): {} region{} where a fault violates\n",
+                    grouped(design.region_runs), design.regions.size(), design.regions.size() == 1 ? "" : "s");
     for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
         const FaultRegion& region = design.regions[r];
         const FaultFamilyPlan& family = design.families[region.family];
@@ -89,8 +88,9 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
         out += fmt::format("  R{}. {} on {}: a {} that {}\n", r + 1,
                            style.violation(fmt::format("{}", fmt::join(violation_names(region.violations), ", "))),
                            region.node, family.kind, region_text(region));
-        out += "      replay: " + replay_command(program, exploration.file, exploration.seed, design.name, faults.dump()) +
-               "\n";
+        out +=
+            "      replay: " + replay_command(program, exploration.file, exploration.seed, design.name, faults.dump()) +
+            "\n";
     }
     if (design.regions.size() > regions_listed)
         out += style.quiet(fmt::format("  … and {} more regions (--format json lists them all)\n",

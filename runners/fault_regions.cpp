@@ -202,15 +202,15 @@ std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::s
 
     // The held runs first: they say how many runs the rest will take, before it starts.
     run_in_parallel(
-        searches.size(), search.threads, [&](std::uint64_t k, unsigned) { searches[k].plan(); },
-        [](std::uint64_t) {});
+        searches.size(), search.threads, [&](std::uint64_t k, unsigned) { searches[k].plan(); }, [](std::uint64_t) {});
     std::uint64_t planned = 0;
     for (const auto& one : searches) planned += one.planned() + 1;
     if (planned > max_region_runs)
-        throw ExploreError(fmt::format("design \"{}\": exploring {} exactly takes at least {} runs ({} start "
-                                       "classes), more than the {} locksim runs at once; narrow the range of "
-                                       "lengths or name fewer targets",
-                                       design.name, plan.kind, planned, classes.size(), max_region_runs));
+        throw ExploreError(
+            fmt::format("design \"{}\": exploring {} exactly takes at least {} runs ({} start "
+                        "classes), more than the {} locksim runs at once; narrow the range of "
+                        "lengths or name fewer targets",
+                        design.name, plan.kind, planned, classes.size(), max_region_runs));
     std::vector<std::vector<EndSegment>> segments(searches.size());
     run_in_parallel(
         searches.size(), search.threads, [&](std::uint64_t k, unsigned) { segments[k] = searches[k].search(); },

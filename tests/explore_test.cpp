@@ -217,7 +217,8 @@ TEST_CASE("check runs explore and sweep blocks as test cases whose failures name
     const std::string promise =
         R"("fenced": { "violating_placements": { "at_least": 1 }, "regions": { "at_least": 1 } },)";
     REQUIRE(flagship.find(promise) != std::string::npos);
-    flagship.replace(flagship.find(promise), promise.size(), R"("fenced": { "violating_placements": 0, "regions": 0 },)");
+    flagship.replace(flagship.find(promise), promise.size(),
+                     R"("fenced": { "violating_placements": 0, "regions": 0 },)");
     const auto explored = write_temp("explore-check.json", flagship);
     const auto junit = write_temp("explore-check.xml", "");
     const auto ran = run_locksim("check " + explored + " --junit " + junit);

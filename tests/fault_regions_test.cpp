@@ -40,8 +40,8 @@ std::uint32_t regions_say(const DesignExploration& design, const std::string& no
 }
 
 // What running the fault shows.
-std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family, const std::string& node,
-                            Instant start, Duration length, std::uint64_t seed) {
+std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family, const std::string& node, Instant start,
+                            Duration length, std::uint64_t seed) {
     WorldSpec world = design.world;
     world.faults = {placed_fault(family.kind, node, start, length, family.cause)};
     world.fault_generators.clear();
@@ -57,7 +57,9 @@ struct Points {
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return z ^ (z >> 31);
     }
-    std::int64_t below(std::int64_t bound) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(bound)); }
+    std::int64_t below(std::int64_t bound) {
+        return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(bound));
+    }
 };
 
 struct Disagreement {
@@ -103,8 +105,8 @@ std::vector<Disagreement> check_against_runs(const Scenario& scenario, const Exp
 std::string describe(const std::vector<Disagreement>& wrong) {
     std::string out;
     for (std::size_t k = 0; k < wrong.size() && k < 10; ++k)
-        out += fmt::format("{} {} at {} for {}: regions say [{}], the run shows [{}]\n", wrong[k].design,
-                           wrong[k].node, format_duration(wrong[k].start - Instant{}), format_duration(wrong[k].length),
+        out += fmt::format("{} {} at {} for {}: regions say [{}], the run shows [{}]\n", wrong[k].design, wrong[k].node,
+                           format_duration(wrong[k].start - Instant{}), format_duration(wrong[k].length),
                            fmt::join(violation_names(wrong[k].said), ","),
                            fmt::join(violation_names(wrong[k].shown), ","));
     return out;
@@ -152,8 +154,9 @@ std::uint64_t explore_and_check(const std::string& file, const std::string& fami
     return Disagreement::violating_points;
 }
 
-TEST_CASE("partition: a crash of the lock store that restarts empty, and a server cut off from every other node, "
-          "agree with a run at every point") {
+TEST_CASE(
+    "partition: a crash of the lock store that restarts empty, and a server cut off from every other node, "
+    "agree with a run at every point") {
     // Redis without persistence forgets the lock when it restarts: a second holder.
     CHECK(explore_and_check("partition.json", "crash", {"lock-store"}, 100_ms, 90_s, {500_ms, 5_s, 29_s, 31_s, 60_s}) >
           20);

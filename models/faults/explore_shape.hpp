@@ -21,9 +21,9 @@ struct ExploreShape {
     // resumes, a crashed node until it restarts): explore can try it over a range of
     // lengths exactly, every start against every end (runners/fault_regions.hpp).
     bool has_end = false;
-    std::string_view name;           // "pause" ("gc pause" with its cause), "clock step"
-    std::string_view listing;        // "pauses of 1s, 40s": what precedes the sizes in a list
-    std::string_view size_joint;     // "gc pause 29s", "clock step by -5s", "crash, back after 10s"
+    std::string_view name;        // "pause" ("gc pause" with its cause), "clock step"
+    std::string_view listing;     // "pauses of 1s, 40s": what precedes the sizes in a list
+    std::string_view size_joint;  // "gc pause 29s", "clock step by -5s", "crash, back after 10s"
 };
 
 }  // namespace locksim

@@ -85,8 +85,7 @@ const ExploreShape* explore_shape(std::string_view key);
 Fault explored_fault(std::string_view key, std::string node, EventTrigger when, std::optional<Duration> size,
                      std::string cause);
 // The same fault struck at the true time `at` instead, as `run --faults` places it.
-Fault placed_fault(std::string_view key, std::string node, Instant at, std::optional<Duration> size,
-                   std::string cause);
+Fault placed_fault(std::string_view key, std::string node, Instant at, std::optional<Duration> size, std::string cause);
 
 // Faults drawn from the run's seed: each target suffers the fault at random times (a
 // Poisson process with the given mean interval) within a window. The draws depend only

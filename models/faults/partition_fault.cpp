@@ -60,10 +60,11 @@ void PartitionFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
 void PartitionFault::strike(FaultWorld& world, NodeId) const {
     const FaultCause cause = world.announce({}, "network");
     for_each_pair(world, *this, [&world, cause](NodeId from, NodeId to) { world.network().cut(from, to, cause); });
-    world.engine().record(no_node, trace_kind::network_partitioned,
-                          {{"groups", world.describe_groups()},
-                           {"one_way", one_way},
-                           {"cut", fmt::format("{} / {}", fmt::join(side_a, ", "), fmt::join(other_side(world, *this), ", "))}});
+    world.engine().record(
+        no_node, trace_kind::network_partitioned,
+        {{"groups", world.describe_groups()},
+         {"one_way", one_way},
+         {"cut", fmt::format("{} / {}", fmt::join(side_a, ", "), fmt::join(other_side(world, *this), ", "))}});
     if (!heal_after) return;
     world.engine().schedule_at(world.engine().now() + *heal_after, no_node, [&world, f = *this, cause] {
         for_each_pair(world, f, [&world, cause](NodeId from, NodeId to) { world.network().heal(from, to, cause); });
@@ -72,7 +73,7 @@ void PartitionFault::strike(FaultWorld& world, NodeId) const {
 }
 
 PartitionFault PartitionFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                       std::string) {
+                                        std::string) {
     return PartitionFault{{std::move(node)}, {}, Instant{}, size, false, std::move(when)};
 }
 

@@ -31,15 +31,16 @@ struct PartitionFault {
     static constexpr const KindSpec* shown_by[] = {&trace_kind::network_partitioned};
     static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
     // Explored as one node cut off from every other, both ways, until it heals.
-    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "partition",
-                                                                        .size_field = "heal_after",
-                                                                        .size_may_be_null = true,
-                                                                        .no_end = "never heals",
-                                                                        .no_end_gerund = "never healing",
-                                                                        .has_end = true,
-                                                                        .name = "partition",
-                                                                        .listing = "partitions cutting one node off, healing after",
-                                                                        .size_joint = ", healing after "};
+    static constexpr std::optional<ExploreShape> explore =
+        ExploreShape{.key = "partition",
+                     .size_field = "heal_after",
+                     .size_may_be_null = true,
+                     .no_end = "never heals",
+                     .no_end_gerund = "never healing",
+                     .has_end = true,
+                     .name = "partition",
+                     .listing = "partitions cutting one node off, healing after",
+                     .size_joint = ", healing after "};
 
     static PartitionFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;

@@ -93,8 +93,9 @@ std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, b
 // {"from": "1ms", "to": "2m"}: lengths, not sizes that may be null or signed.
 LengthRange read_length_range(const JsonReader& field, const ExploreShape& shape) {
     if (!shape.has_end)
-        field.fail(fmt::format("expected a list of sizes; a range {{\"from\", \"to\"}} is for faults with an end "
-                               "(a pause, a crash that restarts)"));
+        field.fail(
+            fmt::format("expected a list of sizes; a range {{\"from\", \"to\"}} is for faults with an end "
+                        "(a pause, a crash that restarts)"));
     field.allow_only({"from", "to"});
     LengthRange range{read_size(field["from"], false), read_size(field["to"], false)};
     if (!range.from.from_ttl && !range.to.from_ttl && range.to.offset < range.from.offset)
@@ -194,8 +195,9 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         const bool ranged = std::any_of(spec.faults.begin(), spec.faults.end(),
                                         [](const ExploreFaultFamily& family) { return family.range.has_value(); });
         if (ranged && spec.depth != 1)
-            block["depth"].fail("expected 1: a range of lengths is explored one fault at a time; give lists of "
-                                "sizes to try pairs");
+            block["depth"].fail(
+                "expected 1: a range of lengths is explored one fault at a time; give lists of "
+                "sizes to try pairs");
     }
     if (block.has("expect"))
         spec.expect = read_design_expectations(block["expect"], designs, total_names(explore_totals()));

@@ -39,7 +39,7 @@ struct ExploreFaultFamily {
     // fault has no end (a crash that stays down).
     std::vector<std::optional<SizeExpression>> sizes;
     std::optional<LengthRange> range;  // instead of `sizes`: explored exactly
-    std::string cause;  // a pause's "kind" ("gc" unless the file says otherwise); empty for others
+    std::string cause;                 // a pause's "kind" ("gc" unless the file says otherwise); empty for others
 };
 
 // The most faults in one placement.
