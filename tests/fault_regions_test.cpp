@@ -3,10 +3,12 @@
 // places it, at every point of a grid and at random points.
 #include <catch2/catch.hpp>
 
+#include "tests/program_support.hpp"
 #include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +27,10 @@ using namespace locksim::testing;
 using namespace locksim::time_literals;
 
 namespace {
+
+Duration duration_of(const nlohmann::json& text) {
+    return std::get<Duration>(parse_duration(text.get<std::string>()));
+}
 
 // What the regions say a fault of the family from `start` to `end` on `node` breaks.
 std::uint32_t regions_say(const DesignExploration& design, const std::string& node, Instant start, Instant end) {
@@ -164,4 +170,33 @@ TEST_CASE(
     // and runs agree that nothing breaks.
     CHECK(explore_and_check("partition.json", "partition", {"server-1", "server-2"}, 100_ms, 90_s,
                             {500_ms, 5_s, 29_s, 31_s, 60_s}) == 0);
+}
+
+TEST_CASE("explore --format json lists each region exactly, and its example replays to the violation it names") {
+    const auto explored =
+        run_locksim("explore " + scenario_path("gc-pause-40s.json") + " --design fenced --format json");
+    REQUIRE(explored.exit_code == 0);
+    const auto json = nlohmann::json::parse(explored.out);
+    const auto& fenced = json["designs"][0];
+    CHECK(fenced["region_runs"].get<std::uint64_t>() > 0);
+    const auto& regions = fenced["regions"];
+    REQUIRE(regions.size() > 0);
+    for (const auto& region : regions) {
+        CHECK(region["fault"] == "pause");
+        CHECK(region["start"].contains("from"));
+        CHECK(region["end"].contains("to"));
+    }
+    // The stale first writer: a region that holds a 29 s pause from 2 s.
+    bool found = false;
+    for (const auto& region : regions)
+        if (region["node"] == "server-1" && duration_of(region["start"]["from"]) <= 2_s &&
+            2_s < duration_of(region["start"]["to"]) && duration_of(region["end"]["from"]) <= 31_s &&
+            31_s < duration_of(region["end"]["to"]))
+            found = true;
+    CHECK(found);
+    const auto replayed =
+        run_locksim("run " + scenario_path("gc-pause-40s.json") + " --design fenced --format json --faults '" +
+                    nlohmann::json::array({regions[0]["example"]}).dump() + "'");
+    CHECK(replayed.exit_code == 1);
+    CHECK(replayed.out.find("\"double_charges\": 1,") != std::string::npos);
 }
