@@ -21,6 +21,7 @@
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/explore_spec.hpp"
 #include "sim/duration_text.hpp"
+#include "sim/random.hpp"
 
 using namespace locksim;
 using namespace locksim::testing;
@@ -54,20 +55,6 @@ std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family,
     return judge_design(design, run_and_check(world, seed, RunOptions{.keep_trace = false}).metrics).violations;
 }
 
-// A small deterministic stream for the random points (splitmix64).
-struct Points {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    std::int64_t below(std::int64_t bound) {
-        return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(bound));
-    }
-};
-
 struct Disagreement {
     static inline std::uint64_t violating_points = 0;  // of all the points checked, those whose run violates
 
@@ -82,7 +69,7 @@ struct Disagreement {
 std::vector<Disagreement> check_against_runs(const Scenario& scenario, const Exploration& exploration,
                                              const std::vector<Duration>& lengths, Duration step, int random) {
     std::vector<Disagreement> wrong;
-    Points points{2026};
+    RandomStream points(2026, "random points");
     for (const auto& explored : exploration.designs) {
         const Design& design = design_named(scenario, explored.name);
         const auto ranged = std::find_if(explored.families.begin(), explored.families.end(),
@@ -99,9 +86,9 @@ std::vector<Disagreement> check_against_runs(const Scenario& scenario, const Exp
             for (Instant start{}; start <= explored.baseline_end; start += step)
                 for (const Duration length : lengths) check(node, start, length);
             for (int k = 0; k < random; ++k) {
-                const Instant start{points.below(explored.baseline_end.ns + 1)};
-                const Duration span = family.lengths->longest - family.lengths->shortest;
-                check(node, start, family.lengths->shortest + Duration{points.below(span.ns + 1)});
+                const Instant start{
+                    static_cast<std::int64_t>(points.below(static_cast<std::uint64_t>(explored.baseline_end.ns) + 1))};
+                check(node, start, points.uniform(family.lengths->shortest, family.lengths->longest));
             }
         }
     }
