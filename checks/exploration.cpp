@@ -134,11 +134,22 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
     return windows;
 }
 
+namespace {
+
+// What the family's key holds: the node, or [[node], [the other side]] for a partition
+// that cuts it off from some nodes only.
+nlohmann::ordered_json target_json(const FaultFamilyPlan& family, const std::string& node) {
+    if (family.apart_from.empty()) return node;
+    return nlohmann::ordered_json::array({nlohmann::ordered_json::array({node}), family.apart_from});
+}
+
+}  // namespace
+
 nlohmann::ordered_json fault_object(const DesignExploration& design, const FaultChoice& choice) {
     const FaultFamilyPlan& family = design.families[choice.family];
     const StrikePoint& point = design.points[choice.point];
     nlohmann::ordered_json fault;
-    fault[family.kind] = point.node;
+    fault[family.kind] = target_json(family, point.node);
     if (const auto& size = family.sizes[choice.size]) fault[family.size_field] = format_duration(*size);
     if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
     fault["when"] = {{"event", point.kind}, {"node", point.node}, {"nth", point.nth}};
@@ -148,7 +159,7 @@ nlohmann::ordered_json fault_object(const DesignExploration& design, const Fault
 nlohmann::ordered_json region_fault(const DesignExploration& design, const FaultRegion& region) {
     const FaultFamilyPlan& family = design.families[region.family];
     nlohmann::ordered_json fault;
-    fault[family.kind] = region.node;
+    fault[family.kind] = target_json(family, region.node);
     fault["at"] = format_duration(region.example_start - Instant{});
     fault[family.size_field] = format_duration(region.example_length);
     if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's

@@ -13,6 +13,7 @@
 #include "checks/metrics.hpp"
 #include "checks/run_outcome.hpp"
 #include "checks/verdict.hpp"
+#include "models/faults/explore_shape.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
 
@@ -47,7 +48,10 @@ struct FaultFamilyPlan {
     std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")
     // Instead of sizes: a range of lengths, explored exactly into regions.
     std::optional<LengthSpan> lengths;
-    std::string lengths_text;  // "1ms to 2m", as the file wrote them
+    std::string lengths_text;             // "1ms to 2m", as the file wrote them
+    std::vector<std::string> apart_from;  // a partition's other side; empty: every other node
+
+    ExploreDetails details() const { return ExploreDetails{cause, apart_from}; }
 };
 
 // Instants from `from`, up to but not including `to`.

@@ -22,6 +22,7 @@ namespace {
 FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
     const ExploreShape& shape = *family.shape;
     FaultFamilyPlan plan{std::string(shape.key), std::string(shape.size_field), family.cause, family.targets, {}, {}};
+    plan.apart_from = family.apart_from;
     if (family.range) {
         const LengthSpan span{family.range->from.resolve(design.world.lock.ttl),
                               family.range->to.resolve(design.world.lock.ttl)};
@@ -78,7 +79,7 @@ Fault to_fault(const DesignExploration& design, const FaultChoice& choice) {
     const StrikePoint& point = design.points[choice.point];
     const EventTrigger when{point.kind, point.node, {}, point.nth};
     const auto& size = family.sizes[choice.size];
-    return explored_fault(family.kind, point.node, when, size, family.cause);
+    return explored_fault(family.kind, point.node, when, size, family.details());
 }
 
 std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, int depth,

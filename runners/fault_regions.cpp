@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "models/faults/fault.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
@@ -26,12 +27,16 @@ struct StartClass {
 // The start classes of `node`: one before its first event (when there is room), then one
 // after each instant at which it has events, the last reaching the end of the run without
 // faults.
-std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_end, const std::string& node) {
+// A fault on links (`every_node`) is told apart by every node's events: a message sent
+// before the cut gets through, one sent after it is lost.
+std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_end, const std::string& node,
+                                      bool every_node) {
     const std::optional<NodeId> id = baseline.find_node(node);
     assert(id.has_value());
     std::vector<Instant> firsts{Instant{}};
     for (const auto& event : baseline.events())
-        if (event.node == *id && event.at + Duration{1} > firsts.back()) firsts.push_back(event.at + Duration{1});
+        if ((every_node || event.node == *id) && event.at + Duration{1} > firsts.back())
+            firsts.push_back(event.at + Duration{1});
     std::vector<StartClass> classes;
     for (std::size_t k = 0; k < firsts.size(); ++k) {
         const Instant last = k + 1 < firsts.size() ? firsts[k + 1] - Duration{1} : std::max(baseline_end, firsts[k]);
@@ -126,7 +131,7 @@ private:
         ++runs_;
         WorldSpec world = *search_.quiet;
         const Duration length = end - starts_.first;
-        world.faults.push_back(placed_fault(family_.kind, starts_.node, starts_.first, length, family_.cause));
+        world.faults.push_back(placed_fault(family_.kind, starts_.node, starts_.first, length, family_.details()));
         try {
             return run_and_check(world, search_.seed,
                                  RunOptions{.event_limit = search_.event_limit, .keep_trace = keep_trace});
@@ -193,7 +198,8 @@ std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::s
     assert(plan.lengths.has_value());
     std::vector<StartClass> classes;
     for (const auto& node : plan.targets) {
-        auto of_node = start_classes(design.baseline, design.baseline_end, node);
+        auto of_node =
+            start_classes(design.baseline, design.baseline_end, node, explore_shape(plan.kind)->strikes_links);
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
     std::vector<StartClassSearch> searches;

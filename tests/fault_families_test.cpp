@@ -102,12 +102,12 @@ TEST_CASE("explore tries the families that say how, and builds their faults") {
     std::vector<std::string_view> keys;
     for (const ExploreShape* shape : explorable_families()) keys.push_back(shape->key);
     CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "crash", "partition"});
-    const Fault pause =
-        explored_fault("pause", "server-1", EventTrigger{"job.preparing", "server-1", {}, 2}, seconds(29), "gc");
+    const Fault pause = explored_fault("pause", "server-1", EventTrigger{"job.preparing", "server-1", {}, 2},
+                                       seconds(29), ExploreDetails{"gc", {}});
     CHECK(std::get<PauseFault>(pause).length == seconds(29));
     CHECK(std::get<PauseFault>(pause).when->nth == 2);
-    const Fault crash =
-        explored_fault("crash", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1}, std::nullopt, "");
+    const Fault crash = explored_fault("crash", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
+                                       std::nullopt, ExploreDetails{});
     CHECK_FALSE(std::get<CrashFault>(crash).restart_after.has_value());
 }
 

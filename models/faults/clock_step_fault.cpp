@@ -55,7 +55,7 @@ void ClockStepFault::strike(FaultWorld& world, NodeId trigger) const {
 }
 
 ClockStepFault ClockStepFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                        std::string) {
+                                        const ExploreDetails&) {
     return ClockStepFault{std::move(node), Instant{}, *size, std::move(when), false};
 }
 

@@ -44,7 +44,7 @@ struct ClockStepFault {
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
     static ClockStepFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                   std::string cause);
+                                   const ExploreDetails& details);
 };
 
 }  // namespace locksim

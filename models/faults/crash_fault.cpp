@@ -59,7 +59,8 @@ void CrashFault::strike(FaultWorld& world, NodeId trigger) const {
     }
 }
 
-CrashFault CrashFault::explored(std::string node, EventTrigger when, std::optional<Duration> size, std::string) {
+CrashFault CrashFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                const ExploreDetails&) {
     return CrashFault{std::move(node), Instant{}, size, std::move(when)};
 }
 

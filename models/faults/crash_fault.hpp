@@ -44,7 +44,8 @@ struct CrashFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static CrashFault explored(std::string node, EventTrigger when, std::optional<Duration> size, std::string cause);
+    static CrashFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                               const ExploreDetails& details);
 };
 
 }  // namespace locksim

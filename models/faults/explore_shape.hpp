@@ -3,7 +3,9 @@
 // family with an end, over a range of lengths), and how its sizes read in explore's
 // text, JSON and map. Explore builds a family's fault with its explored() (the fault on
 // a node, struck at a trigger, of a size).
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace locksim {
 
@@ -21,9 +23,22 @@ struct ExploreShape {
     // resumes, a crashed node until it restarts): explore can try it over a range of
     // lengths exactly, every start against every end (runners/fault_regions.hpp).
     bool has_end = false;
+    // The fault acts on links, and a cut link loses what is sent on it: every node's event
+    // can separate two starts, not only the target's.
+    bool strikes_links = false;
+    // The member that names the nodes the target is cut off from ("apart_from"); the
+    // family's key then holds [[target], [those nodes]]. Empty: the family has none.
+    std::string_view other_side_field;
     std::string_view name;        // "pause" ("gc pause" with its cause), "clock step"
     std::string_view listing;     // "pauses of 1s, 40s": what precedes the sizes in a list
     std::string_view size_joint;  // "gc pause 29s", "clock step by -5s", "crash, back after 10s"
+};
+
+// What an explored fault is besides its node, trigger and size: a pause's cause ("gc"), the
+// nodes a partition cuts its target off from (empty: every other node).
+struct ExploreDetails {
+    std::string cause;
+    std::vector<std::string> apart_from;
 };
 
 }  // namespace locksim

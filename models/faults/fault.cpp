@@ -86,19 +86,19 @@ const ExploreShape* explore_shape(std::string_view key) {
 }
 
 Fault explored_fault(std::string_view key, std::string node, EventTrigger when, std::optional<Duration> size,
-                     std::string cause) {
+                     const ExploreDetails& details) {
     std::optional<Fault> fault;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
         if constexpr (F::explore.has_value())
-            if (F::explore->key == key) fault = F::explored(std::move(node), std::move(when), size, std::move(cause));
+            if (F::explore->key == key) fault = F::explored(std::move(node), std::move(when), size, details);
     });
     assert(fault.has_value());
     return std::move(*fault);
 }
 
 Fault placed_fault(std::string_view key, std::string node, Instant at, std::optional<Duration> size,
-                   std::string cause) {
-    Fault fault = explored_fault(key, std::move(node), EventTrigger{}, size, std::move(cause));
+                   const ExploreDetails& details) {
+    Fault fault = explored_fault(key, std::move(node), EventTrigger{}, size, details);
     std::visit(
         [at](auto& f) {
             f.at = at;

@@ -79,13 +79,14 @@ bool shows_a_fault(std::string_view kind);
 std::vector<const ExploreShape*> explorable_families();
 const ExploreShape* explore_shape(std::string_view key);
 
-// The fault of the explorable family `key` on `node`, struck at `when`, of `size` (a
-// pause's `cause`).
+// The fault of the explorable family `key` on `node`, struck at `when`, of `size`, with
+// `details` (a pause's cause, a partition's other side).
 // REQUIRES: explore_shape(key) != nullptr.
 Fault explored_fault(std::string_view key, std::string node, EventTrigger when, std::optional<Duration> size,
-                     std::string cause);
+                     const ExploreDetails& details);
 // The same fault struck at the true time `at` instead, as `run --faults` places it.
-Fault placed_fault(std::string_view key, std::string node, Instant at, std::optional<Duration> size, std::string cause);
+Fault placed_fault(std::string_view key, std::string node, Instant at, std::optional<Duration> size,
+                   const ExploreDetails& details);
 
 // Faults drawn from the run's seed: each target suffers the fault at random times (a
 // Poisson process with the given mean interval) within a window. The draws depend only

@@ -73,8 +73,8 @@ void PartitionFault::strike(FaultWorld& world, NodeId) const {
 }
 
 PartitionFault PartitionFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                        std::string) {
-    return PartitionFault{{std::move(node)}, {}, Instant{}, size, false, std::move(when)};
+                                        const ExploreDetails& details) {
+    return PartitionFault{{std::move(node)}, details.apart_from, Instant{}, size, false, std::move(when)};
 }
 
 }  // namespace locksim

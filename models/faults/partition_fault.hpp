@@ -30,7 +30,8 @@ struct PartitionFault {
     static constexpr std::string_view keys[] = {"partition"};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::network_partitioned};
     static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
-    // Explored as one node cut off from every other, both ways, until it heals.
+    // Explored as one node cut off, both ways, from the nodes of "apart_from" (every other
+    // node without it) until it heals.
     static constexpr std::optional<ExploreShape> explore =
         ExploreShape{.key = "partition",
                      .size_field = "heal_after",
@@ -38,6 +39,8 @@ struct PartitionFault {
                      .no_end = "never heals",
                      .no_end_gerund = "never healing",
                      .has_end = true,
+                     .strikes_links = true,
+                     .other_side_field = "apart_from",
                      .name = "partition",
                      .listing = "partitions cutting one node off, healing after",
                      .size_joint = ", healing after "};
@@ -49,7 +52,7 @@ struct PartitionFault {
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
     static PartitionFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                   std::string cause);
+                                   const ExploreDetails& details);
 };
 
 }  // namespace locksim

@@ -43,8 +43,9 @@ void PauseFault::strike(FaultWorld& world, NodeId trigger) const {
     for (NodeId target : targets) world.engine().pause(target, length, cause);
 }
 
-PauseFault PauseFault::explored(std::string node, EventTrigger when, std::optional<Duration> size, std::string cause) {
-    return PauseFault{std::move(node), Instant{}, *size, std::move(cause), std::move(when)};
+PauseFault PauseFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                const ExploreDetails& details) {
+    return PauseFault{std::move(node), Instant{}, *size, details.cause, std::move(when)};
 }
 
 }  // namespace locksim

@@ -43,7 +43,8 @@ struct PauseFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static PauseFault explored(std::string node, EventTrigger when, std::optional<Duration> size, std::string cause);
+    static PauseFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                               const ExploreDetails& details);
 };
 
 }  // namespace locksim

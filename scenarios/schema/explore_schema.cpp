@@ -170,6 +170,7 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         const ExploreShape& shape = *family.shape;
         std::vector<std::string_view> allowed{shape.key, shape.size_field};
         if (shape.has_cause) allowed.push_back("kind");
+        if (!shape.other_side_field.empty()) allowed.push_back(shape.other_side_field);
         item.allow_only(allowed);
         if (shape.has_cause) {
             family.cause = item.has("kind") ? item["kind"].string() : "gc";
@@ -184,6 +185,13 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             family.sizes = {std::nullopt};
         const std::string_view target_field = shape.key;
         family.targets = read_targets(item[target_field], nodes, servers);
+        if (!shape.other_side_field.empty() && item.has(shape.other_side_field)) {
+            const JsonReader other = item[shape.other_side_field];
+            family.apart_from = read_targets(other, nodes, servers);
+            for (const auto& target : family.targets)
+                if (std::find(family.apart_from.begin(), family.apart_from.end(), target) != family.apart_from.end())
+                    other.fail(fmt::format("{} is a target: a node cannot be cut off from itself", target));
+        }
         spec.faults.push_back(std::move(family));
     }
     if (block.has("depth")) {

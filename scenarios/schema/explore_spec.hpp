@@ -38,8 +38,9 @@ struct ExploreFaultFamily {
     // The values of the family's size_field (signed where the family says so); nullopt: the
     // fault has no end (a crash that stays down).
     std::vector<std::optional<SizeExpression>> sizes;
-    std::optional<LengthRange> range;  // instead of `sizes`: explored exactly
-    std::string cause;                 // a pause's "kind" ("gc" unless the file says otherwise); empty for others
+    std::optional<LengthRange> range;     // instead of `sizes`: explored exactly
+    std::string cause;                    // a pause's "kind" ("gc" unless the file says otherwise); empty for others
+    std::vector<std::string> apart_from;  // a partition's other side; empty: every other node
 };
 
 // The most faults in one placement.
