@@ -173,10 +173,13 @@ std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const 
                 still_open.emplace(key, found->second);
                 continue;
             }
-            // An example the region holds: its first start, ending as early as the range lets.
-            const Instant start = classes[k].first;
-            const Instant end = std::max(segment.from, start + span.shortest);
-            assert(end < segment.to && end - start <= span.longest);
+            // An example the region holds: it ends at the first of its ends (never before a
+            // start's shortest length: the segment begins at the first start's), and starts
+            // as early as the longest length lets.
+            const Instant end = segment.from;
+            const Instant start = std::max(classes[k].first, end - span.longest);
+            assert(start <= classes[k].last && end < segment.to);
+            assert(end - start >= span.shortest && end - start <= span.longest);
             regions.push_back(FaultRegion{family, classes[k].node, InstantRange{start, classes[k].last + Duration{1}},
                                           InstantRange{segment.from, segment.to}, segment.violations, start,
                                           end - start});
