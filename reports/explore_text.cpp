@@ -164,7 +164,7 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
             continue;
         }
         if (design.windows.empty()) {
-            out += ": " + (design.placements.empty() ? std::string() : style.good("no placement violates")) + "\n";
+            out += design.placements.empty() ? std::string("\n") : ": " + style.good("no placement violates") + "\n";
             out += regions_text(exploration, design, program, style);
             continue;
         }

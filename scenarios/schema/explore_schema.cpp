@@ -95,7 +95,7 @@ LengthRange read_length_range(const JsonReader& field, const ExploreShape& shape
     if (!shape.has_end)
         field.fail(
             fmt::format("expected a list of sizes; a range {{\"from\", \"to\"}} is for faults with an end "
-                        "(a pause, a crash that restarts)"));
+                        "(a pause, a crash that restarts, a partition that heals)"));
     field.allow_only({"from", "to"});
     LengthRange range{read_size(field["from"], false), read_size(field["to"], false)};
     if (!range.from.from_ttl && !range.to.from_ttl && range.to.offset < range.from.offset)
