@@ -48,7 +48,6 @@ struct FaultFamilyPlan {
     std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")
     // Instead of sizes: a range of lengths, explored exactly into regions.
     std::optional<LengthSpan> lengths;
-    std::string lengths_text;             // "1ms to 2m", as the file wrote them
     std::vector<std::string> apart_from;  // a partition's other side; empty: every other node
 
     ExploreDetails details() const { return ExploreDetails{cause, apart_from}; }

@@ -19,6 +19,15 @@
 namespace locksim {
 namespace {
 
+// The design's world without the file's faults, placed or drawn: what explore runs bare
+// and adds its own faults to.
+WorldSpec without_faults(const Design& design) {
+    WorldSpec world = design.world;
+    world.faults.clear();
+    world.fault_generators.clear();
+    return world;
+}
+
 FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
     const ExploreShape& shape = *family.shape;
     FaultFamilyPlan plan{std::string(shape.key), std::string(shape.size_field), family.cause, family.targets, {}, {}};
@@ -34,7 +43,6 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
                 format_duration_rounded(span.shortest), format_duration_rounded(span.longest),
                 format_duration(design.world.lock.ttl)));
         plan.lengths = span;
-        plan.lengths_text = fmt::format("{} to {}", family.range->from.text, family.range->to.text);
         return plan;
     }
     for (const auto& size : family.sizes) {
@@ -136,9 +144,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
     std::vector<std::vector<std::size_t>> to_run;     // per design: the placements that run
     for (const auto& design : scenario.designs) {
         if (options.design && design.name != *options.design) continue;
-        WorldSpec quiet = design.world;
-        quiet.faults.clear();
-        quiet.fault_generators.clear();
+        const WorldSpec quiet = without_faults(design);
         RunResult baseline = [&] {
             try {
                 return run_world(quiet, seed, RunOptions{.event_limit = options.event_limit, .queue_places = true});
@@ -183,9 +189,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
             runs.size(), options.threads,
             [&](std::uint64_t r, unsigned) {
                 PlacementOutcome& placement = explored.placements[runs[r]];
-                WorldSpec world = design.world;
-                world.faults.clear();
-                world.fault_generators.clear();
+                WorldSpec world = without_faults(design);
                 for (const auto& choice : placement.faults) world.faults.push_back(to_fault(explored, choice));
                 // Messages are still recorded (a strike point may be a message's arrival), and
                 // checked as they are; only the outcome is kept, not the trace.
@@ -205,9 +209,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         for (std::size_t k = 0; k < explored.placements.size(); ++k)
             explored.placements[k].violations = explored.placements[same_runs[d][k]].violations;
         if (spec.depth == 1) explored.windows = find_windows(explored);
-        WorldSpec quiet = design.world;
-        quiet.faults.clear();
-        quiet.fault_generators.clear();
+        const WorldSpec quiet = without_faults(design);
         const RegionSearch search{&design, &quiet, seed, options.event_limit, options.threads, options.progress};
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
             if (!explored.families[f].lengths) continue;

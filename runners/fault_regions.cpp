@@ -65,7 +65,7 @@ public:
         ends_from_ = starts_.first + span.shortest;
         ends_to_ = starts_.last + span.longest;
         const CheckedRun held = run(ends_to_, true);
-        held_violations_ = judge_design(*search_.design, held.metrics).violations;
+        seen_.emplace(ends_to_, judge_design(*search_.design, held.metrics).violations);
         tries_.push_back(ends_from_);
         for (const auto& event : held.trace.events()) {
             const Instant after = event.at + Duration{1};
@@ -78,9 +78,8 @@ public:
     // The segments of ends over the whole range, bisecting where neighbours disagree.
     std::vector<EndSegment> search() {
         std::vector<std::uint32_t> outcome;
+        tries_.push_back(ends_to_);  // the held run's end, known since plan()
         for (const Instant end : tries_) outcome.push_back(violations_at(end));
-        tries_.push_back(ends_to_);
-        outcome.push_back(held_violations_);
         std::vector<EndSegment> segments{EndSegment{tries_.front(), tries_.front(), outcome.front()}};
         for (std::size_t k = 1; k < tries_.size(); ++k) {
             Instant known = tries_[k - 1];
@@ -148,7 +147,6 @@ private:
     const StartClass& starts_;
     Instant ends_from_;
     Instant ends_to_;
-    std::uint32_t held_violations_ = 0;
     std::vector<Instant> tries_;
     std::map<Instant, std::uint32_t> seen_;
     std::uint64_t runs_ = 0;

@@ -21,8 +21,9 @@ std::vector<std::string> other_side(FaultWorld& world, const PartitionFault& f) 
 
 template <class Action>
 void for_each_pair(FaultWorld& world, const PartitionFault& f, Action action) {
+    const std::vector<std::string> side_b = other_side(world, f);
     for (const auto& a : f.side_a)
-        for (const auto& b : other_side(world, f)) {
+        for (const auto& b : side_b) {
             action(world.node(a), world.node(b));
             if (!f.one_way) action(world.node(b), world.node(a));
         }
