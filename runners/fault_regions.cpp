@@ -24,18 +24,28 @@ struct StartClass {
     Instant last;
 };
 
-// The start classes of `node`: one before its first event (when there is room), then one
-// after each instant at which it has events, the last reaching the end of the run without
-// faults.
-// A fault on links (`every_node`) is told apart by every node's events: a message sent
-// before the cut gets through, one sent after it is lost.
+// The start classes of `node`: one before the first event that can tell two starts apart
+// (when there is room), then one after each instant with such events, the last reaching
+// the end of the run without faults. A fault on one node is told apart by that node's
+// events only. A fault on links (`links_to`: the nodes on the other side; empty: every
+// other node) is told apart by the events of the nodes at both ends: a message sent before
+// the cut gets through, one sent after it is lost, and each send or arrival is an event of
+// a node at one end.
 std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_end, const std::string& node,
-                                      bool every_node) {
+                                      bool strikes_links, const std::vector<std::string>& links_to) {
     const std::optional<NodeId> id = baseline.find_node(node);
     assert(id.has_value());
+    std::vector<bool> telling(baseline.node_names().size(), strikes_links && links_to.empty());
+    telling[id->index] = true;
+    if (strikes_links)
+        for (const auto& other : links_to) {
+            const std::optional<NodeId> other_id = baseline.find_node(other);
+            assert(other_id.has_value());
+            telling[other_id->index] = true;
+        }
     std::vector<Instant> firsts{Instant{}};
     for (const auto& event : baseline.events())
-        if ((every_node || event.node == *id) && event.at + Duration{1} > firsts.back())
+        if (event.node != no_node && telling[event.node.index] && event.at + Duration{1} > firsts.back())
             firsts.push_back(event.at + Duration{1});
     std::vector<StartClass> classes;
     for (std::size_t k = 0; k < firsts.size(); ++k) {
@@ -200,7 +210,8 @@ std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::s
     std::vector<StartClass> classes;
     for (const auto& node : plan.targets) {
         auto of_node =
-            start_classes(design.baseline, design.baseline_end, node, explore_shape(plan.kind)->strikes_links);
+            start_classes(design.baseline, design.baseline_end, node, explore_shape(plan.kind)->strikes_links,
+                          plan.apart_from);
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
     std::vector<StartClassSearch> searches;

@@ -23,8 +23,9 @@ struct ExploreShape {
     // resumes, a crashed node until it restarts): explore can try it over a range of
     // lengths exactly, every start against every end (runners/fault_regions.hpp).
     bool has_end = false;
-    // The fault acts on links, and a cut link loses what is sent on it: every node's event
-    // can separate two starts, not only the target's.
+    // The fault acts on links, and a cut link loses what is sent on it: an event of a node
+    // at either end of a link it cuts (every node, when the other side is every node) can
+    // separate two starts, not only the target's.
     bool strikes_links = false;
     // The member that names the nodes the target is cut off from ("apart_from"); the
     // family's key then holds [[target], [those nodes]]. Empty: the family has none.
