@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "models/faults/fault.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -140,10 +141,36 @@ namespace {
 // that cuts it off from some nodes only.
 nlohmann::ordered_json target_json(const FaultFamilyPlan& family, const std::string& node) {
     if (family.apart_from.empty()) return node;
+    if (explore_shape(family.kind)->one_other_node) return nlohmann::ordered_json::array({node, family.apart_from[0]});
     return nlohmann::ordered_json::array({nlohmann::ordered_json::array({node}), family.apart_from});
 }
 
+// The members besides the target, the time and the size: a pause's cause, a one-way cut,
+// a loss burst's odds.
+void add_details(const FaultFamilyPlan& family, nlohmann::ordered_json& fault) {
+    if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
+    if (family.one_way) fault["one_way"] = true;
+    if (family.loss) fault["loss"] = fmt::format("{}/{}", family.loss->numerator, family.loss->denominator);
+}
+
 }  // namespace
+
+std::string FaultFamilyPlan::name() const {
+    const std::string shape_name(explore_shape(kind)->name);
+    return (cause.empty() ? "" : cause + " ") + (one_way ? "one-way " : "") + shape_name;
+}
+
+std::string FaultFamilyPlan::targets_text() const {
+    std::string text = fmt::format("{}", fmt::join(targets, ", "));
+    if (!apart_from.empty()) {
+        std::string field(explore_shape(kind)->other_side_field);
+        std::replace(field.begin(), field.end(), '_', ' ');
+        text += fmt::format(" {} {}", field, fmt::join(apart_from, ", "));
+    }
+    if (loss) text += fmt::format(" (loss {}/{})", loss->numerator, loss->denominator);
+    if (one_way) text += " (one way: only what the target sends)";
+    return text;
+}
 
 nlohmann::ordered_json fault_object(const DesignExploration& design, const FaultChoice& choice) {
     const FaultFamilyPlan& family = design.families[choice.family];
@@ -151,7 +178,7 @@ nlohmann::ordered_json fault_object(const DesignExploration& design, const Fault
     nlohmann::ordered_json fault;
     fault[family.kind] = target_json(family, point.node);
     if (const auto& size = family.sizes[choice.size]) fault[family.size_field] = format_duration(*size);
-    if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
+    add_details(family, fault);
     fault["when"] = {{"event", point.kind}, {"node", point.node}, {"nth", point.nth}};
     return fault;
 }
@@ -162,7 +189,7 @@ nlohmann::ordered_json region_fault(const DesignExploration& design, const Fault
     fault[family.kind] = target_json(family, region.node);
     fault["at"] = format_duration(region.example_start - Instant{});
     fault[family.size_field] = format_duration(region.example_length);
-    if (!family.cause.empty()) fault["kind"] = family.cause;  // a pause's
+    add_details(family, fault);
     return fault;
 }
 

@@ -48,9 +48,16 @@ struct FaultFamilyPlan {
     std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")
     // Instead of sizes: a range of lengths, explored exactly into regions.
     std::optional<LengthSpan> lengths;
-    std::vector<std::string> apart_from;  // a partition's other side; empty: every other node
+    std::vector<std::string> apart_from;  // a partition's other side (empty: every other node), a loss burst's
+    bool one_way = false;                 // only what the target sends is cut or lost
+    std::optional<Odds> loss;             // a loss burst's odds
 
-    ExploreDetails details() const { return ExploreDetails{cause, apart_from}; }
+    ExploreDetails details() const { return ExploreDetails{cause, apart_from, one_way, loss.value_or(Odds{1, 1})}; }
+    // "gc pause", "crash", "one-way partition", "loss burst".
+    std::string name() const;
+    // The targets, and the other side when the file named it: "server-1, server-2",
+    // "server-1 apart from lock-store", "server-1 with lock-store (loss 1/2)".
+    std::string targets_text() const;
 };
 
 // Instants from `from`, up to but not including `to`.

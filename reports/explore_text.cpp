@@ -18,7 +18,7 @@ std::string family_text(const FaultFamilyPlan& family) {
     if (family.lengths)
         return fmt::format("{} every length from {} to {} on {}, exactly: every start against every end",
                            explore_shape(family.kind)->listing, format_duration(family.lengths->shortest),
-                           format_duration(family.lengths->longest), fmt::join(family.targets, ", "));
+                           format_duration(family.lengths->longest), family.targets_text());
     std::vector<std::string> sizes;
     for (std::size_t s = 0; s < family.sizes.size(); ++s) {
         const auto& size = family.sizes[s];
@@ -30,7 +30,7 @@ std::string family_text(const FaultFamilyPlan& family) {
         sizes.push_back(value == family.size_texts[s] ? value : fmt::format("{} ({})", family.size_texts[s], value));
     }
     return fmt::format("{} {} on {}", explore_shape(family.kind)->listing, fmt::join(sizes, ", "),
-                       fmt::join(family.targets, ", "));
+                       family.targets_text());
 }
 
 std::string size_text(const FaultFamilyPlan& family, std::size_t s) {
@@ -48,6 +48,7 @@ std::string pruning_text(const Exploration& exploration) {
         planned += design.placements.size();
         run += design.placements_run;
     }
+    if (planned == 0) return "";  // every family explored over a range: the regions say how many runs
     if (run == planned) return fmt::format("  ran every one of the {} placements\n", grouped(planned));
     return fmt::format("  ran {} of {} placements; {} pruned as the same run as one that ran (--no-prune runs them)\n",
                        grouped(run), grouped(planned), grouped(planned - run));
@@ -87,7 +88,7 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
         faults.push_back(region_fault(design, region));
         out += fmt::format("  R{}. {} on {}: a {} that {}\n", r + 1,
                            style.violation(fmt::format("{}", fmt::join(violation_names(region.violations), ", "))),
-                           region.node, family.kind, region_text(region));
+                           region.node, family.name(), region_text(region));
         out +=
             "      replay: " + replay_command(program, exploration.file, exploration.seed, design.name, faults.dump()) +
             "\n";

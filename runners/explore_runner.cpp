@@ -32,6 +32,8 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
     const ExploreShape& shape = *family.shape;
     FaultFamilyPlan plan{std::string(shape.key), std::string(shape.size_field), family.cause, family.targets, {}, {}};
     plan.apart_from = family.apart_from;
+    plan.one_way = family.one_way;
+    plan.loss = family.loss;
     if (family.range) {
         const LengthSpan span{family.range->from.resolve(design.world.lock.ttl),
                               family.range->to.resolve(design.world.lock.ttl)};

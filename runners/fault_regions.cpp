@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -163,21 +164,28 @@ private:
 };
 
 // The rectangles of violating ends of each start class, joined where neighbouring classes
-// of one node break the design over the same ends in the same ways.
+// of one node break the design over the same ends in the same ways. A segment that runs to
+// the class's last end (its latest start plus the longest length) joins one that runs to
+// its own class's last end: no end beyond either is a length of the range, so the joined
+// rectangle claims nothing the two did not.
 std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const std::vector<StartClass>& classes,
                               const std::vector<std::vector<EndSegment>>& segments) {
     std::vector<FaultRegion> regions;
+    constexpr Instant to_the_last_end{std::numeric_limits<std::int64_t>::max()};
     // Per node: the open region of each (end range, violations) while its classes run on.
     std::map<std::tuple<Instant, Instant, std::uint32_t>, std::size_t> open;
     for (std::size_t k = 0; k < classes.size(); ++k) {
         if (k > 0 && classes[k].node != classes[k - 1].node) open.clear();
+        const Instant last_end = classes[k].last + span.longest + Duration{1};
         std::map<std::tuple<Instant, Instant, std::uint32_t>, std::size_t> still_open;
         for (const auto& segment : segments[k]) {
             if (segment.violations == 0) continue;
-            const auto key = std::make_tuple(segment.from, segment.to, segment.violations);
+            const auto key = std::make_tuple(segment.from, segment.to == last_end ? to_the_last_end : segment.to,
+                                             segment.violations);
             const auto found = open.find(key);
             if (found != open.end()) {
                 regions[found->second].start.to = classes[k].last + Duration{1};
+                regions[found->second].end.to = std::max(regions[found->second].end.to, segment.to);
                 still_open.emplace(key, found->second);
                 continue;
             }

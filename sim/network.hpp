@@ -21,6 +21,7 @@
 #include "sim/distribution.hpp"
 #include "sim/engine.hpp"
 #include "sim/inline_function.hpp"
+#include "sim/odds.hpp"
 #include "sim/random.hpp"
 
 namespace locksim {
@@ -33,13 +34,6 @@ using MessageId = std::uint64_t;
 // that carried nothing changed nothing. no_fault_cause: a fault nobody announced (a test's).
 using FaultCause = std::uint64_t;
 inline constexpr FaultCause no_fault_cause = std::numeric_limits<std::uint64_t>::max();
-
-// Odds as integers, "1 in 100": no float probabilities anywhere near a run.
-struct Odds {
-    std::uint64_t numerator = 0;
-    std::uint64_t denominator = 1;
-    bool never() const { return numerator == 0; }
-};
 
 // What a link does besides delaying.
 struct LinkBehaviour {

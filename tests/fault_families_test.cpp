@@ -101,7 +101,7 @@ TEST_CASE("the trace kinds that show a fault are the families' own, and no other
 TEST_CASE("explore tries the families that say how, and builds their faults") {
     std::vector<std::string_view> keys;
     for (const ExploreShape* shape : explorable_families()) keys.push_back(shape->key);
-    CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "crash", "partition"});
+    CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "crash", "partition", "loss_burst"});
     const Fault pause = explored_fault("pause", "server-1", EventTrigger{"job.preparing", "server-1", {}, 2},
                                        seconds(29), ExploreDetails{"gc", {}});
     CHECK(std::get<PauseFault>(pause).length == seconds(29));
@@ -109,6 +109,16 @@ TEST_CASE("explore tries the families that say how, and builds their faults") {
     const Fault crash = explored_fault("crash", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
                                        std::nullopt, ExploreDetails{});
     CHECK_FALSE(std::get<CrashFault>(crash).restart_after.has_value());
+    const Fault burst = explored_fault("loss_burst", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
+                                       seconds(5), ExploreDetails{"", {"lock-store"}, true, Odds{1, 2}});
+    const auto& lost = std::get<LossBurstFault>(burst);
+    CHECK((lost.from == "server-1" && lost.to == "lock-store" && lost.length == seconds(5) && lost.one_way));
+    CHECK((lost.loss.numerator == 1 && lost.loss.denominator == 2));
+    const Fault cut = explored_fault("partition", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
+                                     seconds(5), ExploreDetails{"", {"lock-store"}, true});
+    const auto& partition = std::get<PartitionFault>(cut);
+    CHECK((partition.side_a == std::vector<std::string>{"server-1"} &&
+           partition.side_b == std::vector<std::string>{"lock-store"} && partition.one_way));
 }
 
 TEST_CASE("a fault in words names who it strikes, a role by who plays it") {

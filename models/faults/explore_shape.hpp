@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/odds.hpp"
+
 namespace locksim {
 
 struct ExploreShape {
@@ -30,16 +32,25 @@ struct ExploreShape {
     // The member that names the nodes the target is cut off from ("apart_from"); the
     // family's key then holds [[target], [those nodes]]. Empty: the family has none.
     std::string_view other_side_field;
+    // The other side must be one node (a loss burst strikes one link).
+    bool one_other_node = false;
+    // The entry may say "one_way": true: only what the target sends is cut or lost.
+    bool may_be_one_way = false;
+    // The member that gives the odds a message is lost at ("loss"); empty: none.
+    std::string_view odds_field;
     std::string_view name;        // "pause" ("gc pause" with its cause), "clock step"
     std::string_view listing;     // "pauses of 1s, 40s": what precedes the sizes in a list
     std::string_view size_joint;  // "gc pause 29s", "clock step by -5s", "crash, back after 10s"
 };
 
 // What an explored fault is besides its node, trigger and size: a pause's cause ("gc"), the
-// nodes a partition cuts its target off from (empty: every other node).
+// nodes a partition cuts its target off from (empty: every other node) or the one a loss
+// burst strikes the link to, whether only what the target sends is cut, the odds of a loss.
 struct ExploreDetails {
     std::string cause;
     std::vector<std::string> apart_from;
+    bool one_way = false;  // only what the target sends
+    Odds loss{1, 1};       // a loss burst's
 };
 
 }  // namespace locksim

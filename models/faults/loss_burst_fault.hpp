@@ -30,7 +30,19 @@ struct LossBurstFault {
     static constexpr std::string_view keys[] = {"loss_burst"};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_lossy};
     static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order
-    static constexpr std::optional<ExploreShape> explore = std::nullopt;
+    // Explored as the messages the target and one other node send each other (only the
+    // target's if one_way) lost at `loss` odds from a start, for a length.
+    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "loss_burst",
+                                                                        .size_field = "for",
+                                                                        .has_end = true,
+                                                                        .strikes_links = true,
+                                                                        .other_side_field = "with",
+                                                                        .one_other_node = true,
+                                                                        .may_be_one_way = true,
+                                                                        .odds_field = "loss",
+                                                                        .name = "loss burst",
+                                                                        .listing = "loss bursts lasting",
+                                                                        .size_joint = " for "};
 
     static LossBurstFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -38,6 +50,8 @@ struct LossBurstFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
+    static LossBurstFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+                                   const ExploreDetails& details);
 };
 
 }  // namespace locksim

@@ -75,7 +75,7 @@ void PartitionFault::strike(FaultWorld& world, NodeId) const {
 
 PartitionFault PartitionFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
                                         const ExploreDetails& details) {
-    return PartitionFault{{std::move(node)}, details.apart_from, Instant{}, size, false, std::move(when)};
+    return PartitionFault{{std::move(node)}, details.apart_from, Instant{}, size, details.one_way, std::move(when)};
 }
 
 }  // namespace locksim

@@ -30,8 +30,8 @@ struct PartitionFault {
     static constexpr std::string_view keys[] = {"partition"};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::network_partitioned};
     static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
-    // Explored as one node cut off, both ways, from the nodes of "apart_from" (every other
-    // node without it) until it heals.
+    // Explored as one node cut off, both ways (or only what it sends, "one_way"), from the
+    // nodes of "apart_from" (every other node without it) until it heals.
     static constexpr std::optional<ExploreShape> explore =
         ExploreShape{.key = "partition",
                      .size_field = "heal_after",
@@ -41,6 +41,7 @@ struct PartitionFault {
                      .has_end = true,
                      .strikes_links = true,
                      .other_side_field = "apart_from",
+                     .may_be_one_way = true,
                      .name = "partition",
                      .listing = "partitions cutting one node off, healing after",
                      .size_joint = ", healing after "};

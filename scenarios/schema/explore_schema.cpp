@@ -171,7 +171,11 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         std::vector<std::string_view> allowed{shape.key, shape.size_field};
         if (shape.has_cause) allowed.push_back("kind");
         if (!shape.other_side_field.empty()) allowed.push_back(shape.other_side_field);
+        if (shape.may_be_one_way) allowed.push_back("one_way");
+        if (!shape.odds_field.empty()) allowed.push_back(shape.odds_field);
         item.allow_only(allowed);
+        if (shape.may_be_one_way && item.has("one_way")) family.one_way = item["one_way"].boolean();
+        if (!shape.odds_field.empty() && item.has(shape.odds_field)) family.loss = read_odds(item[shape.odds_field]);
         if (shape.has_cause) {
             family.cause = item.has("kind") ? item["kind"].string() : "gc";
             if (family.cause != "gc" && family.cause != "sigstop" && family.cause != "swap")
@@ -188,9 +192,15 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         if (!shape.other_side_field.empty() && item.has(shape.other_side_field)) {
             const JsonReader other = item[shape.other_side_field];
             family.apart_from = read_targets(other, nodes, servers);
+            if (shape.one_other_node && family.apart_from.size() != 1)
+                other.fail(fmt::format("expected one node: a {} strikes the link between its target and one node",
+                                       shape.name));
             for (const auto& target : family.targets)
                 if (std::find(family.apart_from.begin(), family.apart_from.end(), target) != family.apart_from.end())
-                    other.fail(fmt::format("{} is a target: a node cannot be cut off from itself", target));
+                    other.fail(fmt::format("{} is a target: a node has no link to itself to cut", target));
+        } else if (shape.one_other_node) {
+            item.fail(fmt::format("expected \"{}\": the node at the other end of the link a {} strikes",
+                                  shape.other_side_field, shape.name));
         }
         spec.faults.push_back(std::move(family));
     }

@@ -9,6 +9,7 @@
 
 #include "checks/expectations.hpp"
 #include "models/faults/explore_shape.hpp"
+#include "sim/odds.hpp"
 #include "sim/time.hpp"
 
 namespace locksim {
@@ -40,7 +41,9 @@ struct ExploreFaultFamily {
     std::vector<std::optional<SizeExpression>> sizes;
     std::optional<LengthRange> range;     // instead of `sizes`: explored exactly
     std::string cause;                    // a pause's "kind" ("gc" unless the file says otherwise); empty for others
-    std::vector<std::string> apart_from;  // a partition's other side; empty: every other node
+    std::vector<std::string> apart_from;  // a partition's other side (empty: every other node), a loss burst's
+    bool one_way = false;                 // only what the target sends is cut or lost
+    std::optional<Odds> loss;             // a loss burst's odds, as the file gave them
 };
 
 // The most faults in one placement.
