@@ -217,9 +217,8 @@ std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::s
     assert(plan.lengths.has_value());
     std::vector<StartClass> classes;
     for (const auto& node : plan.targets) {
-        auto of_node =
-            start_classes(design.baseline, design.baseline_end, node, explore_shape(plan.kind)->strikes_links,
-                          plan.apart_from);
+        auto of_node = start_classes(design.baseline, design.baseline_end, node,
+                                     explore_shape(plan.kind)->strikes_links, plan.apart_from);
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
     std::vector<StartClassSearch> searches;

@@ -192,7 +192,8 @@ TEST_CASE(
     CHECK(explore_and_check("partition.json", ranged("crash", {"lock-store"}, 100_ms, 90_s), partition_lengths) > 20);
     // The file's own fault: a server cut off from the lock store only keeps charging while
     // its lease runs out unrenewed.
-    CHECK(explore_and_check("partition.json", apart_from(ranged("partition", {"server-1"}, 100_ms, 90_s), {"lock-store"}),
+    CHECK(explore_and_check("partition.json",
+                            apart_from(ranged("partition", {"server-1"}, 100_ms, 90_s), {"lock-store"}),
                             partition_lengths) > 20);
     // Cut off from the provider too, a server charges nothing while it is cut: regions
     // and runs agree that nothing breaks, even without fencing. (Cut off from every node,

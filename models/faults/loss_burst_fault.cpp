@@ -46,9 +46,9 @@ void LossBurstFault::strike(FaultWorld& world, NodeId) const {
 }
 
 LossBurstFault LossBurstFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                       const ExploreDetails& details) {
-    return LossBurstFault{std::move(node), details.apart_from.at(0), Instant{}, *size, details.loss, details.one_way,
-                          std::move(when)};
+                                        const ExploreDetails& details) {
+    return LossBurstFault{std::move(node), details.apart_from.at(0), Instant{},      *size,
+                          details.loss,    details.one_way,          std::move(when)};
 }
 
 }  // namespace locksim
