@@ -15,8 +15,29 @@
 #include "reports/html/vulnerability_map.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/scenario_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
+namespace {
+
+// Each region's example fault run as its replay command runs it (`run --faults`), for the
+// map to tell why the region breaks the design.
+RegionRuns region_examples(const Scenario& scenario, const Exploration& exploration, std::uint64_t event_limit) {
+    RegionRuns runs;
+    for (const auto& design : exploration.designs) {
+        auto& examples = runs.emplace_back();
+        for (const auto& region : design.regions) {
+            Scenario replayed = scenario;
+            replace_faults(replayed, nlohmann::ordered_json::array({region_fault(design, region)}).dump(), "explore");
+            auto outcome = run_scenario(replayed, exploration.seed, design.name, RunOptions{.event_limit = event_limit},
+                                        FaultJudging::off);
+            examples.push_back(std::move(outcome.designs.front()));
+        }
+    }
+    return runs;
+}
+
+}  // namespace
 
 int explore_command(const ExploreCommandOptions& options) {
     const auto loaded = load_scenario_or_report(options.file);
@@ -52,7 +73,9 @@ int explore_command(const ExploreCommandOptions& options) {
         // at the terminal, on stderr, so that stdout stays one clean document.
         if (!make_directory(*options.report_directory)) return 2;
         const auto path = std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
-        write_file_atomically(path.string(), render_explore_page(exploration), "--report");
+        write_file_atomically(
+            path.string(), render_explore_page(exploration, region_examples(scenario, exploration, options.max_events)),
+            "--report");
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
     }
     return exploration.held() ? 0 : 1;

@@ -54,19 +54,6 @@ std::string pruning_text(const Exploration& exploration) {
                        grouped(run), grouped(planned), grouped(planned - run));
 }
 
-std::string replay(const Exploration& exploration, const DesignExploration& design, const FaultChoice& choice,
-                   const std::string& program) {
-    auto faults = nlohmann::ordered_json::array();
-    faults.push_back(fault_object(design, choice));
-    return replay_command(program, exploration.file, exploration.seed, design.name, faults.dump());
-}
-
-// "starts 2.000s to 4.008s, ends 30.001s to 31.200s" (from, up to but not including to).
-std::string region_text(const FaultRegion& region) {
-    return fmt::format("starts {} to {}, ends {} to {}", format_seconds(region.start.from),
-                       format_seconds(region.start.to), format_seconds(region.end.from), format_seconds(region.end.to));
-}
-
 // The most regions a design's text lists; --format json has them all.
 constexpr std::size_t regions_listed = 12;
 
@@ -84,14 +71,10 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
     for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
         const FaultRegion& region = design.regions[r];
         const FaultFamilyPlan& family = design.families[region.family];
-        auto faults = nlohmann::ordered_json::array();
-        faults.push_back(region_fault(design, region));
         out += fmt::format("  R{}. {} on {}: a {} that {}\n", r + 1,
                            style.violation(fmt::format("{}", fmt::join(violation_names(region.violations), ", "))),
                            region.node, family.name(), region_text(region));
-        out +=
-            "      replay: " + replay_command(program, exploration.file, exploration.seed, design.name, faults.dump()) +
-            "\n";
+        out += "      replay: " + region_replay(exploration, design, region, program) + "\n";
     }
     if (design.regions.size() > regions_listed)
         out += style.quiet(fmt::format("  … and {} more regions (--format json lists them all)\n",
@@ -100,6 +83,25 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
 }
 
 }  // namespace
+
+std::string placement_replay(const Exploration& exploration, const DesignExploration& design, const FaultChoice& choice,
+                             const std::string& program) {
+    auto faults = nlohmann::ordered_json::array();
+    faults.push_back(fault_object(design, choice));
+    return replay_command(program, exploration.file, exploration.seed, design.name, faults.dump());
+}
+
+std::string region_replay(const Exploration& exploration, const DesignExploration& design, const FaultRegion& region,
+                          const std::string& program) {
+    auto faults = nlohmann::ordered_json::array();
+    faults.push_back(region_fault(design, region));
+    return replay_command(program, exploration.file, exploration.seed, design.name, faults.dump());
+}
+
+std::string region_text(const FaultRegion& region) {
+    return fmt::format("starts {} to {}, ends {} to {}", format_seconds(region.start.from),
+                       format_seconds(region.start.to), format_seconds(region.end.from), format_seconds(region.end.to));
+}
 
 std::string describe_strike_point(const DesignExploration& design, std::size_t point) {
     const StrikePoint& at = design.points[point];
@@ -185,7 +187,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
             if (window.safe_after)
                 out += style.quiet("     safe again after " + describe_strike_point(design, *window.safe_after)) + "\n";
             out += "     replay: " +
-                   replay(exploration, design, FaultChoice{window.family, window.first, window.first_size}, program) +
+                   placement_replay(exploration, design, FaultChoice{window.family, window.first, window.first_size},
+                                    program) +
                    "\n";
         }
         out += regions_text(exploration, design, program, style);

@@ -8,13 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 locksim="$1"
 screenshots="${2:-build/layout-screenshots}"
-if [ ! -d tests/layout/node_modules/puppeteer-core ]; then
-  echo "tests/layout/node_modules/puppeteer-core is missing: run ./setup.sh --tests"
-  exit 1
-fi
-command -v node >/dev/null || { echo "no node: run ./setup.sh --tests (Debian package nodejs)"; exit 1; }
-chromium="${CHROMIUM:-/usr/bin/chromium}"
-[ -x "$chromium" ] || { echo "no $chromium: run ./setup.sh --tests (Debian package chromium)"; exit 1; }
+source tests/layout/require_browser.sh
 
 site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
