@@ -96,10 +96,6 @@ int main(int argc, char** argv) {
         "          locksim run scenarios/gc-pause-40s.json --seed 7 --format json\n"
         "          locksim run scenarios/gc-pause-40s.json --design fenced --format mermaid > figure.md");
 
-    if (argc == 1) {
-        fmt::print(stderr, "{}", app.help());
-        return 2;
-    }
     SweepCommandOptions sweep;
     sweep.program = argv[0];
     CLI::App* sweep_app = app.add_subcommand(
@@ -298,6 +294,12 @@ int main(int argc, char** argv) {
     add_event_limit(explore_app, explore.max_events);
     add_event_limit(shrink_app, shrink.max_events);
     add_event_limit(report_app, report.max_events);
+
+    // Bare `locksim`: the program's help, every command listed, as a mistake.
+    if (argc == 1) {
+        fmt::print(stderr, "{}", app.help());
+        return 2;
+    }
 
     try {
         app.parse(argc, argv);
