@@ -9,6 +9,7 @@
 #include <set>
 #include <string_view>
 
+#include "models/faults/clock_events.hpp"
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
@@ -87,7 +88,7 @@ public:
     void read(const TraceEvent& event) {
         const std::string_view kind = event.kind;
         follow(event);
-        if (kind == trace_kind::clock_stepped || kind == trace_kind::clock_slewing) {
+        if (changes_wall_clock(event)) {
             // The clock of the node the fault just struck changed: it stays changed.
             if (const auto found = awaiting_.find(event.node.index); found != awaiting_.end()) {
                 lasting_.push_back(found->second);

@@ -1,10 +1,12 @@
 #include "cli/check_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "checks/command_line.hpp"
 #include "checks/exploration.hpp"
@@ -174,6 +176,43 @@ int check_command(const CheckCommandOptions& options) {
     fmt::print("{} passed, {} failed, {} unusable\n", passed, failed, unusable);
     if (unusable > 0) return 2;
     return failed > 0 ? 1 : 0;
+}
+
+// `locksim check`: its options and their help on the program's command line.
+Subcommand add_check_command(CLI::App& app, const std::string& program) {
+    struct Line {
+        CheckCommandOptions options;
+        std::string seed;
+    };
+    const auto line = std::make_shared<Line>();
+    line->options.program = program;
+    CLI::App* check = app.add_subcommand(
+        "check",
+        "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
+    check->add_option("PATH", line->options.paths, "Scenario files or directories")->required();
+    check->add_option("--seed", line->seed, "Run every file under this seed instead of its own");
+    check->add_option("--junit", line->options.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
+    check->add_flag("--refuse-inert", line->options.refuse_inert,
+                    "Fail a design whose expectations hold only because every fault, whatever its kind, missed "
+                    "the lock (a pause on a server waiting for it, a delay spike on a link that carried none of "
+                    "its messages, a clock step on a node that never held it); without it, check warns");
+    check->add_option("--jobs,-j", line->options.jobs,
+                      "Worker threads for files with an \"explore\" block (default: the CPUs this process may\n"
+                      "use); results never depend on it");
+    add_color(*check, line->options.color);
+    check->footer(
+        "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\". A file's \"explore\" block\n"
+        "adds a test per design it sets expectations for (\"explore: DESIGN\"), run as `locksim explore` runs it;\n"
+        "a \"sweep\" block one per design over its seeds (\"sweep of N seeds: DESIGN\"); --seed changes neither.\n"
+        "WARN: a fault missed the lock and changed nothing, or a design passes only because every fault did\n"
+        "(without any it counts the same); the line names each fault and what it struck instead.\n"
+        "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
+        "Example: locksim check scenarios/ --junit locksim.xml");
+    add_event_limit(*check, line->options.max_events);
+    return Subcommand{.app = check, .run = [line, check] {
+                          if (!read_seed(*check, line->seed, line->options.seed)) return 2;
+                          return check_command(line->options);
+                      }};
 }
 
 }  // namespace locksim

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "cli/subcommand.hpp"
 #include "sim/engine.hpp"
 
 namespace locksim {
@@ -23,5 +24,8 @@ struct CheckCommandOptions {
 
 // 0 every expectation held, 1 one failed, 2 a file could not be used.
 int check_command(const CheckCommandOptions& options);
+
+// `locksim check`, added to the program's command line; `program`: how the user invoked us.
+Subcommand add_check_command(CLI::App& app, const std::string& program);
 
 }  // namespace locksim

@@ -1,10 +1,12 @@
 #include "cli/explore_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "cli/atomic_file.hpp"
 #include "cli/terminal.hpp"
@@ -79,6 +81,58 @@ int explore_command(const ExploreCommandOptions& options) {
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
     }
     return exploration.held() ? 0 : 1;
+}
+
+// `locksim explore`: its options and their help on the program's command line.
+Subcommand add_explore_command(CLI::App& app, const std::string& program) {
+    struct Line {
+        ExploreCommandOptions options;
+        std::string seed;
+        bool no_prune = false;
+    };
+    const auto line = std::make_shared<Line>();
+    line->options.program = program;
+    CLI::App* explore = app.add_subcommand(
+        "explore",
+        "Try every fault of the file's \"explore\" block at every point where it can strike, per design,\n"
+        "and report the windows in which one breaks the lock's promise, each with its replay command");
+    explore->add_option("FILE", line->options.file, "Scenario file (JSON) with an \"explore\" block")->required();
+    explore->add_option("--design", line->options.design, "Explore only the design with this name");
+    explore->add_option("--seed", line->seed, "Seed for every run instead of the file's");
+    explore->add_option("--jobs,-j", line->options.jobs,
+                        "Worker threads (default: the CPUs this process may use); results never depend on it");
+    explore->add_option("--format", line->options.format, "text (default) or json")
+        ->check(CLI::IsMember({"text", "json"}));
+    explore->add_flag("--placements", line->options.placements, "With --format json: list every placement tried");
+    explore->add_flag("--no-prune", line->no_prune,
+                      "Run every placement, also those that strike the same node at the same place in the\n"
+                      "run's queue as one already run (by default they share its outcome); the results are the\n"
+                      "same, only slower: for measuring and checking the pruning");
+    explore->add_option("--report", line->options.report_directory,
+                        "Also write the vulnerability map (one self-contained HTML page, a cell per run) into\n"
+                        "this directory, as <scenario>-explore.html");
+    add_color(*explore, line->options.color);
+    explore->footer(
+        "A strike point is a moment right after one of a target node's events in the run without the\n"
+        "file's faults; a placement is one fault at one strike point (two, with \"depth\": 2). Placements\n"
+        "that strike the same node at the same place in the run's queue are the same run: one runs, the\n"
+        "others share its outcome and are counted as pruned (--no-prune runs them all).\n"
+        "A fault with an end (pause, crash, partition) given a range of lengths, {\"from\": \"1ms\",\n"
+        "\"to\": \"2m\"}, is explored exactly, every start against every end: the output lists the\n"
+        "regions of (start, end) in which it violates, and no fault outside them does (docs/explore.md).\n"
+        "Exit 0 when the block's \"expect\" held, 1 when one failed, 2 for unusable input.\n"
+        "Example: locksim explore scenarios/gc-pause-40s.json\n"
+        "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json\n"
+        "         locksim explore scenarios/gc-pause-40s.json --report report");
+    add_event_limit(*explore, line->options.max_events);
+    return Subcommand{.app = explore,
+                      .run =
+                          [line, explore] {
+                              if (!read_seed(*explore, line->seed, line->options.seed)) return 2;
+                              line->options.prune = !line->no_prune;
+                              return explore_command(line->options);
+                          },
+                      .file = [line] { return std::string_view(line->options.file); }};
 }
 
 }  // namespace locksim

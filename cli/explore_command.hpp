@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/subcommand.hpp"
 #include "sim/engine.hpp"
 
 namespace locksim {
@@ -25,5 +26,8 @@ struct ExploreCommandOptions {
 
 // 0 every explore expectation held, 1 one failed, 2 unusable input.
 int explore_command(const ExploreCommandOptions& options);
+
+// `locksim explore`, added to the program's command line; `program`: how the user invoked us.
+Subcommand add_explore_command(CLI::App& app, const std::string& program);
 
 }  // namespace locksim

@@ -1,8 +1,10 @@
 #include "cli/kinds_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <vector>
 
 #include "models/trace_kinds.hpp"
@@ -61,6 +63,17 @@ int kinds_command(const std::string& format) {
     const auto& kinds = all_trace_kinds();
     fmt::print("{}", format == "json" ? json(kinds) : format == "markdown" ? markdown(kinds) : text(kinds));
     return 0;
+}
+
+// `locksim kinds`: its options and their help on the program's command line.
+Subcommand add_kinds_command(CLI::App& app) {
+    const auto format = std::make_shared<std::string>("text");
+    CLI::App* kinds = app.add_subcommand(
+        "kinds", "List every kind of trace event with its fields and their types: what a fault's \"when\" may name");
+    kinds->add_option("--format", *format, "text (default), markdown (a table) or json (for scripts)")
+        ->check(CLI::IsMember({"text", "markdown", "json"}));
+    kinds->footer("Example: locksim kinds\n         locksim kinds --format json");
+    return Subcommand{.app = kinds, .run = [format] { return kinds_command(*format); }};
 }
 
 }  // namespace locksim

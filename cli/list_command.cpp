@@ -1,8 +1,10 @@
 #include "cli/list_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "checks/command_line.hpp"
@@ -84,6 +86,24 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
     fmt::print("\n{} scenario{}; run one with: locksim run {}\n", entries.size(), entries.size() == 1 ? "" : "s",
                entries.empty() ? "FILE" : shell_quoted(entries.front().file));
     return unusable > 0 ? 2 : 0;
+}
+
+// `locksim list`: its options and their help on the program's command line.
+Subcommand add_list_command(CLI::App& app) {
+    struct Line {
+        std::vector<std::string> paths{"scenarios"};
+        std::string format = "text";
+        std::string color = "auto";
+    };
+    const auto line = std::make_shared<Line>();
+    CLI::App* list = app.add_subcommand("list", "List the scenarios with the chapter each tells and its story");
+    list->add_option("PATH", line->paths, "Scenario files or directories (default: scenarios)");
+    list->add_option("--format", line->format,
+                     "text (default) or json (file, name, section, lesson, description, designs)")
+        ->check(CLI::IsMember({"text", "json"}));
+    add_color(*list, line->color);
+    list->footer("Example: locksim list\n         locksim list scenarios --format json");
+    return Subcommand{.app = list, .run = [line] { return list_command(line->paths, line->format, line->color); }};
 }
 
 }  // namespace locksim

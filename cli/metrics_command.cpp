@@ -1,8 +1,10 @@
 #include "cli/metrics_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -80,6 +82,19 @@ int metrics_command(const std::string& format) {
                          : format == "markdown" ? metrics_markdown()
                                                 : metrics_text());
     return 0;
+}
+
+// `locksim metrics`: its options and their help on the program's command line.
+Subcommand add_metrics_command(CLI::App& app) {
+    const auto format = std::make_shared<std::string>("text");
+    CLI::App* metrics = app.add_subcommand(
+        "metrics", "List every metric the checkers compute, with what it counts: what a design's \"expect\" may name");
+    metrics
+        ->add_option("--format", *format,
+                     "text (default), markdown (a table), json (for scripts) or schema (the JSON Schema's lists)")
+        ->check(CLI::IsMember({"text", "markdown", "json", "schema"}));
+    metrics->footer("Example: locksim metrics\n         locksim metrics --format json");
+    return Subcommand{.app = metrics, .run = [format] { return metrics_command(*format); }};
 }
 
 }  // namespace locksim

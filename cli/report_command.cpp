@@ -1,11 +1,13 @@
 #include "cli/report_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -142,6 +144,29 @@ int report_command(const ReportCommandOptions& options) {
     fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s",
                index.string());
     return unusable > 0 ? 2 : 0;
+}
+
+// `locksim report`: its options and their help on the program's command line.
+Subcommand add_report_command(CLI::App& app, const std::string& program) {
+    struct Line {
+        ReportCommandOptions options;
+        std::string seed;
+    };
+    const auto line = std::make_shared<Line>();
+    line->options.program = program;
+    CLI::App* report = app.add_subcommand(
+        "report", "Write an HTML report per scenario and a course index that orders them by the course's chapters");
+    report->add_option("PATH", line->options.paths, "Scenario files or directories")->required();
+    report->add_option("--out", line->options.out, "Directory to write the pages into (default: site)");
+    report->add_option("--seed", line->seed, "Run every file under this seed instead of its own");
+    report->footer(
+        "Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
+        "Example: locksim report scenarios/ --out site && open site/index.html");
+    add_event_limit(*report, line->options.max_events);
+    return Subcommand{.app = report, .run = [line, report] {
+                          if (!read_seed(*report, line->seed, line->options.seed)) return 2;
+                          return report_command(line->options);
+                      }};
 }
 
 }  // namespace locksim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checks/run_outcome.hpp"
+#include "cli/subcommand.hpp"
 #include "reports/html/html_report.hpp"
 #include "scenarios/schema/scenario.hpp"
 
@@ -40,5 +41,8 @@ struct ReportCommandOptions {
 
 // 0 every page written, 2 a file or the output directory could not be used.
 int report_command(const ReportCommandOptions& options);
+
+// `locksim report`, added to the program's command line; `program`: how the user invoked us.
+Subcommand add_report_command(CLI::App& app, const std::string& program);
 
 }  // namespace locksim

@@ -1,10 +1,12 @@
 #include "cli/run_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 #include <string_view>
 
@@ -172,6 +174,57 @@ int run_command(const RunCommandOptions& options) {
         fmt::print(stderr, "HTML report: {} (open it in a browser)\n", *written);
     }
     return outcome.held() ? 0 : 1;
+}
+
+// `locksim run`: its options and their help on the program's command line.
+Subcommand add_run_command(CLI::App& app, const std::string& program) {
+    struct Line {
+        RunCommandOptions options;
+        std::string seed;
+        std::string format = "text";
+        std::string color = "auto";
+    };
+    const auto line = std::make_shared<Line>();
+    line->options.program = program;
+    CLI::App* run = app.add_subcommand("run", "Run a scenario file and print what went wrong in each design");
+    run->add_option("FILE", line->options.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
+    run->add_option("--seed", line->seed,
+                    "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
+    run->add_option("--design", line->options.design,
+                    "Run only the design with this name; \"all\": every design, and the text output\n"
+                    "draws every design's timeline in turn (the first design's otherwise)");
+    run->add_option("--faults", line->options.faults,
+                    "These faults instead of the file's, as JSON written like its \"faults\" (no faults are\n"
+                    "drawn): replays a placement that `locksim explore` found, e.g.\n"
+                    "'[{\"pause\": \"server-1\", \"for\": \"40s\", \"when\": {\"event\": \"job.preparing\", "
+                    "\"node\": \"server-1\", \"nth\": 2}}]'");
+    run->add_option(
+           "--format", line->format,
+           "text: table and timeline (default); json: metrics and expectations; trace: every event;\n"
+           "mermaid: a sequenceDiagram per design, as Markdown; perfetto: Chrome trace JSON for ui.perfetto.dev")
+        ->check(CLI::IsMember({"text", "json", "trace", "mermaid", "perfetto"}));
+    run->add_option("--report", line->options.report_directory,
+                    "Also write the scenario's HTML report (one self-contained page) into this directory");
+    add_color(*run, line->color);
+    run->footer(
+        "Examples: locksim run scenarios/gc-pause-40s.json --report report\n"
+        "          locksim run scenarios/gc-pause-40s.json --seed 7 --format json\n"
+        "          locksim run scenarios/gc-pause-40s.json --design fenced --format mermaid > figure.md");
+    add_event_limit(*run, line->options.max_events);
+    return Subcommand{.app = run,
+                      .run =
+                          [line, run] {
+                              if (!read_seed(*run, line->seed, line->options.seed)) return 2;
+                              const std::string& format = line->format;
+                              line->options.format = format == "json"       ? RunFormat::json
+                                                     : format == "trace"    ? RunFormat::trace
+                                                     : format == "mermaid"  ? RunFormat::mermaid
+                                                     : format == "perfetto" ? RunFormat::perfetto
+                                                                            : RunFormat::text;
+                              line->options.color = color_choice(line->color);
+                              return run_command(line->options);
+                          },
+                      .file = [line] { return std::string_view(line->options.file); }};
 }
 
 }  // namespace locksim

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/subcommand.hpp"
 #include "cli/terminal.hpp"
 #include "sim/engine.hpp"
 
@@ -25,5 +26,8 @@ struct RunCommandOptions {
 
 // The process exit code: 0 every expectation held, 1 one failed, 2 unusable input.
 int run_command(const RunCommandOptions& options);
+
+// `locksim run`, added to the program's command line; `program`: how the user invoked us.
+Subcommand add_run_command(CLI::App& app, const std::string& program);
 
 }  // namespace locksim

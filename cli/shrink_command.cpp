@@ -1,8 +1,10 @@
 #include "cli/shrink_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "checks/command_line.hpp"
@@ -46,6 +48,40 @@ int shrink_command(const ShrinkCommandOptions& options) {
     fmt::print(stderr, "Wrote {}; replay it: {} run {}\n", *options.out, shell_quoted(options.program),
                shell_quoted(*options.out));
     return 0;
+}
+
+// `locksim shrink`: its options and their help on the program's command line.
+Subcommand add_shrink_command(CLI::App& app, const std::string& program) {
+    struct Line {
+        ShrinkCommandOptions options;
+        std::string seed;
+    };
+    const auto line = std::make_shared<Line>();
+    line->options.program = program;
+    CLI::App* shrink = app.add_subcommand(
+        "shrink", "Shrink a failing run to the smallest scenario file that still shows its violation");
+    shrink->add_option("FILE", line->options.file, "Scenario file (JSON)")->required();
+    shrink->add_option("--seed", line->seed, "The failing run's seed (default: the file's), e.g. one a sweep printed");
+    shrink->add_option("--design", line->options.design, "The design that failed (default: the file's only design)");
+    shrink->add_option("--faults", line->options.faults,
+                       "These faults instead of the file's, as JSON: a placement explore printed");
+    shrink->add_option("--out,-o", line->options.out,
+                       "Write the minimal scenario file here (default: standard output)");
+    shrink->footer(
+        "Drawn faults become fixed ones; then faults, customers, servers and links are removed, pauses,\n"
+        "steps and delays shortened, times replaced by the events they follow and the horizon moved in,\n"
+        "each kept only if the run still shows the same kind of violation. What was removed goes to stderr;\n"
+        "the file's \"expect\" pins the violation, so it can join scenarios/ as a regression test.\n"
+        "Exit 0 with a file, 2 when the run shows no violation or the input is unusable.\n"
+        "Example: locksim shrink scenarios/random-gc-pauses.json --seed 57 --design unfenced --out minimal.json");
+    add_event_limit(*shrink, line->options.max_events);
+    return Subcommand{.app = shrink,
+                      .run =
+                          [line, shrink] {
+                              if (!read_seed(*shrink, line->seed, line->options.seed)) return 2;
+                              return shrink_command(line->options);
+                          },
+                      .file = [line] { return std::string_view(line->options.file); }};
 }
 
 }  // namespace locksim

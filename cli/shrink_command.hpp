@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/subcommand.hpp"
 #include "sim/engine.hpp"
 
 namespace locksim {
@@ -21,5 +22,8 @@ struct ShrinkCommandOptions {
 
 // 0 a minimal file written, 2 nothing to shrink or unusable input.
 int shrink_command(const ShrinkCommandOptions& options);
+
+// `locksim shrink`, added to the program's command line; `program`: how the user invoked us.
+Subcommand add_shrink_command(CLI::App& app, const std::string& program);
 
 }  // namespace locksim

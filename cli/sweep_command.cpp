@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "checks/command_line.hpp"
@@ -292,6 +294,86 @@ int merge_command(const MergeCommandOptions& options) {
     const std::string color = options.output ? "never" : options.color;
     deliver(rendered(merged, options.format, color, options.program), options.output);
     return 0;
+}
+
+// `locksim sweep`: its options and their help on the program's command line.
+Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
+    const auto options = std::make_shared<SweepCommandOptions>();
+    options->program = program;
+    CLI::App* sweep = app.add_subcommand(
+        "sweep", "Run a scenario under many seeds and report how often each design breaks (rates with 95% intervals)");
+    sweep->add_option("FILE", options->file, "Scenario file (JSON)")->required();
+    sweep->add_option("--seeds", options->seeds, "How many seeds to run")->required();
+    sweep->add_option("--start", options->start, "The first seed (default 1)");
+    sweep->add_option("--jobs,-j", options->jobs,
+                      "Worker threads (default: the CPUs this process may use, as taskset or Slurm allot them);\n"
+                      "totals never depend on it");
+    sweep->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    sweep->add_option("--shard", options->shard,
+                      "Run one of n equal blocks of the seeds and write JSON for `locksim merge`:\n"
+                      "  3/8        the third of eight (shards count from 1)\n"
+                      "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
+                      "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
+                      "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)");
+    sweep->add_option("--output,-o", options->output,
+                      "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
+                      "so a killed task never leaves half a shard");
+    sweep->add_option("--design", options->design, "Run only the design with this name");
+    sweep->add_option("--max-rate", options->max_rates,
+                      "A gate for CI, DESIGN=RATE (0.0001 or 0.01%): exit 1 when the design's violation rate\n"
+                      "is above it; PASS or FAIL per gate on stderr. Repeat for several designs");
+    sweep->add_option("--junit", options->junit, "Also write the --max-rate gates as JUnit XML to this file");
+    sweep->add_option("--vary", options->vary,
+                      "A parameter study: FIELD=V1,V2,… (lock.ttl=5s,10s,30s; a path with / or . such as\n"
+                      "fault_generators/0/mean_interval=10s,1m). Repeat it for a grid; every point runs the same\n"
+                      "seeds, and the table has one row per point and design");
+    sweep->add_option("--report", options->report_directory,
+                      "With --vary: also write a page of charts (one self-contained HTML page) into this\n"
+                      "directory, as <scenario>-study.html: per varied field, the violation rate against its\n"
+                      "values on a log scale, with the intervals, a line per design");
+    sweep->add_option("--runs-per-day", options->runs_per_day,
+                      "How often the job runs in production: each rate becomes expected incidents a day and a\n"
+                      "year, with their interval");
+    add_color(*sweep, options->color);
+    sweep->footer(
+        "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
+        "CI gate: locksim sweep FILE --seeds 20000 --design fenced --max-rate fenced=0.001 --junit rate.xml\n"
+        "Study:   locksim sweep FILE --seeds 500 --vary lock.ttl=5s,10s,30s --vary "
+        "fault_generators/0/mean_interval=10s,1m\n"
+        "Charts:  locksim sweep FILE --seeds 500 --vary lock.ttl=1s,10s,100s --report report\n"
+        "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
+        "         locksim merge shard-*.json\n"
+        "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");
+    add_event_limit(*sweep, options->max_events);
+    return Subcommand{.app = sweep,
+                      .run = [options] { return sweep_command(*options); },
+                      .file = [options] { return std::string_view(options->file); }};
+}
+
+// `locksim merge`: its options and their help on the program's command line.
+Subcommand add_merge_command(CLI::App& app, const std::string& program) {
+    const auto options = std::make_shared<MergeCommandOptions>();
+    options->program = program;
+    CLI::App* merge = app.add_subcommand(
+        "merge", "Combine sweep shards into the totals of one unsharded sweep, after proving they are one sweep");
+    merge->add_option("FILES", options->files, "Shard files written by sweep --shard")->required();
+    CLI::Option* missing =
+        merge->add_flag("--missing", options->missing,
+                        "Only print the shard indices not yet present (or incomplete), as sbatch --array= takes them,\n"
+                        "such as 3,5-7; nothing when all are there");
+    merge
+        ->add_flag("--partial", options->partial,
+                   "Totals over the shards present so far, labelled PARTIAL: progress across a running array")
+        ->excludes(missing);
+    merge->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    merge->add_option("--output,-o", options->output, "Write the result to this file, whole or not at all");
+    add_color(*merge, options->color);
+    merge->footer(
+        "Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
+        "do not add up, and shards of another scenario file or another locksim build.\n"
+        "Example: locksim merge shard-*.json\n"
+        "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
+    return Subcommand{.app = merge, .run = [options] { return merge_command(*options); }};
 }
 
 }  // namespace locksim

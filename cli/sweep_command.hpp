@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "cli/subcommand.hpp"
 #include "sim/engine.hpp"
 
 namespace locksim {
@@ -41,5 +42,10 @@ struct MergeCommandOptions {
 };
 
 int merge_command(const MergeCommandOptions& options);
+
+// `locksim sweep` and `locksim merge`, added to the program's command line; `program`:
+// how the user invoked us.
+Subcommand add_sweep_command(CLI::App& app, const std::string& program);
+Subcommand add_merge_command(CLI::App& app, const std::string& program);
 
 }  // namespace locksim

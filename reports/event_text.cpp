@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "checks/suppressed_effects.hpp"
+#include "models/faults/clock_events.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/duration_text.hpp"
@@ -25,21 +26,24 @@ std::string lease_identity(const TraceEvent& event) {
     return fmt::format("value {}", event.text("value"));
 }
 
-}  // namespace
+// What an event's words draw on besides the event: the nodes' names and the scenario's
+// words for what the job does.
+struct Context {
+    const Trace& trace;
+    Vocabulary words;
 
-EventTone tone_of(const FlaggedEvent& flag) {
-    if (flag.violation()) return EventTone::violation;
-    return metric_spec(flag.metric).protection ? EventTone::protection : EventTone::fault;
-}
+    const std::string& name(NodeId id) const { return trace.node_name(id); }
+    // The model writes the renewals job's status words; the scenario may name its effect otherwise.
+    std::string status(const std::string& text) const { return text == "charged" ? words.effected() : text; }
+};
 
-std::optional<EventText> describe_event(const TraceEvent& event, const Trace& trace) {
+using Described = std::optional<EventText>;
+
+// The job on its servers: starting, preparing, charging, finishing.
+Described job_event(const TraceEvent& event, const Context& context) {
     namespace kind = trace_kind;
     const std::string_view k = event.kind;
-    auto name = [&trace](NodeId id) { return trace.node_name(id); };
-    const Vocabulary words = vocabulary_of(trace);
-    // The model writes the renewals job's status words; the scenario may name its effect otherwise.
-    const auto status = [&words](const std::string& text) { return text == "charged" ? words.effected() : text; };
-
+    const Vocabulary& words = context.words;
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
     if (k == kind::job_campaigning) return EventText{fmt::format("stands for leader, to run {}", event.text("job"))};
     if (k == kind::job_rebuilding)
@@ -49,7 +53,8 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                                              : fmt::format("no index for {} yet", event.text("period"))};
     if (k == kind::index_built)
         return EventText{fmt::format("index for {} built by {} ({} of processor time)", event.text("period"),
-                                     name(event.node_ref("client")), format_duration_rounded(event.duration("cpu")))};
+                                     context.name(event.node_ref("client")),
+                                     format_duration_rounded(event.duration("cpu")))};
     if (k == kind::job_finished)
         return EventText{fmt::format("job {} ends: {}", event.text("job"), event.text("outcome"))};
     if (k == kind::job_preparing)
@@ -59,8 +64,19 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
                                      format_duration_rounded(event.duration("timeout")), words.item,
                                      event.integer("customer"), event.integer("attempt"),
                                      event.flag("retrying") ? "sends it again" : "gives up; it may have been charged")};
+    if (k == kind::job_customer_skipped)
+        return EventText{fmt::format(
+            "skips {} {}: {}", words.item, event.integer("customer"),
+            event.text("reason") == "already charged" ? "already " + words.effected() : event.text("reason"))};
+    return std::nullopt;
+}
+
+// The network's faults: lost messages, partitions, links held back or lossy.
+Described network_event(const TraceEvent& event, const Context& context) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
     if (k == kind::message_lost)
-        return EventText{fmt::format("a message to {} is lost{}", name(event.node_ref("to")),
+        return EventText{fmt::format("a message to {} is lost{}", context.name(event.node_ref("to")),
                                      event.flag("cut") ? " (the link is cut)" : ""),
                          EventTone::fault};
     if (k == kind::network_partitioned)
@@ -72,64 +88,85 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("network healed; groups now {}", event.text("groups")), EventTone::fault};
     if (k == kind::link_held)
         return EventText{
-            fmt::format("messages to {} held back {} more until {}", name(event.node_ref("to")),
+            fmt::format("messages to {} held back {} more until {}", context.name(event.node_ref("to")),
                         format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
             EventTone::fault};
     if (k == kind::link_lossy)
-        return EventText{fmt::format("messages to {} lost at odds {} until {}", name(event.node_ref("to")),
+        return EventText{fmt::format("messages to {} lost at odds {} until {}", context.name(event.node_ref("to")),
                                      event.text("loss"), format_seconds(event.instant("until"))),
                          EventTone::fault};
-    if (k == kind::job_customer_skipped)
-        return EventText{fmt::format(
-            "skips {} {}: {}", words.item, event.integer("customer"),
-            event.text("reason") == "already charged" ? "already " + words.effected() : event.text("reason"))};
+    return std::nullopt;
+}
 
+// The holder's belief: what it thinks it holds, by its own clock.
+Described belief_event(const TraceEvent& event, const Context&) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
     if (k == kind::belief_acquired)
         return EventText{fmt::format("holds {} ({}), {}", event.text("key"), lease_identity(event), time_left(event))};
     if (k == kind::belief_checked) return EventText{fmt::format("checks its lease: {}", time_left(event))};
     if (k == kind::belief_extended) return EventText{fmt::format("renewed: {}", time_left(event))};
     if (k == kind::belief_ended) return EventText{fmt::format("stops holding: {}", event.text("reason"))};
+    return std::nullopt;
+}
 
+// The lock at the store: granted, renewed, expired, released or deleted.
+Described lock_event(const TraceEvent& event, const Context& context) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
     if (k == kind::lock_granted) {
         const std::string ttl =
             event.has("ttl") ? fmt::format(", ttl {}", format_duration_rounded(event.duration("ttl"))) : "";
-        return EventText{fmt::format("grants {} to {} ({}{})", event.text("key"), name(event.node_ref("holder")),
-                                     lease_identity(event), ttl)};
+        return EventText{fmt::format("grants {} to {} ({}{})", event.text("key"),
+                                     context.name(event.node_ref("holder")), lease_identity(event), ttl)};
     }
-    if (k == kind::lock_renewed) return EventText{fmt::format("extends {}'s lease", name(event.node_ref("holder")))};
+    if (k == kind::lock_renewed)
+        return EventText{fmt::format("extends {}'s lease", context.name(event.node_ref("holder")))};
     if (k == kind::lock_expired) {
         if (!event.has("expires_at"))
-            return EventText{fmt::format("{}'s lock ends with its session ({})", name(event.node_ref("holder")),
+            return EventText{fmt::format("{}'s lock ends with its session ({})", context.name(event.node_ref("holder")),
                                          lease_identity(event))};
-        return EventText{fmt::format("{}'s lease expires ({})", name(event.node_ref("holder")), lease_identity(event))};
+        return EventText{
+            fmt::format("{}'s lease expires ({})", context.name(event.node_ref("holder")), lease_identity(event))};
     }
     if (k == kind::lock_released) {
         const NodeId holder = event.node_ref("holder");
         const NodeId by = event.node_ref("by");
-        if (holder == by) return EventText{fmt::format("{} releases {}", name(by), event.text("key"))};
-        return EventText{fmt::format("{} deletes {}'s lock", name(by), name(holder)), EventTone::violation};
+        if (holder == by) return EventText{fmt::format("{} releases {}", context.name(by), event.text("key"))};
+        return EventText{fmt::format("{} deletes {}'s lock", context.name(by), context.name(holder)),
+                         EventTone::violation};
     }
+    return std::nullopt;
+}
 
-    if (k == kind::db_write) {
-        const auto customer = event.integer("customer");
-        const bool changed = event.integer("rows") > 0;
-        const std::string token = event.has("token") ? fmt::format(" with token {}", event.integer("token")) : "";
-        // A claim without a token is an INSERT into a table with a unique key.
-        const bool insert = event.text("status") == "claimed" && !event.has("token");
-        if (insert && !changed)
-            return EventText{fmt::format("refuses a second row for {} {} from {} (duplicate key)", words.item, customer,
-                                         name(event.node_ref("client"))),
-                             EventTone::protection};
-        if (insert)
-            return EventText{
-                fmt::format("inserts the row of {} {} for {}", words.item, customer, name(event.node_ref("client")))};
-        if (!changed)
-            return EventText{fmt::format("refuses to mark {} {} {}{} (0 rows)", words.item, customer,
-                                         status(event.text("status")), token),
-                             EventTone::protection};
-        return EventText{fmt::format("{} {} {}{}", words.item, customer, status(event.text("status")), token)};
-    }
+// The database's writes: a row inserted, marked, or refused.
+Described database_event(const TraceEvent& event, const Context& context) {
+    if (event.kind != trace_kind::db_write) return std::nullopt;
+    const Vocabulary& words = context.words;
+    const auto customer = event.integer("customer");
+    const bool changed = event.integer("rows") > 0;
+    const std::string token = event.has("token") ? fmt::format(" with token {}", event.integer("token")) : "";
+    // A claim without a token is an INSERT into a table with a unique key.
+    const bool insert = event.text("status") == "claimed" && !event.has("token");
+    if (insert && !changed)
+        return EventText{fmt::format("refuses a second row for {} {} from {} (duplicate key)", words.item, customer,
+                                     context.name(event.node_ref("client"))),
+                         EventTone::protection};
+    if (insert)
+        return EventText{fmt::format("inserts the row of {} {} for {}", words.item, customer,
+                                     context.name(event.node_ref("client")))};
+    if (!changed)
+        return EventText{fmt::format("refuses to mark {} {} {}{} (0 rows)", words.item, customer,
+                                     context.status(event.text("status")), token),
+                         EventTone::protection};
+    return EventText{fmt::format("{} {} {}{}", words.item, customer, context.status(event.text("status")), token)};
+}
 
+// The provider's side effects: charged, refused, or a key seen before.
+Described provider_event(const TraceEvent& event, const Context& context) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
+    const Vocabulary& words = context.words;
     if (k == kind::provider_charged)
         return EventText{fmt::format("{} {} {} ({} {}{})", words.effects(), words.item, event.integer("customer"),
                                      words.effect, event.integer("charge"),
@@ -145,7 +182,13 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
         return EventText{fmt::format("key {} seen before: returns {} {}, no new {}", event.text("key"), words.effect,
                                      event.integer("charge"), words.effect),
                          EventTone::protection};
+    return std::nullopt;
+}
 
+// A node as a process: paused, crashed, restarted, its wall clock moved.
+Described node_event(const TraceEvent& event, const Context&) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
     if (k == kind::node_paused)
         return EventText{
             fmt::format("{} pause: frozen for {}", event.text("cause"), format_duration_rounded(event.duration("for"))),
@@ -158,38 +201,56 @@ std::optional<EventText> describe_event(const TraceEvent& event, const Trace& tr
     if (k == kind::node_restarted)
         return EventText{fmt::format("restarts after {} down", format_duration_rounded(event.duration("down_for"))),
                          EventTone::fault};
+    if (changes_wall_clock(event)) return EventText{wall_clock_change_text(event), EventTone::fault};
+    return std::nullopt;
+}
+
+// The store as a replicated service: what it loads on restart, sessions that end, watches,
+// leaders and failovers.
+Described store_event(const TraceEvent& event, const Context& context) {
+    namespace kind = trace_kind;
+    const std::string_view k = event.kind;
     if (k == kind::store_loaded) {
         const auto keys = event.integer("keys");
         return EventText{keys == 0 ? std::string("loads nothing from disk: every lock it held is forgotten")
                                    : fmt::format("loads {} key{} from disk", keys, keys == 1 ? "" : "s")};
     }
     if (k == kind::db_session_ended)
-        return EventText{fmt::format("ends {}'s session ({}): its locks go with it", name(event.node_ref("client")),
-                                     event.text("reason")),
+        return EventText{fmt::format("ends {}'s session ({}): its locks go with it",
+                                     context.name(event.node_ref("client")), event.text("reason")),
                          EventTone::fault};
     if (k == kind::watch_fired)
-        return EventText{fmt::format("{} deleted: wakes {}", event.text("key"), name(event.node_ref("client")))};
+        return EventText{
+            fmt::format("{} deleted: wakes {}", event.text("key"), context.name(event.node_ref("client")))};
     if (k == kind::session_expired)
         return EventText{
             fmt::format("session 0x{:x} expired: no heartbeat within its timeout", event.integer("session")),
             EventTone::fault};
     if (k == kind::consensus_leader)
         return EventText{fmt::format("takes over as leader (term {}) from {}", event.integer("term"),
-                                     name(event.node_ref("previous"))),
+                                     context.name(event.node_ref("previous"))),
                          EventTone::fault};
     if (k == kind::store_failover)
         return EventText{fmt::format("promotes {} to primary in place of {} (replication offset {})",
-                                     name(event.node_ref("to")), name(event.node_ref("from")), event.integer("offset")),
+                                     context.name(event.node_ref("to")), context.name(event.node_ref("from")),
+                                     event.integer("offset")),
                          EventTone::fault};
-    if (k == kind::clock_slewing)
-        return EventText{
-            fmt::format("NTP slews its wall clock by {} over {}", format_duration_rounded(event.duration("by")),
-                        format_duration_rounded(event.duration("over"))),
-            EventTone::fault};
-    if (k == kind::clock_stepped)
-        return EventText{fmt::format("wall clock steps from {} to {}", format_time_of_day(event.instant("old_wall")),
-                                     format_time_of_day(event.instant("new_wall"))),
-                         EventTone::fault};
+    return std::nullopt;
+}
+
+}  // namespace
+
+EventTone tone_of(const FlaggedEvent& flag) {
+    if (flag.violation()) return EventTone::violation;
+    return metric_spec(flag.metric).protection ? EventTone::protection : EventTone::fault;
+}
+
+std::optional<EventText> describe_event(const TraceEvent& event, const Trace& trace) {
+    const Context context{trace, vocabulary_of(trace)};
+    // Each kind belongs to one family; a family that does not know it says nothing.
+    for (const auto family :
+         {job_event, network_event, belief_event, lock_event, database_event, provider_event, node_event, store_event})
+        if (auto described = family(event, context)) return described;
     return std::nullopt;
 }
 

@@ -102,6 +102,14 @@ TEST_CASE("a missing file, an unknown design and an unknown option each exit 2")
     CHECK(run_locksim("").exit_code == 2);
 }
 
+TEST_CASE("locksim without arguments prints the help that lists every command, and exits 2") {
+    const auto bare = run_locksim("");
+    CHECK(bare.exit_code == 2);
+    for (const char* command :
+         {"run", "sweep", "merge", "list", "kinds", "metrics", "check", "explore", "shrink", "report"})
+        CHECK(bare.err.find("\n  "s + command + " ") != std::string::npos);
+}
+
 TEST_CASE("check runs a folder: passing, failing and broken files give their lines, counts, exit code and JUnit") {
     const auto folder = std::filesystem::temp_directory_path() / ("locksim_check_" + std::to_string(getpid()));
     std::filesystem::remove_all(folder);

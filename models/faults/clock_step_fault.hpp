@@ -4,6 +4,7 @@
 // monotonic clock never moves: only what is timed on the wall clock notices.
 //   {"clock_step": "server-1", "at": "10s", "by": "-5s"}
 //   {"clock_slew": "server-1", "at": "10s", "by": "100ms"}
+// What its trace events did and their words, for readers of the trace: clock_events.hpp.
 #include <optional>
 #include <string>
 #include <string_view>

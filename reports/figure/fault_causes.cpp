@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "models/faults/clock_events.hpp"
 #include "models/trace_kinds.hpp"
 #include "sim/duration_text.hpp"
 
@@ -70,18 +71,8 @@ std::optional<std::string> early_expiry(const Trace& trace, const std::string& s
     Duration largest{};
     for (std::size_t i = set_at; i <= expired.sequence && i < trace.events().size(); ++i) {
         const TraceEvent& event = trace.events()[i];
-        if (!on_node(trace, event, store)) continue;
-        Duration by{};
-        if (event.kind == trace_kind::clock_stepped) {
-            by = event.instant("new_wall") - event.instant("old_wall");
-        } else if (event.kind == trace_kind::clock_slewing) {
-            // A slew moves the clock at 500 ppm until the whole correction is made.
-            const Duration whole = event.duration("by");
-            const Duration made = (expired.at - event.at) / 2000;
-            by = whole.ns < 0 ? std::max(whole, -made) : std::min(whole, made);
-        } else {
-            continue;
-        }
+        if (!on_node(trace, event, store) || !changes_wall_clock(event)) continue;
+        const Duration by = wall_clock_moved(event, expired.at);
         moved += by;
         if (by > largest) {
             largest = by;
@@ -91,13 +82,8 @@ std::optional<std::string> early_expiry(const Trace& trace, const std::string& s
     const Duration early = expired.instant("expires_at") - expired.wall + moved;
     if (change == nullptr || moved <= Duration{} || early < Duration{1'000'000}) return std::nullopt;
     const std::string what = one_of_many ? "its key there" : "the lease";
-    if (change->kind == trace_kind::clock_stepped)
-        return fmt::format("{}'s wall clock jumped {} forward at {} and expired {} {} early", store,
-                           format_duration_rounded(largest), format_seconds(change->at), what,
-                           format_duration_rounded(early));
-    return fmt::format("NTP slewed {}'s wall clock {} forward from {}, and it expired {} {} early", store,
-                       format_duration_rounded(change->duration("by")), format_seconds(change->at), what,
-                       format_duration_rounded(early));
+    return wall_clock_change_cause(*change, store,
+                                   fmt::format("expired {} {} early", what, format_duration_rounded(early)));
 }
 
 // What kept the holder from keeping its lease, on its side: frozen, cut off, held back.
@@ -238,8 +224,7 @@ std::string why_it_went_on(const Trace& trace, const std::string& holder, Instan
             check = &event;
         } else if (event.kind == trace_kind::belief_ended && event.at >= lost_at && learned == nullptr) {
             learned = &event;
-        } else if ((event.kind == trace_kind::clock_stepped || event.kind == trace_kind::clock_slewing) &&
-                   acquired != nullptr && acquired->has("clock")) {
+        } else if (changes_wall_clock(event) && acquired != nullptr && acquired->has("clock")) {
             clock_change = &event;
         }
     }
@@ -248,15 +233,8 @@ std::string why_it_went_on(const Trace& trace, const std::string& holder, Instan
                            format_seconds(learned->at));
     if (pause_end) return ", and it could not notice";
     std::string story;
-    if (clock_change != nullptr && clock_change->kind == trace_kind::clock_stepped) {
-        const Duration step = clock_change->instant("new_wall") - clock_change->instant("old_wall");
-        story = fmt::format("; it timed the lease on its wall clock, which stepped {} {} at {}",
-                            format_duration_rounded(step.ns < 0 ? -step : step), step.ns < 0 ? "back" : "forward",
-                            format_seconds(clock_change->at));
-    } else if (clock_change != nullptr) {
-        story = fmt::format("; it timed the lease on its wall clock, which NTP slewed by {} from {}",
-                            format_duration_rounded(clock_change->duration("by")), format_seconds(clock_change->at));
-    }
+    if (clock_change != nullptr)
+        story = "; it timed the lease on its wall clock, which " + wall_clock_change_clause(*clock_change);
     if (check != nullptr)
         story += fmt::format("{} its last check, at {}, found {}", story.empty() ? ";" : ", and",
                              format_seconds(check->at), left_by_its_clock(*check));

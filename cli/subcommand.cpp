@@ -1,0 +1,34 @@
+#include "cli/subcommand.hpp"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "cli/whole_number.hpp"
+#include "sim/engine.hpp"
+
+namespace locksim {
+
+void add_event_limit(CLI::App& command, std::uint64_t& limit) {
+    command
+        .add_option("--max-events", limit,
+                    fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
+                                Engine::default_event_limit))
+        ->check(CLI::PositiveNumber);
+}
+
+void add_color(CLI::App& command, std::string& color) {
+    command.add_option("--color", color, "auto (default): on a terminal unless NO_COLOR is set; always; never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+bool read_seed(const CLI::App& command, const std::string& text, std::optional<std::uint64_t>& seed) {
+    if (command.count("--seed") == 0) return true;
+    seed = parse_whole_number(text);
+    if (seed) return true;
+    fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", text);
+    return false;
+}
+
+}  // namespace locksim
