@@ -298,3 +298,22 @@ TEST_CASE("two states that apply the same log hold the same keys, sessions and r
     CHECK(queue == std::vector<std::int64_t>{1, 3, 4});
     CHECK(leader.children("/locks/b").size() == 1);
 }
+
+TEST_CASE("a create in a session that expired before it was applied creates no key and takes no etcd revision") {
+    const ConsensusFlavor flavor = GENERATE(ConsensusFlavor::zookeeper, ConsensusFlavor::etcd);
+    INFO((flavor == ConsensusFlavor::zookeeper ? "zookeeper" : "etcd"));
+    ConsensusState state(flavor);
+    open_sessions(state, {client_1, client_2});
+    // The leader saw session 1 open and appended the create, after an expiry already in its log.
+    state.apply(expire(1));
+    const std::int64_t revision = state.revision();
+    const AppliedCommand late = state.apply(create_under("/locks/renewals", 1, client_1));
+    CHECK_FALSE(late.created);
+    CHECK(state.children("/locks/renewals").empty());
+    CHECK(state.revision() == (flavor == ConsensusFlavor::zookeeper ? revision + 1 : revision));
+
+    // The next create, in an open session, is the lock's first key.
+    const AppliedCommand next = state.apply(create_under("/locks/renewals", 2, client_2));
+    REQUIRE(next.created);
+    CHECK(key_lines(state.children("/locks/renewals")) == std::vector<std::string>{key_line(*next.created)});
+}

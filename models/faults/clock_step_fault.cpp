@@ -5,26 +5,16 @@
 #include "sim/duration_text.hpp"
 
 namespace locksim {
-namespace {
-
-// NTP slews an offset under 128 ms; it steps a larger one.
-constexpr AmountRule slew_rule{.signed_values = true,
-                               .bound = milliseconds(128),
-                               .bound_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)"};
-
-}  // namespace
-
 ClockStepFault ClockStepFault::read(std::string_view key, const FaultReader& reader) {
     ClockStepFault clock;
     clock.slew = key == "clock_slew";
+    reader.declare(entries[clock.slew ? 1 : 0]);
     if (clock.slew) {
-        reader.allow_only({"clock_slew", "by"});
-        clock.delta = reader.amount("by", slew_rule);
+        clock.delta = reader.amount("by");
         clock.node = reader.node("clock_slew");
     } else {
-        reader.allow_only({"clock_step", "by"});
         clock.node = reader.target("clock_step");
-        clock.delta = reader.amount("by", {.signed_values = true});
+        clock.delta = reader.amount("by");
     }
     return clock;
 }

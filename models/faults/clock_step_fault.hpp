@@ -27,16 +27,62 @@ struct ClockStepFault {
     std::optional<EventTrigger> when;
     bool slew = false;  // corrected gradually at 500 ppm instead of in one step (NTP under 128 ms)
 
-    static constexpr std::string_view keys[] = {"clock_step", "clock_slew"};
+    static constexpr FaultMember step_members[] = {
+        {.name = "clock_step",
+         .type = MemberType::target,
+         .required = true,
+         .drawn_required = true,
+         .doc = "The node whose wall clock jumps; its monotonic clock does not, and alarms set on the wall clock move "
+                "with it."},
+        {.name = "by",
+         .type = MemberType::amount,
+         .required = true,
+         .drawn_required = true,
+         .rule = {.signed_values = true},
+         .doc = "How far the wall clock jumps, a signed duration: negative steps it back.",
+         .drawn_doc = "Each step: a signed duration, or {\"uniform\": [\"-40s\", \"40s\"]}."},
+    };
+    // NTP slews an offset under 128 ms; it steps a larger one.
+    static constexpr FaultMember slew_members[] = {
+        {.name = "clock_slew",
+         .type = MemberType::node,
+         .required = true,
+         .drawn_required = true,
+         .doc = "The node whose wall clock NTP slews: a gradual correction of 0.5 ms per second, never a visible "
+                "step."},
+        {.name = "by",
+         .type = MemberType::amount,
+         .required = true,
+         .drawn_required = true,
+         .rule = {.signed_values = true,
+                  .bound = milliseconds(128),
+                  .bound_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)"},
+         .doc = "The offset to correct, a signed duration under 128ms either way (NTP steps larger ones: use "
+                "clock_step; the loader checks the bound).",
+         .drawn_doc = "Each slew: a signed duration or a uniform range [low, high] within -128ms … 128ms."},
+    };
+    static constexpr FaultEntry entries[] = {
+        {.key = "clock_step",
+         .example = "{\"clock_step\": \"lock-store\", \"at\": \"6s\", \"by\": \"40s\"}: a wall-clock jump.",
+         .generators = "Random wall-clock steps on each target.",
+         .members = step_members},
+        {.key = "clock_slew",
+         .example = "{\"clock_slew\": \"lock-store\", \"at\": \"6s\", \"by\": \"-100ms\"}: NTP's gradual correction.",
+         .generators = "Random clock slews on each target: NTP correcting an offset under 128 ms at 500 ppm.",
+         .members = slew_members},
+    };
     static constexpr const KindSpec* shown_by[] = {&trace_kind::clock_stepped, &trace_kind::clock_slewing};
     static constexpr std::string_view amounts[] = {"by"};  // drawn in a generator, in draw() order
     // Steps, not slews: a slew's few milliseconds move no lease boundary a step would not.
-    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "clock_step",
-                                                                        .size_field = "by",
-                                                                        .signed_sizes = true,
-                                                                        .name = "clock step",
-                                                                        .listing = "clock steps by",
-                                                                        .size_joint = " by "};
+    static constexpr std::optional<ExploreShape> explore =
+        ExploreShape{.key = "clock_step",
+                     .size_field = "by",
+                     .signed_sizes = true,
+                     .name = "clock step",
+                     .listing = "clock steps by",
+                     .size_joint = " by ",
+                     .description = "Wall-clock steps of each size at every strike point of each target.",
+                     .size_doc = "The steps to try; negative steps go back."};
 
     static ClockStepFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;

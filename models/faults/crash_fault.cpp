@@ -22,7 +22,7 @@ CrashKind read_crash_kind(const FaultReader& reader) {
 }  // namespace
 
 CrashFault CrashFault::read(std::string_view, const FaultReader& reader) {
-    reader.allow_only({"crash", "restart_after", "kind"});
+    reader.declare(entries[0]);
     CrashFault crash;
     crash.node = reader.target("crash");
     // Drawn, the shape says whether the node comes back; each draw says when.

@@ -11,7 +11,7 @@
 namespace locksim {
 
 DelaySpikeFault DelaySpikeFault::read(std::string_view, const FaultReader& reader) {
-    reader.allow_only({"delay_spike", "for", "extra", "one_way"});
+    reader.declare(entries[0]);
     DelaySpikeFault spike;
     std::tie(spike.from, spike.to) = reader.link("delay_spike");
     spike.length = reader.amount("for");

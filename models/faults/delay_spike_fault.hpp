@@ -27,7 +27,35 @@ struct DelaySpikeFault {
     bool one_way = false;
     std::optional<EventTrigger> when;
 
-    static constexpr std::string_view keys[] = {"delay_spike"};
+    static constexpr FaultMember members[] = {
+        {.name = "delay_spike",
+         .type = MemberType::link,
+         .required = true,
+         .drawn_required = true,
+         .doc = "The link [from, to], two different nodes: messages sent on it during the window are held back extra "
+                "more (a request stuck in a queue)."},
+        {.name = "for",
+         .type = MemberType::amount,
+         .required = true,
+         .drawn_required = true,
+         .doc = "How long the window lasts, a duration.",
+         .drawn_doc = "Each spike's window: a duration or a distribution."},
+        {.name = "extra",
+         .type = MemberType::amount,
+         .required = true,
+         .drawn_required = true,
+         .doc = "The extra delay for messages sent in the window, a duration.",
+         .drawn_doc = "Each spike's extra delay: a duration or a distribution (drawn after the window)."},
+        {.name = "one_way",
+         .type = MemberType::flag,
+         .doc = "true: only messages from the first node to the second are held back. Default false."},
+    };
+    static constexpr FaultEntry entries[] = {
+        {.key = "delay_spike",
+         .example = "{\"delay_spike\": [\"server-1\", \"payment-provider\"], \"at\": \"8s\", \"for\": \"60s\", "
+                    "\"extra\": \"90s\"}: a delay spike.",
+         .generators = "Random delay spikes on one link.",
+         .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_held};
     static constexpr std::string_view amounts[] = {"for", "extra"};  // drawn in a generator, in draw() order
     static constexpr std::optional<ExploreShape> explore = std::nullopt;

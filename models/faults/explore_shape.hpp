@@ -41,6 +41,10 @@ struct ExploreShape {
     std::string_view name;        // "pause" ("gc pause" with its cause), "clock step"
     std::string_view listing;     // "pauses of 1s, 40s": what precedes the sizes in a list
     std::string_view size_joint;  // "gc pause 29s", "clock step by -5s", "crash, back after 10s"
+    // The JSON Schema's words for an explore block's entry, its sizes and its other side.
+    std::string_view description;     // "Pauses of each length at every strike point of each target."
+    std::string_view size_doc;        // "The lengths to try: …"
+    std::string_view other_side_doc;  // when other_side_field is set
 };
 
 // What an explored fault is besides its node, trigger and size: a pause's cause ("gc"), the

@@ -15,7 +15,7 @@ std::vector<std::string_view> fault_keys() {
     std::vector<std::string_view> keys;
     // One push_back at a time: GCC 12 warns falsely (-Wstringop-overflow) on a range insert here.
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
-        for (std::string_view key : F::keys) keys.push_back(key);
+        for (const FaultEntry& entry : F::entries) keys.push_back(entry.key);
     });
     return keys;
 }
@@ -46,7 +46,7 @@ std::vector<std::string_view> node_fault_keys() {
     std::vector<std::string_view> keys;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
         if constexpr (requires(F f) { f.node; })
-            for (std::string_view key : F::keys) keys.push_back(key);
+            for (const FaultEntry& entry : F::entries) keys.push_back(entry.key);
     });
     return keys;
 }

@@ -31,7 +31,7 @@ using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFaul
 template <class F>
 concept FaultFamily = requires(F fault, const F& placed, const FaultReader& reader, FaultWriter& writer,
                                const DrawnAmounts& amounts, RandomStream& random, FaultWorld& world) {
-    { F::keys[0] } -> std::convertible_to<std::string_view>;
+    { F::entries[0] } -> std::convertible_to<FaultEntry>;
     { F::shown_by[0] } -> std::convertible_to<const KindSpec*>;
     { F::amounts[0] } -> std::convertible_to<std::string_view>;
     { F::explore } -> std::convertible_to<std::optional<ExploreShape>>;

@@ -4,29 +4,21 @@
 // shape whose targets and amounts are drawn per seed). The scenario reader implements it;
 // a family reads its own members through it and never sees JSON.
 #include <cstdlib>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "models/faults/fault_member.hpp"
 #include "sim/network.hpp"
 #include "sim/time.hpp"
 
 namespace locksim {
 
-// What an amount may be: the reader checks a fixed value, or a drawn distribution's
-// bounds, against it.
-struct AmountRule {
-    bool signed_values = false;  // a clock may step back
-    // A fault's fixed amount must be above zero (a pause of 0s pauses nothing). Drawn
-    // amounts are not held to it: a draw of 0 is a fault that does nothing.
-    bool above_zero = false;
-    std::string_view above_zero_help;
-    // |amount| at most this (0: no bound), with the sentence that says why.
-    Duration bound{};
-    std::string_view bound_help;
-};
+// What the reader takes besides a family's declared members: a placed fault's time (one
+// of the two), or a generator's window.
+inline constexpr std::string_view placed_timing_members[] = {"at", "when"};
+inline constexpr std::string_view generator_window_members[] = {"mean_interval", "from", "until"};
 
 class FaultReader {
 public:
@@ -35,9 +27,10 @@ public:
     // Whether the entry is a generator's: targets and amounts are drawn per seed.
     virtual bool drawn() const = 0;
     virtual bool has(std::string_view field) const = 0;
-    // The members this family takes besides its timing ("at" and "when", or a generator's
-    // "mean_interval", "from" and "until"), which the reader adds.
-    virtual void allow_only(std::initializer_list<std::string_view> fields) const = 0;
+    // The entry's declared members: the reader refuses any other besides the timing ("at"
+    // and "when", or a generator's "mean_interval", "from" and "until"), which it adds.
+    // Called first; every member read below must be declared, with its type.
+    virtual void declare(const FaultEntry& entry) const = 0;
 
     // The node a fault on one node strikes: a node's name or a role ({"role": "holder"}).
     // Drawn: a list of targets, each its own stream; returns "" (each draw names one).
@@ -50,9 +43,10 @@ public:
     // [from, to]: two different nodes.
     virtual std::pair<std::string, std::string> link(std::string_view field) const = 0;
 
-    // An amount: fixed, the duration written; drawn, a distribution the draws read (in the
-    // order the family's draw() reads them) and Duration{} here.
-    virtual Duration amount(std::string_view field, const AmountRule& rule = {}) const = 0;
+    // An amount, held to its declared rule: fixed, the duration written; drawn, a
+    // distribution the draws read (in the order the family's draw() reads them) and
+    // Duration{} here.
+    virtual Duration amount(std::string_view field) const = 0;
     virtual Odds odds(std::string_view field) const = 0;
     virtual bool flag(std::string_view field) const = 0;  // absent: false
     virtual std::string text(std::string_view field) const = 0;

@@ -11,7 +11,7 @@
 namespace locksim {
 
 LossBurstFault LossBurstFault::read(std::string_view, const FaultReader& reader) {
-    reader.allow_only({"loss_burst", "for", "loss", "one_way"});
+    reader.declare(entries[0]);
     LossBurstFault burst;
     std::tie(burst.from, burst.to) = reader.link("loss_burst");
     burst.length = reader.amount("for");

@@ -27,7 +27,32 @@ struct LossBurstFault {
     bool one_way = false;
     std::optional<EventTrigger> when;
 
-    static constexpr std::string_view keys[] = {"loss_burst"};
+    static constexpr FaultMember members[] = {
+        {.name = "loss_burst",
+         .type = MemberType::link,
+         .required = true,
+         .drawn_required = true,
+         .doc = "The link [from, to], two different nodes: messages sent on it during the window are lost at the "
+                "given odds (a flapping port, a queue overflowing)."},
+        {.name = "for",
+         .type = MemberType::amount,
+         .required = true,
+         .drawn_required = true,
+         .doc = "How long the burst lasts, a duration.",
+         .drawn_doc = "Each burst's length: a duration or a distribution."},
+        {.name = "loss",
+         .type = MemberType::odds,
+         .doc = "The odds of losing each message sent in the window, such as \"1/2\". Default \"1/1\": every one."},
+        {.name = "one_way",
+         .type = MemberType::flag,
+         .doc = "true: only messages from the first node to the second are lost. Default false."},
+    };
+    static constexpr FaultEntry entries[] = {
+        {.key = "loss_burst",
+         .example = "{\"loss_burst\": [\"server-1\", \"lock-store\"], \"at\": \"8s\", \"for\": \"5s\", \"loss\": "
+                    "\"1/2\"}: a loss burst.",
+         .generators = "Random loss bursts on one link.",
+         .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_lossy};
     static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order
     // Explored as the messages the target and one other node send each other (only the

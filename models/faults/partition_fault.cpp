@@ -32,7 +32,7 @@ void for_each_pair(FaultWorld& world, const PartitionFault& f, Action action) {
 }  // namespace
 
 PartitionFault PartitionFault::read(std::string_view, const FaultReader& reader) {
-    reader.allow_only({"partition", "heal_after", "one_way"});
+    reader.declare(entries[0]);
     PartitionFault partition;
     std::tie(partition.side_a, partition.side_b) = reader.sides("partition");
     // A drawn partition that never heals would end every later draw's story.

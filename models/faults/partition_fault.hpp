@@ -27,7 +27,28 @@ struct PartitionFault {
     bool one_way = false;
     std::optional<EventTrigger> when;
 
-    static constexpr std::string_view keys[] = {"partition"};
+    static constexpr FaultMember members[] = {
+        {.name = "partition",
+         .type = MemberType::sides,
+         .required = true,
+         .drawn_required = true,
+         .doc = "The two sides, [[side a], [side b]]: at least one node on each, none on both; or one node's name, "
+                "cut off from every other node. Messages between the sides are lost."},
+        {.name = "heal_after",
+         .type = MemberType::amount,
+         .drawn_required = true,
+         .doc = "How long until the partition heals, a duration. Default: it never heals.",
+         .drawn_doc = "Each partition's length: a duration or a distribution; a drawn partition always heals."},
+        {.name = "one_way",
+         .type = MemberType::flag,
+         .doc = "true: only messages from the first side to the second are lost. Default false."},
+    };
+    static constexpr FaultEntry entries[] = {
+        {.key = "partition",
+         .example = "{\"partition\": [[\"server-1\"], [\"lock-store\"]], \"at\": \"5s\", \"heal_after\": \"60s\"}: a "
+                    "network partition.",
+         .generators = "Random partitions between two fixed sides; each heals after a drawn time.",
+         .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::network_partitioned};
     static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
     // Explored as one node cut off, both ways (or only what it sends, "one_way"), from the
@@ -44,7 +65,16 @@ struct PartitionFault {
                      .may_be_one_way = true,
                      .name = "partition",
                      .listing = "partitions cutting one node off, healing after",
-                     .size_joint = ", healing after "};
+                     .size_joint = ", healing after ",
+                     .description =
+                         "Partitions cutting each target off, both ways, from the nodes of apart_from (every "
+                         "other node without it), at every strike point of each target.",
+                     .size_doc =
+                         "How long until the partition heals; null: it never heals. A list tries each; a range "
+                         "{\"from\", \"to\"} is explored exactly. Default: it never heals.",
+                     .other_side_doc =
+                         "The nodes each target is cut off from: a node name, a list of them, or "
+                         "\"servers\". Default: every other node."};
 
     static PartitionFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;

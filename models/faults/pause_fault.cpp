@@ -2,22 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 
 std::string PauseFault::read_cause(const FaultReader& reader) {
-    std::string cause = reader.has("kind") ? reader.text("kind") : "gc";
-    if (cause != "gc" && cause != "sigstop" && cause != "swap")
+    std::string cause = reader.has("kind") ? reader.text("kind") : std::string(causes[0]);
+    if (std::find(std::begin(causes), std::end(causes), cause) == std::end(causes))
         reader.fail("kind", fmt::format("unknown pause kind \"{}\"; expected \"gc\", \"sigstop\" or \"swap\"", cause));
     return cause;
 }
 
 PauseFault PauseFault::read(std::string_view, const FaultReader& reader) {
-    reader.allow_only({"pause", "for", "kind"});
+    reader.declare(entries[0]);
     PauseFault pause;
     pause.cause = read_cause(reader);
-    pause.length = reader.amount("for", {.above_zero = true, .above_zero_help = "expected a pause longer than 0s"});
+    pause.length = reader.amount("for");
     pause.node = reader.target("pause");
     return pause;
 }

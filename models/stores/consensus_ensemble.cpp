@@ -165,6 +165,11 @@ void ConsensusEnsemble::report_holder(const std::string& prefix) {
     const auto waiting = members_[leader_].state.children(prefix);
     if (waiting.empty() || holder_of_[prefix] == waiting.front().path) return;
     const ConsensusKey& lowest = waiting.front();
+    // The holder's session is open (its expiry would have deleted the key), and its token
+    // is above every one granted on this lock before, whoever led then.
+    assert(members_[leader_].state.has_session(lowest.session));
+    assert(lowest.create_revision > granted_token_[prefix]);
+    granted_token_[prefix] = lowest.create_revision;
     holder_of_[prefix] = lowest.path;
     Host(engine_, leader_node())
         .record(trace_kind::lock_granted, {{"key", prefix},
@@ -246,7 +251,9 @@ Task<std::optional<ConsensusKey>> ConsensusEnsemble::create(std::string prefix, 
     ConsensusCommand command{ConsensusCommand::Kind::create, std::move(prefix), session, client, {}, 0};
     const auto index = co_await replicate(std::move(command));
     if (!index) co_return std::nullopt;
-    co_return created_.at(*index);
+    const auto created = created_.find(*index);
+    if (created == created_.end()) co_return std::nullopt;  // the session expired first
+    co_return created->second;
 }
 
 Task<std::optional<bool>> ConsensusEnsemble::remove(std::string path, NodeId by) {

@@ -129,9 +129,10 @@ private:
     std::map<std::string, std::vector<Watch>> watches_;
     std::map<std::int64_t, Instant> session_heard_;  // leader's monotonic reading
     std::map<std::int64_t, Duration> session_timeout_;
-    std::map<std::string, std::string> holder_of_;  // prefix -> path of the lowest key, as last reported
-    std::map<std::size_t, std::int64_t> opened_;    // log index -> session it opened
-    std::map<std::size_t, ConsensusKey> created_;   // log index -> key it created
+    std::map<std::string, std::string> holder_of_;       // prefix -> path of the lowest key, as last reported
+    std::map<std::string, std::int64_t> granted_token_;  // prefix -> the token of its last grant
+    std::map<std::size_t, std::int64_t> opened_;         // log index -> session it opened
+    std::map<std::size_t, ConsensusKey> created_;        // log index -> key it created
 };
 
 }  // namespace locksim

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 namespace locksim {
 
@@ -35,6 +36,11 @@ AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
             break;
         }
         case ConsensusCommand::Kind::create: {
+            // An ephemeral node / lease-bound key lives only in an open session, whose expiry
+            // deletes it: ZooKeeper refuses a create in an expired session, etcd a Put on a
+            // revoked lease. The leader checked the session before it appended the entry, but
+            // an expiry appended earlier can commit in between.
+            if (!sessions_.contains(command.session)) break;
             // ZooKeeper: a sequential node under the prefix; etcd: a key named by the lease.
             const std::string path = flavor_ == ConsensusFlavor::zookeeper
                                          ? fmt::format("{}/lock-{:010}", command.path, next_sequence_[command.path]++)
@@ -45,13 +51,20 @@ AppliedCommand ConsensusState::apply(const ConsensusCommand& command) {
                 applied.created = existing->second;
                 break;
             }
+            // The fencing token: above every one this state has handed out.
+            assert(next_revision > highest_created_);
+            highest_created_ = next_revision;
             ConsensusKey key{path, next_revision, command.session, command.client};
             keys_[path] = key;
             keys_changed = true;
             applied.created = std::move(key);
             break;
         }
-        case ConsensusCommand::Kind::remove: erase_key(command.path, applied); break;
+        case ConsensusCommand::Kind::remove:
+            // A client deletes only its own key (its lease's value).
+            assert(!keys_.contains(command.path) || keys_.at(command.path).client == command.client);
+            erase_key(command.path, applied);
+            break;
         case ConsensusCommand::Kind::expire_session: {
             std::vector<std::string> owned;
             for (const auto& [path, key] : keys_)

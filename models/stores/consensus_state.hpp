@@ -41,8 +41,8 @@ std::string_view to_string(ConsensusCommand::Kind kind);
 // What applying one entry did: what the leader's reply and its watches need to know.
 struct AppliedCommand {
     std::optional<std::int64_t> opened_session;
-    std::optional<ConsensusKey> created;
-    std::vector<ConsensusKey> deleted;  // in path order
+    std::optional<ConsensusKey> created;  // none: the session had expired
+    std::vector<ConsensusKey> deleted;    // in path order
 };
 
 class ConsensusState {
@@ -68,6 +68,7 @@ private:
     ConsensusFlavor flavor_;
     std::int64_t revision_ = 0;
     std::int64_t next_session_ = 1;
+    std::int64_t highest_created_ = 0;  // the highest create revision handed out
     // Per parent: the next sequence number. Real ZooKeeper uses the parent's cversion,
     // which deletions raise too; only the order of the numbers matters to the recipe.
     std::map<std::string, std::int64_t> next_sequence_;

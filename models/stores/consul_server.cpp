@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <vector>
 
 #include "models/trace_kinds.hpp"
@@ -84,6 +85,8 @@ ConsulAcquireReply ConsulServer::acquire(const std::string& key, const std::stri
         return {Outcome::invalid_session, 0};
     }
     Entry& entry = keys_[key];
+    // A key is held only by a live session: ending one releases its keys.
+    assert(entry.session.empty() || sessions_.contains(entry.session));
     // The holder's own session acquires again without a new LockIndex (a reply it missed).
     if (entry.session == id) return {Outcome::acquired, entry.lock_index};
     if (!entry.session.empty()) {
@@ -106,6 +109,7 @@ bool ConsulServer::release(const std::string& key, const std::string& id, NodeId
     const auto found = keys_.find(key);
     if (found == keys_.end() || found->second.session != id) return false;
     Entry& entry = found->second;
+    assert(sessions_.contains(id));  // a key is held only by a live session
     host_.record(trace_kind::lock_released, {{"key", key},
                                              {"value", id},
                                              {"token", entry.lock_index},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <vector>
 
 #include "models/trace_kinds.hpp"
@@ -75,6 +76,7 @@ std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const
     auto held = advisory_.find(key);
     const NodeId client = sessions_.at(session).client;
     if (held != advisory_.end()) {
+        assert(sessions_.contains(held->second.session));  // a lock is held by a live session
         if (held->second.session == session) {
             ++held->second.count;
             // The session is another client's now (a pooler lent it): the lock it holds
@@ -113,6 +115,7 @@ Task<bool> DatabaseLocks::lock_row(std::int64_t session, std::string row) {
         if (!touch(session)) co_return false;
         auto held = rows_.find(row);
         if (held == rows_.end()) {
+            assert(sessions_.at(session).in_transaction);  // a row lock lives in a transaction
             const NodeId client = sessions_.at(session).client;
             rows_[row] = Held{session, client};
             host_.record(
@@ -120,6 +123,7 @@ Task<bool> DatabaseLocks::lock_row(std::int64_t session, std::string row) {
                 {{"key", row}, {"value", std::string("FOR UPDATE")}, {"holder", client}, {"session", session}});
             co_return true;
         }
+        assert(sessions_.contains(held->second.session));  // a lock is held by a live session
         if (held->second.session == session) co_return true;
         sessions_.at(session).waiting = true;
         co_await row_released_.wait(host_);  // blocked in the lock queue; no timeout
@@ -162,6 +166,9 @@ void DatabaseLocks::end_session(std::int64_t session, std::string_view why) {
 
 void DatabaseLocks::release(std::map<std::string, Held>& locks, const std::string& key, NodeId by, bool session_ended) {
     const Held held = locks.at(key);
+    // The session lets its own lock go, once: at its last unlock, its COMMIT or its end.
+    assert(sessions_.contains(held.session));
+    assert(&locks == &rows_ || held.count == 0 || session_ended);
     locks.erase(key);
     host_.record(session_ended ? trace_kind::lock_expired : trace_kind::lock_released,
                  {{"key", key},

@@ -83,6 +83,9 @@ void KubernetesApiServer::trace_write(const std::string& name, const StoredLease
     }
     // A takeover: the API server let the old lease go only now, when a candidate that had
     // judged it run out by its own clock wrote over it.
+    // The token is leaseTransitions: a new holder's is above every one granted before (a
+    // Lease just created, at resourceVersion 0 before, has had no holder).
+    assert(before.object.resource_version == 0 || new_spec.lease_transitions > old_spec.lease_transitions);
     if (was_held)
         host_.record(trace_kind::lock_expired, {{"key", name},
                                                 {"value", old_spec.holder_identity},

@@ -42,6 +42,7 @@ std::optional<std::int64_t> LeaseRowStore::claim(const std::string& name, const 
     assert(found == rows_.end() || fence > found->second.fence);  // a row's fence only rises
     const Instant until = host_.wall_now() + ttl;
     rows_[name] = Row{owner, client, until, fence, false};
+    assert(!expired(rows_.at(name)));  // the grant is live by this clock: ttl > 0
     host_.record(
         trace_kind::lock_granted,
         {{"key", name}, {"value", owner}, {"token", fence}, {"holder", client}, {"ttl", ttl}, {"expires_at", until}});

@@ -117,13 +117,17 @@ std::optional<std::int64_t> RedisServer::set_if_absent_with_token(const std::str
 // SET NX's test: nothing stored under the key (an expired lock is gone first).
 bool RedisServer::key_is_free(const std::string& key, NodeId client) {
     expire_if_due(key);
-    if (!keys_.contains(key)) return true;
+    const auto stored = keys_.find(key);
+    if (stored == keys_.end()) return true;
+    // What refuses the grant is a live key: one expired by this node's own clock is gone.
+    assert(replica_ || host_.wall_now() < stored->second.stored.expires_at);
     host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
     return false;
 }
 
 void RedisServer::grant(const std::string& key, const std::string& value, std::optional<Duration> ttl, NodeId client,
                         std::optional<std::int64_t> token) {
+    assert(!ttl || ttl->ns > 0);  // the lock outlives its own grant
     const Instant expires_at = ttl ? host_.wall_now() + *ttl : never;
     // One value per key: a SET NX grants only where nothing is stored, never over a value.
     [[maybe_unused]] const bool fresh =
@@ -155,18 +159,23 @@ int RedisServer::delete_if_equals(const std::string& key, const std::string& val
     expire_if_due(key);
     auto entry = keys_.find(key);
     if (entry == keys_.end() || entry->second.stored.value != value) return 0;
-    return release(entry, client, false);
+    return release(entry, client, value);
 }
 
 int RedisServer::del(const std::string& key, NodeId client) {
     expire_if_due(key);
     auto entry = keys_.find(key);
     if (entry == keys_.end()) return 0;
-    return release(entry, client, true);
+    return release(entry, client, std::nullopt);
 }
 
-// `plain`: deleted without comparing the value, whoever's it was.
-int RedisServer::release(std::map<std::string, Entry>::iterator entry, NodeId client, bool plain) {
+// `compared`: the value a compare-and-delete names; without one (plain DEL) the key goes
+// whoever's it was.
+int RedisServer::release(std::map<std::string, Entry>::iterator entry, NodeId client,
+                         const std::optional<std::string>& compared) {
+    const bool plain = !compared.has_value();
+    assert(plain || entry->second.stored.value == *compared);                // only the holder's own value
+    assert(replica_ || host_.wall_now() < entry->second.stored.expires_at);  // a live key: expired ones are gone
     const std::string key = entry->first;
     host_.record(trace_kind::lock_released, {{"key", key},
                                              {"value", entry->second.stored.value},

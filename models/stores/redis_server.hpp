@@ -73,7 +73,8 @@ private:
     void grant(const std::string& key, const std::string& value, std::optional<Duration> ttl, NodeId client,
                std::optional<std::int64_t> token);
     std::int64_t increment(const std::string& counter, NodeId client);
-    int release(std::map<std::string, Entry>::iterator entry, NodeId client, bool plain);
+    int release(std::map<std::string, Entry>::iterator entry, NodeId client,
+                const std::optional<std::string>& compared);
     void arm_expiry(const std::string& key);
     void changed(const std::string& key);  // after every write: persistence and replication
     void start_saving();

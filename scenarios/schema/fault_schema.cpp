@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "models/faults/fault.hpp"
 #include "models/stores/store_registry.hpp"
@@ -173,35 +174,38 @@ public:
     bool drawn() const override { return generator_ != nullptr; }
     bool has(std::string_view field) const override { return item_.has(field); }
 
-    void allow_only(std::initializer_list<std::string_view> fields) const override {
-        static constexpr std::string_view placed[] = {"at", "when"};
-        static constexpr std::string_view window[] = {"mean_interval", "from", "until"};
+    void declare(const FaultEntry& entry) const override {
+        entry_ = &entry;
         // Listed in errors as a file writes them: the key, a placed fault's timing, the
         // family's own members, a generator's window.
-        std::vector<std::string_view> allowed(fields);
+        std::vector<std::string_view> allowed;
+        for (const FaultMember& member : entry.members) allowed.push_back(member.name);
         if (drawn())
-            for (std::string_view field : window) allowed.push_back(field);
+            allowed.insert(allowed.end(), std::begin(generator_window_members), std::end(generator_window_members));
         else
-            allowed.insert(allowed.begin() + (allowed.empty() ? 0 : 1), std::begin(placed), std::end(placed));
+            allowed.insert(allowed.begin() + 1, std::begin(placed_timing_members), std::end(placed_timing_members));
         item_.allow_only(allowed);
     }
 
     std::string target(std::string_view field) const override {
-        if (!drawn()) return read_target(item_, field, world_);
-        generator_->targets = read_generator_targets(item_[field], world_);
-        return "";
+        declared(field, MemberType::target);
+        return drawn() ? drawn_targets(field) : read_target(item_, field, world_);
     }
     std::string node(std::string_view field) const override {
-        return drawn() ? target(field) : read_node_ref(item_[field], nodes_);
+        declared(field, MemberType::node);
+        return drawn() ? drawn_targets(field) : read_node_ref(item_[field], nodes_);
     }
     std::pair<std::vector<std::string>, std::vector<std::string>> sides(std::string_view field) const override {
+        declared(field, MemberType::sides);
         return read_sides(item_[field], nodes_);
     }
     std::pair<std::string, std::string> link(std::string_view field) const override {
+        declared(field, MemberType::link);
         return read_link_ends(item_[field], nodes_);
     }
 
-    Duration amount(std::string_view field, const AmountRule& rule) const override {
+    Duration amount(std::string_view field) const override {
+        const AmountRule& rule = declared(field, MemberType::amount).rule;
         const JsonReader value = item_[field];
         const auto beyond = [&](Duration low, Duration high) {
             return rule.bound.ns > 0 && (low < -rule.bound || high > rule.bound);
@@ -217,12 +221,36 @@ public:
         if (beyond(fixed, fixed)) value.fail(std::string(rule.bound_help));
         return fixed;
     }
-    Odds odds(std::string_view field) const override { return read_odds(item_[field]); }
-    bool flag(std::string_view field) const override { return item_.has(field) && item_[field].boolean(); }
-    std::string text(std::string_view field) const override { return item_[field].string(); }
+    Odds odds(std::string_view field) const override {
+        declared(field, MemberType::odds);
+        return read_odds(item_[field]);
+    }
+    bool flag(std::string_view field) const override {
+        declared(field, MemberType::flag);
+        return item_.has(field) && item_[field].boolean();
+    }
+    std::string text(std::string_view field) const override {
+        declared(field, MemberType::choice);
+        return item_[field].string();
+    }
     void fail_at(std::string_view field, const std::string& message) const override { item_[field].fail(message); }
 
 private:
+    std::string drawn_targets(std::string_view field) const {
+        generator_->targets = read_generator_targets(item_[field], world_);
+        return "";
+    }
+
+    // A family reads only what its entry declares, as the type it declares: what the
+    // JSON Schema, printed from the declaration, says the member is.
+    const FaultMember& declared(std::string_view field, MemberType type) const {
+        assert(entry_ != nullptr);  // declare() comes first
+        const FaultMember* member = entry_->find(field);
+        assert(member != nullptr && member->type == type);
+        return *member;
+    }
+
+    mutable const FaultEntry* entry_ = nullptr;
     const JsonReader& item_;
     const WorldSpec& world_;
     const std::vector<std::string>& nodes_;
@@ -241,8 +269,8 @@ std::string quoted_list(const std::vector<std::string_view>& keys) {
 std::optional<Fault> read_fault_of_family(const JsonFaultReader& reader, const JsonReader& item) {
     std::optional<Fault> fault;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
-        for (std::string_view key : F::keys)
-            if (!fault && item.has(key)) fault = F::read(key, reader);
+        for (const FaultEntry& entry : F::entries)
+            if (!fault && item.has(entry.key)) fault = F::read(entry.key, reader);
     });
     return fault;
 }
@@ -282,7 +310,7 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
                     f.node;
                 }
                 ? on_nodes : on_links;
-                for (std::string_view key : F::keys) keys.push_back(key);
+                for (const FaultEntry& entry : F::entries) keys.push_back(entry.key);
             });
             item.fail(fmt::format("expected a generator with {} (listing its targets), or {} (naming the link)",
                                   quoted_list(on_nodes), quoted_list(on_links)));
