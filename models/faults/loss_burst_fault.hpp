@@ -67,7 +67,21 @@ struct LossBurstFault {
                                                                         .odds_field = "loss",
                                                                         .name = "loss burst",
                                                                         .listing = "loss bursts lasting",
-                                                                        .size_joint = " for "};
+                                                                        .size_joint = " for ",
+                                                                        .description =
+                                                                            "Loss bursts on the link between each "
+                                                                            "target and the node of with: what either "
+                                                                            "sends the other (only the target, with "
+                                                                            "one_way) until the burst ends is lost at "
+                                                                            "the odds of loss, at every strike point "
+                                                                            "of each target.",
+                                                                        .size_doc =
+                                                                            "How long the burst lasts. A list tries "
+                                                                            "each; a range {\"from\", \"to\"} is "
+                                                                            "explored exactly.",
+                                                                        .other_side_doc =
+                                                                            "The one node at the other end of the "
+                                                                            "link: its name, or a list of one."};
 
     static LossBurstFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;

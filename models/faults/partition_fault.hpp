@@ -67,8 +67,9 @@ struct PartitionFault {
                      .listing = "partitions cutting one node off, healing after",
                      .size_joint = ", healing after ",
                      .description =
-                         "Partitions cutting each target off, both ways, from the nodes of apart_from (every "
-                         "other node without it), at every strike point of each target.",
+                         "Partitions cutting each target off, both ways (only what it sends, with one_way), from "
+                         "the nodes of apart_from (every other node without it), at every strike point of each "
+                         "target.",
                      .size_doc =
                          "How long until the partition heals; null: it never heals. A list tries each; a range "
                          "{\"from\", \"to\"} is explored exactly. Default: it never heals.",

@@ -183,7 +183,15 @@ Json explore_definition(const ExploreShape& shape, const FaultEntry& entry) {
     if (shape.has_end) sizes.push_back(defined("exploreLengthRange"));
     properties[std::string(shape.size_field)] = described(shape.size_doc, Json{{"anyOf", sizes}});
     if (shape.has_cause) properties["kind"] = member_schema(*entry.find("kind"), false);
+    if (shape.may_be_one_way)
+        properties["one_way"] = described(
+            "Only what the target sends is cut or lost; it still hears the other side. Default: false, both ways.",
+            Json{{"type", "boolean"}});
+    if (!shape.odds_field.empty())
+        properties[std::string(shape.odds_field)] =
+            described("The odds of losing each message, such as \"1/2\". Default \"1/1\": every one.", defined("odds"));
     Json required = Json::array({shape.key});
+    if (shape.one_other_node) required.push_back(shape.other_side_field);
     if (!shape.size_may_be_null) required.push_back(shape.size_field);
     return Json{{"description", shape.description},
                 {"type", "object"},
