@@ -140,6 +140,7 @@ namespace {
 // What the family's key holds: the node, or [[node], [the other side]] for a partition
 // that cuts it off from some nodes only.
 nlohmann::ordered_json target_json(const FaultFamilyPlan& family, const std::string& node) {
+    if (const Role* role = role_of(node)) return nlohmann::ordered_json{{"role", role->name}};
     if (family.apart_from.empty()) return node;
     if (explore_shape(family.kind)->one_other_node) return nlohmann::ordered_json::array({node, family.apart_from[0]});
     return nlohmann::ordered_json::array({nlohmann::ordered_json::array({node}), family.apart_from});
@@ -161,7 +162,9 @@ std::string FaultFamilyPlan::name() const {
 }
 
 std::string FaultFamilyPlan::targets_text() const {
-    std::string text = fmt::format("{}", fmt::join(targets, ", "));
+    std::vector<std::string> named;
+    for (const auto& target : targets) named.push_back(target_words(target));
+    std::string text = fmt::format("{}", fmt::join(named, ", "));
     if (!apart_from.empty()) {
         std::string field(explore_shape(kind)->other_side_field);
         std::replace(field.begin(), field.end(), '_', ' ');

@@ -1,5 +1,6 @@
 #include "reports/explore_json.hpp"
 
+#include "models/faults/fault_roles.hpp"
 #include "reports/explore_text.hpp"
 #include "reports/result_json.hpp"
 #include "sim/duration_text.hpp"
@@ -46,7 +47,10 @@ Json range_json(const InstantRange& range) {
 
 Json region_json(const DesignExploration& design, const FaultRegion& region) {
     Json out;
-    out["node"] = region.node;
+    if (const Role* role = role_of(region.node))
+        out["node"] = {{"role", role->name}};
+    else
+        out["node"] = region.node;
     out["fault"] = design.families[region.family].kind;
     out["violations"] = violation_names(region.violations);
     out["start"] = range_json(region.start);

@@ -73,7 +73,7 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
         const FaultFamilyPlan& family = design.families[region.family];
         out += fmt::format("  R{}. {} on {}: a {} that {}\n", r + 1,
                            style.violation(fmt::format("{}", fmt::join(violation_names(region.violations), ", "))),
-                           region.node, family.name(), region_text(region));
+                           target_words(region.node), family.name(), region_text(region));
         out += "      replay: " + region_replay(exploration, design, region, program) + "\n";
     }
     if (design.regions.size() > regions_listed)

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "models/faults/fault.hpp"
+#include "models/faults/fault_roles.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
@@ -34,10 +35,15 @@ struct StartClass {
 // a node at one end.
 std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_end, const std::string& node,
                                       bool strikes_links, const std::vector<std::string>& links_to) {
-    const std::optional<NodeId> id = baseline.find_node(node);
-    assert(id.has_value());
-    std::vector<bool> telling(baseline.node_names().size(), strikes_links && links_to.empty());
-    telling[id->index] = true;
+    // A role (the lock holder) may be played by any node, and who plays it changes at an
+    // event: every node's events tell its starts apart.
+    const bool by_role = role_of(node) != nullptr;
+    std::vector<bool> telling(baseline.node_names().size(), by_role || (strikes_links && links_to.empty()));
+    if (!by_role) {
+        const std::optional<NodeId> id = baseline.find_node(node);
+        assert(id.has_value());
+        telling[id->index] = true;
+    }
     if (strikes_links)
         for (const auto& other : links_to) {
             const std::optional<NodeId> other_id = baseline.find_node(other);

@@ -200,16 +200,20 @@ std::string describe_fault(const Json& fault, const Fault& placed) {
     return what;
 }
 
-}  // namespace
-
-ShrinkResult shrink(const ShrinkRequest& request) {
-    Json original;
+// The file as JSON, with a clear error when it is not.
+Json parsed_file(const ShrinkRequest& request) {
     try {
-        original = Json::parse(request.text);
+        return Json::parse(request.text);
     } catch (const Json::exception&) {
         throw ShrinkError(
             fmt::format("{}: not valid JSON; run `locksim run {}` to see where", request.file, request.file));
     }
+}
+
+// One design, its world at the top level, under the seed that failed (and the faults of
+// --faults instead of the file's, when given).
+Json one_design_document(const ShrinkRequest& request) {
+    const Json original = parsed_file(request);
     if (!original.contains("designs") || !original["designs"].is_object() ||
         !original["designs"].contains(request.design)) {
         std::vector<std::string> names;
@@ -218,8 +222,6 @@ ShrinkResult shrink(const ShrinkRequest& request) {
         throw ShrinkError(fmt::format("{}: --design: no design named \"{}\"; the designs are {}", request.file,
                                       request.design, fmt::join(names, ", ")));
     }
-
-    // One design, its world at the top level, under the seed that failed.
     Json document;
     document["$schema"] = "scenario.schema.json";
     document["name"] = original.value("name", std::string("scenario")) + "-minimal";
@@ -238,8 +240,11 @@ ShrinkResult shrink(const ShrinkRequest& request) {
         document.erase("fault_generators");
     }
     document["designs"] = Json{{request.design, Json::object()}};
+    return document;
+}
 
-    Shrinker shrinker(request);
+// The violation kind shrink keeps: the first the run shows, in the order outputs list them.
+std::uint32_t violation_to_keep(const ShrinkRequest& request, const Json& document, Shrinker& shrinker) {
     const auto first = shrinker.attempt(document);
     if (!first)
         throw ShrinkError(
@@ -251,26 +256,29 @@ ShrinkResult shrink(const ShrinkRequest& request) {
             fmt::format("{}: design \"{}\" under seed {} shows no violation, so there is nothing to shrink; "
                         "find a failing run with `locksim sweep` or `locksim explore`",
                         request.file, request.design, request.seed));
-    // The first kind it shows, in the order outputs list them, is the one kept.
-    const std::uint32_t target = first->violations & (~first->violations + 1);
-    shrinker.aim_at(target);
-    ShrinkResult result;
-    result.violation = violation_names(target).front();
+    return first->violations & (~first->violations + 1);
+}
 
-    if (document.contains("fault_generators")) {
-        const Scenario scenario = parse_scenario(document.dump(), request.file, metric_names());
-        const auto drawn = draw_fault_schedule(scenario.designs.front().world.fault_generators, request.seed);
-        Json candidate = document;
-        candidate.erase("fault_generators");
-        if (!candidate.contains("faults")) candidate["faults"] = Json::array();
-        for (const auto& fault : drawn) candidate["faults"].push_back(fault_json(fault));
-        if (shrinker.keeps(candidate)) {
-            document = std::move(candidate);
-            result.steps.push_back(fmt::format("fixed the {} fault{} the generators drew for seed {}", drawn.size(),
-                                               drawn.size() == 1 ? "" : "s", request.seed));
-        }
+// The faults the generators drew for the seed, placed as faults of their own, so that
+// each can be removed or shortened.
+void fix_drawn_faults(const ShrinkRequest& request, Json& document, Shrinker& shrinker, ShrinkResult& result) {
+    if (!document.contains("fault_generators")) return;
+    const Scenario scenario = parse_scenario(document.dump(), request.file, metric_names());
+    const auto drawn = draw_fault_schedule(scenario.designs.front().world.fault_generators, request.seed);
+    Json candidate = document;
+    candidate.erase("fault_generators");
+    if (!candidate.contains("faults")) candidate["faults"] = Json::array();
+    for (const auto& fault : drawn) candidate["faults"].push_back(fault_json(fault));
+    if (shrinker.keeps(candidate)) {
+        document = std::move(candidate);
+        result.steps.push_back(fmt::format("fixed the {} fault{} the generators drew for seed {}", drawn.size(),
+                                           drawn.size() == 1 ? "" : "s", request.seed));
     }
+}
 
+// Rounds of removing faults, customers, servers and links, anchoring faults to events and
+// shortening amounts, until a round changes nothing (at most four).
+void minimise(Json& document, Shrinker& shrinker, ShrinkResult& result) {
     const auto removal = [&result](const std::string& what, const Json& removed) {
         if (removed.empty()) return;
         std::vector<std::string> items;
@@ -304,24 +312,28 @@ ShrinkResult shrink(const ShrinkRequest& request) {
             result.steps.push_back(*step);
         if (result.steps.size() == before) break;
     }
+}
 
-    // The horizon moved in to a second past the run's end, if that is earlier.
-    if (const auto last = shrinker.attempt(document)) {
-        const std::int64_t second = seconds(1).ns;
-        const Duration end{((last->ended - Instant{}).ns / second + 2) * second};
-        Json candidate = document;
-        candidate["horizon"] = format_duration(end);
-        const auto was =
-            document.contains("horizon") ? document["horizon"].get<std::string>() : std::string("the default");
-        const DurationParse current = parse_duration(document.value("horizon", std::string("1h")));
-        if (std::holds_alternative<Duration>(current) && end < std::get<Duration>(current) &&
-            shrinker.keeps(candidate)) {
-            document = std::move(candidate);
-            result.steps.push_back(fmt::format("horizon {} → {}", was, format_duration(end)));
-        }
+// The horizon moved in to a second past the run's end, if that is earlier.
+void pull_in_horizon(Json& document, Shrinker& shrinker, ShrinkResult& result) {
+    const auto last = shrinker.attempt(document);
+    if (!last) return;
+    const std::int64_t second = seconds(1).ns;
+    const Duration end{((last->ended - Instant{}).ns / second + 2) * second};
+    Json candidate = document;
+    candidate["horizon"] = format_duration(end);
+    const auto was = document.contains("horizon") ? document["horizon"].get<std::string>() : std::string("the default");
+    const DurationParse current = parse_duration(document.value("horizon", std::string("1h")));
+    if (std::holds_alternative<Duration>(current) && end < std::get<Duration>(current) && shrinker.keeps(candidate)) {
+        document = std::move(candidate);
+        result.steps.push_back(fmt::format("horizon {} → {}", was, format_duration(end)));
     }
+}
 
-    // What the minimal run shows, pinned, and said in words.
+// What the minimal run shows, pinned as the design's expectation and said in words, the
+// designs last as in every shipped file.
+void pin_outcome(const ShrinkRequest& request, std::uint32_t target, Json& document, Shrinker& shrinker,
+                 const ShrinkResult& result) {
     const auto final_run = shrinker.attempt(document);
     if (!final_run || (final_run->violations & target) == 0)
         throw std::logic_error("shrink lost the violation it kept at every step");
@@ -339,10 +351,24 @@ ShrinkResult shrink(const ShrinkRequest& request) {
         request.seed, faults.empty() ? std::string("no fault at all") : fmt::format("{}", fmt::join(faults, "; ")),
         "the run shows", result.violation, count);
     document["designs"][request.design]["expect"] = Json{{result.violation, count}};
-    // The designs last, as in every shipped file.
     Json designs = document["designs"];
     document.erase("designs");
     document["designs"] = std::move(designs);
+}
+
+}  // namespace
+
+ShrinkResult shrink(const ShrinkRequest& request) {
+    Json document = one_design_document(request);
+    Shrinker shrinker(request);
+    const std::uint32_t target = violation_to_keep(request, document, shrinker);
+    shrinker.aim_at(target);
+    ShrinkResult result;
+    result.violation = violation_names(target).front();
+    fix_drawn_faults(request, document, shrinker, result);
+    minimise(document, shrinker, result);
+    pull_in_horizon(document, shrinker, result);
+    pin_outcome(request, target, document, shrinker, result);
     result.minimal = std::move(document);
     result.runs = shrinker.runs();
     return result;

@@ -17,6 +17,7 @@
 
 #include "checks/exploration.hpp"
 #include "models/faults/fault.hpp"
+#include "models/faults/fault_roles.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/explore_spec.hpp"
@@ -218,6 +219,14 @@ TEST_CASE("partition: a one-way cut and a loss burst on one link agree with a ru
     ExploreFaultFamily burst = apart_from(ranged("loss_burst", {"server-1"}, 100_ms, 60_s), {"lock-store"});
     burst.loss = Odds{3, 4};
     CHECK(explore_and_check("partition.json", burst, partition_lengths, "unfenced") > 0);
+}
+
+TEST_CASE(
+    "gc-pause-40s: a pause of the lock holder, whoever holds it when it strikes, agrees with a run at every point") {
+    ExploreFaultFamily holder = ranged("pause", {std::string(holder_role)}, 1_ms, 2_min);
+    holder.cause = "gc";
+    // Who holds changes at an event of some node, so every node's event starts a class.
+    CHECK(explore_and_check("gc-pause-40s.json", holder, {1_s, 29_s, 30_s + 1_ms, 31_s, 40_s}, "fenced") > 20);
 }
 
 TEST_CASE("explore --format json lists each region exactly, and its example replays to the violation it names") {

@@ -20,18 +20,6 @@ std::vector<std::string_view> fault_keys() {
     return keys;
 }
 
-namespace {
-
-std::string target_words(const std::string& target) {
-    if (target == holder_role) return "the lock holder";
-    if (target == primary_role) return "the store's primary";
-    if (target == servers_role) return "every server";
-    if (target == trigger_role) return "the node of its event";
-    return target;
-}
-
-}  // namespace
-
 std::string fault_words(const Fault& fault) {
     return std::visit(
         [](const auto& f) {

@@ -7,6 +7,8 @@
 
 #include "checks/exploration.hpp"
 #include "checks/sweep_summary.hpp"
+#include "models/faults/fault_roles.hpp"
+#include "models/stores/store_registry.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
@@ -41,14 +43,37 @@ Duration parsed_or_fail(const JsonReader& field, std::string_view text) {
     return value;
 }
 
+// The roles an explore target may name: {"role": "holder"}, {"role": "primary"} (where
+// every design's store has one); none for the other side of a link.
+struct ExploreRoles {
+    bool allowed = false;
+    bool primary = false;
+};
+
+std::string read_role(const JsonReader& target, const ExploreRoles& roles) {
+    if (!roles.allowed) target.fail("expected a node's name or \"servers\"; a role names a target, not this");
+    target.allow_only({"role"});
+    const std::string role = target["role"].string();
+    if (role == "holder") return std::string(holder_role);
+    if (role == "primary" && roles.primary) return std::string(primary_role);
+    if (role == "primary") target["role"].fail("a design's lock store has no primary or leader; name a node instead");
+    target["role"].fail(
+        fmt::format("expected \"holder\" (the server holding the lock when the fault strikes) or "
+                    "\"primary\" (the store's primary or leader then), got \"{}\"",
+                    message_safe(role)));
+}
+
 std::vector<std::string> read_targets(const JsonReader& field, const std::vector<std::string>& nodes,
-                                      const std::vector<std::string>& servers) {
+                                      const std::vector<std::string>& servers, const ExploreRoles& roles = {}) {
     if (field.json().is_string() && field.string() == "servers") return servers;
     if (field.json().is_string()) return {read_node_ref(field, nodes)};
+    if (field.json().is_object()) return {read_role(field, roles)};
     std::vector<std::string> targets;
     for (const auto& target : field.elements()) {
         if (target.json().is_string() && target.string() == "servers")
             targets.insert(targets.end(), servers.begin(), servers.end());
+        else if (target.json().is_object())
+            targets.push_back(read_role(target, roles));
         else
             targets.push_back(read_node_ref(target, nodes));
     }
@@ -150,6 +175,8 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
     const std::vector<std::string> nodes = in_every(node_lists);
     const std::vector<std::string> servers = in_every(server_lists);
     const std::vector<std::string> designs = names_of(all_designs);
+    ExploreRoles roles{true, std::all_of(all_designs.begin(), all_designs.end(),
+                                         [](const Design& design) { return has_primary(design.world.lock.store); })};
     block.allow_only({"faults", "depth", "expect"});
     ExploreSpec spec;
     const auto families = block["faults"].elements();
@@ -188,7 +215,16 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         else
             family.sizes = {std::nullopt};
         const std::string_view target_field = shape.key;
-        family.targets = read_targets(item[target_field], nodes, servers);
+        family.targets = read_targets(item[target_field], nodes, servers, roles);
+        const bool by_role = std::any_of(family.targets.begin(), family.targets.end(),
+                                         [](const std::string& target) { return role_of(target) != nullptr; });
+        if (by_role && shape.strikes_links)
+            item[target_field].fail(
+                fmt::format("a role strikes one node; a {} is explored on named nodes", shape.name));
+        if (by_role && !family.range)
+            item[target_field].fail(
+                fmt::format("a role is explored over a range of lengths, {{\"from\", \"to\"}}, not a list: the node it "
+                            "names changes with the strike time"));
         if (!shape.other_side_field.empty() && item.has(shape.other_side_field)) {
             const JsonReader other = item[shape.other_side_field];
             family.apart_from = read_targets(other, nodes, servers);

@@ -12,13 +12,10 @@ namespace {
 class JsonFaultWriter final : public FaultWriter {
 public:
     void target(std::string_view field, const std::string& target) override {
-        for (const auto& [role, name] : {std::pair{holder_role, "holder"}, std::pair{primary_role, "primary"},
-                                         std::pair{trigger_role, "trigger"}, std::pair{servers_role, "servers"}})
-            if (target == role) {
-                set(field, Json{{"role", name}});
-                return;
-            }
-        set(field, target);
+        if (const Role* role = role_of(target))
+            set(field, Json{{"role", role->name}});
+        else
+            set(field, target);
     }
     void sides(std::string_view field, const std::vector<std::string>& a, const std::vector<std::string>& b) override {
         if (b.empty() && a.size() == 1)

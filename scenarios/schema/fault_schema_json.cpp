@@ -158,9 +158,15 @@ Json generator_definition(const FaultEntry& entry) {
                 {"additionalProperties", false}};
 }
 
-// The nodes an explore block's entry may strike (explore_schema.cpp's read_nodes).
-Json explore_nodes(std::string_view description) {
-    const Json one = Json::array({Json{{"const", "servers"}}, defined("nodeName")});
+// The nodes an explore block's entry may strike (explore_schema.cpp's read_targets), and
+// with `roles` the roles it may name ({"role": "holder"}).
+Json explore_nodes(std::string_view description, bool roles = false) {
+    Json one = Json::array({Json{{"const", "servers"}}, defined("nodeName")});
+    if (roles)
+        one.push_back(Json{{"type", "object"},
+                           {"properties", Json{{"role", Json{{"enum", Json::array({"holder", "primary"})}}}}},
+                           {"required", Json::array({"role"})},
+                           {"additionalProperties", false}});
     Json any = one;
     any.push_back(Json{{"type", "array"}, {"minItems", 1}, {"items", Json{{"anyOf", one}}}});
     return described(description, Json{{"anyOf", any}});
@@ -168,9 +174,15 @@ Json explore_nodes(std::string_view description) {
 
 Json explore_definition(const ExploreShape& shape, const FaultEntry& entry) {
     Json properties = Json::object();
+    const bool roles = shape.has_end && !shape.strikes_links;
     properties[std::string(shape.key)] = explore_nodes(
-        "The nodes it may strike: a node name, a list of them, or \"servers\" for every job server (also inside a "
-        "list). They must be nodes of every design.");
+        roles ? "The nodes it may strike: a node name, a list of them, \"servers\" for every job server (also "
+                "inside a list), or a role, {\"role\": \"holder\"} (the server holding the lock when it strikes) "
+                "or {\"role\": \"primary\"} (the store's primary or leader then), explored over a range of "
+                "lengths. They must be nodes of every design."
+              : "The nodes it may strike: a node name, a list of them, or \"servers\" for every job server (also "
+                "inside a list). They must be nodes of every design.",
+        roles);
     if (!shape.other_side_field.empty())
         properties[std::string(shape.other_side_field)] = explore_nodes(shape.other_side_doc);
     Json size = defined(shape.signed_sizes ? "exploreSignedSize" : "exploreSize");
