@@ -49,11 +49,12 @@ TEST_CASE("explore shards merge into exactly the unsharded explore, in text and 
     CHECK(part.at("units").at("outcomes").size() > 0);
     CHECK(part.at("units").at("outcomes").size() < part.at("explore").at("units").get<std::size_t>());
 
-    const auto merged_json =
-        run_locksim("merge --format json " + shard_path_quoted(three) + " " + shard_path_quoted(one) + " " + shard_path_quoted(two));
+    const auto merged_json = run_locksim("merge --format json " + shard_path_quoted(three) + " " +
+                                         shard_path_quoted(one) + " " + shard_path_quoted(two));
     CHECK(merged_json.exit_code == 0);
     CHECK(merged_json.out == whole_json.out);
-    const auto merged_text = run_locksim("merge " + shard_path_quoted(two) + " " + shard_path_quoted(three) + " " + shard_path_quoted(one));
+    const auto merged_text =
+        run_locksim("merge " + shard_path_quoted(two) + " " + shard_path_quoted(three) + " " + shard_path_quoted(one));
     CHECK(merged_text.exit_code == 0);
     CHECK(merged_text.out == whole_text.out);
 
@@ -65,9 +66,16 @@ TEST_CASE("explore shards merge into exactly the unsharded explore, in text and 
 }
 
 TEST_CASE("explore --shard 1/1 is the whole exploration, and more shards than units leaves some empty") {
-    const std::string file = gc_pause_file + " --design idempotent";
+    // The flagship cut down to a few dozen units, a list and a range on one server, so that
+    // a shard per unit and two more stay quick.
+    auto scenario = nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file));
+    scenario["explore"] = nlohmann::json::parse(
+        R"({"faults": [{"pause": "server-1", "for": ["40s"]}, {"pause": "server-1", "for": {"from": "1ms", "to": "2m"}}]})");
+    const std::string file =
+        shard_path_quoted(write_temp("small-explore.json", scenario.dump(2))) + " --design unfenced";
     const auto whole = run_locksim("explore " + file + " -j 2 --format json");
     REQUIRE(whole.exit_code == 0);
+    CHECK(nlohmann::json::parse(whole.out).at("designs").at(0).at("regions").size() > 1);
     const auto dir = fresh_directory("explore_shards_one");
     const auto only = explore_shard(file, 1, 1, dir);
     CHECK(run_locksim("merge --format json " + shard_path_quoted(only)).out == whole.out);
@@ -104,7 +112,8 @@ TEST_CASE("merge refuses an explore shard of another file, another exploration, 
     CHECK_THAT(reseeded.err, Catch::Contains("explore is"));
 
     const auto sweep = other_dir / "sweep.json";
-    REQUIRE(run_locksim("sweep " + gc_pause_file + " --seeds 2 --shard 2/2 --output " + shard_path_quoted(sweep)).exit_code == 0);
+    REQUIRE(run_locksim("sweep " + gc_pause_file + " --seeds 2 --shard 2/2 --output " + shard_path_quoted(sweep))
+                .exit_code == 0);
     const auto mixed = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(sweep));
     CHECK(mixed.exit_code == 2);
     CHECK_THAT(mixed.err, Catch::Contains("a sweep's shard"));
@@ -113,7 +122,7 @@ TEST_CASE("merge refuses an explore shard of another file, another exploration, 
 TEST_CASE("merge refuses explore shards once their scenario file has changed") {
     const auto dir = fresh_directory("explore_shards_edited");
     const auto copy = dir / "gc.json";
-    std::filesystem::copy_file(gc_pause_file, copy);
+    std::filesystem::copy_file(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file, copy);
     const std::string file = shard_path_quoted(copy) + " --design idempotent";
     const auto one = explore_shard(file, 1, 2, dir);
     const auto two = explore_shard(file, 2, 2, dir);
