@@ -133,7 +133,7 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
     return both;
 }
 
-// An exploration planned, and its units' outcomes as they come in.
+// An exploration planned: its designs' placements and start classes, the units of its work.
 struct ExploreWork {
     Exploration exploration;
     std::vector<const Design*> designs;
@@ -194,8 +194,8 @@ ExploreWork plan_exploration(const Scenario& scenario, const ExploreOptions& opt
     return work;
 }
 
-// The indices from `first` in `block` of the `count` units from `offset`, as positions
-// among those units.
+// The part of `block` that falls among the `count` units from `offset`, as positions
+// among those units (from 0).
 SeedBlock overlap(SeedBlock block, std::uint64_t offset, std::uint64_t count) {
     const std::uint64_t from = std::max(block.first, offset);
     const std::uint64_t to = std::min(block.first + block.count, offset + count);

@@ -50,8 +50,8 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
 // The work of an exploration is a list of independent units, in one order over designs,
 // then per design its placements that run (in the order planned), then per family explored
 // over a range its start classes (runners/fault_regions.hpp). A shard runs one contiguous
-// block of them (shard_block): these are its outcomes. Refused (SweepError) when `given`
-// does not have one outcome per unit.
+// block of them (shard_block): these are its outcomes. run_explore with `given` refuses
+// (ExploreError) outcomes that are not one per unit.
 struct ExploreUnits {
     Exploration exploration;  // planned only: no outcomes, windows or regions
     std::uint64_t total = 0;  // units of the whole exploration
