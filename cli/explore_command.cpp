@@ -46,18 +46,10 @@ RegionRuns region_examples(const Scenario& scenario, const Exploration& explorat
 }
 
 // The exploration as `explore` prints it, in either format.
-std::string rendered(const Exploration& exploration, const std::string& format, bool placements,
-                     const std::string& program, const std::string& color) {
+std::string rendered_exploration(const Exploration& exploration, const std::string& format, bool placements,
+                                 const std::string& program, const std::string& color) {
     if (format == "json") return fmt::format("{}\n", explore_json(exploration, placements).dump(2));
     return render_explore_text(exploration, program, TextStyle(use_colour(color_choice(color))));
-}
-
-// Prints the result, or writes it whole to `output` (OutputError if it cannot).
-void deliver(const std::string& text, const std::optional<std::string>& output) {
-    if (output)
-        write_file_atomically(*output, text);
-    else
-        fmt::print("{}", text);
 }
 
 // The placements and start classes about to run, on stderr (stdout stays one document):
@@ -144,8 +136,8 @@ int explore_command(const ExploreCommandOptions& options) {
         explore.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
         exploration = run_explore(scenario, explore);
     }
-    deliver(rendered(exploration, options.format, options.placements, options.program,
-                     options.output ? "never" : options.color),
+    deliver(rendered_exploration(exploration, options.format, options.placements, options.program,
+                                 options.output ? "never" : options.color),
             options.output);
     if (options.report_directory) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
@@ -188,7 +180,8 @@ int merge_exploration(const ShardFiles& files, const MergeCommandOptions& option
                            first.settings.prune};
     explore.given = &outcomes;
     const Exploration exploration = run_explore(*loaded, explore);
-    deliver(rendered(exploration, options.format, false, options.program, options.output ? "never" : options.color),
+    deliver(rendered_exploration(exploration, options.format, false, options.program,
+                                 options.output ? "never" : options.color),
             options.output);
     return exploration.held() ? 0 : 1;
 }

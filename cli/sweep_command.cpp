@@ -80,14 +80,6 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
     return gate;
 }
 
-// Prints the result, or writes it whole to `output` (OutputError if it cannot).
-void deliver(const std::string& text, const std::optional<std::string>& output) {
-    if (output)
-        write_file_atomically(*output, text);
-    else
-        fmt::print("{}", text);
-}
-
 SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards,
                               std::uint64_t max_events) {
     std::string command = sweep_command_line(scenario.file, seeds, shard, shards);
