@@ -84,6 +84,23 @@ struct FaultRegion {
     Duration example_length;
 };
 
+// A stretch of ends of one start class's faults, from `from` up to but not including `to`,
+// that all give `violations` (runners/fault_regions.hpp).
+struct EndSegment {
+    Instant from;
+    Instant to;
+    std::uint32_t violations = 0;
+};
+
+// What one unit of an exploration's work found, the piece a shard runs and `merge` joins
+// (runners/explore_runner.hpp): a placement that runs, its violations; or a start class of
+// a family explored over a range, the segments of its ends and the runs they took.
+struct UnitOutcome {
+    std::uint32_t violations = 0;
+    std::vector<EndSegment> segments;
+    std::uint64_t runs = 0;
+};
+
 struct FaultChoice {
     std::size_t family = 0;
     std::size_t point = 0;  // index into DesignExploration::points

@@ -40,6 +40,8 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         {"provenance.scenario_sha256", s.provenance.scenario_sha256, first.provenance.scenario_sha256},
         {"provenance.locksim_version", s.provenance.locksim_version, first.provenance.locksim_version},
         {"provenance.commit", s.provenance.commit, first.provenance.commit},
+        {"explore", s.explore.empty() ? "absent (a sweep's shard)" : s.explore,
+         first.explore.empty() ? "absent (a sweep's shard)" : first.explore},
         {"seeds", fmt::format("{} from {}", s.seeds.count, s.seeds.first),
          fmt::format("{} from {}", first.seeds.count, first.seeds.first)},
         {"shard.of", fmt::format("{}", s.shards), fmt::format("{}", first.shards)},
@@ -51,7 +53,7 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         if (std::string_view(field.name) == "provenance.scenario_sha256")
             why = " (the scenario file's bytes differ: it was edited between the shards)";
         else if (std::string_view(field.name) != "seeds" && std::string_view(field.name) != "shard.of" &&
-                 std::string_view(field.name) != "designs")
+                 std::string_view(field.name) != "designs" && std::string_view(field.name) != "explore")
             why = " (another build of locksim)";
         throw SweepError(
             fmt::format("merge: {} is not a shard of the same sweep as {}: {} is {}, not {}{}; rerun "
@@ -118,7 +120,14 @@ void add_shard_file(ShardFiles& files, const std::string& file, const std::strin
     } catch (const nlohmann::json::exception& error) {  // a number beyond a double, say
         throw SweepError(fmt::format("{}: not a locksim sweep summary: {}", file, error.what()));
     }
-    files.complete.push_back(sweep_from_json(document, file));
+    if (is_explore_shard(document)) {
+        ExploreShard shard = explore_shard_from_json(document, file);
+        files.complete.push_back(shard_header(shard));
+        files.explorations.push_back(std::move(shard));
+    } else {
+        files.complete.push_back(sweep_from_json(document, file));
+        files.explorations.push_back(std::nullopt);
+    }
     files.complete_files.push_back(file);
 }
 
@@ -130,47 +139,51 @@ std::vector<std::uint32_t> missing_shards(const ShardFiles& files) {
     return missing;
 }
 
+void require_every_shard(const ShardFiles& files) {
+    const std::vector<std::uint32_t> missing = missing_shards(files);
+    const SweepSummary& first = files.complete.front();
+    const std::vector<std::string> seen = files_by_index(files);
+    for (const auto& cut : files.incomplete) {
+        const bool known = cut.index && cut.count == first.shards && *cut.index >= 1 && *cut.index <= first.shards;
+        if (known && !seen[*cut.index].empty())
+            throw SweepError(
+                fmt::format("merge: {} is an incomplete copy of shard {}/{}, which {} holds whole: "
+                            "leave it out",
+                            cut.file, *cut.index, *cut.count, seen[*cut.index]));
+        if (known)
+            throw SweepError(
+                fmt::format("merge: {}: shard {}/{} is incomplete (the file ends after {} bytes; its "
+                            "task was stopped while writing): rerun it: {}",
+                            cut.file, *cut.index, *cut.count, cut.bytes, rerun_hint(first, *cut.index)));
+        std::string which;
+        if (missing.empty())
+            which = "nothing: every shard is present elsewhere; leave it out";
+        else if (missing.size() == 1)
+            which = fmt::format("shard {}/{}, the one missing: {}", missing[0], first.shards,
+                                rerun_hint(first, missing[0]));
+        else
+            which = fmt::format("the missing shards {} of {} (locksim merge --missing lists them)",
+                                index_ranges(missing), first.shards);
+        throw SweepError(
+            fmt::format("merge: {} is an incomplete shard ({} bytes: its task was stopped before it "
+                        "wrote its result): rerun {}",
+                        cut.file, cut.bytes, which));
+    }
+    if (!missing.empty()) {
+        std::vector<std::string> names;
+        for (auto index : missing) names.push_back(fmt::format("{}/{}", index, first.shards));
+        throw SweepError(
+            fmt::format("merge: {} {} {} missing; run {} with --shard and merge all {} files (locksim "
+                        "merge --missing prints them for sbatch --array=)",
+                        missing.size() == 1 ? "shard" : "shards", fmt::join(names, ", "),
+                        missing.size() == 1 ? "is" : "are", missing.size() == 1 ? "it" : "them", first.shards));
+    }
+}
+
 SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
     const std::vector<std::uint32_t> missing = missing_shards(files);
     const SweepSummary& first = files.complete.front();
-    if (mode == MergeMode::whole) {
-        const std::vector<std::string> seen = files_by_index(files);
-        for (const auto& cut : files.incomplete) {
-            const bool known = cut.index && cut.count == first.shards && *cut.index >= 1 && *cut.index <= first.shards;
-            if (known && !seen[*cut.index].empty())
-                throw SweepError(
-                    fmt::format("merge: {} is an incomplete copy of shard {}/{}, which {} holds whole: "
-                                "leave it out",
-                                cut.file, *cut.index, *cut.count, seen[*cut.index]));
-            if (known)
-                throw SweepError(
-                    fmt::format("merge: {}: shard {}/{} is incomplete (the file ends after {} bytes; its "
-                                "task was stopped while writing): rerun it: {}",
-                                cut.file, *cut.index, *cut.count, cut.bytes, rerun_hint(first, *cut.index)));
-            std::string which;
-            if (missing.empty())
-                which = "nothing: every shard is present elsewhere; leave it out";
-            else if (missing.size() == 1)
-                which = fmt::format("shard {}/{}, the one missing: {}", missing[0], first.shards,
-                                    rerun_hint(first, missing[0]));
-            else
-                which = fmt::format("the missing shards {} of {} (locksim merge --missing lists them)",
-                                    index_ranges(missing), first.shards);
-            throw SweepError(
-                fmt::format("merge: {} is an incomplete shard ({} bytes: its task was stopped before it "
-                            "wrote its result): rerun {}",
-                            cut.file, cut.bytes, which));
-        }
-        if (!missing.empty()) {
-            std::vector<std::string> names;
-            for (auto index : missing) names.push_back(fmt::format("{}/{}", index, first.shards));
-            throw SweepError(
-                fmt::format("merge: {} {} {} missing; run {} with --shard and merge all {} files (locksim "
-                            "merge --missing prints them for sbatch --array=)",
-                            missing.size() == 1 ? "shard" : "shards", fmt::join(names, ", "),
-                            missing.size() == 1 ? "is" : "are", missing.size() == 1 ? "it" : "them", first.shards));
-        }
-    }
+    if (mode == MergeMode::whole) require_every_shard(files);
 
     std::vector<std::size_t> order(files.complete.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

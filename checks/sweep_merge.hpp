@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/explore_shard.hpp"
 #include "checks/sweep_summary.hpp"
 
 namespace locksim {
@@ -22,8 +23,9 @@ struct IncompleteShard {
 };
 
 struct ShardFiles {
-    std::vector<SweepSummary> complete;
-    std::vector<std::string> complete_files;  // parallel to `complete`
+    std::vector<SweepSummary> complete;                     // an explore shard's header (shard_header)
+    std::vector<std::string> complete_files;                // parallel to `complete`
+    std::vector<std::optional<ExploreShard>> explorations;  // parallel to `complete`: an explore shard's own part
     std::vector<IncompleteShard> incomplete;
 };
 
@@ -35,6 +37,10 @@ void add_shard_file(ShardFiles& files, const std::string& file, const std::strin
 // files are shards of one sweep. Throws SweepError when there is no complete file to
 // learn the sweep from.
 std::vector<std::uint32_t> missing_shards(const ShardFiles& files);
+
+// Throws SweepError unless every shard is present and complete, naming what is missing
+// or cut short and the command that reruns it.
+void require_every_shard(const ShardFiles& files);
 
 enum class MergeMode {
     whole,    // every shard must be present and complete

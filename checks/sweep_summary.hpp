@@ -77,6 +77,9 @@ struct SweepSummary {
     // Only in `merge --partial`: the shards whose totals this holds (ascending). The
     // summary then covers those shards' seeds, not `covered`.
     std::vector<std::uint32_t> partial_shards;
+    // Only in the header of an explore shard (checks/explore_shard.hpp): what it explored,
+    // as JSON, for `merge` to compare; empty for a sweep's.
+    std::string explore;
 
     void merge_tallies(const SweepSummary& other);  // same sweep, other seeds
 };

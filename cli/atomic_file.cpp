@@ -66,4 +66,11 @@ bool make_directory(const std::string& directory) {
     return false;
 }
 
+void deliver(const std::string& text, const std::optional<std::string>& output) {
+    if (output)
+        write_file_atomically(*output, text);
+    else
+        fmt::print("{}", text);
+}
+
 }  // namespace locksim

@@ -8,7 +8,12 @@
 #include <filesystem>
 #include <memory>
 
+#include "checks/explore_shard.hpp"
+#include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/build_info.hpp"
+#include "cli/shard_choice.hpp"
+#include "cli/sweep_command.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/explore_json.hpp"
@@ -16,6 +21,7 @@
 #include "reports/html/markup.hpp"
 #include "reports/html/vulnerability_map.hpp"
 #include "runners/explore_runner.hpp"
+#include "runners/fault_regions.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
@@ -39,6 +45,23 @@ RegionRuns region_examples(const Scenario& scenario, const Exploration& explorat
     return runs;
 }
 
+// The exploration as `explore` prints it, in either format.
+std::string rendered_exploration(const Exploration& exploration, const std::string& format, bool placements,
+                                 const std::string& program, const std::string& color) {
+    if (format == "json") return fmt::format("{}\n", explore_json(exploration, placements).dump(2));
+    return render_explore_text(exploration, program, TextStyle(use_colour(color_choice(color))));
+}
+
+// The placements and start classes about to run, on stderr (stdout stays one document):
+// on a terminal, and in a shard's log, where the count tells how long the task will take.
+void say_planned(std::uint64_t placements, std::uint64_t start_classes, const ShardChoice& shard) {
+    const std::string which = shard.count > 1 ? fmt::format(" (shard {}/{})", shard.index, shard.count) : "";
+    fmt::print(stderr,
+               "locksim: exploring{}: {} placement runs, then {} start classes (a held run each, then a run "
+               "per end tried; at most {} for a family)\n",
+               which, placements, start_classes, max_region_runs);
+}
+
 }  // namespace
 
 int explore_command(const ExploreCommandOptions& options) {
@@ -55,21 +78,67 @@ int explore_command(const ExploreCommandOptions& options) {
         return 2;
     }
     if (!has_design_or_report(scenario, options.design)) return 2;
+    ShardChoice shard;
+    if (options.shard) {
+        auto parsed = parse_shard(*options.shard, process_environment());
+        if (const auto* error = std::get_if<std::string>(&parsed)) {
+            fmt::print(stderr, "{}\n", *error);
+            return 2;
+        }
+        shard = std::get<ShardChoice>(parsed);
+        if (!shard.source.empty())
+            fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+        if (options.report_directory || options.placements) {
+            fmt::print(stderr,
+                       "--report and --placements show a whole exploration, not one shard of it: merge the "
+                       "shards first (locksim merge), or run it unsharded\n");
+            return 2;
+        }
+    }
     const auto threads = worker_threads(options.jobs);
     if (!threads) return 2;
+
+    ExploreOptions explore{options.design, options.seed, *threads, options.max_events, options.prune};
+    explore.shard = shard.index;
+    explore.shards = shard.count;
+    const bool say = options.shard || show_progress();
+    explore.planned = [&](std::uint64_t placements, std::uint64_t start_classes) {
+        if (say) say_planned(placements, start_classes, shard);
+    };
+    if (options.shard) {
+        ExploreUnits units;
+        {
+            ProgressBar bar(0, "placements");
+            explore.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
+            units = run_explore_shard(scenario, explore);
+        }
+        const ExploreSettings settings{options.design, units.exploration.seed, options.max_events, options.prune};
+        ExploreShard part{scenario.name,
+                          scenario.file,
+                          shard.index,
+                          shard.count,
+                          SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
+                                          explore_command_line(scenario.file, settings, shard.index, shard.count)},
+                          settings,
+                          {},
+                          units.total,
+                          units.first,
+                          std::move(units.outcomes)};
+        for (const auto& design : units.exploration.designs) part.designs.push_back(design.name);
+        // A shard is always JSON: it is for `merge`.
+        deliver(explore_shard_json(part).dump(2) + "\n", options.output);
+        return 0;
+    }
 
     Exploration exploration;
     {
         ProgressBar bar(0, "placements");
-        exploration = run_explore(
-            scenario, ExploreOptions{options.design, options.seed, *threads, options.max_events, options.prune,
-                                     [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); }});
+        explore.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
+        exploration = run_explore(scenario, explore);
     }
-    if (options.format == "json")
-        fmt::print("{}\n", explore_json(exploration, options.placements).dump(2));
-    else
-        fmt::print("{}", render_explore_text(exploration, options.program,
-                                             TextStyle(use_colour(color_choice(options.color)))));
+    deliver(rendered_exploration(exploration, options.format, options.placements, options.program,
+                                 options.output ? "never" : options.color),
+            options.output);
     if (options.report_directory) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
         // at the terminal, on stderr, so that stdout stays one clean document.
@@ -80,6 +149,40 @@ int explore_command(const ExploreCommandOptions& options) {
             "--report");
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
     }
+    return exploration.held() ? 0 : 1;
+}
+
+int merge_exploration(const ShardFiles& files, const MergeCommandOptions& options) {
+    if (options.partial)
+        throw SweepError(
+            "merge --partial: an exploration's windows and regions need every shard; merge once all are "
+            "present (locksim merge --missing lists the others)");
+    require_every_shard(files);
+    std::vector<const ExploreShard*> by_index(files.complete.front().shards);
+    for (const auto& part : files.explorations) by_index[part->shard - 1] = &*part;
+    const ExploreShard& first = *by_index.front();
+    // The merge plans the exploration again, so it must plan it as the shards did.
+    if (first.provenance.locksim_version != locksim_version || first.provenance.commit != build_commit)
+        throw SweepError(fmt::format(
+            "merge: the shards were written by locksim {} (commit {}), this is locksim {} (commit {}): merge "
+            "them with the locksim that explored",
+            first.provenance.locksim_version, first.provenance.commit, locksim_version, build_commit));
+    const auto loaded = load_scenario_or_report(first.file);
+    if (!loaded) return 2;
+    if (loaded->content_sha256 != first.provenance.scenario_sha256 || !loaded->explore)
+        throw SweepError(
+            fmt::format("merge: {} is not the file the shards explored: its sha256 is {}, theirs {} "
+                        "(it was edited since); rerun every shard",
+                        first.file, loaded->content_sha256, first.provenance.scenario_sha256));
+    std::vector<UnitOutcome> outcomes;
+    for (const auto* part : by_index) outcomes.insert(outcomes.end(), part->outcomes.begin(), part->outcomes.end());
+    ExploreOptions explore{first.settings.design, first.settings.seed, 1, first.settings.event_limit,
+                           first.settings.prune};
+    explore.given = &outcomes;
+    const Exploration exploration = run_explore(*loaded, explore);
+    deliver(rendered_exploration(exploration, options.format, false, options.program,
+                                 options.output ? "never" : options.color),
+            options.output);
     return exploration.held() ? 0 : 1;
 }
 
@@ -111,6 +214,16 @@ Subcommand add_explore_command(CLI::App& app, const std::string& program) {
     explore->add_option("--report", line->options.report_directory,
                         "Also write the vulnerability map (one self-contained HTML page, a cell per run) into\n"
                         "this directory, as <scenario>-explore.html");
+    explore->add_option("--shard", line->options.shard,
+                        "Run one of n blocks of the exploration's work (its placements, and the start classes of\n"
+                        "a range) and write JSON for `locksim merge`, which gives the output of the whole:\n"
+                        "  3/8        the third of eight (shards count from 1)\n"
+                        "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
+                        "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
+                        "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)");
+    explore->add_option("--output,-o", line->options.output,
+                        "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
+                        "so a killed task never leaves half a shard");
     add_color(*explore, line->options.color);
     explore->footer(
         "A strike point is a moment right after one of a target node's events in the run without the\n"
@@ -123,7 +236,11 @@ Subcommand add_explore_command(CLI::App& app, const std::string& program) {
         "Exit 0 when the block's \"expect\" held, 1 when one failed, 2 for unusable input.\n"
         "Example: locksim explore scenarios/gc-pause-40s.json\n"
         "         locksim explore scenarios/gc-pause-40s.json --design fenced --format json\n"
-        "         locksim explore scenarios/gc-pause-40s.json --report report");
+        "         locksim explore scenarios/gc-pause-40s.json --report report\n"
+        "Shards:  locksim explore FILE --shard 3/8 --output shard-3.json   (one of eight; an exact\n"
+        "         exploration past 2,000,000 runs is refused with the shard count it needs)\n"
+        "         locksim merge shard-*.json   (the output of the whole, text or --format json)\n"
+        "Slurm:   SHARDS=8 scripts/sweep.sbatch FILE explore results/   (an array job and its merge)");
     add_event_limit(*explore, line->options.max_events);
     return Subcommand{.app = explore,
                       .run =

@@ -22,10 +22,19 @@ struct ExploreCommandOptions {
     std::string color = "auto";
     std::string program = "locksim";
     std::uint64_t max_events = Engine::default_event_limit;
+    std::optional<std::string> shard;   // "3/8": run one block of the units, write JSON for merge
+    std::optional<std::string> output;  // write the result to this file, whole or not at all
 };
 
 // 0 every explore expectation held, 1 one failed, 2 unusable input.
 int explore_command(const ExploreCommandOptions& options);
+
+// `locksim merge` of explore shards (the first of `files` is one): the output `locksim
+// explore FILE` gives, from the file (which must still be the one explored) and the
+// shards' outcomes. Exit codes as explore's.
+struct ShardFiles;
+struct MergeCommandOptions;
+int merge_exploration(const ShardFiles& files, const MergeCommandOptions& options);
 
 // `locksim explore`, added to the program's command line; `program`: how the user invoked us.
 Subcommand add_explore_command(CLI::App& app, const std::string& program);

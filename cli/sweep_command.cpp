@@ -19,6 +19,7 @@
 #include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
+#include "cli/explore_command.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
@@ -77,14 +78,6 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
         return fail("expected a rate from 0 to 1, or a percentage such as 0.01%");
     gate.max_rate = percent ? value / 100 : value;
     return gate;
-}
-
-// Prints the result, or writes it whole to `output` (OutputError if it cannot).
-void deliver(const std::string& text, const std::optional<std::string>& output) {
-    if (output)
-        write_file_atomically(*output, text);
-    else
-        fmt::print("{}", text);
 }
 
 SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards,
@@ -288,6 +281,7 @@ int merge_command(const MergeCommandOptions& options) {
             fmt::print("{}\n", index_ranges(missing));
         return 0;
     }
+    if (!files.explorations.empty() && files.explorations.front()) return merge_exploration(files, options);
     if (options.partial)
         for (const auto& cut : files.incomplete) fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
     const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
@@ -355,8 +349,10 @@ Subcommand add_merge_command(CLI::App& app, const std::string& program) {
     const auto options = std::make_shared<MergeCommandOptions>();
     options->program = program;
     CLI::App* merge = app.add_subcommand(
-        "merge", "Combine sweep shards into the totals of one unsharded sweep, after proving they are one sweep");
-    merge->add_option("FILES", options->files, "Shard files written by sweep --shard")->required();
+        "merge",
+        "Combine sweep shards into the totals of one unsharded sweep, or explore shards into the output of\n"
+        "the whole exploration, after proving they are one sweep or exploration");
+    merge->add_option("FILES", options->files, "Shard files written by sweep --shard or explore --shard")->required();
     CLI::Option* missing =
         merge->add_flag("--missing", options->missing,
                         "Only print the shard indices not yet present (or incomplete), as sbatch --array= takes them,\n"
@@ -371,6 +367,8 @@ Subcommand add_merge_command(CLI::App& app, const std::string& program) {
     merge->footer(
         "Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
         "do not add up, and shards of another scenario file or another locksim build.\n"
+        "Explore shards merge into exactly what `locksim explore FILE` prints (and exits with), read\n"
+        "again from FILE, which must still be the file explored; --partial is for sweeps only.\n"
         "Example: locksim merge shard-*.json\n"
         "         sbatch --array=$(locksim merge --missing shard-*.json) ...");
     return Subcommand{.app = merge, .run = [options] { return merge_command(*options); }};

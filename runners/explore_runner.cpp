@@ -9,6 +9,7 @@
 #include <set>
 
 #include "checks/equivalent_placements.hpp"
+#include "checks/explore_shard.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/world.hpp"
 #include "runners/fault_regions.hpp"
@@ -132,18 +133,22 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
     return both;
 }
 
-}  // namespace
-
-Exploration run_explore(const Scenario& scenario, const ExploreOptions& options) {
-    assert(scenario.explore.has_value());
-    const ExploreSpec& spec = *scenario.explore;
-    const std::uint64_t seed = options.seed.value_or(scenario.seed);
-    Exploration exploration{scenario.file, scenario.name, seed, spec.depth, {}};
-
-    // Plan every design first, so progress can count towards the whole.
+// An exploration planned: its designs' placements and start classes, the units of its work.
+struct ExploreWork {
+    Exploration exploration;
     std::vector<const Design*> designs;
     std::vector<std::vector<std::size_t>> same_runs;  // per design and placement: the one that runs for it
     std::vector<std::vector<std::size_t>> to_run;     // per design: the placements that run
+    // Per design and family: the start classes of a family explored over a range (else none).
+    std::vector<std::vector<std::vector<StartClass>>> classes;
+    std::uint64_t total = 0;  // units
+};
+
+ExploreWork plan_exploration(const Scenario& scenario, const ExploreOptions& options) {
+    const ExploreSpec& spec = *scenario.explore;
+    const std::uint64_t seed = options.seed.value_or(scenario.seed);
+    ExploreWork work;
+    work.exploration = Exploration{scenario.file, scenario.name, seed, spec.depth, {}};
     for (const auto& design : scenario.designs) {
         if (options.design && design.name != *options.design) continue;
         const WorldSpec quiet = without_faults(design);
@@ -174,23 +179,61 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
         for (std::size_t k = 0; k < same.size(); ++k)
             if (same[k] == k) runs.push_back(k);
         explored.placements_run = runs.size();
-        exploration.designs.push_back(std::move(explored));
-        designs.push_back(&design);
-        same_runs.push_back(std::move(same));
-        to_run.push_back(std::move(runs));
+        auto& classes = work.classes.emplace_back(explored.families.size());
+        work.total += runs.size();
+        for (std::size_t f = 0; f < explored.families.size(); ++f) {
+            if (!explored.families[f].lengths) continue;
+            classes[f] = family_start_classes(explored, f);
+            work.total += classes[f].size();
+        }
+        work.exploration.designs.push_back(std::move(explored));
+        work.designs.push_back(&design);
+        work.same_runs.push_back(std::move(same));
+        work.to_run.push_back(std::move(runs));
     }
+    return work;
+}
 
-    std::uint64_t total = 0;
-    for (const auto& runs : to_run) total += runs.size();
+// The part of `block` that falls among the `count` units from `offset`, as positions
+// among those units (from 0).
+SeedBlock overlap(SeedBlock block, std::uint64_t offset, std::uint64_t count) {
+    const std::uint64_t from = std::max(block.first, offset);
+    const std::uint64_t to = std::min(block.first + block.count, offset + count);
+    return from < to ? SeedBlock{from - offset, to - from} : SeedBlock{0, 0};
+}
+
+// Runs the units of `block`, into `outcomes` (indexed from the block's first).
+void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions& options, SeedBlock block,
+               std::vector<UnitOutcome>& outcomes) {
+    const std::uint64_t seed = work.exploration.seed;
+    ExploreSettings settings{options.design, seed, options.event_limit, options.prune};
+    const std::string command = explore_command_line(scenario.file, settings, 1, 1);
+    std::uint64_t placements = 0;
+    std::uint64_t start_classes = 0;
+    {
+        std::uint64_t offset = 0;
+        for (std::size_t d = 0; d < work.designs.size(); ++d) {
+            placements += overlap(block, offset, work.to_run[d].size()).count;
+            offset += work.to_run[d].size();
+            for (const auto& classes : work.classes[d]) {
+                start_classes += overlap(block, offset, classes.size()).count;
+                offset += classes.size();
+            }
+        }
+    }
+    options.planned(placements, start_classes);
+
+    std::uint64_t offset = 0;
     std::uint64_t finished = 0;
-    for (std::size_t d = 0; d < exploration.designs.size(); ++d) {
-        DesignExploration& explored = exploration.designs[d];
-        const Design& design = *designs[d];
-        const std::vector<std::size_t>& runs = to_run[d];
+    for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
+        DesignExploration& explored = work.exploration.designs[d];
+        const Design& design = *work.designs[d];
+        const std::vector<std::size_t>& runs = work.to_run[d];
+        const SeedBlock mine = overlap(block, offset, runs.size());
         run_in_parallel(
-            runs.size(), options.threads,
+            mine.count, options.threads,
             [&](std::uint64_t r, unsigned) {
-                PlacementOutcome& placement = explored.placements[runs[r]];
+                const PlacementOutcome& placement = explored.placements[runs[mine.first + r]];
                 WorldSpec world = without_faults(design);
                 for (const auto& choice : placement.faults) world.faults.push_back(to_fault(explored, choice));
                 // Messages are still recorded (a strike point may be a message's arrival), and
@@ -204,18 +247,53 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
                                                      placement_faults(explored, placement).dump(), runaway.what()));
                     }
                 }();
-                placement.violations = judge_design(design, run.metrics).violations;
+                outcomes[offset + mine.first + r - block.first].violations =
+                    judge_design(design, run.metrics).violations;
             },
-            [&](std::uint64_t done) { options.progress(finished + done, total); });
-        finished += runs.size();
-        for (std::size_t k = 0; k < explored.placements.size(); ++k)
-            explored.placements[k].violations = explored.placements[same_runs[d][k]].violations;
-        if (spec.depth == 1) explored.windows = find_windows(explored);
+            [&](std::uint64_t done) { options.progress(finished + done, placements); });
+        finished += mine.count;
+        offset += runs.size();
         const WorldSpec quiet = without_faults(design);
-        const RegionSearch search{&design, &quiet, seed, options.event_limit, options.threads, options.progress};
+        const RegionSearch search{&design,         &quiet,           seed,    options.event_limit,
+                                  options.threads, options.progress, command, options.shards};
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
+            const auto& classes = work.classes[d][f];
+            const SeedBlock these = overlap(block, offset, classes.size());
+            offset += classes.size();
+            if (these.count == 0) continue;
+            const std::vector<StartClass> subset(
+                classes.begin() + static_cast<std::ptrdiff_t>(these.first),
+                classes.begin() + static_cast<std::ptrdiff_t>(these.first + these.count));
+            auto found = search_start_classes(explored, f, subset, search);
+            std::move(
+                found.begin(), found.end(),
+                outcomes.begin() + static_cast<std::ptrdiff_t>(offset - classes.size() + these.first - block.first));
+        }
+    }
+}
+
+// The outcomes of every unit into the exploration: each placement's violations (shared
+// with its equivalents), the windows, the regions and the expectations.
+void assemble(ExploreWork& work, const ExploreSpec& spec, const std::vector<UnitOutcome>& outcomes) {
+    std::uint64_t offset = 0;
+    for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
+        DesignExploration& explored = work.exploration.designs[d];
+        const std::vector<std::size_t>& runs = work.to_run[d];
+        for (std::size_t r = 0; r < runs.size(); ++r)
+            explored.placements[runs[r]].violations = outcomes[offset + r].violations;
+        offset += runs.size();
+        for (std::size_t k = 0; k < explored.placements.size(); ++k)
+            explored.placements[k].violations = explored.placements[work.same_runs[d][k]].violations;
+        if (spec.depth == 1) explored.windows = find_windows(explored);
+        for (std::size_t f = 0; f < explored.families.size(); ++f) {
+            const auto& classes = work.classes[d][f];
             if (!explored.families[f].lengths) continue;
-            auto regions = explore_regions(explored, f, search, explored.region_runs);
+            const std::vector<UnitOutcome> these(
+                outcomes.begin() + static_cast<std::ptrdiff_t>(offset),
+                outcomes.begin() + static_cast<std::ptrdiff_t>(offset + classes.size()));
+            offset += classes.size();
+            for (const auto& one : these) explored.region_runs += one.runs;
+            auto regions = join_regions(explored, f, classes, these);
             explored.regions.insert(explored.regions.end(), regions.begin(), regions.end());
         }
         const auto expected = spec.expect.find(explored.name);
@@ -223,7 +301,35 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
             explored.expectations =
                 evaluate(expected->second, [&explored](std::string_view metric) { return explored.total(metric); });
     }
-    return exploration;
+}
+
+}  // namespace
+
+ExploreUnits run_explore_shard(const Scenario& scenario, const ExploreOptions& options) {
+    assert(scenario.explore.has_value());
+    ExploreWork work = plan_exploration(scenario, options);
+    const SeedBlock block = shard_block(SeedBlock{0, work.total}, options.shard, options.shards);
+    std::vector<UnitOutcome> outcomes(block.count);
+    run_units(work, scenario, options, block, outcomes);
+    return ExploreUnits{std::move(work.exploration), work.total, block.first, std::move(outcomes)};
+}
+
+Exploration run_explore(const Scenario& scenario, const ExploreOptions& options) {
+    assert(scenario.explore.has_value());
+    ExploreWork work = plan_exploration(scenario, options);
+    if (options.given) {
+        if (options.given->size() != work.total)
+            throw ExploreError(
+                fmt::format("the shards hold {} units of work, but exploring the file takes {}; "
+                            "rerun every shard with this file and this locksim",
+                            options.given->size(), work.total));
+        assemble(work, *scenario.explore, *options.given);
+        return std::move(work.exploration);
+    }
+    std::vector<UnitOutcome> outcomes(work.total);
+    run_units(work, scenario, options, SeedBlock{0, work.total}, outcomes);
+    assemble(work, *scenario.explore, outcomes);
+    return std::move(work.exploration);
 }
 
 }  // namespace locksim

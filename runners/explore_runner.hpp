@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "checks/exploration.hpp"
 #include "scenarios/schema/scenario.hpp"
@@ -31,9 +32,32 @@ struct ExploreOptions {
     bool prune = true;
     // Called now and then with the placements done and the total, over all designs.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress = [](std::uint64_t, std::uint64_t) {};
+    // Called once, when the exploration is planned and before the bulk of its runs, with
+    // the placements and start classes this process will run (all of them unsharded).
+    std::function<void(std::uint64_t placements, std::uint64_t start_classes)> planned = [](std::uint64_t,
+                                                                                            std::uint64_t) {};
+    // Shard `shard` of `shards` (from 1) runs only its block of the units (below).
+    std::uint32_t shard = 1;
+    std::uint32_t shards = 1;
+    // The outcome of every unit, from the shards `merge` joins: then nothing runs but the
+    // runs without faults that plan the exploration.
+    const std::vector<UnitOutcome>* given = nullptr;
 };
 
 // The scenario must have an "explore" block.
 Exploration run_explore(const Scenario& scenario, const ExploreOptions& options);
+
+// The work of an exploration is a list of independent units, in one order over designs,
+// then per design its placements that run (in the order planned), then per family explored
+// over a range its start classes (runners/fault_regions.hpp). A shard runs one contiguous
+// block of them (shard_block): these are its outcomes. run_explore with `given` refuses
+// (ExploreError) outcomes that are not one per unit.
+struct ExploreUnits {
+    Exploration exploration;  // planned only: no outcomes, windows or regions
+    std::uint64_t total = 0;  // units of the whole exploration
+    std::uint64_t first = 0;  // this shard's
+    std::vector<UnitOutcome> outcomes;
+};
+ExploreUnits run_explore_shard(const Scenario& scenario, const ExploreOptions& options);
 
 }  // namespace locksim

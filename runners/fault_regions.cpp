@@ -18,14 +18,6 @@
 namespace locksim {
 namespace {
 
-// One start class: every start from `first` up to `last`, both included, finds the same
-// world (fault_regions.hpp).
-struct StartClass {
-    std::string node;
-    Instant first;
-    Instant last;
-};
-
 // The start classes of `node`: one before the first event that can tell two starts apart
 // (when there is room), then one after each instant with such events, the last reaching
 // the end of the run without faults. A fault on one node is told apart by that node's
@@ -61,13 +53,6 @@ std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_en
     }
     return classes;
 }
-
-// A stretch of ends, from `from` up to but not including `to`, that all give `violations`.
-struct EndSegment {
-    Instant from;
-    Instant to;
-    std::uint32_t violations = 0;
-};
 
 class StartClassSearch {
 public:
@@ -175,7 +160,7 @@ private:
 // its own class's last end: no end beyond either is a length of the range, so the joined
 // rectangle claims nothing the two did not.
 std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const std::vector<StartClass>& classes,
-                              const std::vector<std::vector<EndSegment>>& segments) {
+                              const std::vector<UnitOutcome>& outcomes) {
     std::vector<FaultRegion> regions;
     constexpr Instant to_the_last_end{std::numeric_limits<std::int64_t>::max()};
     // Per node: the open region of each (end range, violations) while its classes run on.
@@ -184,7 +169,7 @@ std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const 
         if (k > 0 && classes[k].node != classes[k - 1].node) open.clear();
         const Instant last_end = classes[k].last + span.longest + Duration{1};
         std::map<std::tuple<Instant, Instant, std::uint32_t>, std::size_t> still_open;
-        for (const auto& segment : segments[k]) {
+        for (const auto& segment : outcomes[k].segments) {
             if (segment.violations == 0) continue;
             const auto key = std::make_tuple(segment.from, segment.to == last_end ? to_the_last_end : segment.to,
                                              segment.violations);
@@ -217,8 +202,7 @@ std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const 
 
 }  // namespace
 
-std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::size_t family,
-                                         const RegionSearch& search, std::uint64_t& runs) {
+std::vector<StartClass> family_start_classes(const DesignExploration& design, std::size_t family) {
     const FaultFamilyPlan& plan = design.families[family];
     assert(plan.lengths.has_value());
     std::vector<StartClass> classes;
@@ -227,6 +211,12 @@ std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::s
                                      explore_shape(plan.kind)->strikes_links, plan.apart_from);
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
+    return classes;
+}
+
+std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,
+                                              const std::vector<StartClass>& classes, const RegionSearch& search) {
+    const FaultFamilyPlan& plan = design.families[family];
     std::vector<StartClassSearch> searches;
     searches.reserve(classes.size());
     for (const auto& starts : classes) searches.emplace_back(design, plan, search, starts);
@@ -236,18 +226,33 @@ std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::s
         searches.size(), search.threads, [&](std::uint64_t k, unsigned) { searches[k].plan(); }, [](std::uint64_t) {});
     std::uint64_t planned = 0;
     for (const auto& one : searches) planned += one.planned() + 1;
-    if (planned > max_region_runs)
-        throw ExploreError(
-            fmt::format("design \"{}\": exploring {} exactly takes at least {} runs ({} start "
-                        "classes), more than the {} locksim runs at once; narrow the range of "
-                        "lengths or name fewer targets",
-                        design.name, plan.kind, planned, classes.size(), max_region_runs));
-    std::vector<std::vector<EndSegment>> segments(searches.size());
+    if (planned > max_region_runs) {
+        // Shards split the start classes, and with them the runs: enough of them bring
+        // each under the limit (as far as the classes' runs are even).
+        const std::uint64_t shards = (planned + max_region_runs - 1) / max_region_runs * search.shards;
+        throw ExploreError(fmt::format(
+            "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}), more than the {} one "
+            "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
+            "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range of "
+            "lengths or name fewer targets",
+            design.name, plan.kind, planned, classes.size(), search.shards > 1 ? " in this shard" : "", max_region_runs,
+            search.command, shards, shards, shards, shards));
+    }
+    std::vector<UnitOutcome> outcomes(searches.size());
     run_in_parallel(
-        searches.size(), search.threads, [&](std::uint64_t k, unsigned) { segments[k] = searches[k].search(); },
+        searches.size(), search.threads,
+        [&](std::uint64_t k, unsigned) {
+            outcomes[k].segments = searches[k].search();
+            outcomes[k].runs = searches[k].runs();
+        },
         [&](std::uint64_t done) { search.progress(done, searches.size()); });
-    for (const auto& one : searches) runs += one.runs();
-    return join(family, *plan.lengths, classes, segments);
+    return outcomes;
+}
+
+std::vector<FaultRegion> join_regions(const DesignExploration& design, std::size_t family,
+                                      const std::vector<StartClass>& classes,
+                                      const std::vector<UnitOutcome>& outcomes) {
+    return join(family, *design.families[family].lengths, classes, outcomes);
 }
 
 }  // namespace locksim

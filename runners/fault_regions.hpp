@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "checks/exploration.hpp"
@@ -27,7 +28,8 @@
 
 namespace locksim {
 
-// The most runs one exact exploration may plan before it starts the bulk of them.
+// The most runs one exact exploration (or one shard of it) may plan for a family before
+// it starts the bulk of them.
 constexpr std::uint64_t max_region_runs = 2'000'000;
 
 struct RegionSearch {
@@ -38,12 +40,33 @@ struct RegionSearch {
     unsigned threads = 1;
     // Called now and then with the start classes done and their total.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    // For the refusal past max_region_runs: the command that explores the file (without
+    // --shard), and how many shards this run is one of.
+    std::string command;
+    std::uint32_t shards = 1;
 };
 
-// The violating regions of `design.families[family]` (which has `lengths`) on each of its
-// targets, given the run without faults (`design.baseline`, `design.baseline_end`), in
-// node, start and end order; `runs` grows by the runs it took.
-std::vector<FaultRegion> explore_regions(const DesignExploration& design, std::size_t family,
-                                         const RegionSearch& search, std::uint64_t& runs);
+// One start class: every start from `first` up to `last`, both included, finds the same
+// world (see above).
+struct StartClass {
+    std::string node;
+    Instant first;
+    Instant last;
+};
+
+// The start classes of `design.families[family]` (which has `lengths`) on each of its
+// targets, in node and start order, from the run without faults (`design.baseline`).
+std::vector<StartClass> family_start_classes(const DesignExploration& design, std::size_t family);
+
+// Searches `classes`, some of the family's: first their held runs, which say how many runs
+// the rest will take (an ExploreError past max_region_runs, naming the command that shards
+// it), then every end. One outcome per class, with its segments of ends and its runs.
+std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,
+                                              const std::vector<StartClass>& classes, const RegionSearch& search);
+
+// The violating regions of the family, from every one of its start classes and their
+// outcomes, in node, start and end order.
+std::vector<FaultRegion> join_regions(const DesignExploration& design, std::size_t family,
+                                      const std::vector<StartClass>& classes, const std::vector<UnitOutcome>& outcomes);
 
 }  // namespace locksim

@@ -3,7 +3,8 @@
 # a sweep goes wrong on a real one: of 4 array tasks one is cancelled before it runs, so the
 # merge job's afterok dependency can never be met and Slurm cancels it; then --resume must
 # submit only that shard plus a new merge, and merged.json must be byte-identical to one
-# unsharded sweep.
+# unsharded sweep. Then an exact explore as an array of 3 shards, whose merge must be
+# byte-identical to one unsharded `locksim explore --format json`.
 #   tests/slurm_test.sh build/locksim
 # Installs Slurm and munge from Debian if missing; needs root (or sudo) for that, and to
 # run the daemons. Takes about 10 s once they are installed.
@@ -113,6 +114,22 @@ unsharded_sweep > "$work/unsharded.json" \
 cmp "$out/merged.json" "$work/unsharded.json" \
   || fail "merged.json differs from the unsharded sweep (diff $out/merged.json $work/unsharded.json)"
 
+# An exploration's shards run the same way: `explore` in place of the seed count.
+out=$work/explore   # fail() shows its Slurm logs from here on
+explored_dir=$out
+explored=$(SHARDS=3 "$repo/scripts/sweep.sbatch" scenarios/gc-pause-40s.json explore "$explored_dir") \
+  || fail "sweep.sbatch did not submit the exploration"
+echo "$explored"
+merge=$(job_id merge "$explored")
+[ -n "$merge" ] || fail "no merge job id in sweep.sbatch's output for the exploration"
+wait_for_state "$merge" COMPLETED
+for i in 1 2 3; do [ -s "$explored_dir/shard-$i.json" ] || fail "explore shard $i wrote nothing"; done
+"$LOCKSIM" explore scenarios/gc-pause-40s.json --format json > "$work/explored.json" || fail "the unsharded explore failed"
+cmp "$explored_dir/merged.json" "$work/explored.json" \
+  || fail "the merged exploration differs from the unsharded one (diff $explored_dir/merged.json $work/explored.json)"
+done_at=$EPOCHREALTIME
+
 awk -v started="$started" -v up="$up" -v done_at="$done_at" -v now="$EPOCHREALTIME" 'BEGIN {
-  printf "slurm_test: ok: merged.json of 4 Slurm shards (one resumed) is the unsharded sweep; "
+  printf "slurm_test: ok: merged.json of 4 Slurm shards (one resumed) is the unsharded sweep, and of 3 explore "
+  printf "shards the unsharded explore; "
   printf "cluster up in %.1f s, jobs %.1f s, wall time %.1f s\n", up - started, done_at - up, now - started }'

@@ -1,0 +1,134 @@
+// `locksim explore --shard i/n` and `locksim merge` of its shards: the merge prints exactly
+// what one unsharded explore prints, and refuses shards that are not one exploration.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/program_support.hpp"
+
+using namespace locksim::testing;
+
+namespace {
+
+const std::string gc_pause_file = "scenarios/gc-pause-40s.json";
+
+std::string shard_path_quoted(const std::filesystem::path& path) {
+    return "'" + path.string() + "'";
+}
+
+// Writes shard i of n of `file` to DIR/shard-i.json and returns its path.
+std::filesystem::path explore_shard(const std::string& file, int i, int n, const std::filesystem::path& dir,
+                                    const std::string& extra = "") {
+    const auto path = dir / ("shard-" + std::to_string(i) + ".json");
+    const auto ran = run_locksim("explore " + file + " -j 2 --shard " + std::to_string(i) + "/" + std::to_string(n) +
+                                 " --output " + shard_path_quoted(path) + extra);
+    REQUIRE(ran.exit_code == 0);
+    CHECK(ran.out.empty());
+    CHECK_THAT(ran.err, Catch::Contains("placement runs, then"));
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("explore shards merge into exactly the unsharded explore, in text and JSON, in any order") {
+    const auto whole_json = run_locksim("explore " + gc_pause_file + " -j 2 --format json");
+    const auto whole_text = run_locksim("explore " + gc_pause_file + " -j 2");
+    REQUIRE(whole_json.exit_code == 0);
+    REQUIRE(whole_text.exit_code == 0);
+    const auto dir = fresh_directory("explore_shards");
+    const auto one = explore_shard(gc_pause_file, 1, 3, dir);
+    const auto two = explore_shard(gc_pause_file, 2, 3, dir);
+    const auto three = explore_shard(gc_pause_file, 3, 3, dir);
+
+    // Each shard did part of the work: placements and start classes both.
+    const auto part = nlohmann::json::parse(slurp(two));
+    CHECK(part.at("shard") == nlohmann::json{{"index", 2}, {"of", 3}});
+    CHECK(part.at("provenance").at("command") == "locksim explore " + gc_pause_file + " --seed 1 --shard 2/3");
+    CHECK(part.at("units").at("outcomes").size() > 0);
+    CHECK(part.at("units").at("outcomes").size() < part.at("explore").at("units").get<std::size_t>());
+
+    const auto merged_json = run_locksim("merge --format json " + shard_path_quoted(three) + " " +
+                                         shard_path_quoted(one) + " " + shard_path_quoted(two));
+    CHECK(merged_json.exit_code == 0);
+    CHECK(merged_json.out == whole_json.out);
+    const auto merged_text =
+        run_locksim("merge " + shard_path_quoted(two) + " " + shard_path_quoted(three) + " " + shard_path_quoted(one));
+    CHECK(merged_text.exit_code == 0);
+    CHECK(merged_text.out == whole_text.out);
+
+    const auto missing = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(three));
+    CHECK(missing.exit_code == 2);
+    CHECK_THAT(missing.err, Catch::Contains("shard 2/3 is missing"));
+    CHECK(run_locksim("merge --missing " + shard_path_quoted(one) + " " + shard_path_quoted(three)).out == "2\n");
+    CHECK(run_locksim("merge --partial " + shard_path_quoted(one) + " " + shard_path_quoted(three)).exit_code == 2);
+}
+
+TEST_CASE("explore --shard 1/1 is the whole exploration, and more shards than units leaves some empty") {
+    // The flagship cut down to a few dozen units, a list and a range on one server, so that
+    // a shard per unit and two more stay quick.
+    auto scenario = nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file));
+    scenario["explore"] = nlohmann::json::parse(
+        R"({"faults": [{"pause": "server-1", "for": ["40s"]}, {"pause": "server-1", "for": {"from": "1ms", "to": "2m"}}]})");
+    const std::string file =
+        shard_path_quoted(write_temp("small-explore.json", scenario.dump(2))) + " --design unfenced";
+    const auto whole = run_locksim("explore " + file + " -j 2 --format json");
+    REQUIRE(whole.exit_code == 0);
+    CHECK(nlohmann::json::parse(whole.out).at("designs").at(0).at("regions").size() > 1);
+    const auto dir = fresh_directory("explore_shards_one");
+    const auto only = explore_shard(file, 1, 1, dir);
+    CHECK(run_locksim("merge --format json " + shard_path_quoted(only)).out == whole.out);
+
+    const auto many = fresh_directory("explore_shards_many");
+    const std::size_t units = nlohmann::json::parse(slurp(only)).at("explore").at("units").get<std::size_t>();
+    const int shards = static_cast<int>(units) + 2;
+    std::string all;
+    int empty = 0;
+    for (int i = 1; i <= shards; ++i) {
+        const auto path = explore_shard(file, i, shards, many);
+        empty += nlohmann::json::parse(slurp(path)).at("units").at("outcomes").empty() ? 1 : 0;
+        all += " " + shard_path_quoted(path);
+    }
+    CHECK(empty == 2);
+    const auto merged = run_locksim("merge --format json" + all);
+    CHECK(merged.exit_code == 0);
+    CHECK(merged.out == whole.out);
+}
+
+TEST_CASE("merge refuses an explore shard of another file, another exploration, or a sweep's") {
+    const auto dir = fresh_directory("explore_shards_mixed");
+    const auto one = explore_shard(gc_pause_file + " --design idempotent", 1, 2, dir);
+    const auto other_dir = fresh_directory("explore_shards_other");
+    const auto other = explore_shard("scenarios/check-before-charge.json", 2, 2, other_dir);
+    const auto refused = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(other));
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err,
+               Catch::Contains("is not a shard of the same sweep") && Catch::Contains("provenance.scenario_sha256"));
+
+    const auto seeded = explore_shard(gc_pause_file + " --design idempotent --seed 7", 2, 2, other_dir);
+    const auto reseeded = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(seeded));
+    CHECK(reseeded.exit_code == 2);
+    CHECK_THAT(reseeded.err, Catch::Contains("explore is"));
+
+    const auto sweep = other_dir / "sweep.json";
+    REQUIRE(run_locksim("sweep " + gc_pause_file + " --seeds 2 --shard 2/2 --output " + shard_path_quoted(sweep))
+                .exit_code == 0);
+    const auto mixed = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(sweep));
+    CHECK(mixed.exit_code == 2);
+    CHECK_THAT(mixed.err, Catch::Contains("a sweep's shard"));
+}
+
+TEST_CASE("merge refuses explore shards once their scenario file has changed") {
+    const auto dir = fresh_directory("explore_shards_edited");
+    const auto copy = dir / "gc.json";
+    std::filesystem::copy_file(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file, copy);
+    const std::string file = shard_path_quoted(copy) + " --design idempotent";
+    const auto one = explore_shard(file, 1, 2, dir);
+    const auto two = explore_shard(file, 2, 2, dir);
+    REQUIRE(run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(two)).exit_code == 0);
+    std::ofstream(copy, std::ios::app) << "\n";
+    const auto refused = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(two));
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err, Catch::Contains("is not the file the shards explored"));
+}
