@@ -80,14 +80,9 @@ int explore_command(const ExploreCommandOptions& options) {
     if (!has_design_or_report(scenario, options.design)) return 2;
     ShardChoice shard;
     if (options.shard) {
-        auto parsed = parse_shard(*options.shard, process_environment());
-        if (const auto* error = std::get_if<std::string>(&parsed)) {
-            fmt::print(stderr, "{}\n", *error);
-            return 2;
-        }
-        shard = std::get<ShardChoice>(parsed);
-        if (!shard.source.empty())
-            fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+        const std::optional<ShardChoice> chosen = chosen_shard(*options.shard);
+        if (!chosen) return 2;
+        shard = *chosen;
         if (options.report_directory || options.placements) {
             fmt::print(stderr,
                        "--report and --placements show a whole exploration, not one shard of it: merge the "

@@ -105,4 +105,15 @@ std::variant<ShardChoice, std::string> parse_shard(const std::string& text, cons
     return ShardChoice{counted.index + 1 - counted.from, *count, counted.source};
 }
 
+std::optional<ShardChoice> chosen_shard(const std::string& text) {
+    auto parsed = parse_shard(text, process_environment());
+    if (const auto* error = std::get_if<std::string>(&parsed)) {
+        fmt::print(stderr, "{}\n", *error);
+        return std::nullopt;
+    }
+    const ShardChoice shard = std::get<ShardChoice>(parsed);
+    if (!shard.source.empty()) fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+    return shard;
+}
+
 }  // namespace locksim

@@ -32,4 +32,8 @@ EnvironmentLookup process_environment();
 // The shard, or a one-line message saying what is wrong and what to write instead.
 std::variant<ShardChoice, std::string> parse_shard(const std::string& text, const EnvironmentLookup& environment);
 
+// The shard `--shard` chose in this process's environment, said on stderr when a scheduler
+// gave its index; nullopt after printing the message when it is wrong (exit 2).
+std::optional<ShardChoice> chosen_shard(const std::string& text);
+
 }  // namespace locksim

@@ -194,14 +194,9 @@ int sweep_command(const SweepCommandOptions& options) {
     }
     ShardChoice shard;
     if (options.shard) {
-        auto parsed = parse_shard(*options.shard, process_environment());
-        if (const auto* error = std::get_if<std::string>(&parsed)) {
-            fmt::print(stderr, "{}\n", *error);
-            return 2;
-        }
-        shard = std::get<ShardChoice>(parsed);
-        if (!shard.source.empty())
-            fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+        const std::optional<ShardChoice> chosen = chosen_shard(*options.shard);
+        if (!chosen) return 2;
+        shard = *chosen;
     }
     if (shard.count > options.seeds) {
         fmt::print(stderr, "--shard {}: {} seeds cannot fill {} shards; split them into at most {}\n", *options.shard,
