@@ -163,10 +163,13 @@ Json generator_definition(const FaultEntry& entry) {
 Json explore_nodes(std::string_view description, bool roles = false) {
     Json one = Json::array({Json{{"const", "servers"}}, defined("nodeName")});
     if (roles)
-        one.push_back(Json{{"type", "object"},
-                           {"properties", Json{{"role", Json{{"enum", Json::array({"holder", "primary"})}}}}},
-                           {"required", Json::array({"role"})},
-                           {"additionalProperties", false}});
+        one.push_back(
+            Json{{"type", "object"},
+                 {"properties", Json{{"role", described("\"holder\": the server holding the lock when the fault "
+                                                        "strikes; \"primary\": the store's primary or leader then.",
+                                                        Json{{"enum", Json::array({"holder", "primary"})}})}}},
+                 {"required", Json::array({"role"})},
+                 {"additionalProperties", false}});
     Json any = one;
     any.push_back(Json{{"type", "array"}, {"minItems", 1}, {"items", Json{{"anyOf", one}}}});
     return described(description, Json{{"anyOf", any}});
