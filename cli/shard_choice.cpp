@@ -112,7 +112,8 @@ std::optional<ShardChoice> chosen_shard(const std::string& text) {
         return std::nullopt;
     }
     const ShardChoice shard = std::get<ShardChoice>(parsed);
-    if (!shard.source.empty()) fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
+    if (!shard.source.empty())
+        fmt::print(stderr, "locksim: shard {}/{} ({})\n", shard.index, shard.count, shard.source);
     return shard;
 }
 
