@@ -207,7 +207,7 @@ TEST_CASE("locksim explore prints the windows with replay commands that show the
     CHECK(replayed.exit_code == 1);
     CHECK(replayed.out.find("double_charges expected 0, got 1") != std::string::npos);
 
-    const auto none = run_locksim("explore scenarios/partition.json");
+    const auto none = run_locksim("explore scenarios/clock-chaos.json");
     CHECK(none.exit_code == 2);
     CHECK(none.err.find("has no \"explore\" block") != std::string::npos);
 }
