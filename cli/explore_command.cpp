@@ -59,7 +59,7 @@ void say_planned(std::uint64_t placements, std::uint64_t start_classes, const Sh
     fmt::print(stderr,
                "locksim: exploring{}: {} placement runs, then {} start classes (a held run each, then a run "
                "per end tried; at most {} for a family)\n",
-               which, placements, start_classes, max_region_runs);
+               which, grouped(placements), grouped(start_classes), grouped(max_region_runs));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "models/faults/fault.hpp"
 #include "models/faults/fault_roles.hpp"
+#include "reports/text_style.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
@@ -235,8 +236,9 @@ std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, s
             "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
             "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range of "
             "lengths or name fewer targets",
-            design.name, plan.kind, planned, classes.size(), search.shards > 1 ? " in this shard" : "", max_region_runs,
-            search.command, shards, shards, shards, shards));
+            design.name, plan.kind, grouped(planned), grouped(classes.size()),
+            search.shards > 1 ? " in this shard" : "", grouped(max_region_runs), search.command, shards, shards, shards,
+            shards));
     }
     std::vector<UnitOutcome> outcomes(searches.size());
     run_in_parallel(
