@@ -211,11 +211,8 @@ Subcommand add_explore_command(CLI::App& app, const std::string& program) {
                         "this directory, as <scenario>-explore.html");
     explore->add_option("--shard", line->options.shard,
                         "Run one of n blocks of the exploration's work (its placements, and the start classes of\n"
-                        "a range) and write JSON for `locksim merge`, which gives the output of the whole:\n"
-                        "  3/8        the third of eight (shards count from 1)\n"
-                        "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
-                        "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
-                        "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)");
+                        "a range) and write JSON for `locksim merge`, which gives the output of the whole:\n" +
+                            std::string(shard_forms_help));
     explore->add_option("--output,-o", line->options.output,
                         "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
                         "so a killed task never leaves half a shard");

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "checks/sweep_summary.hpp"
@@ -24,6 +25,13 @@ struct ShardChoice {
     std::uint32_t count = 1;
     std::string source;  // where the index came from, "SLURM_ARRAY_TASK_ID=3"; empty if written out
 };
+
+// The forms `--shard` takes, for --help, a line each.
+inline constexpr std::string_view shard_forms_help =
+    "  3/8        the third of eight (shards count from 1)\n"
+    "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
+    "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
+    "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)";
 
 // The environment variable's value, or nullopt when it is not set.
 using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;

@@ -299,11 +299,8 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
                       "totals never depend on it");
     sweep->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     sweep->add_option("--shard", options->shard,
-                      "Run one of n equal blocks of the seeds and write JSON for `locksim merge`:\n"
-                      "  3/8        the third of eight (shards count from 1)\n"
-                      "  slurm/8    $SLURM_ARRAY_TASK_ID, from 1: submit with sbatch --array=1-8\n"
-                      "  k8s/8      $JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, from 0\n"
-                      "  from0:I/8  an index counted from 0, such as HTCondor's $(Process)");
+                      std::string("Run one of n equal blocks of the seeds and write JSON for `locksim merge`:\n") +
+                          std::string(shard_forms_help));
     sweep->add_option("--output,-o", options->output,
                       "Write the result to this file, whole or not at all (a temporary file, then a rename),\n"
                       "so a killed task never leaves half a shard");
