@@ -218,7 +218,11 @@ TEST_CASE("for explore, events of two handlings at the same instant have differe
 }
 
 TEST_CASE("pruned explore of gc-pause-40s gives every placement the outcome running it gives, in fewer runs") {
-    const Scenario scenario = gc_pause_40s();
+    // Its listed lengths: pruning merges placements, and a family over a range of lengths
+    // has none (its start classes are searched, not pruned).
+    Scenario scenario = gc_pause_40s();
+    std::erase_if(scenario.explore->faults, [](const ExploreFaultFamily& family) { return family.range.has_value(); });
+    REQUIRE(!scenario.explore->faults.empty());
     const Exploration pruned = run_explore(scenario, ExploreOptions{.threads = 2});
     const Exploration naive = run_explore(scenario, ExploreOptions{.threads = 2, .prune = false});
     REQUIRE(pruned.designs.size() == naive.designs.size());

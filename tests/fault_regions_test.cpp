@@ -134,7 +134,7 @@ std::string describe(const std::vector<Disagreement>& wrong) {
 
 }  // namespace
 
-TEST_CASE("gc-pause-40s: the pause regions agree with a run at every grid point and at random points") {
+TEST_CASE("gc-pause-40s: the pause regions agree with a run at every grid point and at random points", "[exhaustive]") {
     const Scenario scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     REQUIRE(scenario.explore.has_value());
     const Exploration exploration = run_explore(scenario, ExploreOptions{.threads = 2});
@@ -188,7 +188,8 @@ const std::vector<Duration> partition_lengths{500_ms, 5_s, 29_s, 31_s, 60_s};
 
 TEST_CASE(
     "partition: a crash of the lock store that restarts empty, and a server cut off from every other node, "
-    "agree with a run at every point") {
+    "agree with a run at every point",
+    "[exhaustive]") {
     // Redis without persistence forgets the lock when it restarts: a second holder.
     CHECK(explore_and_check("partition.json", ranged("crash", {"lock-store"}, 100_ms, 90_s), partition_lengths) > 20);
     // The file's own fault: a server cut off from the lock store only keeps charging while
@@ -203,7 +204,7 @@ TEST_CASE(
                             "unfenced") == 0);
 }
 
-TEST_CASE("partition: a one-way cut and a loss burst on one link agree with a run at every point") {
+TEST_CASE("partition: a one-way cut and a loss burst on one link agree with a run at every point", "[exhaustive]") {
     // Only what server-1 sends the lock store is lost: its renewals, so its lease runs out.
     ExploreFaultFamily one_way = apart_from(ranged("partition", {"server-1"}, 100_ms, 60_s), {"lock-store"});
     one_way.one_way = true;
@@ -222,7 +223,8 @@ TEST_CASE("partition: a one-way cut and a loss burst on one link agree with a ru
 }
 
 TEST_CASE(
-    "gc-pause-40s: a pause of the lock holder, whoever holds it when it strikes, agrees with a run at every point") {
+    "gc-pause-40s: a pause of the lock holder, whoever holds it when it strikes, agrees with a run at every point",
+    "[exhaustive]") {
     ExploreFaultFamily holder = ranged("pause", {std::string(holder_role)}, 1_ms, 2_min);
     holder.cause = "gc";
     // Who holds changes at an event of some node, so every node's event starts a class.
