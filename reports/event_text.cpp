@@ -91,6 +91,10 @@ Described network_event(const TraceEvent& event, const Context& context) {
             fmt::format("messages to {} held back {} more until {}", context.name(event.node_ref("to")),
                         format_duration_rounded(event.duration("extra")), format_seconds(event.instant("until"))),
             EventTone::fault};
+    if (k == kind::link_holding)
+        return EventText{fmt::format("the next message to {} held in flight until {}",
+                                     context.name(event.node_ref("to")), format_seconds(event.instant("until"))),
+                         EventTone::fault};
     if (k == kind::link_lossy)
         return EventText{fmt::format("messages to {} lost at odds {} until {}", context.name(event.node_ref("to")),
                                      event.text("loss"), format_seconds(event.instant("until"))),

@@ -61,6 +61,10 @@ void Network::hold(NodeId from, NodeId to, Duration extra, Instant until, FaultC
     direction(from, to).holds.push_back(Hold{extra, until, cause});
 }
 
+void Network::hold_next(NodeId from, NodeId to, Instant until, FaultCause cause) {
+    direction(from, to).next_held.push_back(Hold{Duration{}, until, cause});
+}
+
 void Network::lose(NodeId from, NodeId to, Odds odds, Instant until, FaultCause cause) {
     direction(from, to).bursts.push_back(Burst{odds, until, cause});
 }
@@ -92,7 +96,20 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
     const Hold* held_by = nullptr;  // the spike in force with the longest extra, the first of equals
     for (const auto& h : way.holds)
         if (held_by == nullptr || h.extra > held_by->extra) held_by = &h;
-    if (held_by != nullptr) delivery += held_by->extra;  // a delay spike holds it back
+    Duration held_extra{};
+    FaultCause held_cause = no_fault_cause;
+    if (held_by != nullptr) {  // a delay spike holds it back
+        held_extra = held_by->extra;
+        held_cause = held_by->cause;
+    }
+    // A hold of the next message is this one's, whatever becomes of it.
+    for (const auto& h : way.next_held)
+        if (h.until > delivery + held_extra) {
+            held_extra = h.until - delivery;
+            held_cause = h.cause;
+        }
+    way.next_held.clear();
+    delivery += held_extra;
     if (!l.behaviour.reorder && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
     const Odds& loss = l.behaviour.loss;
     const Odds& duplication = l.behaviour.duplication;
@@ -131,9 +148,9 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         engine_.record(from, trace_kind::message_lost, std::move(fields));
         return id;
     }
-    if (held_by != nullptr) {
-        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"extra", held_by->extra}};
-        cause_field(fields, held_by->cause);
+    if (held_extra > Duration{}) {
+        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"extra", held_extra}};
+        cause_field(fields, held_cause);
         engine_.record(from, trace_kind::message_held, std::move(fields));
     }
     auto delivery_of = [this, id, from, to](std::string label, Delivery on_delivery, bool copy) {

@@ -102,6 +102,10 @@ public:
     void heal(NodeId from, NodeId to, FaultCause cause = no_fault_cause);
     // Messages sent from `from` to `to` before `until` are held back by `extra` more.
     void hold(NodeId from, NodeId to, Duration extra, Instant until, FaultCause cause = no_fault_cause);
+    // The next message sent from `from` to `to` lands no sooner than `until` (one message
+    // held in flight); those sent behind it on that direction wait behind it, as on a
+    // connection that keeps its order.
+    void hold_next(NodeId from, NodeId to, Instant until, FaultCause cause = no_fault_cause);
     // Messages sent from `from` to `to` before `until` are lost at these odds (a loss
     // burst: a flapping switch port, a full queue), besides the link's own loss.
     void lose(NodeId from, NodeId to, Odds odds, Instant until, FaultCause cause = no_fault_cause);
@@ -140,8 +144,9 @@ private:
         // Partitions in force, oldest first: overlapping ones heal one at a time, and a
         // message lost to them is the oldest's.
         std::vector<FaultCause> cuts;
-        std::vector<Hold> holds;    // delay spikes in force; the longest extra applies
-        std::vector<Burst> bursts;  // loss bursts in force; each may lose a message
+        std::vector<Hold> holds;      // delay spikes in force; the longest extra applies
+        std::vector<Burst> bursts;    // loss bursts in force; each may lose a message
+        std::vector<Hold> next_held;  // holds of the next message (extra unused); the latest until applies
     };
     struct Link {
         DelayModel delay;

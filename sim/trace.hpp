@@ -96,12 +96,14 @@ inline constexpr KindSpec message_lost{"message.lost", "the network dropped a me
 inline constexpr FieldSpec message_held_fields[] = {
     {"id", FieldType::integer, false, "the message's number, unique in the run"},
     {"to", FieldType::node, false, "the receiver"},
-    {"extra", FieldType::duration, false, "how much longer the spike made it take"},
+    {"extra", FieldType::duration, false, "how much longer the fault made it take"},
     {"cause", FieldType::integer, true,
-     "the sequence number of the trace event that set going the delay spike that held it (fault.struck)"},
+     "the sequence number of the trace event that set going the delay spike or message hold that held it "
+     "(fault.struck)"},
 };
 inline constexpr KindSpec message_held{
-    "message.held", "a delay spike held a message back (recorded even when messages are not)", message_held_fields};
+    "message.held", "a delay spike or a message hold held a message back (recorded even when messages are not)",
+    message_held_fields};
 
 inline constexpr FieldSpec network_partitioned_fields[] = {
     {"groups", FieldType::text, false, "the groups of nodes that still reach each other, e.g. a, b | c"},
@@ -123,6 +125,13 @@ inline constexpr FieldSpec link_held_fields[] = {
     {"one_way", FieldType::flag, false, "only messages from this node to the far end are held"},
 };
 inline constexpr KindSpec link_held{"link.held", "a delay spike holds back the messages on a link", link_held_fields};
+
+inline constexpr FieldSpec link_holding_fields[] = {
+    {"to", FieldType::node, false, "the receiver of the message held"},
+    {"until", FieldType::instant, false, "the true time it lands at the earliest"},
+};
+inline constexpr KindSpec link_holding{"link.holding", "the next message on a link will be held in flight",
+                                       link_holding_fields};
 
 inline constexpr FieldSpec link_lossy_fields[] = {
     {"to", FieldType::node, false, "the far end of the link"},

@@ -30,22 +30,34 @@ std::filesystem::path explore_shard(const std::string& file, int i, int n, const
     return path;
 }
 
+// The flagship cut down to a few dozen units per design: a list and a range on one server.
+std::string small_explore_file() {
+    auto scenario = nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file));
+    scenario["explore"] = nlohmann::json::parse(
+        R"({"faults": [{"pause": "server-1", "for": ["40s"]}, {"pause": "server-1", "for": {"from": "1ms", "to": "2m"}}]})");
+    return write_temp("small-explore.json", scenario.dump(2));
+}
+
 }  // namespace
 
 TEST_CASE("explore shards merge into exactly the unsharded explore, in text and JSON, in any order") {
-    const auto whole_json = run_locksim("explore " + gc_pause_file + " -j 2 --format json");
-    const auto whole_text = run_locksim("explore " + gc_pause_file + " -j 2");
+    // Every design of the flagship, so that shards split across designs.
+    const auto small = small_explore_file();
+    const std::string file = shard_path_quoted(small);
+    const auto whole_json = run_locksim("explore " + file + " -j 2 --format json");
+    const auto whole_text = run_locksim("explore " + file + " -j 2");
     REQUIRE(whole_json.exit_code == 0);
     REQUIRE(whole_text.exit_code == 0);
+    REQUIRE(nlohmann::json::parse(whole_json.out).at("designs").size() == 3);
     const auto dir = fresh_directory("explore_shards");
-    const auto one = explore_shard(gc_pause_file, 1, 3, dir);
-    const auto two = explore_shard(gc_pause_file, 2, 3, dir);
-    const auto three = explore_shard(gc_pause_file, 3, 3, dir);
+    const auto one = explore_shard(file, 1, 3, dir);
+    const auto two = explore_shard(file, 2, 3, dir);
+    const auto three = explore_shard(file, 3, 3, dir);
 
     // Each shard did part of the work: placements and start classes both.
     const auto part = nlohmann::json::parse(slurp(two));
     CHECK(part.at("shard") == nlohmann::json{{"index", 2}, {"of", 3}});
-    CHECK(part.at("provenance").at("command") == "locksim explore " + gc_pause_file + " --seed 1 --shard 2/3");
+    CHECK(part.at("provenance").at("command") == "locksim explore " + small + " --seed 1 --shard 2/3");
     CHECK(part.at("units").at("outcomes").size() > 0);
     CHECK(part.at("units").at("outcomes").size() < part.at("explore").at("units").get<std::size_t>());
 
@@ -66,13 +78,8 @@ TEST_CASE("explore shards merge into exactly the unsharded explore, in text and 
 }
 
 TEST_CASE("explore --shard 1/1 is the whole exploration, and more shards than units leaves some empty") {
-    // The flagship cut down to a few dozen units, a list and a range on one server, so that
-    // a shard per unit and two more stay quick.
-    auto scenario = nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file));
-    scenario["explore"] = nlohmann::json::parse(
-        R"({"faults": [{"pause": "server-1", "for": ["40s"]}, {"pause": "server-1", "for": {"from": "1ms", "to": "2m"}}]})");
-    const std::string file =
-        shard_path_quoted(write_temp("small-explore.json", scenario.dump(2))) + " --design unfenced";
+    // One design of the cut-down flagship, so that a shard per unit and two more stay quick.
+    const std::string file = shard_path_quoted(small_explore_file()) + " --design unfenced";
     const auto whole = run_locksim("explore " + file + " -j 2 --format json");
     REQUIRE(whole.exit_code == 0);
     CHECK(nlohmann::json::parse(whole.out).at("designs").at(0).at("regions").size() > 1);

@@ -39,6 +39,7 @@ const std::vector<std::string> one_of_each{
     R"({"partition":[["server-1"],["lock-store"]],"at":"5s"})",
     R"({"delay_spike":["server-1","lock-store"],"at":"5s","for":"2s","extra":"40s","one_way":true})",
     R"({"loss_burst":["server-2","lock-store"],"at":"5s","for":"10s","loss":"1/3"})",
+    R"({"hold_message":["server-1","lock-store"],"at":"5s","for":"40s"})",
 };
 
 }  // namespace
@@ -92,7 +93,7 @@ TEST_CASE("a generator reads the same members as a placed fault, its amounts as 
 
 TEST_CASE("the trace kinds that show a fault are the families' own, and no other") {
     for (std::string_view kind : {"node.paused", "clock.stepped", "clock.slewing", "node.crashed",
-                                  "network.partitioned", "link.held", "link.lossy"})
+                                  "network.partitioned", "link.held", "link.lossy", "link.holding"})
         CHECK(shows_a_fault(kind));
     for (std::string_view kind : {"node.resumed", "lock.granted", "fault.struck", "network.healed"})
         CHECK_FALSE(shows_a_fault(kind));
@@ -101,7 +102,8 @@ TEST_CASE("the trace kinds that show a fault are the families' own, and no other
 TEST_CASE("explore tries the families that say how, and builds their faults") {
     std::vector<std::string_view> keys;
     for (const ExploreShape* shape : explorable_families()) keys.push_back(shape->key);
-    CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "crash", "partition", "loss_burst"});
+    CHECK(keys ==
+          std::vector<std::string_view>{"pause", "clock_step", "crash", "partition", "loss_burst", "hold_message"});
     const Fault pause = explored_fault("pause", "server-1", EventTrigger{"job.preparing", "server-1", {}, 2},
                                        seconds(29), ExploreDetails{"gc", {}});
     CHECK(std::get<PauseFault>(pause).length == seconds(29));
@@ -114,6 +116,10 @@ TEST_CASE("explore tries the families that say how, and builds their faults") {
     const auto& lost = std::get<LossBurstFault>(burst);
     CHECK((lost.from == "server-1" && lost.to == "lock-store" && lost.length == seconds(5) && lost.one_way));
     CHECK((lost.loss.numerator == 1 && lost.loss.denominator == 2));
+    const Fault held = explored_fault("hold_message", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
+                                      seconds(40), ExploreDetails{"", {"lock-store"}});
+    const auto& hold = std::get<MessageHoldFault>(held);
+    CHECK((hold.from == "server-1" && hold.to == "lock-store" && hold.length == seconds(40) && hold.when->nth == 1));
     const Fault cut = explored_fault("partition", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
                                      seconds(5), ExploreDetails{"", {"lock-store"}, true});
     const auto& partition = std::get<PartitionFault>(cut);

@@ -39,6 +39,7 @@ std::string fault_line(const Fault& fault) {
         std::string operator()(const PartitionFault&) const { return "partition"; }
         std::string operator()(const DelaySpikeFault&) const { return "delay_spike"; }
         std::string operator()(const LossBurstFault&) const { return "loss_burst"; }
+        std::string operator()(const MessageHoldFault&) const { return "hold_message"; }
     };
     return std::visit(Describe{}, fault);
 }

@@ -444,6 +444,42 @@ TEST_CASE("a message sent after a hold ends still queues behind a held one, as o
     CHECK(at_store == std::vector<Instant>{at(7_s + 10_ms), at(7_s + 10_ms)});
 }
 
+TEST_CASE("a held message lands no sooner than its hold's end, the next behind it, and only the next is held") {
+    TwoNodes world(DelayModel::fixed(10_ms));
+    world.engine.schedule_at(at(1_s), no_node,
+                             [&world] { world.network.hold_next(world.client, world.store, at(9_s), 7); });
+    std::vector<Instant> at_store;
+    std::vector<Instant> at_client;
+    send_at(world.engine, world.network, at(2_s), world.store, world.client, at_client);  // the other way: not held
+    send_at(world.engine, world.network, at(3_s), world.client, world.store, at_store);   // held until 9 s
+    send_at(world.engine, world.network, at(4_s), world.client, world.store, at_store);   // waits behind it
+    send_at(world.engine, world.network, at(12_s), world.client, world.store, at_store);  // the hold was spent
+    world.engine.run(at(1_min));
+    CHECK(at_client == std::vector<Instant>{at(2_s + 10_ms)});
+    CHECK(at_store == std::vector<Instant>{at(9_s), at(9_s), at(12_s + 10_ms)});
+    const auto held = events_of(world.engine, trace_kind::message_held);
+    REQUIRE(held.size() == 1);
+    CHECK(held[0]->integer("cause") == 7);
+    CHECK(held[0]->duration("extra") == 6_s - 10_ms);
+}
+
+TEST_CASE("a hold that ends before the message would land anyway holds nothing, and a lost message spends it") {
+    TwoNodes world(DelayModel::fixed(2_s));
+    world.network.hold_next(world.client, world.store, at(1_s), 7);  // the message lands at 2 s anyway
+    std::vector<Instant> at_store;
+    send_at(world.engine, world.network, at(0_s), world.client, world.store, at_store);
+    world.engine.schedule_at(at(10_s), no_node, [&world] {
+        world.network.cut(world.client, world.store, 8);
+        world.network.hold_next(world.client, world.store, at(30_s), 9);
+    });
+    send_at(world.engine, world.network, at(11_s), world.client, world.store, at_store);  // lost to the cut
+    world.engine.schedule_at(at(12_s), no_node, [&world] { world.network.heal(world.client, world.store, 8); });
+    send_at(world.engine, world.network, at(13_s), world.client, world.store, at_store);  // not held: spent
+    world.engine.run(at(1_min));
+    CHECK(at_store == std::vector<Instant>{at(2_s), at(15_s)});
+    CHECK(events_of(world.engine, trace_kind::message_held).empty());
+}
+
 // --- what each fault touched, as the trace names it ------------------------------------
 
 TEST_CASE("each message a fault holds back or loses names the fault's cause, even when messages are not traced") {

@@ -20,12 +20,14 @@
 #include "models/faults/delay_spike_fault.hpp"
 #include "models/faults/fault_roles.hpp"
 #include "models/faults/loss_burst_fault.hpp"
+#include "models/faults/message_hold_fault.hpp"
 #include "models/faults/partition_fault.hpp"
 #include "models/faults/pause_fault.hpp"
 
 namespace locksim {
 
-using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFault, DelaySpikeFault, LossBurstFault>;
+using Fault = std::variant<PauseFault, ClockStepFault, CrashFault, PartitionFault, DelaySpikeFault, LossBurstFault,
+                           MessageHoldFault>;
 
 // What every family has: read back from its entry, written, drawn, struck.
 template <class F>

@@ -166,6 +166,17 @@ std::optional<HolderTrouble> partition_over(const Trace& trace, const std::strin
                          std::nullopt};
 }
 
+// Whether `event` is a hold of the next message `sender` sends `receiver` that was still
+// holding at `until`, in words.
+std::optional<std::string> message_hold(const Trace& trace, const TraceEvent& event, const std::string& sender,
+                                        const std::string& receiver, Instant until) {
+    if (event.kind != trace_kind::link_holding || !on_node(trace, event, sender) ||
+        !names_node(trace, event, "to", receiver) || until >= event.instant("until"))
+        return std::nullopt;
+    return fmt::format("its next message to {} after {} was held in flight until {}", receiver,
+                       format_seconds(event.at), format_seconds(event.instant("until")));
+}
+
 std::optional<HolderTrouble> spike_over(const Trace& trace, const std::string& holder, const std::string& store,
                                         Instant ended) {
     for (const auto& event : trace.events()) {
@@ -176,6 +187,8 @@ std::optional<HolderTrouble> spike_over(const Trace& trace, const std::string& h
                 fmt::format("a delay spike held back its messages to {} by {} from {}", store,
                             format_duration_rounded(event.duration("extra")), format_seconds(event.at)),
                 std::nullopt};
+        if (const auto held = message_hold(trace, event, holder, store, ended))
+            return HolderTrouble{*held, std::nullopt};
     }
     return std::nullopt;
 }
@@ -320,6 +333,8 @@ std::optional<std::string> delay_cause(const SequenceFigure& figure, const Trace
             names_node(trace, event, "to", figure.lanes[receiver]) && sent < event.instant("until"))
             return fmt::format("a delay spike held back its messages to {} by {} from {}", figure.lanes[receiver],
                                format_duration_rounded(event.duration("extra")), format_seconds(event.at));
+        if (const auto held = message_hold(trace, event, figure.lanes[sender], figure.lanes[receiver], sent))
+            return held;
     }
     return std::nullopt;
 }

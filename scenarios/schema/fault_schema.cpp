@@ -117,7 +117,7 @@ std::pair<std::vector<std::string>, std::vector<std::string>> read_sides(const J
     return read;
 }
 
-// "delay_spike" or "loss_burst": [from, to], two different nodes.
+// "delay_spike", "loss_burst" or "hold_message": [from, to], two different nodes.
 std::pair<std::string, std::string> read_link_ends(const JsonReader& field, const std::vector<std::string>& nodes) {
     const auto ends = field.elements();
     if (ends.size() != 2) field.fail("expected [from, to]");

@@ -90,7 +90,8 @@ void check_scenario(const locksim::Scenario& scenario) {
                         for (const auto& n : f.side_a) known(n, "a partition");
                         for (const auto& n : f.side_b) known(n, "a partition");
                     } else if constexpr (std::is_same_v<F, locksim::DelaySpikeFault> ||
-                                         std::is_same_v<F, locksim::LossBurstFault>) {
+                                         std::is_same_v<F, locksim::LossBurstFault> ||
+                                         std::is_same_v<F, locksim::MessageHoldFault>) {
                         known(f.from, "a link fault");
                         known(f.to, "a link fault");
                     } else if (f.node.front() != '{') {  // a role is resolved as the fault strikes
