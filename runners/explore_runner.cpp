@@ -12,6 +12,7 @@
 #include "checks/explore_shard.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/world.hpp"
+#include "reports/text_style.hpp"
 #include "runners/fault_regions.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
@@ -110,8 +111,9 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
         if (n > max_explore_placements)
             throw ExploreError(
                 fmt::format("design \"{}\": {} placements ({} strike points), more than the {} "
-                            "locksim tries; name fewer targets or sizes",
-                            design.name, n, design.points.size(), max_explore_placements));
+                            "locksim tries; name fewer targets or sizes, or give a family with an end a range of "
+                            "lengths, {{\"from\", \"to\"}}, which is explored exactly and shards",
+                            design.name, grouped(n), grouped(design.points.size()), grouped(max_explore_placements)));
         return single;
     }
     // Depth 2: every unordered pair of different single placements, n(n-1)/2 of them; the
@@ -123,7 +125,7 @@ std::vector<PlacementOutcome> plan_placements(const DesignExploration& design, i
             fmt::format("design \"{}\": depth 2 pairs {} single placements into {} runs (n(n-1)/2), "
                         "more than the {} locksim tries; name fewer targets or sizes, or use "
                         "depth 1",
-                        design.name, n, pairs, max_explore_placements));
+                        design.name, grouped(n), grouped(pairs), grouped(max_explore_placements)));
     repeated_pairs = n * n - pairs;
     std::vector<PlacementOutcome> both;
     both.reserve(pairs);

@@ -165,6 +165,19 @@ TEST_CASE("depth 2 tries every unordered pair once and says how many ordered pai
                       Catch::Contains("depth 2 pairs") && Catch::Contains("use depth 1"));
 }
 
+TEST_CASE("more than a million placements of one fault are refused before any runs, naming what to do instead") {
+    const Scenario one = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
+    const auto points = run_explore(one, ExploreOptions{.design = "idempotent"}).designs.front().placements.size();
+    std::vector<std::string> sizes;
+    for (std::uint64_t s = 1; s <= max_explore_placements / points + 1; ++s)
+        sizes.push_back(fmt::format("\"{}ms\"", s));
+    const Scenario too_many =
+        tiny(fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ] }})", fmt::join(sizes, ", ")));
+    CHECK_THROWS_WITH(run_explore(too_many, ExploreOptions{.design = "idempotent"}),
+                      Catch::Contains("more than the 1,000,000 locksim tries") &&
+                          Catch::Contains("a range of lengths, {\"from\", \"to\"}"));
+}
+
 TEST_CASE("an explore block that cannot be used is refused at load with its place and what was expected") {
     const auto refusal = [](const std::string& explore) {
         try {

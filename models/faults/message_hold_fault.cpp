@@ -24,8 +24,7 @@ void MessageHoldFault::write(FaultWriter& writer) const {
 }
 
 std::string MessageHoldFault::words(std::string_view) const {
-    return fmt::format("the next message {} sends {} lands no sooner than {} later", from, to,
-                       format_duration(length));
+    return fmt::format("the next message {} sends {} lands no sooner than {} later", from, to, format_duration(length));
 }
 
 void MessageHoldFault::draw(const DrawnAmounts& amounts, RandomStream& random) {

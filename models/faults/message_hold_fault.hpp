@@ -66,8 +66,9 @@ struct MessageHoldFault {
                      .description =
                          "The first message each target sends the node of with from every strike point of the "
                          "target, held in flight until an end (what follows it on that direction waits behind it).",
-                     .size_doc = "How long after the strike the held message lands at the earliest. A list tries "
-                                 "each; a range {\"from\", \"to\"} is explored exactly.",
+                     .size_doc =
+                         "How long after the strike the held message lands at the earliest. A list tries "
+                         "each; a range {\"from\", \"to\"} is explored exactly.",
                      .other_side_doc = "The one node the message goes to: its name, or a list of one."};
 
     static MessageHoldFault read(std::string_view key, const FaultReader& reader);
