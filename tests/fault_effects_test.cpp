@@ -192,6 +192,24 @@ TEST_CASE("a delay spike on a link that carries nothing is inert, and check --re
                                 Catch::Contains("Missed: " + why));
 }
 
+TEST_CASE("a held message is inert when its sender sends nothing, and reaches the lock when it is the holder's") {
+    // Server 3 never talks to the payment provider: nothing is held.
+    const DesignOutcome idle =
+        fenced_with(R"([{"hold_message": ["server-3", "payment-provider"], "at": "6s", "for": "10s"}])");
+    REQUIRE(idle.faults);
+    CHECK(idle.faults->each.front().struck.front().messages.total() == 0);
+    CHECK(idle.faults->each.front().inert());
+    CHECK(idle.passes_only_with_inert_faults());
+    // Server 1 holds the lock: its next message to the store (a renewal) is held.
+    const DesignOutcome holder =
+        fenced_with(R"([{"hold_message": ["server-1", "lock-store"], "at": "6s", "for": "10s"}])");
+    REQUIRE(holder.faults);
+    const auto& struck = holder.faults->each.front().struck.front();
+    CHECK(struck.messages.held == 1);
+    CHECK(struck.messages.of_the_lock == 1);
+    CHECK_FALSE(holder.faults->each.front().inert());
+}
+
 TEST_CASE("a delay spike on a waiting server's link holds back only its own requests: it missed the lock") {
     // Server 2 asks the store for the lock every second or two while server 1 holds it.
     const DesignOutcome run =
