@@ -15,10 +15,13 @@
 //   - Between two tried sizes with the same outcome, the outcome is assumed not to change
 //     and change back (sizes are tried at least every second, and at every event distance).
 //   - Other starts inside a class are not assumed to behave like its first instant: a
-//     forward step fires wall-clock alarms at the step's own instant, so a later step in
-//     the same quiet gap sends their messages later. tests/size_regions_test.cpp measured
-//     that this does change outcomes (redis-clock-jump.json), so a region's start is only
+//     forward step fires wall-clock alarms at the step's own instant (sim/host.hpp's
+//     wall-clock sleeps resume then), so a later step in the same quiet gap may act later.
+//     tests/size_regions_test.cpp measured no difference on redis-clock-jump.json and
+//     wall-clock-durations.json, but a measurement is not a proof: a region's start is only
 //     the instant actually tried, and regions of neighbouring classes are never joined.
+//   - Sizes between two neighbouring segments (less than 1 ms apart) belong to no region:
+//     nothing is claimed for them.
 #include <vector>
 
 #include "checks/exploration.hpp"
