@@ -81,8 +81,7 @@ ExploreShard explore_shard_from_json(const Json& document, const std::string& fi
         return value.get<std::uint64_t>();
     };
     const auto nanoseconds = [&](const Json& value) {
-        if (!value.is_number_integer())
-            throw fail(fmt::format("an end or size is {}, not nanoseconds", value.dump()));
+        if (!value.is_number_integer()) throw fail(fmt::format("an end or size is {}, not nanoseconds", value.dump()));
         return value.get<std::int64_t>();
     };
     const auto instant = [&](const Json& value) { return Instant{nanoseconds(value)}; };

@@ -82,9 +82,9 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
                             : "sizes to 1 ms at each start class's first instant, not between them";
     if (design.regions.empty())
         return fmt::format("  {} ({} runs): {}\n", how, grouped(design.region_runs), style.good("no fault violates"));
-    std::string out = fmt::format("  {} ({} runs): {} region{} where a fault violates\n", how,
-                                  grouped(design.region_runs), design.regions.size(),
-                                  design.regions.size() == 1 ? "" : "s");
+    std::string out =
+        fmt::format("  {} ({} runs): {} region{} where a fault violates\n", how, grouped(design.region_runs),
+                    design.regions.size(), design.regions.size() == 1 ? "" : "s");
     for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
         const FaultRegion& region = design.regions[r];
         const FaultFamilyPlan& family = design.families[region.family];

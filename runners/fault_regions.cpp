@@ -226,9 +226,8 @@ void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& p
             "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
             "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range or "
             "name fewer targets",
-            design.name, plan.kind, grouped(planned), grouped(classes),
-            search.shards > 1 ? " in this shard" : "", grouped(max_region_runs), search.command, shards, shards, shards,
-            shards));
+            design.name, plan.kind, grouped(planned), grouped(classes), search.shards > 1 ? " in this shard" : "",
+            grouped(max_region_runs), search.command, shards, shards, shards, shards));
     }
 }
 

@@ -25,7 +25,9 @@ Duration floor_to(Duration d, Duration unit) {
     return unit * (d.ns / unit.ns - (d.ns % unit.ns < 0 ? 1 : 0));
 }
 
-Duration floor_ms(Duration d) { return floor_to(d, one_ms); }
+Duration floor_ms(Duration d) {
+    return floor_to(d, one_ms);
+}
 
 class SizeClassSearch {
 public:

@@ -101,19 +101,19 @@ LaterInstants compare_later_instants(const std::string& file, const std::string&
             if (starts.last == starts.first) continue;
             for (Duration size = -40_s; size <= 40_s; size += 500_ms) {
                 if (size.ns == 0) continue;
-                const std::uint32_t at_first = running_shows(design, family, target, starts.first, size,
-                                                             exploration.seed);
+                const std::uint32_t at_first =
+                    running_shows(design, family, target, starts.first, size, exploration.seed);
                 for (int k = 0; k < 4; ++k) {
                     const Instant later =
-                        starts.first + Duration{static_cast<std::int64_t>(
-                                           1 + draws.below(static_cast<std::uint64_t>((starts.last - starts.first).ns)))};
+                        starts.first + Duration{static_cast<std::int64_t>(1 + draws.below(static_cast<std::uint64_t>(
+                                                                                  (starts.last - starts.first).ns)))};
                     ++found.compared;
                     if (running_shows(design, family, target, later, size, exploration.seed) == at_first) continue;
                     if (found.differing++ == 0)
-                        found.first_difference = fmt::format(
-                            "{}: by {} at {} shows [{}], at {} not", explored.name, format_duration(size),
-                            format_duration(starts.first - Instant{}), fmt::join(violation_names(at_first), ","),
-                            format_duration(later - Instant{}));
+                        found.first_difference =
+                            fmt::format("{}: by {} at {} shows [{}], at {} not", explored.name, format_duration(size),
+                                        format_duration(starts.first - Instant{}),
+                                        fmt::join(violation_names(at_first), ","), format_duration(later - Instant{}));
                 }
             }
         }
@@ -141,9 +141,10 @@ TEST_CASE("a clock step later in a start class, measured against one at its firs
     CHECK(holder.differing == 0);
 }
 
-TEST_CASE("redis-clock-jump: clock step regions agree with a run at every grid size and every edge, at each instant "
-          "tried",
-          "[exhaustive]") {
+TEST_CASE(
+    "redis-clock-jump: clock step regions agree with a run at every grid size and every edge, at each instant "
+    "tried",
+    "[exhaustive]") {
     const Scenario scenario = clock_jump(-40_s, 40_s);
     const Exploration exploration = run_explore(scenario, ExploreOptions{.threads = 2});
     std::uint64_t violating = 0;
@@ -168,8 +169,8 @@ TEST_CASE("redis-clock-jump: clock step regions agree with a run at every grid s
         // Each region's edges, and 1 ms outside them: where an edge drawn a millisecond
         // too wide or too narrow shows.
         for (const auto& region : explored.regions) {
-            for (const Duration size : {region.size->from, region.size->to, region.size->from - 1_ms,
-                                        region.size->to + 1_ms})
+            for (const Duration size :
+                 {region.size->from, region.size->to, region.size->from - 1_ms, region.size->to + 1_ms})
                 if (size.ns != 0 && family.size_range->from <= size && size <= family.size_range->to)
                     check(region.start.from, size);
             CHECK(region.start.to == region.start.from + Duration{1});  // only the instant tried
@@ -182,13 +183,12 @@ TEST_CASE("redis-clock-jump: clock step regions agree with a run at every grid s
     CHECK(design_named(exploration, "idempotent").regions.empty());
 }
 
-
 namespace {
 
 // redis-clock-jump.json with an explore block of clock steps `by` on the lock store.
 std::string clock_jump_file(const std::string& name, const nlohmann::json& by) {
-    auto scenario = nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios" /
-                                                "redis-clock-jump.json"));
+    auto scenario =
+        nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios" / "redis-clock-jump.json"));
     scenario["explore"] = {{"faults", nlohmann::json::array({{{"clock_step", "lock-store"}, {"by", by}}})}};
     return write_temp(name, scenario.dump(2));
 }
@@ -202,13 +202,15 @@ TEST_CASE("explore reads a signed range of clock steps and refuses one whose fro
     const auto json = nlohmann::json::parse(good.out);
     CHECK(json["designs"][0]["faults"][0]["size_range"] == nlohmann::json{{"from", "-2s"}, {"to", "30s"}});
     for (const auto& [from, to] : {std::pair{"5s", "5s"}, std::pair{"5s", "-5s"}}) {
-        const auto bad = run_locksim("explore '" + clock_jump_file("bad-steps.json", {{"from", from}, {"to", to}}) + "'");
+        const auto bad =
+            run_locksim("explore '" + clock_jump_file("bad-steps.json", {{"from", from}, {"to", to}}) + "'");
         CHECK(bad.exit_code == 2);
         CHECK_THAT(bad.err, Catch::Contains("/explore/faults/0/by/to") && Catch::Contains("expected a size above"));
         CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
     }
     // Compared once the TTL is known: 30 s is not below 20 s.
-    const auto late = run_locksim("explore '" + clock_jump_file("ttl-steps.json", {{"from", "ttl"}, {"to", "20s"}}) + "'");
+    const auto late =
+        run_locksim("explore '" + clock_jump_file("ttl-steps.json", {{"from", "ttl"}, {"to", "20s"}}) + "'");
     CHECK(late.exit_code == 2);
     CHECK_THAT(late.err, Catch::Contains("give a range of sizes, the lower first"));
 }
@@ -245,8 +247,7 @@ TEST_CASE("explore shards of a clock step range merge into exactly the unsharded
     std::string shards;
     for (int i = 1; i <= 3; ++i) {
         const auto path = dir / ("shard-" + std::to_string(i) + ".json");
-        REQUIRE(run_locksim("explore " + file + " --shard " + std::to_string(i) + "/3 --output '" + path.string() +
-                            "'")
+        REQUIRE(run_locksim("explore " + file + " --shard " + std::to_string(i) + "/3 --output '" + path.string() + "'")
                     .exit_code == 0);
         if (i == 2) CHECK(slurp(path).find("\"sizes\"") != std::string::npos);
         shards += " '" + path.string() + "'";

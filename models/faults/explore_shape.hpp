@@ -1,8 +1,8 @@
 #pragma once
 // How explore tries a family: at every strike point, each of a list of sizes (or, for a
-// family with an end, over a range of lengths; for a clock step, over a range of sizes), and how its sizes read in explore's
-// text, JSON and map. Explore builds a family's fault with its explored() (the fault on
-// a node, struck at a trigger, of a size).
+// family with an end, over a range of lengths; for a clock step, over a range of sizes), and how its sizes read in
+// explore's text, JSON and map. Explore builds a family's fault with its explored() (the fault on a node, struck at a
+// trigger, of a size).
 #include <string>
 #include <string_view>
 #include <vector>

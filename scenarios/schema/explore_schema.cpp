@@ -226,9 +226,8 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             item[target_field].fail(
                 fmt::format("a role strikes one node; a {} is explored on named nodes", shape.name));
         if (by_role && !shape.has_end)
-            item[target_field].fail(
-                fmt::format("a role strikes one node over a range of lengths; a {} is explored on named nodes",
-                            shape.name));
+            item[target_field].fail(fmt::format(
+                "a role strikes one node over a range of lengths; a {} is explored on named nodes", shape.name));
         if (by_role && !family.range)
             item[target_field].fail(
                 fmt::format("a role is explored over a range of lengths, {{\"from\", \"to\"}}, not a list: the node it "
