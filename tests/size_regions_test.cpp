@@ -46,7 +46,7 @@ Scenario clock_jump(Duration from, Duration to) {
     return scenario;
 }
 
-std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family, const std::string& node, Instant at,
+std::uint32_t step_shows(const Design& design, const FaultFamilyPlan& family, const std::string& node, Instant at,
                             Duration size, std::uint64_t seed) {
     WorldSpec world = design.world;
     world.faults = {placed_fault(family.kind, node, at, size, family.details())};
@@ -56,7 +56,7 @@ std::uint32_t running_shows(const Design& design, const FaultFamilyPlan& family,
 
 // What the regions say a step at `at` by `size` breaks; nullopt: no region holds it and
 // it may lie within 1 ms of an edge, where nothing is claimed.
-std::uint32_t regions_say(const DesignExploration& design, Instant at, Duration size) {
+std::uint32_t sizes_say(const DesignExploration& design, Instant at, Duration size) {
     std::uint32_t said = 0;
     int holding = 0;
     for (const auto& region : design.regions)
@@ -102,13 +102,13 @@ LaterInstants compare_later_instants(const std::string& file, const std::string&
             for (Duration size = -40_s; size <= 40_s; size += 500_ms) {
                 if (size.ns == 0) continue;
                 const std::uint32_t at_first =
-                    running_shows(design, family, target, starts.first, size, exploration.seed);
+                    step_shows(design, family, target, starts.first, size, exploration.seed);
                 for (int k = 0; k < 4; ++k) {
                     const Instant later =
                         starts.first + Duration{static_cast<std::int64_t>(1 + draws.below(static_cast<std::uint64_t>(
                                                                                   (starts.last - starts.first).ns)))};
                     ++found.compared;
-                    if (running_shows(design, family, target, later, size, exploration.seed) == at_first) continue;
+                    if (step_shows(design, family, target, later, size, exploration.seed) == at_first) continue;
                     if (found.differing++ == 0)
                         found.first_difference =
                             fmt::format("{}: by {} at {} shows [{}], at {} not", explored.name, format_duration(size),
@@ -155,8 +155,8 @@ TEST_CASE(
         const FaultFamilyPlan& family = explored.families.front();
         REQUIRE(family.size_range.has_value());
         const auto check = [&](Instant at, Duration size) {
-            const std::uint32_t said = regions_say(explored, at, size);
-            const std::uint32_t shown = running_shows(design, family, "lock-store", at, size, exploration.seed);
+            const std::uint32_t said = sizes_say(explored, at, size);
+            const std::uint32_t shown = step_shows(design, family, "lock-store", at, size, exploration.seed);
             if (shown != 0) ++violating;
             if (said != shown)
                 wrong.push_back(fmt::format("{} at {} by {}: regions say [{}], the run shows [{}]", explored.name,
