@@ -47,7 +47,7 @@ Scenario clock_jump(Duration from, Duration to) {
 }
 
 std::uint32_t step_shows(const Design& design, const FaultFamilyPlan& family, const std::string& node, Instant at,
-                            Duration size, std::uint64_t seed) {
+                         Duration size, std::uint64_t seed) {
     WorldSpec world = design.world;
     world.faults = {placed_fault(family.kind, node, at, size, family.details())};
     world.fault_generators.clear();
@@ -101,8 +101,7 @@ LaterInstants compare_later_instants(const std::string& file, const std::string&
             if (starts.last == starts.first) continue;
             for (Duration size = -40_s; size <= 40_s; size += 500_ms) {
                 if (size.ns == 0) continue;
-                const std::uint32_t at_first =
-                    step_shows(design, family, target, starts.first, size, exploration.seed);
+                const std::uint32_t at_first = step_shows(design, family, target, starts.first, size, exploration.seed);
                 for (int k = 0; k < 4; ++k) {
                     const Instant later =
                         starts.first + Duration{static_cast<std::int64_t>(1 + draws.below(static_cast<std::uint64_t>(
