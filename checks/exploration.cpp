@@ -191,7 +191,7 @@ nlohmann::ordered_json region_fault(const DesignExploration& design, const Fault
     nlohmann::ordered_json fault;
     fault[family.kind] = target_json(family, region.node);
     fault["at"] = format_duration(region.example_start - Instant{});
-    fault[family.size_field] = format_duration(region.example_length);
+    fault[family.size_field] = format_duration(region.example_size);
     add_details(family, fault);
     return fault;
 }

@@ -38,6 +38,12 @@ struct LengthSpan {
     Duration longest;
 };
 
+// Every size from `from` to `to`, both included; signed (a clock steps back as well).
+struct SizeSpan {
+    Duration from;
+    Duration to;
+};
+
 // One entry of the file's "faults", with its sizes resolved for this design.
 struct FaultFamilyPlan {
     std::string kind;        // the family's key (models/faults/explore_shape.hpp)
@@ -48,10 +54,13 @@ struct FaultFamilyPlan {
     std::vector<std::string> size_texts;         // as the file wrote them ("ttl+1ms")
     // Instead of sizes: a range of lengths, explored exactly into regions.
     std::optional<LengthSpan> lengths;
+    // Or, for a family with a size rather than an end (a clock step), a range of sizes.
+    std::optional<SizeSpan> size_range;
     std::vector<std::string> apart_from;  // a partition's other side (empty: every other node), a loss burst's
     bool one_way = false;                 // only what the target sends is cut or lost
     std::optional<Odds> loss;             // a loss burst's odds
 
+    bool ranged() const { return lengths.has_value() || size_range.has_value(); }
     ExploreDetails details() const { return ExploreDetails{cause, apart_from, one_way, loss.value_or(Odds{1, 1})}; }
     // "gc pause", "crash", "one-way partition", "loss burst".
     std::string name() const;
@@ -73,15 +82,21 @@ struct InstantRange {
 // range breaks the design in the same ways, `violations`. Faults of that family on that
 // node outside every region break nothing, for starts up to the end of the run without
 // faults (a later start finds nothing left to break).
+// A family with a size rather than an end (a clock step) has `size` instead of `end`: the
+// faults that start at an instant of `start` with a size from size->from to size->to
+// (both tried sizes, both included) break the design in `violations`; the outcome changes
+// within 1 ms outside them (runners/size_regions.hpp says what is and is not proven).
 struct FaultRegion {
     std::size_t family = 0;
     std::string node;
     InstantRange start;
-    InstantRange end;
+    InstantRange end;  // unused when `size` is set
     std::uint32_t violations = 0;
-    // One fault of the region, to replay with `run --faults`.
+    // One fault of the region, to replay with `run --faults`: its start, and its length
+    // (or its size, for a sized family).
     Instant example_start;
-    Duration example_length;
+    Duration example_size;
+    std::optional<SizeSpan> size;
 };
 
 // A stretch of ends of one start class's faults, from `from` up to but not including `to`,
@@ -92,12 +107,23 @@ struct EndSegment {
     std::uint32_t violations = 0;
 };
 
+// A stretch of one start class's sizes, tried sizes from `from` to `to`, both included,
+// that all give `violations` (runners/size_regions.hpp). The next stretch starts within
+// 1 ms of `to` (or across 0: a step of 0 is no fault).
+struct SizeSegment {
+    Duration from;
+    Duration to;
+    std::uint32_t violations = 0;
+};
+
 // What one unit of an exploration's work found, the piece a shard runs and `merge` joins
 // (runners/explore_runner.hpp): a placement that runs, its violations; or a start class of
-// a family explored over a range, the segments of its ends and the runs they took.
+// a family explored over a range, the segments of its ends (or of its sizes, for a sized
+// family) and the runs they took.
 struct UnitOutcome {
     std::uint32_t violations = 0;
     std::vector<EndSegment> segments;
+    std::vector<SizeSegment> sizes;
     std::uint64_t runs = 0;
 };
 
@@ -141,8 +167,8 @@ struct DesignExploration {
     // one that ran (checks/equivalent_placements.hpp).
     std::uint64_t placements_run = 0;
     std::vector<ExploreWindow> windows;  // depth 1 only
-    // The families explored over a range of lengths: their violating regions, in family,
-    // node, start and end order, and the runs that found them.
+    // The families explored over a range of lengths or sizes: their violating regions, in
+    // family, node, start and end (or size) order, and the runs that found them.
     std::vector<FaultRegion> regions;
     std::uint64_t region_runs = 0;
     std::vector<ExpectationResult> expectations;

@@ -20,8 +20,14 @@ Json settings_json(const ExploreSettings& settings, std::uint64_t total_units) {
 }
 
 // A placement's outcome is its violations; a start class's, its runs and its segments of
-// ends as [from, to, violations] in nanoseconds.
+// ends as [from, to, violations] in nanoseconds (or of sizes, for a sized family).
 Json outcome_json(const UnitOutcome& outcome) {
+    if (!outcome.sizes.empty()) {
+        Json sizes = Json::array();
+        for (const auto& segment : outcome.sizes)
+            sizes.push_back(Json::array({segment.from.ns, segment.to.ns, segment.violations}));
+        return Json{{"runs", outcome.runs}, {"sizes", std::move(sizes)}};
+    }
     if (outcome.segments.empty()) return outcome.violations;
     Json ends = Json::array();
     for (const auto& segment : outcome.segments)
@@ -74,10 +80,12 @@ ExploreShard explore_shard_from_json(const Json& document, const std::string& fi
             throw fail(fmt::format("{} is {}, not a whole number from 0 to {}", name, value.dump(), max));
         return value.get<std::uint64_t>();
     };
-    const auto instant = [&](const Json& value) {
-        if (!value.is_number_integer()) throw fail(fmt::format("an end is {}, not nanoseconds", value.dump()));
-        return Instant{value.get<std::int64_t>()};
+    const auto nanoseconds = [&](const Json& value) {
+        if (!value.is_number_integer()) throw fail(fmt::format("an end or size is {}, not nanoseconds", value.dump()));
+        return value.get<std::int64_t>();
     };
+    const auto instant = [&](const Json& value) { return Instant{nanoseconds(value)}; };
+    const auto duration = [&](const Json& value) { return Duration{nanoseconds(value)}; };
     ExploreShard shard;
     try {
         shard.scenario = document.at("scenario").get<std::string>();
@@ -102,6 +110,17 @@ ExploreShard explore_shard_from_json(const Json& document, const std::string& fi
             UnitOutcome unit;
             if (outcome.is_object()) {
                 unit.runs = whole(outcome.at("runs"), "a start class's runs");
+                if (outcome.contains("sizes")) {
+                    for (const auto& size : outcome.at("sizes")) {
+                        if (!size.is_array() || size.size() != 3) throw fail("a size is not [from, to, violations]");
+                        unit.sizes.push_back(
+                            SizeSegment{duration(size[0]), duration(size[1]),
+                                        static_cast<std::uint32_t>(whole(size[2], "a size's violations", UINT32_MAX))});
+                    }
+                    if (unit.sizes.empty()) throw fail("a start class has no sizes");
+                    shard.outcomes.push_back(std::move(unit));
+                    continue;
+                }
                 for (const auto& end : outcome.at("ends")) {
                     if (!end.is_array() || end.size() != 3) throw fail("an end is not [from, to, violations]");
                     unit.segments.push_back(

@@ -55,9 +55,8 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
             auto faults = nlohmann::ordered_json::array();
             faults.push_back(region_fault(design, region));
             result.failures.push_back(fmt::format(
-                "first violating region: {} on {}, starts {} to {}, ends {} to {}; replay: {}",
-                fmt::join(violation_names(region.violations), ", "), region.node, format_seconds(region.start.from),
-                format_seconds(region.start.to), format_seconds(region.end.from), format_seconds(region.end.to),
+                "first violating region: {} on {}, {}; replay: {}", fmt::join(violation_names(region.violations), ", "),
+                region.node, region_text(region),
                 replay_command(options.program, scenario.file, exploration.seed, design.name, faults.dump())));
         }
         checked.push_back(std::move(result));

@@ -54,7 +54,10 @@ Json region_json(const DesignExploration& design, const FaultRegion& region) {
     out["fault"] = design.families[region.family].kind;
     out["violations"] = violation_names(region.violations);
     out["start"] = range_json(region.start);
-    out["end"] = range_json(region.end);
+    if (region.size)  // both tried sizes, both included
+        out["size"] = Json{{"from", format_duration(region.size->from)}, {"to", format_duration(region.size->to)}};
+    else
+        out["end"] = range_json(region.end);
     out["example"] = region_fault(design, region);
     return out;
 }
@@ -86,6 +89,9 @@ nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_p
             if (family.lengths)
                 entry["lengths"] = Json{{"from", format_duration(family.lengths->shortest)},
                                         {"to", format_duration(family.lengths->longest)}};
+            else if (family.size_range)
+                entry["size_range"] = Json{{"from", format_duration(family.size_range->from)},
+                                           {"to", format_duration(family.size_range->to)}};
             else
                 entry["sizes"] = sizes;
             families.push_back(std::move(entry));

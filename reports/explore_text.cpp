@@ -13,12 +13,22 @@
 namespace locksim {
 namespace {
 
+// "+40s", "-40s": a clock step's size, its sign always shown.
+std::string signed_size_text(Duration size) {
+    return size.ns > 0 ? "+" + format_duration(size) : format_duration(size);
+}
+
 // "pause of 1s, 10s, ttl+1ms (30.001s)"
 std::string family_text(const FaultFamilyPlan& family) {
     if (family.lengths)
         return fmt::format("{} every length from {} to {} on {}, exactly: every start against every end",
                            explore_shape(family.kind)->listing, format_duration(family.lengths->shortest),
                            format_duration(family.lengths->longest), family.targets_text());
+    if (family.size_range)
+        return fmt::format(
+            "{} every size from {} to {} on {}, at the first instant of every start class, refined to 1 ms",
+            explore_shape(family.kind)->listing, signed_size_text(family.size_range->from),
+            signed_size_text(family.size_range->to), family.targets_text());
     std::vector<std::string> sizes;
     for (std::size_t s = 0; s < family.sizes.size(); ++s) {
         const auto& size = family.sizes[s];
@@ -59,15 +69,22 @@ constexpr std::size_t regions_listed = 12;
 
 std::string regions_text(const Exploration& exploration, const DesignExploration& design, const std::string& program,
                          const TextStyle& style) {
-    bool ranged = false;
-    for (const auto& family : design.families) ranged = ranged || family.lengths.has_value();
-    if (!ranged) return "";
+    bool by_ends = false, by_sizes = false;
+    for (const auto& family : design.families) {
+        by_ends = by_ends || family.lengths.has_value();
+        by_sizes = by_sizes || family.size_range.has_value();
+    }
+    if (!by_ends && !by_sizes) return "";
+    // A sized family's promise is narrower than a family with an end's (runners/size_regions.hpp).
+    const std::string how =
+        by_ends && by_sizes ? "exact over every start and end; clock steps to 1 ms at each start class's first instant"
+        : by_ends           ? "exact over every start and end"
+                            : "sizes to 1 ms at each start class's first instant, not between them";
     if (design.regions.empty())
-        return fmt::format("  exact over every start and end ({} runs): {}\n", grouped(design.region_runs),
-                           style.good("no fault violates"));
+        return fmt::format("  {} ({} runs): {}\n", how, grouped(design.region_runs), style.good("no fault violates"));
     std::string out =
-        fmt::format("  exact over every start and end ({} runs): {} region{} where a fault violates\n",
-                    grouped(design.region_runs), design.regions.size(), design.regions.size() == 1 ? "" : "s");
+        fmt::format("  {} ({} runs): {} region{} where a fault violates\n", how, grouped(design.region_runs),
+                    design.regions.size(), design.regions.size() == 1 ? "" : "s");
     for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
         const FaultRegion& region = design.regions[r];
         const FaultFamilyPlan& family = design.families[region.family];
@@ -99,6 +116,10 @@ std::string region_replay(const Exploration& exploration, const DesignExploratio
 }
 
 std::string region_text(const FaultRegion& region) {
+    // A sized family's region holds the one start instant tried (runners/size_regions.hpp).
+    if (region.size)
+        return fmt::format("strikes at {}, by {} to {}", format_duration(region.start.from - Instant{}),
+                           signed_size_text(region.size->from), signed_size_text(region.size->to));
     return fmt::format("starts {} to {}, ends {} to {}", format_seconds(region.start.from),
                        format_seconds(region.start.to), format_seconds(region.end.from), format_seconds(region.end.to));
 }
@@ -139,7 +160,7 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
     rows.front().push_back(exploration.depth == 1 ? "windows" : "");
     bool ranged = false;
     for (const auto& design : exploration.designs)
-        for (const auto& family : design.families) ranged = ranged || family.lengths.has_value();
+        for (const auto& family : design.families) ranged = ranged || family.ranged();
     if (ranged) rows.front().push_back("regions");
     for (const auto& design : exploration.designs) {
         const std::uint64_t violating = design.violating();

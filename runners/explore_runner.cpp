@@ -16,6 +16,7 @@
 #include "runners/fault_regions.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/size_regions.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -36,6 +37,19 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
     plan.apart_from = family.apart_from;
     plan.one_way = family.one_way;
     plan.loss = family.loss;
+    if (family.range && shape.sized_range) {
+        const SizeSpan span{family.range->from.resolve(design.world.lock.ttl),
+                            family.range->to.resolve(design.world.lock.ttl)};
+        if (span.to <= span.from)
+            throw ExploreError(fmt::format(
+                "design \"{}\": the {} sizes from \"{}\" to \"{}\" come to {} to {} with this design's TTL of "
+                "{}; give a range of sizes, the lower first",
+                design.name, plan.kind, family.range->from.text, family.range->to.text,
+                format_duration_rounded(span.from), format_duration_rounded(span.to),
+                format_duration(design.world.lock.ttl)));
+        plan.size_range = span;
+        return plan;
+    }
     if (family.range) {
         const LengthSpan span{family.range->from.resolve(design.world.lock.ttl),
                               family.range->to.resolve(design.world.lock.ttl)};
@@ -184,7 +198,7 @@ ExploreWork plan_exploration(const Scenario& scenario, const ExploreOptions& opt
         auto& classes = work.classes.emplace_back(explored.families.size());
         work.total += runs.size();
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
-            if (!explored.families[f].lengths) continue;
+            if (!explored.families[f].ranged()) continue;
             classes[f] = family_start_classes(explored, f);
             work.total += classes[f].size();
         }
@@ -266,7 +280,8 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
             const std::vector<StartClass> subset(
                 classes.begin() + static_cast<std::ptrdiff_t>(these.first),
                 classes.begin() + static_cast<std::ptrdiff_t>(these.first + these.count));
-            auto found = search_start_classes(explored, f, subset, search);
+            auto found = explored.families[f].size_range ? search_size_classes(explored, f, subset, search)
+                                                         : search_start_classes(explored, f, subset, search);
             std::move(
                 found.begin(), found.end(),
                 outcomes.begin() + static_cast<std::ptrdiff_t>(offset - classes.size() + these.first - block.first));
@@ -289,13 +304,14 @@ void assemble(ExploreWork& work, const ExploreSpec& spec, const std::vector<Unit
         if (spec.depth == 1) explored.windows = find_windows(explored);
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
             const auto& classes = work.classes[d][f];
-            if (!explored.families[f].lengths) continue;
+            if (!explored.families[f].ranged()) continue;
             const std::vector<UnitOutcome> these(
                 outcomes.begin() + static_cast<std::ptrdiff_t>(offset),
                 outcomes.begin() + static_cast<std::ptrdiff_t>(offset + classes.size()));
             offset += classes.size();
             for (const auto& one : these) explored.region_runs += one.runs;
-            auto regions = join_regions(explored, f, classes, these);
+            auto regions = explored.families[f].size_range ? size_regions(explored, f, classes, these)
+                                                           : join_regions(explored, f, classes, these);
             explored.regions.insert(explored.regions.end(), regions.begin(), regions.end());
         }
         const auto expected = spec.expect.find(explored.name);

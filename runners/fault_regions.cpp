@@ -205,7 +205,7 @@ std::vector<FaultRegion> join(std::size_t family, const LengthSpan& span, const 
 
 std::vector<StartClass> family_start_classes(const DesignExploration& design, std::size_t family) {
     const FaultFamilyPlan& plan = design.families[family];
-    assert(plan.lengths.has_value());
+    assert(plan.ranged());
     std::vector<StartClass> classes;
     for (const auto& node : plan.targets) {
         auto of_node = start_classes(design.baseline, design.baseline_end, node,
@@ -213,6 +213,22 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
     return classes;
+}
+
+void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& plan, std::uint64_t planned,
+                       std::size_t classes, const RegionSearch& search) {
+    if (planned > max_region_runs) {
+        // Shards split the start classes, and with them the runs: enough of them bring
+        // each under the limit (as far as the classes' runs are even).
+        const std::uint64_t shards = (planned + max_region_runs - 1) / max_region_runs * search.shards;
+        throw ExploreError(fmt::format(
+            "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}), more than the {} one "
+            "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
+            "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range or "
+            "name fewer targets",
+            design.name, plan.kind, grouped(planned), grouped(classes), search.shards > 1 ? " in this shard" : "",
+            grouped(max_region_runs), search.command, shards, shards, shards, shards));
+    }
 }
 
 std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,
@@ -227,19 +243,7 @@ std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, s
         searches.size(), search.threads, [&](std::uint64_t k, unsigned) { searches[k].plan(); }, [](std::uint64_t) {});
     std::uint64_t planned = 0;
     for (const auto& one : searches) planned += one.planned() + 1;
-    if (planned > max_region_runs) {
-        // Shards split the start classes, and with them the runs: enough of them bring
-        // each under the limit (as far as the classes' runs are even).
-        const std::uint64_t shards = (planned + max_region_runs - 1) / max_region_runs * search.shards;
-        throw ExploreError(fmt::format(
-            "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}), more than the {} one "
-            "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
-            "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range of "
-            "lengths or name fewer targets",
-            design.name, plan.kind, grouped(planned), grouped(classes.size()),
-            search.shards > 1 ? " in this shard" : "", grouped(max_region_runs), search.command, shards, shards, shards,
-            shards));
-    }
+    refuse_past_limit(design, plan, planned, classes.size(), search);
     std::vector<UnitOutcome> outcomes(searches.size());
     run_in_parallel(
         searches.size(), search.threads,

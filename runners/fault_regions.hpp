@@ -54,7 +54,7 @@ struct StartClass {
     Instant last;
 };
 
-// The start classes of `design.families[family]` (which has `lengths`) on each of its
+// The start classes of `design.families[family]` (which has a range) on each of its
 // targets, in node and start order, from the run without faults (`design.baseline`).
 std::vector<StartClass> family_start_classes(const DesignExploration& design, std::size_t family);
 
@@ -63,6 +63,11 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
 // it), then every end. One outcome per class, with its segments of ends and its runs.
 std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,
                                               const std::vector<StartClass>& classes, const RegionSearch& search);
+
+// Throws the ExploreError that names the command that shards the exploration when the
+// `planned` runs of `classes` start classes of `plan` pass max_region_runs.
+void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& plan, std::uint64_t planned,
+                       std::size_t classes, const RegionSearch& search);
 
 // The violating regions of the family, from every one of its start classes and their
 // outcomes, in node, start and end order.

@@ -74,6 +74,9 @@ CONSUL_LOCK = {"store": "consul", "key": "locks/renewals", "ttl": "10s"}
 
 # Files the schema must reject, and so must the loader (exit 2).
 MUST_REJECT = [
+    ("a range of clock steps with a third member",
+     edit(("/explore", {"faults": [{"clock_step": "lock-store", "by": {"from": "-5s", "to": "5s", "step": "1s"}}]}))),
+    ("a range of clock steps without a to", edit(("/explore", {"faults": [{"clock_step": "lock-store", "by": {"from": "-5s"}}]}))),
     ("an unknown top-level field", edit(("/colour", "blue"))),
     ("a duration \"40 parsecs\"", edit(("/faults", [dict(PAUSE, **{"for": "40 parsecs"})]))),
     ("a negative pause length", edit(("/faults", [dict(PAUSE, **{"for": "-40s"})]))),
@@ -176,6 +179,8 @@ MUST_REJECT = [
 # Files the schema must accept, and the loader must load and run (exit 0): mostly the
 # ways a design changes the base world that a stricter schema would get wrong.
 MUST_ACCEPT = [
+    ("a clock step explored over a signed range of sizes",
+     edit(("/explore", {"faults": [{"clock_step": "lock-store", "by": {"from": "-40s", "to": "ttl+1ms"}}]}))),
     ("the probe world", edit()),
     ("every design names its own store and key",
      edit(("/lock", {"ttl": "30s"}), ("/designs", {"redis": {"lock": {"store": "redis", "key": "lock:r"}},
@@ -251,6 +256,8 @@ AGREE = (
 
 # What the schema cannot see and leaves to the loader: it accepts these, the loader refuses.
 LEFT_TO_LOADER = [
+    ("a range of clock steps whose from is not below its to",
+     edit(("/explore", {"faults": [{"clock_step": "lock-store", "by": {"from": "5s", "to": "-5s"}}]}))),
     ("a duration above a week", edit(("/job/work_per_customer", "169h"))),
     ("histogram bounds that fall", edit(("/network/delay", {"histogram": [{"up_to": "2ms", "count": 1}, {"up_to": "1ms", "count": 1}]}))),
     ("a histogram whose counts are all 0", edit(("/network/delay", {"histogram": [{"up_to": "2ms", "count": 0}]}))),

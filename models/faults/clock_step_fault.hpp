@@ -78,11 +78,14 @@ struct ClockStepFault {
         ExploreShape{.key = "clock_step",
                      .size_field = "by",
                      .signed_sizes = true,
+                     .sized_range = true,
                      .name = "clock step",
                      .listing = "clock steps by",
                      .size_joint = " by ",
                      .description = "Wall-clock steps of each size at every strike point of each target.",
-                     .size_doc = "The steps to try; negative steps go back."};
+                     .size_doc =
+                         "The steps to try; negative steps go back. Or a signed range {\"from\": \"-40s\", \"to\": "
+                         "\"40s\"}, from below to: explored at every start, refined to 1 ms."};
 
     static ClockStepFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;

@@ -1,8 +1,8 @@
 #pragma once
 // How explore tries a family: at every strike point, each of a list of sizes (or, for a
-// family with an end, over a range of lengths), and how its sizes read in explore's
-// text, JSON and map. Explore builds a family's fault with its explored() (the fault on
-// a node, struck at a trigger, of a size).
+// family with an end, over a range of lengths; for a clock step, over a range of sizes), and how its sizes read in
+// explore's text, JSON and map. Explore builds a family's fault with its explored() (the fault on a node, struck at a
+// trigger, of a size).
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +25,9 @@ struct ExploreShape {
     // resumes, a crashed node until it restarts): explore can try it over a range of
     // lengths exactly, every start against every end (runners/fault_regions.hpp).
     bool has_end = false;
+    // The fault has a size rather than an end (a clock step's "by"): explore can try it over
+    // a signed range of sizes, refined to 1 ms at each start (runners/size_regions.hpp).
+    bool sized_range = false;
     // The fault acts on links, and a cut link loses what is sent on it: an event of a node
     // at either end of a link it cuts (every node, when the other side is every node) can
     // separate two starts, not only the target's.

@@ -115,16 +115,20 @@ std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, b
     return sizes;
 }
 
-// {"from": "1ms", "to": "2m"}: lengths, not sizes that may be null or signed.
-LengthRange read_length_range(const JsonReader& field, const ExploreShape& shape) {
-    if (!shape.has_end)
+// {"from": "1ms", "to": "2m"}: lengths, not sizes that may be null or signed; or, for a
+// family with a size rather than an end, {"from": "-40s", "to": "40s"}: signed sizes.
+LengthRange read_range(const JsonReader& field, const ExploreShape& shape) {
+    if (!shape.has_end && !shape.sized_range)
         field.fail(
             fmt::format("expected a list of sizes; a range {{\"from\", \"to\"}} is for faults with an end "
-                        "(a pause, a crash that restarts, a partition that heals)"));
+                        "(a pause, a crash that restarts, a partition that heals) or a clock step"));
     field.allow_only({"from", "to"});
-    LengthRange range{read_size(field["from"], false), read_size(field["to"], false)};
-    if (!range.from.from_ttl && !range.to.from_ttl && range.to.offset < range.from.offset)
+    LengthRange range{read_size(field["from"], shape.sized_range), read_size(field["to"], shape.sized_range)};
+    if (range.from.from_ttl || range.to.from_ttl) return range;  // compared once the design's TTL is known
+    if (!shape.sized_range && range.to.offset < range.from.offset)
         field["to"].fail(fmt::format("expected a length not below \"from\" ({})", range.from.text));
+    if (shape.sized_range && range.to.offset <= range.from.offset)
+        field["to"].fail(fmt::format("expected a size above \"from\" ({})", range.from.text));
     return range;
 }
 
@@ -209,7 +213,7 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
                 item["kind"].fail("expected \"gc\", \"sigstop\" or \"swap\"");
         }
         if (item.has(shape.size_field) && item[shape.size_field].json().is_object())
-            family.range = read_length_range(item[shape.size_field], shape);
+            family.range = read_range(item[shape.size_field], shape);
         else if (item.has(shape.size_field) || !shape.size_may_be_null)
             family.sizes = read_sizes(item[shape.size_field], shape.signed_sizes, shape.size_may_be_null);
         else
@@ -221,6 +225,9 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         if (by_role && shape.strikes_links)
             item[target_field].fail(
                 fmt::format("a role strikes one node; a {} is explored on named nodes", shape.name));
+        if (by_role && !shape.has_end)
+            item[target_field].fail(fmt::format(
+                "a role strikes one node over a range of lengths; a {} is explored on named nodes", shape.name));
         if (by_role && !family.range)
             item[target_field].fail(
                 fmt::format("a role is explored over a range of lengths, {{\"from\", \"to\"}}, not a list: the node it "
@@ -250,7 +257,7 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
                                         [](const ExploreFaultFamily& family) { return family.range.has_value(); });
         if (ranged && spec.depth != 1)
             block["depth"].fail(
-                "expected 1: a range of lengths is explored one fault at a time; give lists of "
+                "expected 1: a range of lengths or sizes is explored one fault at a time; give lists of "
                 "sizes to try pairs");
     }
     if (block.has("expect"))

@@ -196,6 +196,7 @@ Json explore_definition(const ExploreShape& shape, const FaultEntry& entry) {
     sizes.push_back(size);
     sizes.push_back(Json{{"type", "array"}, {"minItems", 1}, {"items", item}});
     if (shape.has_end) sizes.push_back(defined("exploreLengthRange"));
+    if (shape.sized_range) sizes.push_back(defined("exploreSizeRange"));
     properties[std::string(shape.size_field)] = described(shape.size_doc, Json{{"anyOf", sizes}});
     if (shape.has_cause) properties["kind"] = member_schema(*entry.find("kind"), false);
     if (shape.may_be_one_way)
