@@ -274,18 +274,18 @@ nlohmann::ordered_json fault_schema_fragments() {
                      fmt::join(node_fault_keys(), ", "), fmt::join(on_links, ", "))},
         {"oneOf", drawn}};
     fragments["/$defs/explore/properties/faults/items"] = Json{{"oneOf", explored}};
-    fragments["/$defs/linkRole"] = Json{
-        {"description",
-         "A link fault's end by role (the fault_schema.cpp reader's read_link_role), resolved once, when the fault "
-         "strikes: {\"role\": \"holder\"} is the server holding the lock then, \"primary\" the lock store's "
-         "primary or leader then (not for redlock, in-memory or none), \"trigger\" the node that recorded the "
-         "fault's \"when\" event (needs \"when\"). No one plays it: the fault strikes nothing. Its player at "
-         "the other end: it cuts nothing between them."},
-        {"type", "object"},
-        {"properties", Json{{"role", Json{{"description", "holder, primary or trigger."},
-                                          {"enum", Json::array({"holder", "primary", "trigger"})}}}}},
-        {"required", Json::array({"role"})},
-        {"additionalProperties", false}};
+    fragments["/$defs/linkRole"] =
+        Json{{"description",
+              "A link fault's end by role, resolved once, when the fault "
+              "strikes: {\"role\": \"holder\"} is the server holding the lock then, \"primary\" the lock store's "
+              "primary or leader then (not for redlock, in-memory or none), \"trigger\" the node that recorded the "
+              "fault's \"when\" event (needs \"when\"). No one plays it: the fault strikes nothing. Its player at "
+              "the other end: it cuts nothing between them."},
+             {"type", "object"},
+             {"properties", Json{{"role", Json{{"description", "holder, primary or trigger."},
+                                               {"enum", Json::array({"holder", "primary", "trigger"})}}}}},
+             {"required", Json::array({"role"})},
+             {"additionalProperties", false}};
     return fragments;
 }
 
