@@ -21,7 +21,7 @@ namespace {
 
 // partition.json's unfenced design with these faults instead of its own: server-1 holds
 // the lock from the start, server-2 takes it when server-1's lease runs out unrenewed.
-DesignOutcome unfenced_with(const std::string& faults) {
+DesignOutcome partition_unfenced_with(const std::string& faults) {
     Scenario scenario = load_scenario_file(testing::scenario_path("partition.json"), metric_names());
     replace_faults(scenario, faults, "--faults");
     ScenarioOutcome outcome = run_scenario(scenario, scenario.seed, std::string("unfenced"));
@@ -29,7 +29,7 @@ DesignOutcome unfenced_with(const std::string& faults) {
     return std::move(outcome.designs.front());
 }
 
-std::string refusal_of(const std::string& file, const std::string& faults) {
+std::string link_refusal_of(const std::string& file, const std::string& faults) {
     Scenario scenario = load_scenario_file(testing::scenario_path(file), metric_names());
     try {
         replace_faults(scenario, faults, "--faults");
@@ -50,10 +50,10 @@ std::vector<const TraceEvent*> events_of(const DesignOutcome& run, const KindSpe
 }  // namespace
 
 TEST_CASE("a partition aimed at the holder cuts the server holding the lock off from the store, as by its name") {
-    const DesignOutcome by_role =
-        unfenced_with(R"([{"partition": [[{"role": "holder"}], ["lock-store"]], "at": "5s", "heal_after": "60s"}])");
+    const DesignOutcome by_role = partition_unfenced_with(
+        R"([{"partition": [[{"role": "holder"}], ["lock-store"]], "at": "5s", "heal_after": "60s"}])");
     const DesignOutcome by_name =
-        unfenced_with(R"([{"partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "60s"}])");
+        partition_unfenced_with(R"([{"partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "60s"}])");
     const auto cuts = events_of(by_role, trace_kind::network_partitioned);
     REQUIRE(cuts.size() == 1);
     CHECK(cuts.front()->text("cut") == "server-1 / lock-store");
@@ -65,8 +65,8 @@ TEST_CASE("a partition aimed at the holder cuts the server holding the lock off 
 TEST_CASE("the heal mends the links the partition cut, not the links of whoever holds the lock by then") {
     // By 32 s server-2 holds the lock (granted at 30.8 s): a heal that looked for the holder
     // again would mend server-2's links (never cut) and leave server-1 cut off for good.
-    const DesignOutcome run =
-        unfenced_with(R"([{"partition": [[{"role": "holder"}], ["lock-store"]], "at": "5s", "heal_after": "27s"}])");
+    const DesignOutcome run = partition_unfenced_with(
+        R"([{"partition": [[{"role": "holder"}], ["lock-store"]], "at": "5s", "heal_after": "27s"}])");
     const auto heals = events_of(run, trace_kind::network_healed);
     REQUIRE(heals.size() == 1);
     CHECK(heals.front()->at == Instant{} + seconds(32));
@@ -80,7 +80,8 @@ TEST_CASE("the heal mends the links the partition cut, not the links of whoever 
 }
 
 TEST_CASE("a role alone cuts its player off from every other node") {
-    const DesignOutcome run = unfenced_with(R"([{"partition": {"role": "holder"}, "at": "5s", "heal_after": "60s"}])");
+    const DesignOutcome run =
+        partition_unfenced_with(R"([{"partition": {"role": "holder"}, "at": "5s", "heal_after": "60s"}])");
     const auto cuts = events_of(run, trace_kind::network_partitioned);
     REQUIRE(cuts.size() == 1);
     const std::string cut = cuts.front()->text("cut");
@@ -93,7 +94,7 @@ TEST_CASE("a loss burst and a held message may start at the holder") {
     // The holder's renewals are held until its lease has run out at the store: server-2
     // takes the lock while server-1 charges on.
     const DesignOutcome held =
-        unfenced_with(R"([{"hold_message": [{"role": "holder"}, "lock-store"], "at": "5s", "for": "40s"}])");
+        partition_unfenced_with(R"([{"hold_message": [{"role": "holder"}, "lock-store"], "at": "5s", "for": "40s"}])");
     const auto holding = events_of(held, trace_kind::link_holding);
     REQUIRE(holding.size() == 1);
     CHECK(held.trace.node_name(holding.front()->node) == "server-1");
@@ -101,7 +102,7 @@ TEST_CASE("a loss burst and a held message may start at the holder") {
     CHECK(held.metrics.value(Metric::double_charges) >= 1);
 
     const DesignOutcome lost =
-        unfenced_with(R"([{"loss_burst": [{"role": "holder"}, "lock-store"], "at": "5s", "for": "40s"}])");
+        partition_unfenced_with(R"([{"loss_burst": [{"role": "holder"}, "lock-store"], "at": "5s", "for": "40s"}])");
     const auto lossy = events_of(lost, trace_kind::link_lossy);
     REQUIRE(lossy.size() == 1);
     CHECK(lost.trace.node_name(lossy.front()->node) == "server-1");
@@ -110,7 +111,7 @@ TEST_CASE("a loss burst and a held message may start at the holder") {
 
 TEST_CASE("a link fault aimed at the holder while nobody holds the lock strikes nothing, and is judged inert") {
     // Before the first grant (a millisecond in) there is no holder.
-    const DesignOutcome run = unfenced_with(R"([
+    const DesignOutcome run = partition_unfenced_with(R"([
         {"partition": [[{"role": "holder"}], ["lock-store"]], "at": "0s", "heal_after": "60s"},
         {"hold_message": [{"role": "holder"}, "lock-store"], "at": "0s", "for": "40s"},
         {"loss_burst": [{"role": "holder"}, "lock-store"], "at": "0s", "for": "40s"}])");
@@ -136,7 +137,7 @@ TEST_CASE("a link fault aimed at the holder while nobody holds the lock strikes 
 TEST_CASE("a link from the role's player to itself carries nothing: the fault touches no message") {
     // server-1 holds the lock at 5 s: the link from the holder to server-1 is no link.
     const DesignOutcome run =
-        unfenced_with(R"([{"hold_message": [{"role": "holder"}, "server-1"], "at": "5s", "for": "40s"}])");
+        partition_unfenced_with(R"([{"hold_message": [{"role": "holder"}, "server-1"], "at": "5s", "for": "40s"}])");
     CHECK(events_of(run, trace_kind::link_holding).empty());
     REQUIRE(run.faults);
     CHECK(run.faults->each.front().struck.front().role == "network");
@@ -144,20 +145,21 @@ TEST_CASE("a link from the role's player to itself carries nothing: the fault to
 }
 
 TEST_CASE("a link fault refuses a role where one cannot stand, saying what to write") {
-    CHECK_THAT(refusal_of("partition.json", R"([{"loss_burst": [{"role": "servers"}, "lock-store"], "at": "1s",
+    CHECK_THAT(link_refusal_of("partition.json", R"([{"loss_burst": [{"role": "servers"}, "lock-store"], "at": "1s",
                                                 "for": "1s"}])"),
                Catch::Contains("/0/loss_burst/0/role") && Catch::Contains("name the servers"));
-    CHECK_THAT(refusal_of("partition.json", R"([{"hold_message": ["lock-store", {"role": "holder"}], "at": "1s",
+    CHECK_THAT(link_refusal_of("partition.json", R"([{"hold_message": ["lock-store", {"role": "holder"}], "at": "1s",
                                                 "for": "1s"}])"),
                Catch::Contains("/0/hold_message/1") && Catch::Contains("a role may stand only at the first end"));
-    CHECK_THAT(refusal_of("partition.json", R"([{"partition": [["lock-store"], [{"role": "holder"}]], "at": "1s"}])"),
-               Catch::Contains("/0/partition/1/0") && Catch::Contains("a role may stand only on side a"));
-    CHECK_THAT(refusal_of("partition.json",
-                          R"([{"partition": [[{"role": "holder"}, "server-3"], ["lock-store"]], "at": "1s"}])"),
+    CHECK_THAT(
+        link_refusal_of("partition.json", R"([{"partition": [["lock-store"], [{"role": "holder"}]], "at": "1s"}])"),
+        Catch::Contains("/0/partition/1/0") && Catch::Contains("a role may stand only on side a"));
+    CHECK_THAT(link_refusal_of("partition.json",
+                               R"([{"partition": [[{"role": "holder"}, "server-3"], ["lock-store"]], "at": "1s"}])"),
                Catch::Contains("/0/partition/0/0") && Catch::Contains("a role stands alone on side a"));
-    CHECK_THAT(refusal_of("partition.json", R"([{"partition": {"role": "trigger"}, "at": "1s"}])"),
+    CHECK_THAT(link_refusal_of("partition.json", R"([{"partition": {"role": "trigger"}, "at": "1s"}])"),
                Catch::Contains("/0/partition/role") && Catch::Contains("this fault has no \"when\""));
-    CHECK_THAT(refusal_of("redlock-pause.json", R"([{"hold_message": [{"role": "primary"}, "server-1"], "at": "1s",
+    CHECK_THAT(link_refusal_of("redlock-pause.json", R"([{"hold_message": [{"role": "primary"}, "server-1"], "at": "1s",
                                                     "for": "1s"}])"),
                Catch::Contains("/0/hold_message/0/role") && Catch::Contains("no primary or leader"));
 }

@@ -69,7 +69,7 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
 // A role resolved when the fault strikes, {"role": "holder"} at `field`: "holder" (the
 // server holding the lock), "trigger" (the node that recorded the "when" event of `item`),
 // "primary" (the store's primary or leader), "servers" (every server).
-std::string read_role(const JsonReader& field, const JsonReader& item, const WorldSpec& world) {
+std::string read_fault_role(const JsonReader& field, const JsonReader& item, const WorldSpec& world) {
     field.allow_only({"role"});
     const std::string role = field["role"].string();
     if (role == "holder") return std::string(holder_role);
@@ -93,17 +93,17 @@ std::string read_role(const JsonReader& field, const JsonReader& item, const Wor
                     message_safe(role)));
 }
 
-// A node by name, or a role resolved when the fault strikes (read_role).
+// A node by name, or a role resolved when the fault strikes (read_fault_role).
 std::string read_target(const JsonReader& item, std::string_view target_field, const WorldSpec& world) {
     const JsonReader field = item[target_field];
     if (!field.json().is_object()) return read_node_ref(field, node_names(world));
-    return read_role(field, item, world);
+    return read_fault_role(field, item, world);
 }
 
 // The end of a link that may be a role: a node by name, or a role that names one node.
 std::string read_link_role(const JsonReader& field, const JsonReader& item, const WorldSpec& world) {
     if (!field.json().is_object()) return read_node_ref(field, node_names(world));
-    std::string role = read_role(field, item, world);
+    std::string role = read_fault_role(field, item, world);
     if (role == servers_role)
         field["role"].fail(
             "\"servers\" strikes every server, and this end of a link is one node; name the servers, or use "
