@@ -137,13 +137,16 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
 
 namespace {
 
-// What the family's key holds: the node, or [[node], [the other side]] for a partition
-// that cuts it off from some nodes only.
+// What the family's key holds: the node (a role as {"role": "holder"}), [node, other] for a
+// link, or [[node], [the other side]] for a partition that cuts it off from some nodes only.
 nlohmann::ordered_json target_json(const FaultFamilyPlan& family, const std::string& node) {
-    if (const Role* role = role_of(node)) return nlohmann::ordered_json{{"role", role->name}};
-    if (family.apart_from.empty()) return node;
-    if (explore_shape(family.kind)->one_other_node) return nlohmann::ordered_json::array({node, family.apart_from[0]});
-    return nlohmann::ordered_json::array({nlohmann::ordered_json::array({node}), family.apart_from});
+    const Role* role = role_of(node);
+    const nlohmann::ordered_json target =
+        role ? nlohmann::ordered_json{{"role", role->name}} : nlohmann::ordered_json(node);
+    if (family.apart_from.empty()) return target;
+    if (explore_shape(family.kind)->one_other_node)
+        return nlohmann::ordered_json::array({target, family.apart_from[0]});
+    return nlohmann::ordered_json::array({nlohmann::ordered_json::array({target}), family.apart_from});
 }
 
 // The members besides the target, the time and the size: a pause's cause, a one-way cut,

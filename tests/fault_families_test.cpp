@@ -40,6 +40,12 @@ const std::vector<std::string> one_of_each{
     R"({"delay_spike":["server-1","lock-store"],"at":"5s","for":"2s","extra":"40s","one_way":true})",
     R"({"loss_burst":["server-2","lock-store"],"at":"5s","for":"10s","loss":"1/3"})",
     R"({"hold_message":["server-1","lock-store"],"at":"5s","for":"40s"})",
+    // A link fault's role: side a of a partition, the first end of a link.
+    R"({"partition":{"role":"holder"},"at":"5s","heal_after":"40s"})",
+    R"({"partition":[[{"role":"holder"}],["lock-store"]],"at":"5s","one_way":true})",
+    R"({"delay_spike":[{"role":"holder"},"lock-store"],"at":"5s","for":"2s","extra":"40s"})",
+    R"({"loss_burst":[{"role":"primary"},"billing-db"],"at":"5s","for":"10s","loss":"1/1"})",
+    R"({"hold_message":[{"role":"holder"},"lock-store"],"at":"5s","for":"40s"})",
 };
 
 }  // namespace
@@ -135,4 +141,14 @@ TEST_CASE("a fault in words names who it strikes, a role by who plays it") {
           "redis loses power for good");
     CHECK(fault_words(PartitionFault{{"server-1"}, {"lock-store"}, {}, seconds(30), false, std::nullopt}) ==
           "a partition cuts server-1 from lock-store for 30s");
+    CHECK(
+        fault_words(PartitionFault{{std::string(holder_role)}, {"lock-store"}, {}, seconds(30), false, std::nullopt}) ==
+        "a partition cuts the lock holder from lock-store for 30s");
+    CHECK(fault_words(PartitionFault{{std::string(holder_role)}, {}, {}, std::nullopt, true, std::nullopt}) ==
+          "a partition cuts the lock holder off from every other node for good");
+    CHECK(fault_words(MessageHoldFault{std::string(holder_role), "lock-store", {}, seconds(40), std::nullopt}) ==
+          "the next message the lock holder sends lock-store lands no sooner than 40s later");
+    CHECK(fault_words(LossBurstFault{
+              std::string(primary_role), "billing-db", {}, seconds(5), Odds{1, 2}, false, std::nullopt}) ==
+          "messages between the store's primary and billing-db sent within 5s are lost at odds 1/2");
 }

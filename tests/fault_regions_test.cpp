@@ -273,3 +273,57 @@ TEST_CASE("explore --format json lists each region exactly, and its example repl
     CHECK(replayed.exit_code == 1);
     CHECK(replayed.out.find("\"double_charges\": 1,") != std::string::npos);
 }
+
+TEST_CASE(
+    "partition: the lock holder, whoever holds it when it strikes, cut off from the lock store or its "
+    "message to it held, agrees with a run at every point",
+    "[exhaustive]") {
+    // A holder cut off from the store keeps charging while its lease runs out unrenewed:
+    // without fencing, a second holder charges the same customer.
+    CHECK(explore_and_check("partition.json",
+                            apart_from(ranged("partition", {std::string(holder_role)}, 100_ms, 60_s), {"lock-store"}),
+                            partition_lengths, "unfenced") > 0);
+    // The holder's renewal held in flight until its lease has run out at the store.
+    CHECK(
+        explore_and_check("partition.json",
+                          apart_from(ranged("hold_message", {std::string(holder_role)}, 100_ms, 60_s), {"lock-store"}),
+                          partition_lengths, "unfenced") > 0);
+}
+
+// Explores `explored` on partition.json's unfenced design; checks that a violating
+// region's replay fault holds `target` (the role and the other side) and that running it
+// shows the violations the region names.
+void check_role_region_replays(const ExploreFaultFamily& explored, const std::string& words,
+                               const std::string& target) {
+    Scenario scenario = load_scenario_file(scenario_path("partition.json"), metric_names());
+    scenario.designs = {design_named(scenario, "unfenced")};
+    scenario.explore = ExploreSpec{{explored}};
+    const Exploration exploration = run_explore(scenario, ExploreOptions{.threads = 2});
+    const DesignExploration& unfenced = exploration.designs.front();
+    CHECK(unfenced.families.front().targets_text() == words);
+    const auto violating = std::find_if(unfenced.regions.begin(), unfenced.regions.end(),
+                                        [](const FaultRegion& region) { return region.violations != 0; });
+    REQUIRE(violating != unfenced.regions.end());
+    const nlohmann::ordered_json fault = region_fault(unfenced, *violating);
+    CHECK(fault[explored.shape->key].dump() == target);
+    const auto replayed =
+        run_locksim("run " + scenario_path("partition.json") + " --design unfenced --format json --faults '" +
+                    nlohmann::ordered_json::array({fault}).dump() + "'");
+    REQUIRE(replayed.exit_code == 0);  // the design expects its double charge
+    const auto json = nlohmann::json::parse(replayed.out);
+    const auto& metrics = json["designs"][0]["metrics"];
+    const std::vector<std::string> names = violation_names(violating->violations);
+    REQUIRE_FALSE(names.empty());
+    for (const auto& name : names) {
+        INFO(name);
+        CHECK(metrics[name].get<std::int64_t>() > 0);
+    }
+}
+
+TEST_CASE("a region of the holder cut off from the lock store, or of its message held, replays by its role") {
+    check_role_region_replays(apart_from(ranged("partition", {std::string(holder_role)}, 100_ms, 60_s), {"lock-store"}),
+                              "the lock holder apart from lock-store", R"([[{"role":"holder"}],["lock-store"]])");
+    check_role_region_replays(
+        apart_from(ranged("hold_message", {std::string(holder_role)}, 100_ms, 60_s), {"lock-store"}),
+        "the lock holder with lock-store", R"([{"role":"holder"},"lock-store"])");
+}

@@ -174,6 +174,10 @@ MUST_REJECT = [
     ("durations \"cpu\"", edit(("/lock/durations", "cpu"))),
     ("release \"delete\"", edit(("/lock/release", "delete"))),
     ("fencing \"yes\"", edit(("/fencing", "yes"))),
+    ("a role at the second end of a held message", edit(("/faults", [{"hold_message": ["lock-store", {"role": "holder"}], "at": "5s", "for": "1s"}]))),
+    ("a role on side b of a partition", edit(("/faults", [{"partition": [["lock-store"], [{"role": "holder"}]], "at": "5s"}]))),
+    ("a role beside a node on side a", edit(("/faults", [{"partition": [[{"role": "holder"}, "server-2"], ["lock-store"]], "at": "5s"}]))),
+    ("\"servers\" at a loss burst's end", edit(("/faults", [{"loss_burst": [{"role": "servers"}, "lock-store"], "at": "5s", "for": "1s"}]))),
 ]
 
 # Files the schema must accept, and the loader must load and run (exit 0): mostly the
@@ -220,6 +224,16 @@ MUST_ACCEPT = [
         {"crash": "lock-store", "at": "2s", "restart_after": "1s"},
         {"partition": [["server-1"], ["lock-store", "server-2"]], "at": "5s", "heal_after": "10s", "one_way": True},
         {"delay_spike": ["server-1", "payment-provider"], "at": "8s", "for": "5s", "extra": "3s", "one_way": True}]))),
+    ("link faults aimed at the holder", edit(("/faults", [
+        {"partition": {"role": "holder"}, "at": "5s", "heal_after": "10s"},
+        {"partition": [[{"role": "holder"}], ["lock-store"]], "at": "5s", "heal_after": "10s", "one_way": True},
+        {"loss_burst": [{"role": "holder"}, "lock-store"], "at": "5s", "for": "10s", "loss": "1/2"},
+        {"hold_message": [{"role": "primary"}, "server-1"], "at": "5s", "for": "10s"},
+        {"delay_spike": [{"role": "trigger"}, "lock-store"], "for": "1s", "extra": "1s", "when": {"event": "job.preparing"}}]))),
+    ("an explored partition and a held message of the holder",
+     edit(("/explore", {"faults": [
+         {"partition": {"role": "holder"}, "apart_from": ["lock-store"], "heal_after": {"from": "100ms", "to": "10s"}},
+         {"hold_message": {"role": "holder"}, "with": "lock-store", "for": {"from": "1s", "to": "2s"}}]}))),
     ("an expectation with both bounds", edit(("/designs/plain/expect", {"charges": {"at_least": 1, "at_most": 20}}))),
     ("expectations of who and when", edit(("/designs/plain/expect", {
         "double_charges": {"at_most": 5, "customers": []}, "overlapping_holders": {"at_least": 0}}))),
@@ -279,6 +293,8 @@ LEFT_TO_LOADER = [
     ("the error's customer is not one of the job's", edit(("/job/error", {"server": "server-1", "customer": 7}))),
     ("an expectation whose at_least is above its at_most", edit(("/designs/plain/expect", {"charges": {"at_least": 3, "at_most": 2}}))),
     ("a Lease of 15.5 s", edit(("/lock", dict(K8S_LOCK, ttl="15500ms")))),
+    ("a link fault from the trigger without a \"when\"", edit(("/faults", [{"hold_message": [{"role": "trigger"}, "lock-store"], "at": "5s", "for": "1s"}]))),
+    ("a role explored over a list of heal times", edit(("/explore", {"faults": [{"partition": {"role": "holder"}, "heal_after": ["1s"]}]}))),
     ("a Lease no longer than its renew deadline", edit(("/lock", dict(K8S_LOCK, renew_deadline="15s")))),
     ("a renew deadline within 1.2 retry periods", edit(("/lock", dict(K8S_LOCK, retry_period="9s")))),
 ]

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/faults/fault_roles.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -31,8 +32,8 @@ void DelaySpikeFault::write(FaultWriter& writer) const {
 // The length first, then the extra delay: the order a stream is read in is part of every
 // seed's schedule.
 std::string DelaySpikeFault::words(std::string_view) const {
-    return fmt::format("messages {} {} {} {} sent within {} arrive {} late", one_way ? "from" : "between", from,
-                       one_way ? "to" : "and", to, format_duration(length), format_duration(extra));
+    return fmt::format("messages {} {} {} {} sent within {} arrive {} late", one_way ? "from" : "between",
+                       target_words(from), one_way ? "to" : "and", to, format_duration(length), format_duration(extra));
 }
 
 void DelaySpikeFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
@@ -40,8 +41,8 @@ void DelaySpikeFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
     extra = amounts.draw("extra", random);
 }
 
-void DelaySpikeFault::strike(FaultWorld& world, NodeId) const {
-    strike_link(world, LinkStrike{from, to, length, one_way}, trace_kind::link_held, {{"extra", extra}},
+void DelaySpikeFault::strike(FaultWorld& world, NodeId trigger) const {
+    strike_link(world, trigger, LinkStrike{from, to, length, one_way}, trace_kind::link_held, {{"extra", extra}},
                 [&world, extra = extra](NodeId a, NodeId b, Instant until, FaultCause cause) {
                     world.network().hold(a, b, extra, until, cause);
                 });

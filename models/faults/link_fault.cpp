@@ -2,11 +2,24 @@
 
 namespace locksim {
 
-void strike_link(FaultWorld& world, const LinkStrike& link, const KindSpec& kind, std::vector<Field> fields,
-                 const std::function<void(NodeId from, NodeId to, Instant until, FaultCause cause)>& apply) {
-    const NodeId from = world.node(link.from);
-    const NodeId to = world.node(link.to);
+std::optional<LinkEnds> struck_link(FaultWorld& world, const std::string& from, const std::string& to, NodeId trigger) {
+    const std::vector<NodeId> ends = world.struck(from, trigger);
+    if (ends.empty()) {
+        world.announce({});  // nobody plays the role
+        return std::nullopt;
+    }
+    const NodeId other = world.node(to);
     const FaultCause cause = world.announce({}, "network");
+    if (ends.front() == other) return std::nullopt;  // the role's player is the other end: no link to strike
+    return LinkEnds{ends.front(), other, cause};
+}
+
+void strike_link(FaultWorld& world, NodeId trigger, const LinkStrike& link, const KindSpec& kind,
+                 std::vector<Field> fields,
+                 const std::function<void(NodeId from, NodeId to, Instant until, FaultCause cause)>& apply) {
+    const std::optional<LinkEnds> ends = struck_link(world, link.from, link.to, trigger);
+    if (!ends) return;
+    const auto [from, to, cause] = *ends;
     const Instant until = world.engine().now() + link.length;
     apply(from, to, until, cause);
     if (!link.one_way) apply(to, from, until, cause);

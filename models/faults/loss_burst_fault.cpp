@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/faults/fault_roles.hpp"
 #include "sim/duration_text.hpp"
 
 #include <tuple>
@@ -29,16 +30,17 @@ void LossBurstFault::write(FaultWriter& writer) const {
 }
 
 std::string LossBurstFault::words(std::string_view) const {
-    return fmt::format("messages {} {} {} {} sent within {} are lost at odds {}/{}", one_way ? "from" : "between", from,
-                       one_way ? "to" : "and", to, format_duration(length), loss.numerator, loss.denominator);
+    return fmt::format("messages {} {} {} {} sent within {} are lost at odds {}/{}", one_way ? "from" : "between",
+                       target_words(from), one_way ? "to" : "and", to, format_duration(length), loss.numerator,
+                       loss.denominator);
 }
 
 void LossBurstFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
     length = amounts.draw("for", random);
 }
 
-void LossBurstFault::strike(FaultWorld& world, NodeId) const {
-    strike_link(world, LinkStrike{from, to, length, one_way}, trace_kind::link_lossy,
+void LossBurstFault::strike(FaultWorld& world, NodeId trigger) const {
+    strike_link(world, trigger, LinkStrike{from, to, length, one_way}, trace_kind::link_lossy,
                 {{"loss", fmt::format("{}/{}", loss.numerator, loss.denominator)}},
                 [&world, loss = loss](NodeId a, NodeId b, Instant until, FaultCause cause) {
                     world.network().lose(a, b, loss, until, cause);

@@ -4,6 +4,8 @@
 
 #include <tuple>
 
+#include "models/faults/fault_roles.hpp"
+#include "models/faults/link_fault.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/network.hpp"
 
@@ -24,20 +26,20 @@ void MessageHoldFault::write(FaultWriter& writer) const {
 }
 
 std::string MessageHoldFault::words(std::string_view) const {
-    return fmt::format("the next message {} sends {} lands no sooner than {} later", from, to, format_duration(length));
+    return fmt::format("the next message {} sends {} lands no sooner than {} later", target_words(from), to,
+                       format_duration(length));
 }
 
 void MessageHoldFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
     length = amounts.draw("for", random);
 }
 
-void MessageHoldFault::strike(FaultWorld& world, NodeId) const {
-    const NodeId sender = world.node(from);
-    const NodeId receiver = world.node(to);
-    const FaultCause cause = world.announce({}, "network");
+void MessageHoldFault::strike(FaultWorld& world, NodeId trigger) const {
+    const std::optional<LinkEnds> link = struck_link(world, from, to, trigger);
+    if (!link) return;
     const Instant until = world.engine().now() + length;
-    world.network().hold_next(sender, receiver, until, cause);
-    world.engine().record(sender, trace_kind::link_holding, {{"to", receiver}, {"until", until}});
+    world.network().hold_next(link->from, link->to, until, link->cause);
+    world.engine().record(link->from, trace_kind::link_holding, {{"to", link->to}, {"until", until}});
 }
 
 MessageHoldFault MessageHoldFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,

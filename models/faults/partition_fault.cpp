@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/faults/fault_roles.hpp"
 #include "sim/duration_text.hpp"
 
 #include <algorithm>
@@ -10,23 +11,42 @@
 namespace locksim {
 namespace {
 
-// Side b as the world names it: every node not on side a when the file left it empty.
-std::vector<std::string> other_side(FaultWorld& world, const PartitionFault& f) {
-    if (!f.side_b.empty()) return f.side_b;
-    std::vector<std::string> others;
-    for (const auto& name : world.engine().trace().node_names())
-        if (std::find(f.side_a.begin(), f.side_a.end(), name) == f.side_a.end()) others.push_back(name);
-    return others;
+// The nodes a partition cuts apart, as the world numbers them when it strikes.
+struct Cut {
+    std::vector<NodeId> a;
+    std::vector<NodeId> b;
+};
+
+// Side a's role resolved to whoever plays it now, and side b as the world names it: every
+// node not on side a when the file left it empty. A role's player named on side b is not
+// cut off from itself. Nullopt: nobody plays the role.
+std::optional<Cut> resolve(FaultWorld& world, const PartitionFault& f, NodeId trigger) {
+    Cut cut;
+    for (const auto& target : f.side_a) {
+        const std::vector<NodeId> struck = world.struck(target, trigger);
+        if (struck.empty()) return std::nullopt;
+        cut.a.insert(cut.a.end(), struck.begin(), struck.end());
+    }
+    const auto& names = f.side_b.empty() ? world.engine().trace().node_names() : f.side_b;
+    for (const auto& name : names)
+        if (const NodeId id = world.node(name); std::find(cut.a.begin(), cut.a.end(), id) == cut.a.end())
+            cut.b.push_back(id);
+    return cut;
 }
 
 template <class Action>
-void for_each_pair(FaultWorld& world, const PartitionFault& f, Action action) {
-    const std::vector<std::string> side_b = other_side(world, f);
-    for (const auto& a : f.side_a)
-        for (const auto& b : side_b) {
-            action(world.node(a), world.node(b));
-            if (!f.one_way) action(world.node(b), world.node(a));
+void for_each_pair(const Cut& cut, bool one_way, Action action) {
+    for (NodeId a : cut.a)
+        for (NodeId b : cut.b) {
+            action(a, b);
+            if (!one_way) action(b, a);
         }
+}
+
+std::string names_of(FaultWorld& world, const std::vector<NodeId>& ids) {
+    std::vector<std::string> names;
+    for (NodeId id : ids) names.push_back(world.engine().node_name(id));
+    return fmt::format("{}", fmt::join(names, ", "));
 }
 
 }  // namespace
@@ -49,7 +69,9 @@ void PartitionFault::write(FaultWriter& writer) const {
 }
 
 std::string PartitionFault::words(std::string_view) const {
-    return fmt::format("a partition cuts {} {} {}{}", fmt::join(side_a, ", "), one_way ? "off from" : "from",
+    std::vector<std::string> cut;
+    for (const auto& target : side_a) cut.push_back(target_words(target));
+    return fmt::format("a partition cuts {} {} {}{}", fmt::join(cut, ", "), one_way ? "off from" : "from",
                        side_b.empty() ? std::string("every other node") : fmt::format("{}", fmt::join(side_b, ", ")),
                        heal_after ? fmt::format(" for {}", format_duration(*heal_after)) : std::string(" for good"));
 }
@@ -58,19 +80,27 @@ void PartitionFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
     heal_after = amounts.draw("heal_after", random);
 }
 
-void PartitionFault::strike(FaultWorld& world, NodeId) const {
+// A role is resolved once, as it strikes: the heal mends the links it cut, whoever plays
+// the role by then.
+void PartitionFault::strike(FaultWorld& world, NodeId trigger) const {
+    const std::optional<Cut> cut = resolve(world, *this, trigger);
+    if (!cut) {
+        world.announce({});  // nobody plays the role: nothing is cut
+        return;
+    }
     const FaultCause cause = world.announce({}, "network");
-    for_each_pair(world, *this, [&world, cause](NodeId from, NodeId to) { world.network().cut(from, to, cause); });
-    world.engine().record(
-        no_node, trace_kind::network_partitioned,
-        {{"groups", world.describe_groups()},
-         {"one_way", one_way},
-         {"cut", fmt::format("{} / {}", fmt::join(side_a, ", "), fmt::join(other_side(world, *this), ", "))}});
+    for_each_pair(*cut, one_way, [&world, cause](NodeId from, NodeId to) { world.network().cut(from, to, cause); });
+    world.engine().record(no_node, trace_kind::network_partitioned,
+                          {{"groups", world.describe_groups()},
+                           {"one_way", one_way},
+                           {"cut", fmt::format("{} / {}", names_of(world, cut->a), names_of(world, cut->b))}});
     if (!heal_after) return;
-    world.engine().schedule_at(world.engine().now() + *heal_after, no_node, [&world, f = *this, cause] {
-        for_each_pair(world, f, [&world, cause](NodeId from, NodeId to) { world.network().heal(from, to, cause); });
-        world.engine().record(no_node, trace_kind::network_healed, {{"groups", world.describe_groups()}});
-    });
+    world.engine().schedule_at(
+        world.engine().now() + *heal_after, no_node, [&world, cut = *cut, one_way = one_way, cause] {
+            for_each_pair(cut, one_way,
+                          [&world, cause](NodeId from, NodeId to) { world.network().heal(from, to, cause); });
+            world.engine().record(no_node, trace_kind::network_healed, {{"groups", world.describe_groups()}});
+        });
 }
 
 PartitionFault PartitionFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,

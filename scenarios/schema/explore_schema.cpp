@@ -222,9 +222,6 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         family.targets = read_targets(item[target_field], nodes, servers, roles);
         const bool by_role = std::any_of(family.targets.begin(), family.targets.end(),
                                          [](const std::string& target) { return role_of(target) != nullptr; });
-        if (by_role && shape.strikes_links)
-            item[target_field].fail(
-                fmt::format("a role strikes one node; a {} is explored on named nodes", shape.name));
         if (by_role && !shape.has_end)
             item[target_field].fail(fmt::format(
                 "a role strikes one node over a range of lengths; a {} is explored on named nodes", shape.name));

@@ -9,22 +9,26 @@
 namespace locksim {
 namespace {
 
+// A node's name, or a role written as the file names it: {"role": "holder"}.
+Json target_json(const std::string& target) {
+    if (const Role* role = role_of(target)) return Json{{"role", role->name}};
+    return target;
+}
+
 class JsonFaultWriter final : public FaultWriter {
 public:
-    void target(std::string_view field, const std::string& target) override {
-        if (const Role* role = role_of(target))
-            set(field, Json{{"role", role->name}});
-        else
-            set(field, target);
-    }
+    void target(std::string_view field, const std::string& target) override { set(field, target_json(target)); }
     void sides(std::string_view field, const std::vector<std::string>& a, const std::vector<std::string>& b) override {
-        if (b.empty() && a.size() == 1)
-            set(field, a.front());  // one node cut off from every other
-        else
-            set(field, Json::array({Json(a), Json(b)}));
+        if (b.empty() && a.size() == 1) {
+            set(field, target_json(a.front()));  // one node cut off from every other
+            return;
+        }
+        Json side_a = Json::array();
+        for (const auto& target : a) side_a.push_back(target_json(target));
+        set(field, Json::array({side_a, Json(b)}));
     }
     void link(std::string_view field, const std::string& from, const std::string& to) override {
-        set(field, Json::array({from, to}));
+        set(field, Json::array({target_json(from), to}));
     }
     void instant(std::string_view field, Instant at) override { set(field, format_duration(at - Instant{})); }
     void duration(std::string_view field, Duration value) override { set(field, format_duration(value)); }

@@ -66,12 +66,10 @@ std::optional<EventTrigger> read_trigger(const JsonReader& item, const std::vect
     return trigger;
 }
 
-// A node by name, or a role resolved when the fault strikes: {"role": "holder"} (the
-// server holding the lock), "trigger" (the node that recorded the "when" event),
+// A role resolved when the fault strikes, {"role": "holder"} at `field`: "holder" (the
+// server holding the lock), "trigger" (the node that recorded the "when" event of `item`),
 // "primary" (the store's primary or leader), "servers" (every server).
-std::string read_target(const JsonReader& item, std::string_view target_field, const WorldSpec& world) {
-    const JsonReader field = item[target_field];
-    if (!field.json().is_object()) return read_node_ref(field, node_names(world));
+std::string read_fault_role(const JsonReader& field, const JsonReader& item, const WorldSpec& world) {
     field.allow_only({"role"});
     const std::string role = field["role"].string();
     if (role == "holder") return std::string(holder_role);
@@ -95,21 +93,53 @@ std::string read_target(const JsonReader& item, std::string_view target_field, c
                     message_safe(role)));
 }
 
+// A node by name, or a role resolved when the fault strikes (read_fault_role).
+std::string read_target(const JsonReader& item, std::string_view target_field, const WorldSpec& world) {
+    const JsonReader field = item[target_field];
+    if (!field.json().is_object()) return read_node_ref(field, node_names(world));
+    return read_fault_role(field, item, world);
+}
+
+// The end of a link that may be a role: a node by name, or a role that names one node.
+std::string read_link_role(const JsonReader& field, const JsonReader& item, const WorldSpec& world) {
+    if (!field.json().is_object()) return read_node_ref(field, node_names(world));
+    std::string role = read_fault_role(field, item, world);
+    if (role == servers_role)
+        field["role"].fail(
+            "\"servers\" strikes every server, and this end of a link is one node; name the servers, or use "
+            "{\"role\": \"holder\"}");
+    return role;
+}
+
+// A node by name where a role may not stand, saying where it may.
+std::string read_named_end(const JsonReader& field, const std::vector<std::string>& nodes, std::string_view where) {
+    if (field.json().is_object()) field.fail(fmt::format("expected a node's name; a role may stand only {}", where));
+    return read_node_ref(field, nodes);
+}
+
 Instant read_time(const JsonReader& item) {
     return item.has("when") ? Instant{} : Instant{} + item["at"].duration();
 }
 
 // "partition": [[side a], [side b]], two sides sharing no node; or one node's name, which
-// cuts it off from every other node (side b empty).
+// cuts it off from every other node (side b empty). Side a may instead be one role
+// ({"role": "holder"}), alone or as the whole of side a, resolved when the partition strikes.
 std::pair<std::vector<std::string>, std::vector<std::string>> read_sides(const JsonReader& field,
-                                                                         const std::vector<std::string>& nodes) {
-    if (field.json().is_string()) return {{read_node_ref(field, nodes)}, {}};
+                                                                         const JsonReader& item,
+                                                                         const WorldSpec& world) {
+    const std::vector<std::string> nodes = node_names(world);
+    if (!field.json().is_array()) return {{read_link_role(field, item, world)}, {}};
     const auto sides = field.elements();
     if (sides.size() != 2) field.fail("expected two lists of nodes: [[side a], [side b]]");
     std::pair<std::vector<std::string>, std::vector<std::string>> read;
     auto& [side_a, side_b] = read;
-    for (const auto& name : sides[0].elements()) side_a.push_back(read_node_ref(name, nodes));
-    for (const auto& name : sides[1].elements()) side_b.push_back(read_node_ref(name, nodes));
+    const auto names_a = sides[0].elements();
+    for (const auto& name : names_a) {
+        if (name.json().is_object() && names_a.size() > 1)
+            name.fail("a role stands alone on side a: [[{\"role\": \"holder\"}], [side b]]");
+        side_a.push_back(read_link_role(name, item, world));
+    }
+    for (const auto& name : sides[1].elements()) side_b.push_back(read_named_end(name, nodes, "on side a"));
     if (side_a.empty() || side_b.empty()) field.fail("expected at least one node on each side");
     for (const auto& a : side_a)
         if (std::find(side_b.begin(), side_b.end(), a) != side_b.end())
@@ -117,11 +147,14 @@ std::pair<std::vector<std::string>, std::vector<std::string>> read_sides(const J
     return read;
 }
 
-// "delay_spike", "loss_burst" or "hold_message": [from, to], two different nodes.
-std::pair<std::string, std::string> read_link_ends(const JsonReader& field, const std::vector<std::string>& nodes) {
+// "delay_spike", "loss_burst" or "hold_message": [from, to], two different nodes; `from`
+// may be a role ({"role": "holder"}), resolved when the fault strikes.
+std::pair<std::string, std::string> read_link_ends(const JsonReader& field, const JsonReader& item,
+                                                   const WorldSpec& world) {
     const auto ends = field.elements();
     if (ends.size() != 2) field.fail("expected [from, to]");
-    std::pair<std::string, std::string> link{read_node_ref(ends[0], nodes), read_node_ref(ends[1], nodes)};
+    std::pair<std::string, std::string> link{read_link_role(ends[0], item, world),
+                                             read_named_end(ends[1], node_names(world), "at the first end")};
     if (link.first == link.second) ends[1].fail("expected two different nodes");
     return link;
 }
@@ -197,11 +230,11 @@ public:
     }
     std::pair<std::vector<std::string>, std::vector<std::string>> sides(std::string_view field) const override {
         declared(field, MemberType::sides);
-        return read_sides(item_[field], nodes_);
+        return read_sides(item_[field], item_, world_);
     }
     std::pair<std::string, std::string> link(std::string_view field) const override {
         declared(field, MemberType::link);
-        return read_link_ends(item_[field], nodes_);
+        return read_link_ends(item_[field], item_, world_);
     }
 
     Duration amount(std::string_view field) const override {

@@ -80,18 +80,35 @@ Json member_schema(const FaultMember& member, bool drawn, bool key = false) {
         case MemberType::node:
             if (drawn) return generator_targets();
             return described(doc, defined("nodeName"));
-        case MemberType::sides:
-            return described(doc,
-                             Json{{"anyOf", Json::array({defined("nodeName"), Json{{"type", "array"},
-                                                                                   {"minItems", 2},
-                                                                                   {"maxItems", 2},
-                                                                                   {"items", defined("nodeList")}}})}});
+        case MemberType::sides: {
+            const Json node_list = defined("nodeList");
+            const Json one_role{{"type", "array"}, {"minItems", 1}, {"maxItems", 1}, {"items", defined("linkRole")}};
+            return described(
+                doc +
+                    " Side a may instead be one role, alone or as [[{\"role\": \"holder\"}], [side b]], resolved "
+                    "when it strikes (nothing happens if no one plays it).",
+                Json{{"anyOf",
+                      Json::array({defined("nodeName"), defined("linkRole"),
+                                   Json{{"type", "array"},
+                                        {"minItems", 2},
+                                        {"maxItems", 2},
+                                        {"prefixItems",
+                                         Json::array({Json{{"anyOf", Json::array({node_list, one_role})}}, node_list})},
+                                        {"items", false}}})}});
+        }
         case MemberType::link:
-            return described(doc, Json{{"type", "array"},
-                                       {"minItems", 2},
-                                       {"maxItems", 2},
-                                       {"uniqueItems", true},
-                                       {"items", defined("nodeName")}});
+            return described(
+                doc +
+                    " From may instead be a role, [{\"role\": \"holder\"}, to], resolved when it "
+                    "strikes (nothing happens if no one plays it).",
+                Json{{"type", "array"},
+                     {"minItems", 2},
+                     {"maxItems", 2},
+                     {"uniqueItems", true},
+                     {"prefixItems",
+                      Json::array({Json{{"anyOf", Json::array({defined("nodeName"), defined("linkRole")})}},
+                                   defined("nodeName")})},
+                     {"items", false}});
         case MemberType::amount:
             if (drawn)
                 return described(doc, defined(member.rule.signed_values ? "signedDistribution" : "distribution"));
@@ -177,12 +194,13 @@ Json explore_nodes(std::string_view description, bool roles = false) {
 
 Json explore_definition(const ExploreShape& shape, const FaultEntry& entry) {
     Json properties = Json::object();
-    const bool roles = shape.has_end && !shape.strikes_links;
+    const bool roles = shape.has_end;
     properties[std::string(shape.key)] = explore_nodes(
         roles ? "The nodes it may strike: a node name, a list of them, \"servers\" for every job server (also "
                 "inside a list), or a role, {\"role\": \"holder\"} (the server holding the lock when it strikes) "
                 "or {\"role\": \"primary\"} (the store's primary or leader then), explored over a range of "
-                "lengths. They must be nodes of every design."
+                "lengths (a fault on links cuts the role's player off from the other side). They must be nodes of "
+                "every design."
               : "The nodes it may strike: a node name, a list of them, or \"servers\" for every job server (also "
                 "inside a list). They must be nodes of every design.",
         roles);
@@ -257,6 +275,18 @@ nlohmann::ordered_json fault_schema_fragments() {
                      fmt::join(node_fault_keys(), ", "), fmt::join(on_links, ", "))},
         {"oneOf", drawn}};
     fragments["/$defs/explore/properties/faults/items"] = Json{{"oneOf", explored}};
+    fragments["/$defs/linkRole"] =
+        Json{{"description",
+              "A link fault's end by role, resolved once, when the fault "
+              "strikes: {\"role\": \"holder\"} is the server holding the lock then, \"primary\" the lock store's "
+              "primary or leader then (not for redlock, in-memory or none), \"trigger\" the node that recorded the "
+              "fault's \"when\" event (needs \"when\"). No one plays it: the fault strikes nothing. Its player at "
+              "the other end: it cuts nothing between them."},
+             {"type", "object"},
+             {"properties", Json{{"role", Json{{"description", "holder, primary or trigger."},
+                                               {"enum", Json::array({"holder", "primary", "trigger"})}}}}},
+             {"required", Json::array({"role"})},
+             {"additionalProperties", false}};
     return fragments;
 }
 

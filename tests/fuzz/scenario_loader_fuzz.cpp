@@ -86,15 +86,17 @@ void check_scenario(const locksim::Scenario& scenario) {
             std::visit(
                 [&](const auto& f) {
                     using F = std::decay_t<decltype(f)>;
+                    // A role is resolved as the fault strikes: it names no node here.
                     if constexpr (std::is_same_v<F, locksim::PartitionFault>) {
-                        for (const auto& n : f.side_a) known(n, "a partition");
+                        for (const auto& n : f.side_a)
+                            if (n.front() != '{') known(n, "a partition");
                         for (const auto& n : f.side_b) known(n, "a partition");
                     } else if constexpr (std::is_same_v<F, locksim::DelaySpikeFault> ||
                                          std::is_same_v<F, locksim::LossBurstFault> ||
                                          std::is_same_v<F, locksim::MessageHoldFault>) {
-                        known(f.from, "a link fault");
+                        if (f.from.front() != '{') known(f.from, "a link fault");
                         known(f.to, "a link fault");
-                    } else if (f.node.front() != '{') {  // a role is resolved as the fault strikes
+                    } else if (f.node.front() != '{') {
                         known(f.node, "a fault");
                     }
                     if (f.when && !f.when->node.empty()) known(f.when->node, "a fault's \"when\"");
