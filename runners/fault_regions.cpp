@@ -131,17 +131,7 @@ private:
 
     CheckedRun run(Instant end, bool keep_trace) {
         ++runs_;
-        WorldSpec world = *search_.quiet;
-        const Duration length = end - starts_.first;
-        world.faults.push_back(placed_fault(family_.kind, starts_.node, starts_.first, length, family_.details()));
-        try {
-            return run_and_check(world, search_.seed,
-                                 RunOptions{.event_limit = search_.event_limit, .keep_trace = keep_trace});
-        } catch (const RunawayRun& runaway) {
-            throw RunawayRun(fmt::format("design \"{}\", {} on {} at {} for {}: {}", design_.name, family_.kind,
-                                         starts_.node, format_duration(starts_.first - Instant{}),
-                                         format_duration(length), runaway.what()));
-        }
+        return run_one_fault(design_, family_, search_, starts_.node, starts_.first, end - starts_.first, keep_trace);
     }
 
     const DesignExploration& design_;
@@ -213,6 +203,20 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
     return classes;
+}
+
+CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan& plan, const RegionSearch& search,
+                         const std::string& node, Instant at, Duration size, bool keep_trace) {
+    WorldSpec world = *search.quiet;
+    world.faults.push_back(placed_fault(plan.kind, node, at, size, plan.details()));
+    try {
+        return run_and_check(world, search.seed,
+                             RunOptions{.event_limit = search.event_limit, .keep_trace = keep_trace});
+    } catch (const RunawayRun& runaway) {
+        throw RunawayRun(fmt::format("design \"{}\", {} on {} at {}{}{}: {}", design.name, plan.kind, node,
+                                     format_duration(at - Instant{}), explore_shape(plan.kind)->size_joint,
+                                     format_duration(size), runaway.what()));
+    }
 }
 
 void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& plan, std::uint64_t planned,

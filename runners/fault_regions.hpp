@@ -23,6 +23,7 @@
 
 #include "checks/exploration.hpp"
 #include "models/world/world_spec.hpp"
+#include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario.hpp"
 #include "sim/trace.hpp"
 
@@ -63,6 +64,12 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
 // it), then every end. One outcome per class, with its segments of ends and its runs.
 std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,
                                               const std::vector<StartClass>& classes, const RegionSearch& search);
+
+// Runs the design's world without the file's faults with one fault of `plan` on `node`
+// from `at`, of `size` (a length, or a clock step's size), and checks it; a run that runs
+// away names that fault.
+CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan& plan, const RegionSearch& search,
+                         const std::string& node, Instant at, Duration size, bool keep_trace);
 
 // Throws the ExploreError that names the command that shards the exploration when the
 // `planned` runs of `classes` start classes of `plan` pass max_region_runs.

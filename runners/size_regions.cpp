@@ -123,16 +123,7 @@ private:
 
     CheckedRun run(Duration size) {
         ++runs_;
-        WorldSpec world = *search_.quiet;
-        world.faults.push_back(placed_fault(family_.kind, starts_.node, starts_.first, size, family_.details()));
-        try {
-            return run_and_check(world, search_.seed,
-                                 RunOptions{.event_limit = search_.event_limit, .keep_trace = false});
-        } catch (const RunawayRun& runaway) {
-            throw RunawayRun(fmt::format("design \"{}\", {} on {} at {} by {}: {}", design_.name, family_.kind,
-                                         starts_.node, format_duration(starts_.first - Instant{}),
-                                         format_duration(size), runaway.what()));
-        }
+        return run_one_fault(design_, family_, search_, starts_.node, starts_.first, size, false);
     }
 
     const DesignExploration& design_;

@@ -25,18 +25,6 @@ DesignOutcome unfenced_with(const std::string& faults) {
     return std::move(outcome.designs.front());
 }
 
-// The one-line message with which the shipped scenario `file` refuses these faults.
-std::string refusal_of(const std::string& file, const std::string& faults) {
-    Scenario scenario = load_scenario_file(testing::scenario_path(file), metric_names());
-    try {
-        replace_faults(scenario, faults, "--faults");
-    } catch (const ScenarioError& error) {
-        return error.what();
-    }
-    FAIL("the faults were accepted: " << faults);
-    return "";
-}
-
 std::vector<std::string> paused_nodes(const DesignOutcome& design) {
     std::vector<std::string> nodes;
     for (const auto& event : design.trace.events())
@@ -67,10 +55,12 @@ TEST_CASE("a fault aimed at the holder while nobody holds the lock strikes no on
 }
 
 TEST_CASE("an unknown role is refused with the place and the roles there are") {
-    CHECK_THAT(refusal_of("gc-pause-40s.json", R"([{"pause": {"role": "leader"}, "at": "1s", "for": "1s"}])"),
-               Catch::Contains("/0/pause/role") && Catch::Contains("expected \"holder\""));
-    CHECK_THAT(refusal_of("gc-pause-40s.json", R"([{"pause": {"role": "trigger"}, "at": "1s", "for": "1s"}])"),
-               Catch::Contains("/0/pause/role") && Catch::Contains("this fault has no \"when\""));
+    CHECK_THAT(
+        testing::faults_refusal_of("gc-pause-40s.json", R"([{"pause": {"role": "leader"}, "at": "1s", "for": "1s"}])"),
+        Catch::Contains("/0/pause/role") && Catch::Contains("expected \"holder\""));
+    CHECK_THAT(
+        testing::faults_refusal_of("gc-pause-40s.json", R"([{"pause": {"role": "trigger"}, "at": "1s", "for": "1s"}])"),
+        Catch::Contains("/0/pause/role") && Catch::Contains("this fault has no \"when\""));
 }
 
 TEST_CASE("a fault aimed at the trigger strikes the node that recorded the event, whichever it is") {
@@ -109,6 +99,7 @@ TEST_CASE("a fault aimed at the primary follows a failover to the promoted repli
 }
 
 TEST_CASE("a store without a primary refuses a fault aimed at one") {
-    CHECK_THAT(refusal_of("redlock-pause.json", R"([{"pause": {"role": "primary"}, "at": "1s", "for": "1s"}])"),
+    CHECK_THAT(testing::faults_refusal_of("redlock-pause.json",
+                                          R"([{"pause": {"role": "primary"}, "at": "1s", "for": "1s"}])"),
                Catch::Contains("/0/pause/role") && Catch::Contains("no primary or leader"));
 }

@@ -29,17 +29,6 @@ DesignOutcome partition_unfenced_with(const std::string& faults) {
     return std::move(outcome.designs.front());
 }
 
-std::string link_refusal_of(const std::string& file, const std::string& faults) {
-    Scenario scenario = load_scenario_file(testing::scenario_path(file), metric_names());
-    try {
-        replace_faults(scenario, faults, "--faults");
-    } catch (const ScenarioError& error) {
-        return error.what();
-    }
-    FAIL("the faults were accepted: " << faults);
-    return "";
-}
-
 std::vector<const TraceEvent*> events_of(const DesignOutcome& run, const KindSpec& kind) {
     std::vector<const TraceEvent*> found;
     for (const auto& event : run.trace.events())
@@ -145,21 +134,25 @@ TEST_CASE("a link from the role's player to itself carries nothing: the fault to
 }
 
 TEST_CASE("a link fault refuses a role where one cannot stand, saying what to write") {
-    CHECK_THAT(link_refusal_of("partition.json", R"([{"loss_burst": [{"role": "servers"}, "lock-store"], "at": "1s",
+    CHECK_THAT(
+        testing::faults_refusal_of("partition.json", R"([{"loss_burst": [{"role": "servers"}, "lock-store"], "at": "1s",
                                                 "for": "1s"}])"),
-               Catch::Contains("/0/loss_burst/0/role") && Catch::Contains("name the servers"));
-    CHECK_THAT(link_refusal_of("partition.json", R"([{"hold_message": ["lock-store", {"role": "holder"}], "at": "1s",
+        Catch::Contains("/0/loss_burst/0/role") && Catch::Contains("name the servers"));
+    CHECK_THAT(testing::faults_refusal_of("partition.json",
+                                          R"([{"hold_message": ["lock-store", {"role": "holder"}], "at": "1s",
                                                 "for": "1s"}])"),
                Catch::Contains("/0/hold_message/1") && Catch::Contains("a role may stand only at the first end"));
+    CHECK_THAT(testing::faults_refusal_of("partition.json",
+                                          R"([{"partition": [["lock-store"], [{"role": "holder"}]], "at": "1s"}])"),
+               Catch::Contains("/0/partition/1/0") && Catch::Contains("a role may stand only on side a"));
     CHECK_THAT(
-        link_refusal_of("partition.json", R"([{"partition": [["lock-store"], [{"role": "holder"}]], "at": "1s"}])"),
-        Catch::Contains("/0/partition/1/0") && Catch::Contains("a role may stand only on side a"));
-    CHECK_THAT(link_refusal_of("partition.json",
-                               R"([{"partition": [[{"role": "holder"}, "server-3"], ["lock-store"]], "at": "1s"}])"),
-               Catch::Contains("/0/partition/0/0") && Catch::Contains("a role stands alone on side a"));
-    CHECK_THAT(link_refusal_of("partition.json", R"([{"partition": {"role": "trigger"}, "at": "1s"}])"),
+        testing::faults_refusal_of(
+            "partition.json", R"([{"partition": [[{"role": "holder"}, "server-3"], ["lock-store"]], "at": "1s"}])"),
+        Catch::Contains("/0/partition/0/0") && Catch::Contains("a role stands alone on side a"));
+    CHECK_THAT(testing::faults_refusal_of("partition.json", R"([{"partition": {"role": "trigger"}, "at": "1s"}])"),
                Catch::Contains("/0/partition/role") && Catch::Contains("this fault has no \"when\""));
-    CHECK_THAT(link_refusal_of("redlock-pause.json", R"([{"hold_message": [{"role": "primary"}, "server-1"], "at": "1s",
+    CHECK_THAT(testing::faults_refusal_of("redlock-pause.json",
+                                          R"([{"hold_message": [{"role": "primary"}, "server-1"], "at": "1s",
                                                     "for": "1s"}])"),
                Catch::Contains("/0/hold_message/0/role") && Catch::Contains("no primary or leader"));
 }

@@ -55,6 +55,19 @@ inline std::string error_of(const std::string& text, const std::string& file = "
     return "no error";
 }
 
+// The message with which the shipped scenario `file` refuses these faults given as
+// `--faults` (a test failure if it accepts them).
+inline std::string faults_refusal_of(const std::string& file, const std::string& faults) {
+    Scenario scenario = load_scenario_file(scenario_path(file), metric_names());
+    try {
+        replace_faults(scenario, faults, "--faults");
+    } catch (const ScenarioError& error) {
+        return error.what();
+    }
+    FAIL("the faults were accepted: " << faults);
+    return "";
+}
+
 // Whether `error` is one line that starts with the file's name (and a position) and names
 // `expected`.
 inline bool says(const std::string& error, const std::string& expected, const std::string& file = "test.json") {
