@@ -14,6 +14,7 @@
 #include "cli/atomic_file.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
+#include "models/faults/fault_roles.hpp"
 #include "reports/explore_text.hpp"
 #include "reports/fault_text.hpp"
 #include "reports/junit.hpp"
@@ -56,7 +57,7 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
             faults.push_back(region_fault(design, region));
             result.failures.push_back(fmt::format(
                 "first violating region: {} on {}, {}; replay: {}", fmt::join(violation_names(region.violations), ", "),
-                region.node, region_text(region),
+                target_words(region.node), region_text(region),
                 replay_command(options.program, scenario.file, exploration.seed, design.name, faults.dump())));
         }
         checked.push_back(std::move(result));
