@@ -37,30 +37,22 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
     plan.apart_from = family.apart_from;
     plan.one_way = family.one_way;
     plan.loss = family.loss;
-    if (family.range && shape.sized_range) {
-        const SizeSpan span{family.range->from.resolve(design.world.lock.ttl),
-                            family.range->to.resolve(design.world.lock.ttl)};
-        if (span.to <= span.from)
-            throw ExploreError(fmt::format(
-                "design \"{}\": the {} sizes from \"{}\" to \"{}\" come to {} to {} with this design's TTL of "
-                "{}; give a range of sizes, the lower first",
-                design.name, plan.kind, family.range->from.text, family.range->to.text,
-                format_duration_rounded(span.from), format_duration_rounded(span.to),
-                format_duration(design.world.lock.ttl)));
-        plan.size_range = span;
-        return plan;
-    }
     if (family.range) {
-        const LengthSpan span{family.range->from.resolve(design.world.lock.ttl),
-                              family.range->to.resolve(design.world.lock.ttl)};
-        if (span.shortest.ns <= 0 || span.longest < span.shortest)
+        // A family with an end takes lengths above zero; a clock step, signed sizes.
+        const bool lengths = !shape.sized_range;
+        const Duration from = family.range->from.resolve(design.world.lock.ttl);
+        const Duration to = family.range->to.resolve(design.world.lock.ttl);
+        if (lengths ? (from.ns <= 0 || to < from) : to <= from)
             throw ExploreError(fmt::format(
-                "design \"{}\": the {} lengths from \"{}\" to \"{}\" come to {} to {} with this design's TTL of "
-                "{}; give a range of lengths above zero, the shorter first",
-                design.name, plan.kind, family.range->from.text, family.range->to.text,
-                format_duration_rounded(span.shortest), format_duration_rounded(span.longest),
-                format_duration(design.world.lock.ttl)));
-        plan.lengths = span;
+                "design \"{}\": the {} {} from \"{}\" to \"{}\" come to {} to {} with this design's TTL of "
+                "{}; give a range of {}",
+                design.name, plan.kind, lengths ? "lengths" : "sizes", family.range->from.text, family.range->to.text,
+                format_duration_rounded(from), format_duration_rounded(to), format_duration(design.world.lock.ttl),
+                lengths ? "lengths above zero, the shorter first" : "sizes, the lower first"));
+        if (lengths)
+            plan.lengths = LengthSpan{from, to};
+        else
+            plan.size_range = SizeSpan{from, to};
         return plan;
     }
     for (const auto& size : family.sizes) {
