@@ -43,6 +43,12 @@ std::vector<TotalSpec> explore_totals() {
     return totals;
 }
 
+bool UnitOutcome::violated() const {
+    return violations > 0 ||
+           std::any_of(segments.begin(), segments.end(), [](const EndSegment& s) { return s.violations > 0; }) ||
+           std::any_of(sizes.begin(), sizes.end(), [](const SizeSegment& s) { return s.violations > 0; });
+}
+
 std::uint64_t DesignExploration::violating() const {
     return static_cast<std::uint64_t>(std::count_if(placements.begin(), placements.end(),
                                                     [](const PlacementOutcome& p) { return p.violations != 0; }));

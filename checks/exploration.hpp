@@ -105,6 +105,7 @@ struct EndSegment {
     Instant from;
     Instant to;
     std::uint32_t violations = 0;
+    bool operator==(const EndSegment&) const = default;
 };
 
 // A stretch of one start class's sizes, tried sizes from `from` to `to`, both included,
@@ -114,6 +115,7 @@ struct SizeSegment {
     Duration from;
     Duration to;
     std::uint32_t violations = 0;
+    bool operator==(const SizeSegment&) const = default;
 };
 
 // What one unit of an exploration's work found, the piece a shard runs and `merge` joins
@@ -125,6 +127,9 @@ struct UnitOutcome {
     std::vector<EndSegment> segments;
     std::vector<SizeSegment> sizes;
     std::uint64_t runs = 0;
+    bool operator==(const UnitOutcome&) const = default;
+    // Some run of the unit broke the design.
+    bool violated() const;
 };
 
 struct FaultChoice {

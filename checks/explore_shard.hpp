@@ -42,10 +42,12 @@ std::string explore_command_line(const std::string& file, const ExploreSettings&
                                  std::uint32_t shards);
 
 nlohmann::ordered_json explore_shard_json(const ExploreShard& shard);
-// Whether `document` is an explore shard (it has "explore"), rather than a sweep's.
-bool is_explore_shard(const nlohmann::ordered_json& document);
-// Reads an explore shard, checking its block is its index's; throws SweepError.
-ExploreShard explore_shard_from_json(const nlohmann::ordered_json& document, const std::string& file);
+// One unit's outcome as explore_shard_json writes it.
+nlohmann::ordered_json explore_outcome_json(const UnitOutcome& outcome);
+// "explore" as explore_shard_json writes it.
+nlohmann::ordered_json explore_settings_json(const ExploreSettings& settings, std::uint64_t total_units);
+// Throws SweepError unless a shard read from `file` holds its index's block of the units.
+void check_explore_block(const ExploreShard& shard, const std::string& file);
 // What `merge` compares shards by, as a sweep summary without tallies: the same scenario
 // bytes, build, designs, shard count, and settings (`SweepSummary::explore`).
 SweepSummary shard_header(const ExploreShard& shard);

@@ -304,16 +304,17 @@ Difference difference(const Trace& with, const RunMetrics& with_metrics, const C
     return result;
 }
 
-FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics, std::size_t fault_count,
+FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics,
+                            const std::vector<std::optional<Instant>>& placed_at,
                             const std::vector<Counterfactual>& without_each, const Counterfactual& without_any,
                             bool held_without_faults) {
     FaultJudgement judgement;
     auto strikes = strikes_in(trace);
-    for (std::size_t fault = 0; fault < fault_count; ++fault) {
+    for (std::size_t fault = 0; fault < placed_at.size(); ++fault) {
         auto& struck = strikes.of_fault[fault];
         const bool reached =
             std::any_of(struck.begin(), struck.end(), [](const FaultStrike& s) { return s.reached_the_lock; });
-        judgement.each.push_back(FaultEffect{fault, std::move(struck), reached,
+        judgement.each.push_back(FaultEffect{fault, std::move(struck), placed_at[fault], reached,
                                              difference(trace, metrics, without_each.at(fault), "without it")});
     }
     judgement.without_any = difference(trace, metrics, without_any, "without any fault");

@@ -19,6 +19,7 @@
 // evidence.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,8 +71,9 @@ struct Difference {
 };
 
 struct FaultEffect {
-    std::size_t fault = 0;            // its place in the design's "faults" list
-    std::vector<FaultStrike> struck;  // empty: its trigger never came
+    std::size_t fault = 0;             // its place in the design's "faults" list
+    std::vector<FaultStrike> struck;   // empty: its trigger never came
+    std::optional<Instant> placed_at;  // its "at"; nothing when it waits for a "when"
     // Some strike reached the lock: it hit the holder (in a design without a lock, a
     // server running its job) or the store while a lock was held, changed the clock of a
     // node that held the lock then or later, or held back or lost a message of the lock.
@@ -113,8 +115,10 @@ Difference difference(const Trace& with, const RunMetrics& with_metrics, const C
                       std::string_view without_what);
 
 // `without_each[i]`: the run without fault i; `without_any`: with no faults at all.
-// `fault_count`: the design's own faults.
-FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics, std::size_t fault_count,
+// `placed_at`: per fault of the design's own, its true time if it is placed with "at",
+// nothing if it waits for an event ("when").
+FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics,
+                            const std::vector<std::optional<Instant>>& placed_at,
                             const std::vector<Counterfactual>& without_each, const Counterfactual& without_any,
                             bool held_without_faults);
 

@@ -3,62 +3,58 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
-
-#include "checks/metric_words.hpp"
 
 namespace locksim {
 namespace {
 
-// What a file cut short still says about itself: sweep_json writes the shard early.
-IncompleteShard incomplete_shard(const std::string& file, const std::string& text) {
-    IncompleteShard shard{file, text.size(), std::nullopt, std::nullopt};
-    static const std::regex index_of(
-        R"re("shard"\s*:\s*\{\s*"index"\s*:\s*([0-9]{1,9})\s*,\s*"of"\s*:\s*([0-9]{1,9}))re");
-    std::smatch match;
-    if (std::regex_search(text, match, index_of)) {
-        shard.index = static_cast<std::uint32_t>(std::stoul(match[1]));
-        shard.count = static_cast<std::uint32_t>(std::stoul(match[2]));
-    }
-    return shard;
-}
-
 // Throws unless `s` is a shard of the same sweep as `first`, naming the field that differs.
+// Every field must agree but the file's path: the same scenario under another path (another
+// machine's checkout) is the same sweep, as its SHA-256 proves.
 void check_same_sweep(const SweepSummary& first, const std::string& first_file, const SweepSummary& s,
                       const std::string& file) {
     struct Field {
         const char* name;
         std::string mine, theirs;
+        std::string why = "";
     };
-    // As a JSON list, so that names with commas in them cannot make two lists look alike.
+    // As JSON, so that names with commas in them cannot make two lists look alike.
     const auto design_names = [](const SweepSummary& summary) {
         nlohmann::json names = nlohmann::json::array();
         for (const auto& d : summary.designs) names.push_back(d.name);
         return names.dump();
     };
+    const auto words = [](const Vocabulary& v) {
+        return nlohmann::json::array({v.item, v.effect, v.provider, v.record}).dump();
+    };
+    const auto design = [](const SweepSettings& settings) {
+        return settings.design ? nlohmann::json(*settings.design).dump() : std::string("every design");
+    };
+    const std::string edited =
+        what_changed(first.provenance, first_file, s.provenance.data_files, file, "between the shards");
     const Field fields[] = {
-        {"provenance.scenario_sha256", s.provenance.scenario_sha256, first.provenance.scenario_sha256},
-        {"provenance.locksim_version", s.provenance.locksim_version, first.provenance.locksim_version},
-        {"provenance.commit", s.provenance.commit, first.provenance.commit},
+        {"provenance.scenario_sha256", s.provenance.scenario_sha256, first.provenance.scenario_sha256,
+         fmt::format(" ({})", edited)},
+        {"provenance.locksim_version", s.provenance.locksim_version, first.provenance.locksim_version,
+         " (another build of locksim)"},
+        {"provenance.commit", s.provenance.commit, first.provenance.commit, " (another build of locksim)"},
+        {"scenario", nlohmann::json(s.scenario).dump(), nlohmann::json(first.scenario).dump()},
+        {"vocabulary", words(s.words), words(first.words)},
         {"explore", s.explore.empty() ? "absent (a sweep's shard)" : s.explore,
          first.explore.empty() ? "absent (a sweep's shard)" : first.explore},
         {"seeds", fmt::format("{} from {}", s.seeds.count, s.seeds.first),
          fmt::format("{} from {}", first.seeds.count, first.seeds.first)},
         {"shard.of", fmt::format("{}", s.shards), fmt::format("{}", first.shards)},
+        {"settings.design", design(s.settings), design(first.settings)},
+        {"settings.max_events", fmt::format("{}", s.settings.event_limit),
+         fmt::format("{}", first.settings.event_limit)},
         {"designs", design_names(s), design_names(first)},
     };
     for (const auto& field : fields) {
         if (field.mine == field.theirs) continue;
-        std::string why;
-        if (std::string_view(field.name) == "provenance.scenario_sha256")
-            why = " (the scenario file's bytes differ: it was edited between the shards)";
-        else if (std::string_view(field.name) != "seeds" && std::string_view(field.name) != "shard.of" &&
-                 std::string_view(field.name) != "designs" && std::string_view(field.name) != "explore")
-            why = " (another build of locksim)";
         throw SweepError(
             fmt::format("merge: {} is not a shard of the same sweep as {}: {} is {}, not {}{}; rerun "
                         "every shard with one scenario file and one locksim",
-                        file, first_file, field.name, field.mine, field.theirs, why));
+                        file, first_file, field.name, field.mine, field.theirs, field.why));
     }
 }
 
@@ -85,51 +81,37 @@ std::vector<std::string> files_by_index(const ShardFiles& files) {
     return seen;
 }
 
-// A shard's command with its --shard replaced: by shard `index`, or by nothing (0) for the
-// command of the whole sweep. Anything else it carries (--max-events) stays.
-std::string command_for(const SweepSummary& shard, std::uint32_t index) {
-    std::string command = shard.provenance.command;
-    const std::string own = fmt::format(" --shard {}/{}", shard.shard, shard.shards);
-    const std::string other = index == 0 ? "" : fmt::format(" --shard {}/{}", index, shard.shards);
-    const auto at = shard.shards > 1 ? command.find(own) : command.size();
-    if (at == std::string::npos)  // not written by sweep_command_line: write it anew
-        return index == 0 ? sweep_command_line(shard.file, shard.seeds, 1, 1)
-                          : sweep_command_line(shard.file, shard.seeds, index, shard.shards);
-    command.replace(at, shard.shards > 1 ? own.size() : 0, other);
-    return command;
+std::string rerun_hint(const SweepSummary& sweep, std::uint32_t index) {
+    return sweep_command_line(sweep, index);
 }
 
-std::string rerun_hint(const SweepSummary& sweep, std::uint32_t index) {
-    return command_for(sweep, index);
+// Every total of every design added up over the shards fits 64 bits, or SweepError naming
+// the shard with the most of it: a count past 2^64 - 1 in all is no count of runs, and the
+// shard that holds the most of it is the one to rerun, not the one added last.
+void check_totals_fit(const ShardFiles& files) {
+    const SweepSummary& first = files.complete.front();
+    const auto names = counted_total_names();
+    for (std::size_t d = 0; d < first.designs.size(); ++d)
+        for (std::size_t t = 0; t < counted_totals; ++t) {
+            std::uint64_t sum = 0;
+            std::size_t most = 0;
+            bool overflow = false;
+            for (std::size_t i = 0; i < files.complete.size(); ++i) {
+                const std::uint64_t count = files.complete[i].designs[d].counted()[t];
+                overflow = __builtin_add_overflow(sum, count, &sum) || overflow;
+                if (count > files.complete[most].designs[d].counted()[t]) most = i;
+            }
+            if (!overflow) continue;
+            const SweepSummary& blamed = files.complete[most];
+            throw SweepError(fmt::format(
+                "merge: {}: design {}'s {} add up past 2^64 - 1 over the shards; shard {}/{}, the one with the most, "
+                "counts {} in {} runs: rerun it: {}",
+                files.complete_files[most], blamed.designs[d].name, names[t], blamed.shard, blamed.shards,
+                blamed.designs[d].counted()[t], blamed.designs[d].runs, rerun_hint(blamed, blamed.shard)));
+        }
 }
 
 }  // namespace
-
-void add_shard_file(ShardFiles& files, const std::string& file, const std::string& text) {
-    nlohmann::ordered_json document;
-    try {
-        document = nlohmann::ordered_json::parse(text);
-    } catch (const nlohmann::json::parse_error& error) {
-        // Cut short (nothing wrong until the text ran out: the parser stops one past the
-        // end) is a killed task; anything else is not a shard file.
-        if (text.find_first_not_of(" \t\r\n") == std::string::npos || error.byte > text.size()) {
-            files.incomplete.push_back(incomplete_shard(file, text));
-            return;
-        }
-        throw SweepError(fmt::format("{}: not a locksim sweep summary: not valid JSON at byte {}", file, error.byte));
-    } catch (const nlohmann::json::exception& error) {  // a number beyond a double, say
-        throw SweepError(fmt::format("{}: not a locksim sweep summary: {}", file, error.what()));
-    }
-    if (is_explore_shard(document)) {
-        ExploreShard shard = explore_shard_from_json(document, file);
-        files.complete.push_back(shard_header(shard));
-        files.explorations.push_back(std::move(shard));
-    } else {
-        files.complete.push_back(sweep_from_json(document, file));
-        files.explorations.push_back(std::nullopt);
-    }
-    files.complete_files.push_back(file);
-}
 
 std::vector<std::uint32_t> missing_shards(const ShardFiles& files) {
     const std::vector<std::string> seen = files_by_index(files);
@@ -184,31 +166,22 @@ SweepSummary merge_shards(const ShardFiles& files, MergeMode mode) {
     const std::vector<std::uint32_t> missing = missing_shards(files);
     const SweepSummary& first = files.complete.front();
     if (mode == MergeMode::whole) require_every_shard(files);
+    check_totals_fit(files);
 
     std::vector<std::size_t> order(files.complete.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return files.complete[a].shard < files.complete[b].shard; });
     SweepSummary merged = files.complete[order.front()];
-    for (std::size_t i = 1; i < order.size(); ++i) {
-        const SweepSummary& next = files.complete[order[i]];
-        // Runs are bounded by the seeds, which fit 64 bits; the metrics' totals are not.
-        for (std::size_t d = 0; d < merged.designs.size(); ++d)
-            for (const auto& spec : metric_table) {
-                std::uint64_t sum = 0;
-                if (spec.swept && __builtin_add_overflow(merged.designs[d].metric_total(spec.metric),
-                                                         next.designs[d].metric_total(spec.metric), &sum))
-                    throw SweepError(fmt::format(
-                        "merge: {}: design {}'s {} overflow 64 bits when added up; "
-                        "the file cannot be a locksim shard: rerun it",
-                        files.complete_files[order[i]], next.designs[d].name, metric_many(spec.metric, merged.words)));
-            }
-        merged.merge_tallies(next);
+    for (auto& design : merged.designs) {  // the whole keeps no per-seed counts, as an unsharded sweep
+        design.keeps_seeds = false;
+        design.seeds_counted.clear();
     }
+    for (std::size_t i = 1; i < order.size(); ++i) merged.merge_tallies(files.complete[order[i]]);
     merged.shard = 1;
     merged.shards = 1;
     merged.covered = merged.seeds;
-    merged.provenance.command = command_for(files.complete[order.front()], 0);
+    merged.provenance.command = sweep_command_line(merged, 0);
     if (!missing.empty()) {
         merged.shards = first.shards;
         for (auto i : order) merged.partial_shards.push_back(files.complete[i].shard);

@@ -1,7 +1,11 @@
 #pragma once
 // `locksim merge`: shard files of one sweep into the totals of the whole. A merge is only
 // as good as its proof that the shards are one sweep: the same scenario bytes, the same
-// locksim build, every shard's arithmetic sound, and together exactly the sweep's seeds.
+// locksim build and settings, every field that must agree the same, every shard's
+// arithmetic sound, and together exactly the sweep's seeds. Totals are added up checked: a
+// sum past 2^64 - 1 is refused, naming the shard that brought the most. What the files
+// cannot prove, that their runs happened as written, `merge --verify` checks by running
+// some of them again (runners/shard_verify.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,9 +33,7 @@ struct ShardFiles {
     std::vector<IncompleteShard> incomplete;
 };
 
-// Sorts one file's text into `files`; throws SweepError for anything that is not a shard
-// (another JSON document, unsound totals, text that is not JSON at all).
-void add_shard_file(ShardFiles& files, const std::string& file, const std::string& text);
+// Shard files are read into ShardFiles by add_shard_file (scenarios/schema/shard_reader.hpp).
 
 // The shard indices (from 1) that no complete file holds, after checking the complete
 // files are shards of one sweep. Throws SweepError when there is no complete file to

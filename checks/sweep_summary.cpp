@@ -64,7 +64,50 @@ void for_each_total(Tally& tally, Action action) {
         if (spec.swept) action(spec.name, tally.metric_total(spec.metric));
 }
 
+// The totals a run adds to besides "runs", with their place in SeedCounts::counts.
+template <class Tally, class Action>  // Tally: DesignTally or const DesignTally
+void for_each_counted(Tally& tally, Action action) {
+    std::size_t index = 0;
+    for_each_total(tally, [&](std::string_view name, auto&& total) {
+        if (name != run_counts[0].name) action(index++, name, total);
+    });
+}
+
+// `total` + `more`, refused rather than wrapped: a sum past 2^64 - 1 would read as a small
+// count, a green result from numbers that cannot be.
+void add_to(std::uint64_t& total, std::uint64_t more, const std::string& design, std::string_view name) {
+    if (__builtin_add_overflow(total, more, &total))
+        throw SweepError(fmt::format("design {}'s {} pass 2^64 - 1 when added up", design, name));
+}
+
 }  // namespace
+
+bool SeedCounts::counted_anything() const {
+    return std::any_of(counts.begin(), counts.end(), [](std::uint64_t count) { return count > 0; });
+}
+
+SeedCounts seed_counts(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished) {
+    SeedCounts run{seed, {}};
+    run.counts[0] = violations > 0 ? 1 : 0;
+    run.counts[1] = unfinished ? 1 : 0;
+    std::size_t index = 2;
+    for (const auto& spec : metric_table)
+        if (spec.swept) run.counts[index++] = static_cast<std::uint64_t>(metrics.value(spec.metric));
+    return run;
+}
+
+std::vector<std::string_view> counted_total_names() {
+    std::vector<std::string_view> names;
+    const DesignTally none;
+    for_each_counted(none, [&](std::size_t, std::string_view name, std::uint64_t) { names.push_back(name); });
+    return names;
+}
+
+std::array<std::uint64_t, counted_totals> DesignTally::counted() const {
+    std::array<std::uint64_t, counted_totals> totals{};
+    for_each_counted(*this, [&](std::size_t index, std::string_view, std::uint64_t total) { totals[index] = total; });
+    return totals;
+}
 
 std::vector<TotalSpec> sweep_totals() {
     std::vector<TotalSpec> totals;
@@ -77,17 +120,17 @@ std::vector<TotalSpec> sweep_totals() {
     return totals;
 }
 
-void DesignTally::add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished) {
-    ++runs;
-    for (const auto& spec : metric_table)
-        if (spec.swept) metric_total(spec.metric) += static_cast<std::uint64_t>(metrics.value(spec.metric));
-    if (unfinished) {
-        ++runs_unfinished;
-        keep_smallest(unfinished_seeds, seed);
-    }
-    if (violations == 0) return;
-    ++runs_with_violation;
-    keep_smallest(failing_seeds, seed);
+void DesignTally::add(const SeedCounts& run) {
+    add_to(runs, 1, name, run_counts[0].name);
+    for_each_counted(*this, [&](std::size_t index, std::string_view total_name, std::uint64_t& total) {
+        add_to(total, run.counts[index], name, total_name);
+    });
+    if (run.unfinished()) keep_smallest(unfinished_seeds, run.seed);
+    if (run.violated()) keep_smallest(failing_seeds, run.seed);
+    if (!keeps_seeds || !run.counted_anything()) return;
+    // Seeds come nearly in order: each worker takes the next.
+    const auto later = [](const SeedCounts& a, const SeedCounts& b) { return a.seed < b.seed; };
+    seeds_counted.insert(std::upper_bound(seeds_counted.begin(), seeds_counted.end(), run, later), run);
 }
 
 std::int64_t DesignTally::total(std::string_view name) const {
@@ -99,13 +142,33 @@ std::int64_t DesignTally::total(std::string_view name) const {
     return static_cast<std::int64_t>(*found);
 }
 
+std::uint64_t& DesignTally::total_named(std::string_view name) {
+    std::uint64_t* found = nullptr;
+    for_each_total(*this, [&](std::string_view total_name, std::uint64_t& total) {
+        if (total_name == name) found = &total;
+    });
+    if (found == nullptr) throw std::logic_error(fmt::format("a sweep has no total named \"{}\"", name));
+    return *found;
+}
+
 void DesignTally::merge(const DesignTally& other) {
-    runs += other.runs;
-    runs_with_violation += other.runs_with_violation;
-    runs_unfinished += other.runs_unfinished;
-    for (std::size_t m = 0; m < metric_count; ++m) metric_totals[m] += other.metric_totals[m];
+    add_to(runs, other.runs, name, run_counts[0].name);
+    const auto theirs = other.counted();
+    for_each_counted(*this, [&](std::size_t index, std::string_view total_name, std::uint64_t& total) {
+        add_to(total, theirs[index], name, total_name);
+    });
     failing_seeds = smallest_of_both(failing_seeds, other.failing_seeds);
     unfinished_seeds = smallest_of_both(unfinished_seeds, other.unfinished_seeds);
+    if (!keeps_seeds) return;
+    if (!other.keeps_seeds) {  // what was kept no longer covers every run
+        keeps_seeds = false;
+        seeds_counted.clear();
+        return;
+    }
+    std::vector<SeedCounts> both;
+    std::merge(seeds_counted.begin(), seeds_counted.end(), other.seeds_counted.begin(), other.seeds_counted.end(),
+               std::back_inserter(both), [](const SeedCounts& a, const SeedCounts& b) { return a.seed < b.seed; });
+    seeds_counted = std::move(both);
 }
 
 void SweepSummary::merge_tallies(const SweepSummary& other) {
@@ -157,15 +220,61 @@ std::string index_ranges(const std::vector<std::uint32_t>& indices) {
     return fmt::format("{}", fmt::join(parts, ","));
 }
 
-std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards) {
+std::string sweep_command_line(const std::string& file, SeedBlock seeds, const SweepSettings& settings,
+                               std::uint32_t shard, std::uint32_t shards) {
     std::string command =
         fmt::format("locksim sweep {} --seeds {} --start {}", shell_quoted(file), seeds.count, seeds.first);
+    if (settings.design) command += " --design " + shell_quoted(*settings.design);
+    if (settings.event_limit != Engine::default_event_limit)
+        command += fmt::format(" --max-events {}", settings.event_limit);
     if (shards > 1) command += fmt::format(" --shard {}/{}", shard, shards);
     return command;
 }
 
+std::string sweep_command_line(const SweepSummary& summary, std::uint32_t shard) {
+    return shard == 0 ? sweep_command_line(summary.file, summary.seeds, summary.settings, 1, 1)
+                      : sweep_command_line(summary.file, summary.seeds, summary.settings, shard, summary.shards);
+}
+
+std::string what_changed(const SweepProvenance& before, const std::string& before_name,
+                         const std::map<std::string, std::string>& data_files_now, const std::string& now_name,
+                         std::string_view when) {
+    const auto hash = [](const std::map<std::string, std::string>& files, const std::string& name) {
+        const auto found = files.find(name);
+        return found == files.end() ? std::string("none (it read no such file)") : found->second;
+    };
+    std::vector<std::string> names;
+    for (const auto& [name, sha256] : before.data_files) names.push_back(name);
+    for (const auto& [name, sha256] : data_files_now)
+        if (!before.data_files.contains(name)) names.push_back(name);
+    for (const auto& name : names) {
+        const std::string then = hash(before.data_files, name), now = hash(data_files_now, name);
+        if (then != now)
+            return fmt::format("the file of samples {} changed {} (its SHA-256 is {} in {}, {} in {})", name, when,
+                               then, before_name, now, now_name);
+    }
+    return fmt::format("the scenario file's bytes differ: it was edited {}", when);
+}
+
 void add_totals_json(const DesignTally& tally, nlohmann::ordered_json& entry) {
     for_each_total(tally, [&entry](std::string_view name, std::uint64_t total) { entry[std::string(name)] = total; });
+}
+
+std::string seed_counts_text(const std::vector<SeedCounts>& seeds, std::uint64_t first) {
+    std::string text;
+    for (const auto& run : seeds) {
+        if (!text.empty()) text += ' ';
+        text += fmt::format("{}:{}", run.seed - first, fmt::join(run.counts, ","));
+    }
+    return text;
+}
+
+nlohmann::ordered_json provenance_json(const SweepProvenance& provenance) {
+    return nlohmann::ordered_json{{"scenario_sha256", provenance.scenario_sha256},
+                                  {"data_files", provenance.data_files},
+                                  {"locksim_version", provenance.locksim_version},
+                                  {"commit", provenance.commit},
+                                  {"command", provenance.command}};
 }
 
 nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
@@ -181,6 +290,7 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
         }
         entry["failing_seeds"] = d.failing_seeds;
         entry["unfinished_seeds"] = d.unfinished_seeds;
+        if (d.keeps_seeds) entry["per_seed"] = seed_counts_text(d.seeds_counted, summary.covered.first);
         designs.push_back(std::move(entry));
     }
     // The shard comes first after the sweep, so a file cut short still says which it was.
@@ -196,10 +306,9 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
         for (auto index : summary.partial_shards) covered += shard_block(summary.seeds, index, summary.shards).count;
         document["partial"] = {{"shards_present", summary.partial_shards}, {"seeds_covered", covered}};
     }
-    document["provenance"] = {{"scenario_sha256", summary.provenance.scenario_sha256},
-                              {"locksim_version", summary.provenance.locksim_version},
-                              {"commit", summary.provenance.commit},
-                              {"command", summary.provenance.command}};
+    document["settings"] = {{"design", summary.settings.design ? Json(*summary.settings.design) : Json(nullptr)},
+                            {"max_events", summary.settings.event_limit}};
+    document["provenance"] = provenance_json(summary.provenance);
     document["vocabulary"] = {{"item", summary.words.item},
                               {"effect", summary.words.effect},
                               {"provider", summary.words.provider},
@@ -208,14 +317,10 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
     return document;
 }
 
-namespace {
-
-// One line naming the file and what is wrong with its totals.
 void check_arithmetic(const SweepSummary& summary, const std::string& file) {
     const auto fail = [&](const std::string& what) {
         throw SweepError(fmt::format("{}: shard {}/{}: {}; its totals cannot be trusted: rerun it with {}", file,
-                                     summary.shard, summary.shards, what,
-                                     sweep_command_line(summary.file, summary.seeds, summary.shard, summary.shards)));
+                                     summary.shard, summary.shards, what, sweep_command_line(summary, summary.shard)));
     };
     if (summary.shards == 0 || summary.shards > max_shards || summary.shard == 0 || summary.shard > summary.shards)
         throw SweepError(fmt::format("{}: shard {}/{} is not a shard index from 1 to its count", file, summary.shard,
@@ -229,11 +334,17 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
                          summary.covered.first, summary.covered.count, summary.shard, summary.shards,
                          summary.seeds.first, summary.seeds.first + summary.seeds.count - 1, expected.first,
                          expected.count));
+    if (summary.provenance.command != sweep_command_line(summary, summary.shard))
+        fail(fmt::format("provenance.command is {}, not the command of its file, seeds and settings",
+                         summary.provenance.command));
     if (summary.designs.empty()) fail("it has no designs");
     for (std::size_t d = 1; d < summary.designs.size(); ++d)
         for (std::size_t e = 0; e < d; ++e)
             if (summary.designs[d].name == summary.designs[e].name)
                 fail(fmt::format("design {} is listed twice", summary.designs[d].name));
+    if (summary.settings.design &&
+        (summary.designs.size() != 1 || summary.designs.front().name != *summary.settings.design))
+        fail(fmt::format("it ran only the design {} (settings.design), yet lists others", *summary.settings.design));
     for (const auto& d : summary.designs) {
         if (d.runs != summary.covered.count)
             fail(fmt::format("design {} has {} runs for {} seeds", d.name, d.runs, summary.covered.count));
@@ -265,74 +376,39 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
             fail(fmt::format(
                 "design {} lists unfinished seeds that are not the first {} of its {} unfinished runs in its block",
                 d.name, std::min<std::uint64_t>(kept_failing_seeds, d.runs_unfinished), d.runs_unfinished));
-    }
-}
-
-}  // namespace
-
-SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file) {
-    // Every count is a whole number within its type: a sign, a fraction or an exponent
-    // means the file was not written by sweep_json, and a cast would hide that.
-    const auto count = [&](const nlohmann::ordered_json& value, const char* name,
-                           std::uint64_t max = UINT64_MAX) -> std::uint64_t {
-        if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max)
-            throw SweepError(
-                fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {} is {}, not "
-                            "a whole number from 0 to {}",
-                            file, name, value.dump(), max));
-        return value.get<std::uint64_t>();
-    };
-    SweepSummary summary;
-    try {
-        summary.scenario = document.at("scenario").get<std::string>();
-        summary.file = document.at("file").get<std::string>();
-        summary.seeds = SeedBlock{count(document.at("seeds").at("first"), "seeds.first"),
-                                  count(document.at("seeds").at("count"), "seeds.count")};
-        if (document.contains("partial"))
-            throw SweepError(fmt::format("{}: the totals of a partial merge; merge the shard files themselves", file));
-        summary.shard = static_cast<std::uint32_t>(count(document.at("shard").at("index"), "shard.index", max_shards));
-        summary.shards = static_cast<std::uint32_t>(count(document.at("shard").at("of"), "shard.of", max_shards));
-        summary.covered = SeedBlock{count(document.at("covered").at("first"), "covered.first"),
-                                    count(document.at("covered").at("count"), "covered.count")};
-        if (!document.contains("provenance"))
-            throw SweepError(
-                fmt::format("{}: says nothing of what produced it (no \"provenance\"): written by an older "
-                            "locksim; rerun the shard",
-                            file));
-        const auto& provenance = document.at("provenance");
-        summary.provenance = SweepProvenance{
-            provenance.at("scenario_sha256").get<std::string>(), provenance.at("locksim_version").get<std::string>(),
-            provenance.at("commit").get<std::string>(), provenance.at("command").get<std::string>()};
-        // Absent from a summary written before sweeps spoke the scenario's words.
-        if (document.contains("vocabulary")) {
-            const auto& words = document.at("vocabulary");
-            summary.words = Vocabulary{words.at("item").get<std::string>(), words.at("effect").get<std::string>(),
-                                       words.at("provider").get<std::string>(), words.at("record").get<std::string>()};
+        if (!d.keeps_seeds) continue;
+        // The per-seed counts are the runs themselves: the totals and kept seeds follow
+        // from them, and a total edited alone no longer does.
+        if (d.seeds_counted.size() > d.runs)
+            fail(fmt::format("design {} has per-seed counts for {} seeds of its {} runs", d.name,
+                             d.seeds_counted.size(), d.runs));
+        DesignTally again{d.name};
+        again.keeps_seeds = true;
+        again.runs = d.runs - d.seeds_counted.size();  // the runs that counted nothing
+        for (const auto& run : d.seeds_counted) {
+            if (run.seed < summary.covered.first || run.seed - summary.covered.first >= summary.covered.count)
+                fail(fmt::format("design {} has per-seed counts for seed {}, outside its block", d.name, run.seed));
+            if (run.counts[0] > 1 || run.counts[1] > 1)
+                fail(
+                    fmt::format("design {} counts seed {} as {} runs with a violation and {} unfinished runs; a "
+                                "seed is one run",
+                                d.name, run.seed, run.counts[0], run.counts[1]));
+            try {
+                again.add(run);
+            } catch (const SweepError& error) {
+                fail(fmt::format("{} (its per-seed counts)", error.what()));
+            }
         }
-        for (const auto& d : document.at("designs")) {
-            DesignTally tally;
-            tally.name = d.at("name").get<std::string>();
-            for_each_total(tally, [&](std::string_view name, std::uint64_t& total) {
-                const std::string key(name);
-                // A summary from before sweeps totalled overlaps and stale writes lacks them;
-                // one without even "runs" is no summary at all, which at() reports below.
-                if (!d.contains(key) && d.contains("runs"))
-                    throw SweepError(
-                        fmt::format("{}: design {} has no {}: written by an older locksim; rerun the shard", file,
-                                    tally.name, key));
-                total = count(d.at(key), key.c_str());
-            });
-            for (const auto& seed : d.at("failing_seeds")) tally.failing_seeds.push_back(count(seed, "a failing seed"));
-            for (const auto& seed : d.at("unfinished_seeds"))
-                tally.unfinished_seeds.push_back(count(seed, "an unfinished seed"));
-            summary.designs.push_back(std::move(tally));
-        }
-    } catch (const nlohmann::json::exception& error) {
-        throw SweepError(
-            fmt::format("{}: not a locksim sweep summary (written by sweep --shard i/n): {}", file, error.what()));
+        const auto names = counted_total_names();
+        const auto mine = d.counted(), theirs = again.counted();
+        for (std::size_t t = 0; t < counted_totals; ++t)
+            if (mine[t] != theirs[t])
+                fail(fmt::format("design {}'s {} is {}, but its per-seed counts add up to {}", d.name, names[t],
+                                 mine[t], theirs[t]));
+        if (again.failing_seeds != d.failing_seeds || again.unfinished_seeds != d.unfinished_seeds)
+            fail(fmt::format("design {} lists failing or unfinished seeds other than its per-seed counts' first",
+                             d.name));
     }
-    check_arithmetic(summary, file);
-    return summary;
 }
 
 }  // namespace locksim

@@ -5,8 +5,12 @@
 // the summary of the whole.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,6 +19,7 @@
 #include "checks/expectations.hpp"
 #include "checks/metrics.hpp"
 #include "models/vocabulary.hpp"
+#include "sim/engine.hpp"
 
 namespace locksim {
 
@@ -23,6 +28,27 @@ constexpr std::uint32_t max_shards = 100000;
 
 // The smallest failing (and unfinished) seeds a summary keeps per design.
 constexpr std::size_t kept_failing_seeds = 10;
+
+// The totals a run adds to besides "runs", in the order sweep_totals() lists them: whether
+// it had a violation, whether it was unfinished, then each metric sweeps total.
+inline constexpr std::size_t counted_totals =
+    2 + static_cast<std::size_t>(std::count_if(std::begin(metric_table), std::end(metric_table),
+                                               [](const MetricSpec& spec) { return spec.swept; }));
+
+// What one run (one seed of one design) added to its design's totals.
+struct SeedCounts {
+    std::uint64_t seed = 0;
+    std::array<std::uint64_t, counted_totals> counts{};
+
+    bool violated() const { return counts[0] > 0; }
+    bool unfinished() const { return counts[1] > 0; }
+    bool counted_anything() const;
+    bool operator==(const SeedCounts&) const = default;
+};
+// `violations`: the run's, as the verdict has them (checks/verdict.hpp): every one counts,
+// declared by the design or not. `unfinished`: the horizon cut the run with work pending
+// (DesignOutcome::unfinished).
+SeedCounts seed_counts(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished);
 
 struct DesignTally {
     std::string name;
@@ -35,16 +61,31 @@ struct DesignTally {
     // and 0 for the others.
     std::array<std::uint64_t, metric_count> metric_totals{};
 
+    // A shard's record of every run that counted anything, ascending by seed (SeedCounts):
+    // its totals are their sums, so `merge` checks that they add up, and `merge --verify`
+    // reruns seeds to compare. Kept only when `keeps_seeds` (a sweep's shards).
+    bool keeps_seeds = false;
+    std::vector<SeedCounts> seeds_counted;
+
     std::uint64_t& metric_total(Metric metric) { return metric_totals[static_cast<std::size_t>(metric)]; }
     std::uint64_t metric_total(Metric metric) const { return metric_totals[static_cast<std::size_t>(metric)]; }
-    // `violations`: the run's, as the verdict has them (checks/verdict.hpp): every one
-    // counts, declared by the design or not. `unfinished`: the horizon cut the run with
-    // work pending (DesignOutcome::unfinished).
-    void add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished);
+    // The totals of SeedCounts::counts, in its order.
+    std::array<std::uint64_t, counted_totals> counted() const;
+    // Adds a run; throws SweepError when a total would pass 2^64 - 1.
+    void add(const SeedCounts& run);
+    void add(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished) {
+        add(seed_counts(seed, metrics, violations, unfinished));
+    }
     // A total by the name a sweep's "expect" uses (sweep_totals()).
     std::int64_t total(std::string_view name) const;
+    // The same, to set it (a name of sweep_totals()).
+    std::uint64_t& total_named(std::string_view name);
+    // Adds another's runs (other seeds); throws SweepError when a total would pass 2^64 - 1.
     void merge(const DesignTally& other);
 };
+
+// The names of SeedCounts::counts, in its order.
+std::vector<std::string_view> counted_total_names();
 
 // What a sweep's "expect" may name, with what each counts, in the order its JSON lists
 // them: its own counts of runs, then the metrics sweeps total.
@@ -58,10 +99,28 @@ struct SeedBlock {
 // What produced a summary. `merge` compares these, never paths: the same scenario under
 // another path merges, an edited one at the same path does not.
 struct SweepProvenance {
-    std::string scenario_sha256;  // of the scenario file's bytes
+    std::string scenario_sha256;  // of the scenario file's bytes, and of its files of samples
     std::string locksim_version;
     std::string commit;   // the git commit locksim was built from, or "unknown"
     std::string command;  // the command that reproduces these totals
+    // Each file of samples the scenario reads, by the name the scenario gives it, with its
+    // SHA-256 (Scenario::data_files): which one changed, when scenario_sha256 differs.
+    std::map<std::string, std::string> data_files;
+};
+
+// Why two provenances' scenario_sha256 differ, for a message: "the file of samples
+// pauses.txt changed {when} (its SHA-256 is … in {before_name}, … in {now_name})" when one of
+// those did, else "the scenario file's bytes differ: it was edited {when}". `when`: "between
+// the shards", "since".
+std::string what_changed(const SweepProvenance& before, const std::string& before_name,
+                         const std::map<std::string, std::string>& data_files_now, const std::string& now_name,
+                         std::string_view when);
+
+// What changes a sweep's totals besides the scenario, its seeds and the build.
+struct SweepSettings {
+    std::optional<std::string> design;                        // only this design (--design)
+    std::uint64_t event_limit = Engine::default_event_limit;  // --max-events
+    bool operator==(const SweepSettings&) const = default;
 };
 
 struct SweepSummary {
@@ -71,6 +130,7 @@ struct SweepSummary {
     std::uint32_t shard = 1;  // 1-based index of this part
     std::uint32_t shards = 1;
     SeedBlock covered;  // the seeds this summary ran
+    SweepSettings settings;
     SweepProvenance provenance;
     std::vector<DesignTally> designs;
     Vocabulary words;  // what the scenario calls its things, for the text
@@ -94,8 +154,11 @@ std::string describe_unfinished(const DesignTally& tally, const std::string& pro
 std::string index_ranges(const std::vector<std::uint32_t>& indices);
 
 // The command that reproduces a summary's totals: the thread count and output options are
-// left out, since they never change them.
-std::string sweep_command_line(const std::string& file, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
+// left out, since they never change them; --shard only when there is more than one.
+std::string sweep_command_line(const std::string& file, SeedBlock seeds, const SweepSettings& settings,
+                               std::uint32_t shard, std::uint32_t shards);
+// The one that reproduces `summary`'s, or its shard `shard` (0: the whole sweep).
+std::string sweep_command_line(const SweepSummary& summary, std::uint32_t shard);
 
 // Shard i of n (1-based) of `seeds`: a contiguous block; the n blocks partition the seeds.
 SeedBlock shard_block(SeedBlock seeds, std::uint32_t shard, std::uint32_t shards);
@@ -108,6 +171,8 @@ struct WilsonInterval {
 WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials);
 
 nlohmann::ordered_json sweep_json(const SweepSummary& summary);
+// "provenance" as sweep and explore shards write it.
+nlohmann::ordered_json provenance_json(const SweepProvenance& provenance);
 // Adds a design's totals to `entry` by name, in the order of sweep_totals().
 void add_totals_json(const DesignTally& tally, nlohmann::ordered_json& entry);
 
@@ -116,8 +181,15 @@ class SweepError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
-// Reads a summary written by sweep_json, and checks its arithmetic: every design ran
-// each covered seed once, no more violations than runs, failing seeds inside the block.
-SweepSummary sweep_from_json(const nlohmann::ordered_json& document, const std::string& file);
+// A shard's per-seed counts (DesignTally::seeds_counted) as its JSON holds them: one row per
+// seed, "OFFSET:C1,C2,…" (OFFSET from the first seed covered, then SeedCounts::counts),
+// rows apart by a space: "3:1,0,1,0,2,0 17:0,0,0,0,1,0".
+std::string seed_counts_text(const std::vector<SeedCounts>& seeds, std::uint64_t first);
+
+// Throws SweepError unless a summary read from `file` adds up: its shard index and block,
+// every design ran each covered seed once, no more violations than runs, failing and
+// unfinished seeds the first of their runs inside the block, and, for a shard that keeps
+// its per-seed counts, totals that are exactly their sums.
+void check_arithmetic(const SweepSummary& summary, const std::string& file);
 
 }  // namespace locksim

@@ -13,6 +13,7 @@
 #include "checks/metrics.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/terminal.hpp"
+#include "cli/whole_number.hpp"
 #include "cli/worker_threads.hpp"
 #include "models/faults/fault_roles.hpp"
 #include "reports/explore_text.hpp"
@@ -72,7 +73,8 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
 std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckCommandOptions& options, unsigned threads) {
     const SweepSpec& spec = *scenario.sweep;
     const SweepSummary summary = run_sweep(
-        scenario, SeedBlock{spec.first_seed, spec.seeds}, threads, [](std::uint64_t) {}, options.max_events);
+        scenario, SeedBlock{spec.first_seed, spec.seeds}, threads, [](std::uint64_t) {},
+        SweepSettings{std::nullopt, options.max_events});
     std::vector<CheckedDesign> checked;
     for (const auto& tally : summary.designs) {
         const auto expected = spec.expect.find(tally.name);
@@ -196,9 +198,9 @@ Subcommand add_check_command(CLI::App& app, const std::string& program) {
                     "Fail a design whose expectations hold only because every fault, whatever its kind, missed "
                     "the lock (a pause on a server waiting for it, a delay spike on a link that carried none of "
                     "its messages, a clock step on a node that never held it); without it, check warns");
-    check->add_option("--jobs,-j", line->options.jobs,
-                      "Worker threads for files with an \"explore\" block (default: the CPUs this process may\n"
-                      "use); results never depend on it");
+    add_whole_number(*check, "--jobs,-j", line->options.jobs,
+                     "Worker threads for files with an \"explore\" block (default: the CPUs this process may\n"
+                     "use); results never depend on it");
     add_color(*check, line->options.color);
     check->footer(
         "Prints PASS or FAIL per scenario and design, then \"N passed, N failed\". A file's \"explore\" block\n"

@@ -15,6 +15,7 @@
 #include "cli/shard_choice.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/terminal.hpp"
+#include "cli/whole_number.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/explore_json.hpp"
 #include "reports/explore_text.hpp"
@@ -23,6 +24,7 @@
 #include "runners/explore_runner.hpp"
 #include "runners/fault_regions.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/shard_verify.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
@@ -113,7 +115,8 @@ int explore_command(const ExploreCommandOptions& options) {
                           shard.index,
                           shard.count,
                           SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
-                                          explore_command_line(scenario.file, settings, shard.index, shard.count)},
+                                          explore_command_line(scenario.file, settings, shard.index, shard.count),
+                                          scenario.data_files},
                           settings,
                           {},
                           units.total,
@@ -165,16 +168,36 @@ int merge_exploration(const ShardFiles& files, const MergeCommandOptions& option
     const auto loaded = load_scenario_or_report(first.file);
     if (!loaded) return 2;
     if (loaded->content_sha256 != first.provenance.scenario_sha256 || !loaded->explore)
-        throw SweepError(
-            fmt::format("merge: {} is not the file the shards explored: its sha256 is {}, theirs {} "
-                        "(it was edited since); rerun every shard",
-                        first.file, loaded->content_sha256, first.provenance.scenario_sha256));
+        throw SweepError(fmt::format(
+            "merge: {} is not the file the shards explored: its sha256 is {}, theirs {} ({}); rerun every shard",
+            first.file, loaded->content_sha256, first.provenance.scenario_sha256,
+            what_changed(first.provenance, files.complete_files.front(), loaded->data_files,
+                         first.file + " as it is now", "since")));
     std::vector<UnitOutcome> outcomes;
     for (const auto* part : by_index) outcomes.insert(outcomes.end(), part->outcomes.begin(), part->outcomes.end());
     ExploreOptions explore{first.settings.design, first.settings.seed, 1, first.settings.event_limit,
                            first.settings.prune};
+    if (options.verify > 0) {
+        ExploreOptions rerun = explore;
+        const auto threads = worker_threads(0);
+        if (!threads) return 2;
+        rerun.threads = *threads;
+        const VerifiedShards verified = verify_explore_shards(files, *loaded, rerun, options.verify);
+        fmt::print(stderr,
+                   "merge --verify: reran {} units of the exploration in {} {} ({} of them violating): every one "
+                   "gave what its shard recorded\n",
+                   verified.seeds, verified.shards, verified.shards == 1 ? "shard" : "shards", verified.failing);
+    }
     explore.given = &outcomes;
-    const Exploration exploration = run_explore(*loaded, explore);
+    // The units' outcomes are the shards' word: what does not fit the plan is refused as
+    // the shards' fault, in merge's words.
+    const Exploration exploration = [&] {
+        try {
+            return run_explore(*loaded, explore);
+        } catch (const ExploreError& error) {
+            throw SweepError(fmt::format("merge: {}", error.what()));
+        }
+    }();
     deliver(rendered_exploration(exploration, options.format, false, options.program,
                                  options.output ? "never" : options.color),
             options.output);
@@ -197,8 +220,8 @@ Subcommand add_explore_command(CLI::App& app, const std::string& program) {
     explore->add_option("FILE", line->options.file, "Scenario file (JSON) with an \"explore\" block")->required();
     explore->add_option("--design", line->options.design, "Explore only the design with this name");
     explore->add_option("--seed", line->seed, "Seed for every run instead of the file's");
-    explore->add_option("--jobs,-j", line->options.jobs,
-                        "Worker threads (default: the CPUs this process may use); results never depend on it");
+    add_whole_number(*explore, "--jobs,-j", line->options.jobs,
+                     "Worker threads (default: the CPUs this process may use); results never depend on it");
     explore->add_option("--format", line->options.format, "text (default) or json")
         ->check(CLI::IsMember({"text", "json"}));
     explore->add_flag("--placements", line->options.placements, "With --format json: list every placement tried");

@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "cli/whole_number.hpp"
+#include "sim/whole_number.hpp"
 
 namespace locksim {
 namespace {

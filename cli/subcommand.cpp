@@ -11,11 +11,10 @@
 namespace locksim {
 
 void add_event_limit(CLI::App& command, std::uint64_t& limit) {
-    command
-        .add_option("--max-events", limit,
-                    fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
-                                Engine::default_event_limit))
-        ->check(CLI::PositiveNumber);
+    add_whole_number(command, "--max-events", limit,
+                     fmt::format("Stop a run that handles more events than this, with exit 2 (default {})",
+                                 Engine::default_event_limit),
+                     1);
 }
 
 void add_color(CLI::App& command, std::string& color) {
@@ -27,7 +26,7 @@ bool read_seed(const CLI::App& command, const std::string& text, std::optional<s
     if (command.count("--seed") == 0) return true;
     seed = parse_whole_number(text);
     if (seed) return true;
-    fmt::print(stderr, "--seed: expected a whole number from 0 to 18446744073709551615, got \"{}\"\n", text);
+    fmt::print(stderr, "{}\n", whole_number_error("--seed", text, 0, UINT64_MAX));
     return false;
 }
 

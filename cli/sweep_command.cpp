@@ -22,6 +22,7 @@
 #include "cli/explore_command.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
+#include "cli/whole_number.hpp"
 #include "cli/worker_threads.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/study_page.hpp"
@@ -29,15 +30,20 @@
 #include "reports/study_report.hpp"
 #include "reports/sweep_text.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/shard_verify.hpp"
 #include "runners/study_runner.hpp"
 #include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "scenarios/schema/shard_reader.hpp"
 
 namespace locksim {
 namespace {
 
 // A study's grid: enough for three fields of a dozen values each.
 constexpr std::uint64_t max_study_points = 2000;
+// A job run more often than once a millisecond is no job of this model; above this the
+// incidents a day are a typing mistake.
+constexpr std::uint64_t max_runs_per_day = 86'400'000;
 
 std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
                      const std::string& program, std::uint64_t runs_per_day = 0) {
@@ -80,11 +86,9 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
     return gate;
 }
 
-SweepProvenance provenance_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t shard, std::uint32_t shards,
-                              std::uint64_t max_events) {
-    std::string command = sweep_command_line(scenario.file, seeds, shard, shards);
-    if (max_events != Engine::default_event_limit) command += fmt::format(" --max-events {}", max_events);
-    return SweepProvenance{scenario.content_sha256, locksim_version, build_commit, std::move(command)};
+SweepProvenance provenance_of(const Scenario& scenario, const SweepSummary& summary) {
+    return SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
+                           sweep_command_line(summary, summary.shard), scenario.data_files};
 }
 
 // Prints PASS or FAIL per gate on stderr (stdout keeps the one document) and writes the
@@ -128,11 +132,9 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
 // The command that reproduces a study's rates: like sweep_command_line, the thread count
 // and where the results go are left out, since they never change them.
 std::string study_command_line(const SweepCommandOptions& options) {
-    std::string command = sweep_command_line(options.file, SeedBlock{options.start, options.seeds}, 1, 1);
-    if (options.design) command += " --design " + shell_quoted(*options.design);
+    std::string command = sweep_command_line(options.file, SeedBlock{options.start, options.seeds},
+                                             SweepSettings{options.design, options.max_events}, 1, 1);
     for (const auto& text : options.vary) command += " --vary " + shell_quoted(text);
-    if (options.max_events != Engine::default_event_limit)
-        command += fmt::format(" --max-events {}", options.max_events);
     return command;
 }
 
@@ -149,7 +151,7 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
     std::uint64_t points = 1;
     for (const auto& text : options.vary) {
         auto field = parse_varied_field(text);
-        if (!field) return 2;
+        if (!field || !varies_apart(*field, fields)) return 2;
         points *= field->values.size();
         if (points > max_study_points) {
             fmt::print(stderr, "--vary: the grid has more than {} points; vary fewer values\n", max_study_points);
@@ -239,14 +241,15 @@ int sweep_command(const SweepCommandOptions& options) {
     SweepSummary summary;
     {
         ProgressBar bar(mine.count, "seeds");
+        // A shard keeps its per-seed counts, for `merge` to check and rerun.
         summary = run_sweep(
-            scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); }, options.max_events,
-            options.design);
+            scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); },
+            SweepSettings{options.design, options.max_events}, options.shard.has_value());
     }
     summary.seeds = all;
     summary.shard = shard.index;
     summary.shards = shard.count;
-    summary.provenance = provenance_of(scenario, all, shard.index, shard.count, options.max_events);
+    summary.provenance = provenance_of(scenario, summary);
     // A shard is always JSON: it is for `merge`.
     const std::string format = options.shard ? "json" : options.format;
     deliver(rendered(summary, format, options.output ? "never" : options.color, options.program, options.runs_per_day),
@@ -280,6 +283,17 @@ int merge_command(const MergeCommandOptions& options) {
     if (options.partial)
         for (const auto& cut : files.incomplete) fmt::print(stderr, "merge: {} is incomplete; left out\n", cut.file);
     const SweepSummary merged = merge_shards(files, options.partial ? MergeMode::partial : MergeMode::whole);
+    if (options.verify > 0) {
+        const auto threads = worker_threads(0);
+        if (!threads) return 2;
+        const VerifiedShards verified =
+            verify_sweep_shards(files, options.verify, *threads, locksim_version, build_commit);
+        fmt::print(stderr,
+                   "merge --verify: reran {} seeds of {} {} ({} of them failing; {} runs in all): every run "
+                   "counted what its shard recorded\n",
+                   verified.seeds, verified.shards, verified.shards == 1 ? "shard" : "shards", verified.failing,
+                   verified.runs);
+    }
     const std::string color = options.output ? "never" : options.color;
     deliver(rendered(merged, options.format, color, options.program), options.output);
     return 0;
@@ -292,11 +306,11 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
     CLI::App* sweep = app.add_subcommand(
         "sweep", "Run a scenario under many seeds and report how often each design breaks (rates with 95% intervals)");
     sweep->add_option("FILE", options->file, "Scenario file (JSON)")->required();
-    sweep->add_option("--seeds", options->seeds, "How many seeds to run")->required();
-    sweep->add_option("--start", options->start, "The first seed (default 1)");
-    sweep->add_option("--jobs,-j", options->jobs,
-                      "Worker threads (default: the CPUs this process may use, as taskset or Slurm allot them);\n"
-                      "totals never depend on it");
+    add_whole_number(*sweep, "--seeds", options->seeds, "How many seeds to run", 1)->required();
+    add_whole_number(*sweep, "--start", options->start, "The first seed (default 1)");
+    add_whole_number(*sweep, "--jobs,-j", options->jobs,
+                     "Worker threads (default: the CPUs this process may use, as taskset or Slurm allot them);\n"
+                     "totals never depend on it");
     sweep->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     sweep->add_option("--shard", options->shard,
                       std::string("Run one of n equal blocks of the seeds and write JSON for `locksim merge`:\n") +
@@ -317,9 +331,11 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
                       "With --vary: also write a page of charts (one self-contained HTML page) into this\n"
                       "directory, as <scenario>-study.html: per varied field, the violation rate against its\n"
                       "values on a log scale, with the intervals, a line per design");
-    sweep->add_option("--runs-per-day", options->runs_per_day,
-                      "How often the job runs in production: each rate becomes expected incidents a day and a\n"
-                      "year, with their interval");
+    add_whole_number(*sweep, "--runs-per-day", options->runs_per_day,
+                     fmt::format("How often the job runs in production (1 to {}): each rate becomes expected\n"
+                                 "incidents a day and a year, with their interval",
+                                 max_runs_per_day),
+                     1, max_runs_per_day);
     add_color(*sweep, options->color);
     sweep->footer(
         "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
@@ -353,12 +369,21 @@ Subcommand add_merge_command(CLI::App& app, const std::string& program) {
         ->add_flag("--partial", options->partial,
                    "Totals over the shards present so far, labelled PARTIAL: progress across a running array")
         ->excludes(missing);
+    add_whole_number(*merge, "--verify", options->verify,
+                     "Before merging, rerun K seeds of each shard (its failing seeds first, then seeds spread\n"
+                     "evenly over its block) with the scenario file and refuse a shard whose runs do not count\n"
+                     "what it recorded: the defence against an edited shard. Needs the locksim that swept",
+                     1)
+        ->type_name("K")
+        ->excludes(missing);
     merge->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     merge->add_option("--output,-o", options->output, "Write the result to this file, whole or not at all");
     add_color(*merge, options->color);
     merge->footer(
-        "Refuses (exit 2, naming the file) a shard given twice, a missing or incomplete shard, totals that\n"
-        "do not add up, and shards of another scenario file or another locksim build.\n"
+        "Refuses (exit 2, naming the file) a file that is not strictly a shard (a key twice, a field unknown\n"
+        "or missing), a shard given twice, a missing or incomplete shard, totals that do not add up (to the\n"
+        "per-seed counts, or within 64 bits), and shards that differ in any field but the file's path\n"
+        "(another scenario, file of samples, locksim build, design or event limit).\n"
         "Explore shards merge into exactly what `locksim explore FILE` prints (and exits with), read\n"
         "again from FILE, which must still be the file explored; --partial is for sweeps only.\n"
         "Example: locksim merge shard-*.json\n"

@@ -33,8 +33,9 @@ int sweep_command(const SweepCommandOptions& options);
 
 struct MergeCommandOptions {
     std::vector<std::string> files;
-    bool missing = false;  // print the missing shard indices only
-    bool partial = false;  // totals over the shards present so far
+    bool missing = false;      // print the missing shard indices only
+    bool partial = false;      // totals over the shards present so far
+    std::uint64_t verify = 0;  // rerun this many seeds of each shard first (0: none)
     std::optional<std::string> output;
     std::string format = "text";
     std::string color = "auto";

@@ -18,8 +18,10 @@ std::string describe_strike(const Trace& trace, const FaultStrike& strike) {
 }
 
 // What to make of it: a holder that went on as before is a design that absorbed the
-// fault; a fault that missed the holder needs another target.
-std::string advice(const FaultEffect& effect) {
+// fault; a fault that missed the holder needs another target, one that never struck
+// another time: its "when" waited for an event that never came, its "at" for a time the
+// run did not reach.
+std::string advice(const FaultEffect& effect, const DesignOutcome& design) {
     if (effect.reached_the_lock) return " The design absorbed it.";
     for (const auto& strike : effect.struck) {
         if (strike.role == "server") return " To strike whoever holds the lock then, target {\"role\": \"holder\"}.";
@@ -27,6 +29,9 @@ std::string advice(const FaultEffect& effect) {
             return " To touch the lock, aim it at a link the holder or the store uses while the lock is held (a "
                    "\"when\" can wait for the holder's own event).";
     }
+    if (effect.struck.empty() && effect.placed_at)
+        return fmt::format(" Check its \"at\": the run ended at {}, before {}.",
+                           format_seconds(design.summary.ended_at), format_duration(*effect.placed_at - Instant{}));
     if (effect.struck.empty()) return " Check its \"when\": no event of the run matched it.";
     return "";
 }
@@ -49,7 +54,7 @@ std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool
         const std::string_view same = effect.without_it.no_story_change()
                                           ? "the run without it tells the same story"
                                           : "the run without it counts the same on every safety metric";
-        lines.push_back(fmt::format("{}; {}.{}", what_it_struck(design, effect), same, advice(effect)));
+        lines.push_back(fmt::format("{}; {}.{}", what_it_struck(design, effect), same, advice(effect, design)));
     }
     return lines;
 }

@@ -281,6 +281,57 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
     }
 }
 
+// Given outcomes (from shard files) are what the plan's units return, before anything
+// assembles them: a placement's, a count; a start class's over a range of lengths, its
+// segments of ends from the class's first end to one past its last, each ending where the
+// next begins; over a range of sizes, its sizes rising. An edited shard is refused here,
+// not by the regions' assertions.
+void check_given(const ExploreWork& work, const std::vector<UnitOutcome>& outcomes) {
+    std::uint64_t unit = 0;
+    const auto refuse = [&](const DesignExploration& design, const std::string& why) {
+        throw ExploreError(
+            fmt::format("the shards' unit {} (of design {}) {}; rerun its shard", unit, design.name, why));
+    };
+    for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
+        const DesignExploration& design = work.exploration.designs[d];
+        std::uint64_t runs = 0;  // the design's region runs, added up as assemble() will
+        for (std::size_t r = 0; r < work.to_run[d].size(); ++r, ++unit) {
+            const UnitOutcome& given = outcomes[unit];
+            if (!given.segments.empty() || !given.sizes.empty() || given.runs != 0)
+                refuse(design, "is a placement's, a count of violations, not a start class's");
+        }
+        for (std::size_t f = 0; f < design.families.size(); ++f)
+            for (const StartClass& starts : work.classes[d][f]) {
+                const UnitOutcome& given = outcomes[unit];
+                const FaultFamilyPlan& family = design.families[f];
+                if (__builtin_add_overflow(runs, given.runs, &runs))
+                    refuse(design, "brings the runs of its start classes past 2^64 - 1");
+                if (family.size_range) {
+                    if (given.sizes.empty() || !given.segments.empty())
+                        refuse(design, "is a start class of sizes: expected its sizes");
+                    for (std::size_t s = 0; s < given.sizes.size(); ++s)
+                        if (given.sizes[s].from > given.sizes[s].to ||
+                            (s > 0 && given.sizes[s - 1].to >= given.sizes[s].from))
+                            refuse(design, "holds sizes that do not rise");
+                } else {
+                    const auto& ends = given.segments;
+                    const bool whole = !ends.empty() && ends.front().from == starts.first + family.lengths->shortest &&
+                                       ends.back().to == starts.last + family.lengths->longest + Duration{1};
+                    bool joined = true;
+                    for (std::size_t s = 0; s < ends.size(); ++s)
+                        joined = joined && ends[s].from < ends[s].to && (s == 0 || ends[s - 1].to == ends[s].from);
+                    if (!given.sizes.empty() || !whole || !joined)
+                        refuse(design,
+                               fmt::format("holds ends that are not those of its start class, {} to {} on {}: from "
+                                           "its first end to one past its last, each segment ending where the next "
+                                           "begins",
+                                           format_seconds(starts.first), format_seconds(starts.last), starts.node));
+                }
+                ++unit;
+            }
+    }
+}
+
 // The outcomes of every unit into the exploration: each placement's violations (shared
 // with its equivalents), the windows, the regions and the expectations.
 void assemble(ExploreWork& work, const ExploreSpec& spec, const std::vector<UnitOutcome>& outcomes) {
@@ -324,6 +375,21 @@ ExploreUnits run_explore_shard(const Scenario& scenario, const ExploreOptions& o
     return ExploreUnits{std::move(work.exploration), work.total, block.first, std::move(outcomes)};
 }
 
+std::vector<UnitOutcome> rerun_units(const Scenario& scenario, const ExploreOptions& options,
+                                     const std::vector<std::uint64_t>& units) {
+    assert(scenario.explore.has_value());
+    ExploreWork work = plan_exploration(scenario, options);
+    std::vector<UnitOutcome> outcomes;
+    for (const std::uint64_t unit : units) {
+        if (unit >= work.total)
+            throw ExploreError(fmt::format("unit {} is beyond the {} units of exploring the file", unit, work.total));
+        std::vector<UnitOutcome> one(1);
+        run_units(work, scenario, options, SeedBlock{unit, 1}, one);
+        outcomes.push_back(std::move(one.front()));
+    }
+    return outcomes;
+}
+
 Exploration run_explore(const Scenario& scenario, const ExploreOptions& options) {
     assert(scenario.explore.has_value());
     ExploreWork work = plan_exploration(scenario, options);
@@ -333,6 +399,7 @@ Exploration run_explore(const Scenario& scenario, const ExploreOptions& options)
                 fmt::format("the shards hold {} units of work, but exploring the file takes {}; "
                             "rerun every shard with this file and this locksim",
                             options.given->size(), work.total));
+        check_given(work, *options.given);
         assemble(work, *scenario.explore, *options.given);
         return std::move(work.exploration);
     }

@@ -60,4 +60,9 @@ struct ExploreUnits {
 };
 ExploreUnits run_explore_shard(const Scenario& scenario, const ExploreOptions& options);
 
+// The units `units` (indices into the exploration's list) run again, as a shard of
+// `options` runs them: their outcomes, in the order given. For `merge --verify`.
+std::vector<UnitOutcome> rerun_units(const Scenario& scenario, const ExploreOptions& options,
+                                     const std::vector<std::uint64_t>& units);
+
 }  // namespace locksim

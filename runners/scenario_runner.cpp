@@ -75,7 +75,11 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
         others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
         without_each.push_back(run_with_faults(design, std::move(others), true, seed, options));
     }
-    return judge_faults(trace, metrics, faults.size(), without_each, without_any, held_without_faults);
+    std::vector<std::optional<Instant>> placed_at;
+    for (const auto& fault : faults)
+        placed_at.push_back(
+            std::visit([](const auto& f) { return f.when ? std::nullopt : std::optional<Instant>(f.at); }, fault));
+    return judge_faults(trace, metrics, placed_at, without_each, without_any, held_without_faults);
 }
 
 }  // namespace

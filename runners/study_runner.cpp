@@ -81,6 +81,29 @@ std::optional<VariedField> parse_varied_field(const std::string& text) {
     return field;
 }
 
+bool varies_apart(const VariedField& field, const std::vector<VariedField>& earlier) {
+    const auto given = [](const VariedField& f) { return fmt::format("{}={}", f.path, fmt::join(f.written, ",")); };
+    const auto inside = [](const VariedField& inner, const VariedField& outer) {
+        return inner.pointer.starts_with(outer.pointer + "/");
+    };
+    for (const auto& other : earlier) {
+        std::string why;
+        if (field.pointer == other.pointer)
+            why = fmt::format("{} is varied already, by --vary {}; give each field once, with all its values",
+                              field.path, given(other));
+        else if (inside(field, other))
+            why = fmt::format("{} is inside {}, which --vary {} varies too; vary one or the other", field.path,
+                              other.path, given(other));
+        else if (inside(other, field))
+            why = fmt::format("{} holds {}, which --vary {} varies too; vary one or the other", field.path, other.path,
+                              given(other));
+        if (why.empty()) continue;
+        fmt::print(stderr, "--vary {}: {}\n", given(field), why);
+        return false;
+    }
+    return true;
+}
+
 Study run_study(const std::string& file, const std::vector<VariedField>& fields, SeedBlock seeds, unsigned threads,
                 const std::function<void(std::uint64_t done)>& progress, std::uint64_t event_limit,
                 const std::optional<std::string>& only_design) {
@@ -93,8 +116,8 @@ Study run_study(const std::string& file, const std::vector<VariedField>& fields,
         const Scenario scenario = load_scenario_file(file, metric_names(), variations);
         study.scenario = scenario.name;
         SweepSummary summary = run_sweep(
-            scenario, seeds, threads, [&](std::uint64_t done) { progress(done_before + done); }, event_limit,
-            only_design);
+            scenario, seeds, threads, [&](std::uint64_t done) { progress(done_before + done); },
+            SweepSettings{only_design, event_limit});
         done_before += seeds.count;
         study.points.push_back(StudyPoint{choice, std::move(summary)});
     }

@@ -16,6 +16,11 @@ namespace locksim {
 // brackets or quotes do not split values.
 std::optional<VariedField> parse_varied_field(const std::string& text);
 
+// Whether `field` varies something none of `earlier` does: the same field twice, or a field
+// and one inside it (lock and lock.ttl), would print columns for both while one value
+// silently overrode the other. False after printing why.
+bool varies_apart(const VariedField& field, const std::vector<VariedField>& earlier);
+
 // Throws ScenarioError when a point's file is unusable (naming the field and value),
 // RunawayRun when a run does not end. `progress`: seeds done over the whole grid.
 Study run_study(const std::string& file, const std::vector<VariedField>& fields, SeedBlock seeds, unsigned threads,

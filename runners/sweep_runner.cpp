@@ -8,16 +8,31 @@
 
 namespace locksim {
 
+std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t seed, const SweepSettings& settings) {
+    const ScenarioOutcome outcome =
+        run_scenario(scenario, seed, settings.design,
+                     RunOptions{.trace_messages = false, .event_limit = settings.event_limit, .keep_trace = false},
+                     FaultJudging::off);
+    std::vector<SeedCounts> counts;
+    for (const auto& design : outcome.designs)
+        counts.push_back(seed_counts(seed, design.metrics, design.verdict.violations, design.unfinished()));
+    return counts;
+}
+
 SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threads,
-                       const std::function<void(std::uint64_t done)>& progress, std::uint64_t event_limit,
-                       const std::optional<std::string>& only_design) {
+                       const std::function<void(std::uint64_t done)>& progress, const SweepSettings& settings,
+                       bool keep_seeds) {
     SweepSummary total;
     total.scenario = scenario.name;
     total.file = scenario.file;
     total.seeds = total.covered = seeds;
+    total.settings = settings;
     if (!scenario.designs.empty()) total.words = scenario.designs.front().world.vocabulary;
     for (const auto& design : scenario.designs)
-        if (!only_design || design.name == *only_design) total.designs.push_back(DesignTally{design.name});
+        if (!settings.design || design.name == *settings.design) {
+            total.designs.push_back(DesignTally{design.name});
+            total.designs.back().keeps_seeds = keep_seeds;
+        }
 
     // Each worker tallies into its own copy of the empty summary; the copies are merged
     // after the last worker is done. Tallies are sums and failing seeds are kept sorted,
@@ -26,15 +41,9 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
     run_in_parallel(
         seeds.count, threads,
         [&](std::uint64_t k, unsigned worker) {
-            const std::uint64_t seed = seeds.first + k;
-            const ScenarioOutcome outcome =
-                run_scenario(scenario, seed, only_design,
-                             RunOptions{.trace_messages = false, .event_limit = event_limit, .keep_trace = false},
-                             FaultJudging::off);
-            assert(outcome.designs.size() == tallies[worker].designs.size());
-            for (std::size_t d = 0; d < outcome.designs.size(); ++d)
-                tallies[worker].designs[d].add(seed, outcome.designs[d].metrics, outcome.designs[d].verdict.violations,
-                                               outcome.designs[d].unfinished());
+            const std::vector<SeedCounts> runs = sweep_one_seed(scenario, seeds.first + k, settings);
+            assert(runs.size() == tallies[worker].designs.size());
+            for (std::size_t d = 0; d < runs.size(); ++d) tallies[worker].designs[d].add(runs[d]);
         },
         progress);
     for (const auto& tally : tallies) total.merge_tallies(tally);

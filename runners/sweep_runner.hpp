@@ -3,8 +3,7 @@
 // depend on the number of threads: tallies are sums, and failing seeds are kept sorted.
 #include <cstdint>
 #include <functional>
-#include <optional>
-#include <string>
+#include <vector>
 
 #include "checks/sweep_summary.hpp"
 #include "scenarios/schema/scenario.hpp"
@@ -12,9 +11,14 @@
 namespace locksim {
 
 // `progress` is called now and then from the calling thread with the seeds done so far.
+// `keep_seeds`: each design keeps the counts of every run that counted anything
+// (DesignTally::seeds_counted), as a shard does for `merge`.
 SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threads,
-                       const std::function<void(std::uint64_t done)>& progress,
-                       std::uint64_t event_limit = Engine::default_event_limit,
-                       const std::optional<std::string>& only_design = std::nullopt);
+                       const std::function<void(std::uint64_t done)>& progress, const SweepSettings& settings = {},
+                       bool keep_seeds = false);
+
+// What one seed's run of each design a sweep of `settings` runs adds to its totals, in
+// the order of the scenario's designs: what a sweep counts of that seed.
+std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t seed, const SweepSettings& settings);
 
 }  // namespace locksim

@@ -5,8 +5,9 @@
 # executions, coverage and findings of each. Not part of the build or of the test suite.
 #   scripts/fuzz.sh [SECONDS] [TARGET]
 #     SECONDS  per target, default 60
-#     TARGET   loader (parse_scenario), run (every design run, checked and rendered), or
-#              all (default): the targets run side by side, sharing the cores
+#     TARGET   loader (parse_scenario), run (every design run, checked and rendered),
+#              merge (shard files read and merged as `locksim merge` does), or all
+#              (default): the targets run side by side, sharing the cores
 #   LOCKSIM_FUZZ_DIR   build and corpus directory (default build-fuzz/, ignored by git)
 #   LOCKSIM_FUZZ_JOBS  cores to use (default: nproc)
 #
@@ -14,9 +15,11 @@
 # two cores; one target: every core, sharing its corpus). libFuzzer stops at its first
 # finding; the script saves it and starts the process again for the time that is left,
 # so a finding does not end the session. Findings (crash-*, timeout-*, leak-*, oom-*)
-# are kept in build-fuzz/artifacts-TARGET/; reproduce one with
-# `build-fuzz/cmake/fuzz_scenario_TARGET FILE`. Logs: build-fuzz/logs/TARGET-N.log. The
-# corpus, build-fuzz/corpus-TARGET/, grows from one session to the next.
+# are kept in build-fuzz/artifacts-TARGET/; reproduce one with the target's binary
+# (build-fuzz/cmake/fuzz_scenario_loader, fuzz_scenario_run, fuzz_shard_merge) and the
+# FILE. Logs: build-fuzz/logs/TARGET-N.log. The corpus, build-fuzz/corpus-TARGET/, grows
+# from one session to the next; the scenario targets start from the shipped scenarios,
+# merge from the shards of tests/fuzz/shard_seeds/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -24,10 +27,15 @@ seconds="${1:-60}"
 which="${2:-all}"
 case "$seconds" in '' | *[!0-9]*) echo "fuzz: SECONDS must be a whole number, got \"$seconds\"" >&2; exit 2 ;; esac
 case "$which" in
-  loader | run) targets=("$which") ;;
-  all) targets=(loader run) ;;
-  *) echo "fuzz: unknown target \"$which\"; expected loader, run or all" >&2; exit 2 ;;
+  loader | run | merge) targets=("$which") ;;
+  all) targets=(loader run merge) ;;
+  *) echo "fuzz: unknown target \"$which\"; expected loader, run, merge or all" >&2; exit 2 ;;
 esac
+
+# Each target's binary, dictionary and seeds.
+binary_of() { case "$1" in merge) echo fuzz_shard_merge ;; *) echo "fuzz_scenario_$1" ;; esac; }
+dict_of() { case "$1" in merge) echo "$root/tests/fuzz/shard.dict" ;; *) echo "$root/tests/fuzz/scenario.dict" ;; esac; }
+seeds_of() { case "$1" in merge) echo "$root/tests/fuzz/shard_seeds" ;; *) echo "$out/seeds" ;; esac; }
 
 out="${LOCKSIM_FUZZ_DIR:-$root/build-fuzz}"
 export LOCKSIM_FUZZ_DIR="$out"
@@ -58,11 +66,11 @@ fuzz_for() {
     starts=$(( starts + 1 ))
     # The first directory receives new inputs; the seeds are read on the first start.
     local dirs=("$corpus")
-    [ "$starts" -gt 1 ] || dirs+=("$out/seeds")
+    [ "$starts" -gt 1 ] || dirs+=("$(seeds_of "$target")")
     code=0
-    "$bin/fuzz_scenario_$target" \
+    "$bin/$(binary_of "$target")" \
       -max_total_time="$remaining" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-      -dict="$root/tests/fuzz/scenario.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+      -dict="$(dict_of "$target")" -artifact_prefix="$artifacts/" -print_final_stats=1 \
       "${dirs[@]}" >> "$log" 2>&1 || code=$?
     [ "$code" -ne 0 ] || break
     echo "==locksim-fuzz== $target: libFuzzer stopped with status $code at ${SECONDS}s (a finding); starting again" >> "$log"

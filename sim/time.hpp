@@ -3,6 +3,7 @@
 // never confused with a point in time and no floating-point time exists anywhere.
 #include <compare>
 #include <cstdint>
+#include <optional>
 
 namespace locksim {
 
@@ -39,6 +40,14 @@ struct Instant {
         return *this;
     }
 };
+
+// `d` times `factor`, or nothing when the product passes what 64 bits of nanoseconds hold
+// (about 292 years): a count from a file times a duration from it is checked, never wrapped.
+constexpr std::optional<Duration> checked_product(Duration d, std::int64_t factor) {
+    std::int64_t ns = 0;
+    if (__builtin_mul_overflow(d.ns, factor, &ns)) return std::nullopt;
+    return Duration{ns};
+}
 
 constexpr Duration nanoseconds(std::int64_t n) {
     return {n};

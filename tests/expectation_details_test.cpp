@@ -14,6 +14,7 @@
 
 #include "checks/sweep_summary.hpp"
 #include "runners/sweep_runner.hpp"
+#include "scenarios/schema/shard_reader.hpp"
 #include "tests/scenario_support.hpp"
 
 using namespace locksim;
@@ -129,12 +130,13 @@ TEST_CASE("sweep totals: overlapping holders and stale writes accepted per desig
 TEST_CASE("sweep totals: a summary without the new totals is refused with what to do") {
     const Scenario scenario = load_scenario_file(scenario_path("random-gc-pauses.json"), metric_names());
     SweepSummary summary = run_sweep(scenario, SeedBlock{1, 3}, 1, [](std::uint64_t) {});
-    summary.provenance = SweepProvenance{scenario.content_sha256, "0.1.0", "abc", "locksim sweep x"};
+    summary.provenance = SweepProvenance{scenario.content_sha256, "0.1.0", "abc", sweep_command_line(summary, 1)};
     auto document = sweep_json(summary);
-    CHECK_NOTHROW(sweep_from_json(document, "shard.json"));
+    ShardFiles files;
+    CHECK_NOTHROW(add_shard_file(files, "shard.json", document.dump()));
     document["designs"][0].erase("overlapping_holders");
     try {
-        sweep_from_json(document, "shard.json");
+        add_shard_file(files, "shard.json", document.dump());
         FAIL("an old summary was read");
     } catch (const SweepError& error) {
         CHECK(std::string(error.what()).find("written by an older locksim; rerun the shard") != std::string::npos);

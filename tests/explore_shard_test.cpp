@@ -1,9 +1,11 @@
 // `locksim explore --shard i/n` and `locksim merge` of its shards: the merge prints exactly
 // what one unsharded explore prints, and refuses shards that are not one exploration.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tests/program_support.hpp"
@@ -36,6 +38,13 @@ std::string small_explore_file() {
     scenario["explore"] = nlohmann::json::parse(
         R"({"faults": [{"pause": "server-1", "for": ["40s"]}, {"pause": "server-1", "for": {"from": "1ms", "to": "2m"}}]})");
     return write_temp("small-explore.json", scenario.dump(2));
+}
+
+// `text` with its first `from` replaced by `to`.
+std::string replace_first(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
 }
 
 }  // namespace
@@ -138,4 +147,69 @@ TEST_CASE("merge refuses explore shards once their scenario file has changed") {
     const auto refused = run_locksim("merge " + shard_path_quoted(one) + " " + shard_path_quoted(two));
     CHECK(refused.exit_code == 2);
     CHECK_THAT(refused.err, Catch::Contains("is not the file the shards explored"));
+}
+
+TEST_CASE("an explore shard is read strictly, and ends edited out of their start class's shape are refused") {
+    const auto dir = fresh_directory("explore_shards_strict");
+    const std::string file = shard_path_quoted(small_explore_file()) + " --design fenced";
+    const auto one = explore_shard(file, 1, 2, dir);
+    const auto two = explore_shard(file, 2, 2, dir);
+    const std::string both = " " + shard_path_quoted(one) + " " + shard_path_quoted(two);
+    const std::string text = slurp(two);
+
+    std::ofstream(two) << replace_first(text, "\"prune\": true,", "\"prune\": true, \"prune\": false,");
+    const auto twice = run_locksim("merge" + both);
+    CHECK(twice.exit_code == 2);
+    CHECK_THAT(twice.err, Catch::Matches(".*shard-2\\.json:[0-9]+:[0-9]+: /explore/prune: this field appears twice in "
+                                         "the same object\n"));
+
+    std::ofstream(two) << replace_first(text, "\"prune\": true,", "\"prune\": true, \"pruned\": 1,");
+    CHECK_THAT(run_locksim("merge" + both).err, Catch::Contains(": /explore/pruned: unknown field \"pruned\""));
+
+    // A start class's first end moved: its ends no longer begin at its first start's shortest length.
+    auto shard = nlohmann::ordered_json::parse(text);
+    for (auto& outcome : shard["units"]["outcomes"])
+        if (outcome.is_object() && outcome.contains("ends")) {
+            outcome["ends"][0][0] = outcome["ends"][0][0].get<std::int64_t>() + 5;
+            break;
+        }
+    std::ofstream(two) << shard.dump(2);
+    const auto moved = run_locksim("merge" + both);
+    CHECK(moved.exit_code == 2);
+    CHECK_THAT(moved.err, Catch::StartsWith("merge: the shards' unit ") &&
+                              Catch::Contains("(of design fenced) holds ends that are not those of its start class"));
+}
+
+TEST_CASE("merge --verify reruns explore shards' units, violating ones first, and refuses an edited one") {
+    const auto dir = fresh_directory("explore_shards_verify");
+    const std::string file = shard_path_quoted(small_explore_file()) + " --design fenced";
+    const auto one = explore_shard(file, 1, 2, dir);
+    const auto two = explore_shard(file, 2, 2, dir);
+    const std::string both = " " + shard_path_quoted(one) + " " + shard_path_quoted(two);
+    const auto whole = run_locksim("merge" + both);
+    const auto verified = run_locksim("merge --verify 2" + both);
+    CHECK(verified.exit_code == whole.exit_code);
+    CHECK(verified.out == whole.out);
+    CHECK_THAT(verified.err, Catch::StartsWith("merge --verify: reran 4 units of the exploration in 2 shards (") &&
+                                 Catch::EndsWith("): every one gave what its shard recorded\n"));
+
+    // The first violating placement of shard 1 edited to none: it still merges, into other windows.
+    auto shard = nlohmann::ordered_json::parse(slurp(one));
+    std::size_t edited = 0;
+    for (auto& outcome : shard["units"]["outcomes"]) {
+        if (outcome.is_number() && outcome.get<std::uint32_t>() > 0) {
+            outcome = 0;
+            break;
+        }
+        ++edited;
+    }
+    REQUIRE(edited < shard["units"]["outcomes"].size());
+    std::ofstream(one) << shard.dump(2);
+    CHECK(run_locksim("merge" + both).out != whole.out);
+    const auto refused = run_locksim("merge --verify 1000" + both);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.out.empty());
+    CHECK_THAT(refused.err, Catch::Contains(fmt::format("shard-1.json: shard 1/2 does not reproduce: unit {}: the "
+                                                        "shard says 0, the run gives ",
+                                                        edited)));
 }

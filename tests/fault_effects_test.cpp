@@ -116,6 +116,19 @@ TEST_CASE("faults that never struck, or found no one in their role, are inert an
     CHECK_THAT(lines[1], Catch::StartsWith("fault 2 (/faults/1) found no one in its role at 0.000s"));
 }
 
+TEST_CASE("a fault placed at a time the run never reached is told to check its \"at\", not a \"when\"") {
+    // The run ends at 12.614 s: a pause placed at 50 minutes never comes.
+    const DesignOutcome run = fenced_with(R"([{"pause": "server-1", "at": "50m", "for": "40s"}])");
+    REQUIRE(run.faults);
+    REQUIRE(run.faults->each.size() == 1);
+    CHECK(run.faults->each[0].struck.empty());
+    const auto lines = describe_inert_faults(run);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0] ==
+          "fault 1 (/faults/0) never struck; the run without it tells the same story. Check its \"at\": the run "
+          "ended at 12.614s, before 50m.");
+}
+
 TEST_CASE("a design without faults is not judged, and sweeps do not judge") {
     const DesignOutcome run = fenced_with("[]");
     CHECK_FALSE(run.faults);

@@ -115,6 +115,26 @@ TEST_CASE("negative durations and an empty design list are refused") {
           std::string::npos);
 }
 
+TEST_CASE("a recurring job whose runs a week apart pass 2^63 ns is refused, never wrapped into a few runs") {
+    // 19,999 × 168h wrapped to a start before the horizon: 2 of 20,000 runs happened, exit 0.
+    const auto weekly = [](int runs) {
+        return error_of(std::string(R"({"name": "t", "description": "d", "seed": 1, "horizon": "168h",
+            "servers": ["server-1"], "network": {"delay": "1ms"},
+            "lock": {"store": "redis", "key": "lock:renewals", "ttl": "30s"},
+            "job": {"name": "renewals", "at": "00:00", "customers": [41], "period": "2026-10",
+                    "work_per_customer": "1s", "every": "168h", "runs": )") +
+                        std::to_string(runs) + R"(}, "designs": {"d": {}}})");
+    };
+    CHECK_THAT(weekly(20000), Catch::EndsWith(": /job/runs: the last run would start 19999 × 168h after the first, "
+                                              "past 2^63 ns (292 years) and the horizon (168h); raise \"horizon\" or "
+                                              "lower \"runs\""));
+    // Once a wrapped duration in this message.
+    CHECK_THAT(weekly(100000), Catch::Contains("the last run would start 99999 × 168h after the first, past 2^63 ns"));
+    // A product that fits: the start it gives.
+    CHECK_THAT(weekly(2), Catch::EndsWith(": /job/runs: the last run would start at 168h, at or after the horizon "
+                                          "(168h); raise \"horizon\" or lower \"runs\""));
+}
+
 TEST_CASE("absurdly deep nesting is refused before anything walks it") {
     const std::string deep = std::string(100, '[') + std::string(100, ']');
     CHECK(error_of(deep).find("nested more than 64 levels deep") != std::string::npos);

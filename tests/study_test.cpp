@@ -1,6 +1,7 @@
 // Parameter studies: `sweep FILE --vary FIELD=V1,V2 …` runs the same seeds at every point
 // of the grid, so each point's totals are those of a plain sweep of the file with that
 // value written in.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -81,10 +82,39 @@ TEST_CASE("unusable --vary arguments exit 2 with one line that says what to writ
     CHECK(gated.exit_code == 2);
     CHECK_THAT(gated.err, Catch::Contains("takes no --shard, --max-rate"));
     std::string huge = "sweep scenarios/random-gc-pauses.json --seeds 1";
-    for (int field = 0; field < 3; ++field) huge += " --vary horizon=1m,2m,3m,4m,5m,6m,7m,8m,9m,10m,11m,12m,13m";
+    for (const char* field : {"horizon", "lock.ttl", "network.delay"})
+        huge += fmt::format(" --vary {}=1m,2m,3m,4m,5m,6m,7m,8m,9m,10m,11m,12m,13m", field);
     const auto too_big = run_locksim(huge);
     CHECK(too_big.exit_code == 2);
     CHECK_THAT(too_big.err, Catch::Contains("more than 2000 points"));
+}
+
+TEST_CASE("a field varied twice, or with a field inside it, is refused in one line naming both --vary") {
+    // Both would print columns while the later value silently won.
+    const auto twice = run_locksim(
+        "sweep scenarios/random-gc-pauses.json --seeds 5 --vary lock.ttl=5s,10s --vary "
+        "/lock/ttl=20s");
+    CHECK(twice.exit_code == 2);
+    CHECK(twice.out.empty());
+    CHECK(twice.err ==
+          "--vary /lock/ttl=20s: /lock/ttl is varied already, by --vary lock.ttl=5s,10s; give each field once, with "
+          "all its values\n");
+    const auto parent_after = run_locksim(
+        R"(sweep scenarios/random-gc-pauses.json --seeds 5 --vary lock.ttl=5s,10s --vary 'lock={"store": "redis"}')");
+    CHECK(parent_after.exit_code == 2);
+    CHECK(parent_after.err ==
+          "--vary lock={\"store\": \"redis\"}: lock holds lock.ttl, which --vary lock.ttl=5s,10s varies too; vary "
+          "one or the other\n");
+    const auto child_after = run_locksim(
+        R"(sweep scenarios/random-gc-pauses.json --seeds 5 --vary 'lock={"store": "redis"}' --vary lock.ttl=5s)");
+    CHECK(child_after.exit_code == 2);
+    CHECK(child_after.err ==
+          "--vary lock.ttl=5s: lock.ttl is inside lock, which --vary lock={\"store\": \"redis\"} varies too; vary "
+          "one or the other\n");
+    // Fields that only share a prefix of their names are apart.
+    const auto apart = run_locksim(
+        "sweep scenarios/random-gc-pauses.json --seeds 2 --vary lock.ttl=5s,10s --vary lock.ttl_extra=1 --format json");
+    CHECK_THAT(apart.err, !Catch::Contains("varied already") && !Catch::Contains("inside"));
 }
 
 TEST_CASE("a value that reads as JSON is that value, and commas inside brackets and quotes do not split") {

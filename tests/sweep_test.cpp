@@ -10,6 +10,7 @@
 #include "reports/sweep_text.hpp"
 #include "runners/sweep_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "scenarios/schema/shard_reader.hpp"
 
 using namespace locksim;
 
@@ -35,12 +36,33 @@ void check_against_one_thread(const Scenario& scenario, SeedBlock seeds, const s
 
 // Shard i of n of `seeds` as `sweep --shard i/n` writes it, read back as merge reads it.
 SweepSummary shard_of(const Scenario& scenario, SeedBlock seeds, std::uint32_t i, std::uint32_t n, unsigned threads) {
-    SweepSummary part = run_sweep(scenario, shard_block(seeds, i, n), threads, no_progress);
+    SweepSummary part = run_sweep(scenario, shard_block(seeds, i, n), threads, no_progress, {}, true);
     part.seeds = seeds;
     part.shard = i;
     part.shards = n;
-    part.provenance =
-        SweepProvenance{scenario.content_sha256, "0.1.0", "abc", sweep_command_line(scenario.file, seeds, i, n)};
+    part.provenance = SweepProvenance{scenario.content_sha256, "0.1.0", "abc", sweep_command_line(part, i)};
+    return part;
+}
+
+const std::string sha_a(64, 'a');
+const std::string sha_b(64, 'b');
+
+// A design's tally as a shard keeps it: `runs` runs that counted nothing.
+DesignTally kept(const std::string& name, std::uint64_t runs) {
+    DesignTally tally{name, runs};
+    tally.keeps_seeds = true;
+    return tally;
+}
+
+// The shard's first design counted `run` at one of its runs that counted nothing before.
+void count_run(SweepSummary& part, const SeedCounts& run) {
+    --part.designs[0].runs;
+    part.designs[0].add(run);
+}
+
+// After the shard's file or settings changed: the command that its fields give.
+SweepSummary with_own_command(SweepSummary part) {
+    part.provenance.command = sweep_command_line(part, part.shard);
     return part;
 }
 
@@ -60,10 +82,8 @@ SweepSummary made_shard(std::uint32_t i, std::uint32_t n) {
     part.shards = n;
     part.shard = i;
     part.covered = shard_block(part.seeds, i, n);
-    part.provenance = SweepProvenance{"aaaa", "0.1.0", "abc", sweep_command_line("s.json", part.seeds, i, n)};
-    DesignTally design{"unfenced"};
-    design.runs = part.covered.count;
-    part.designs.push_back(design);
+    part.provenance = SweepProvenance{sha_a, "0.1.0", "abc", sweep_command_line(part, i)};
+    part.designs.push_back(kept("unfenced", part.covered.count));
     return part;
 }
 
@@ -115,7 +135,7 @@ TEST_CASE("shards of a sweep merge into exactly the unsharded totals") {
     std::vector<SweepSummary> parts;
     for (std::uint32_t i = 1; i <= 3; ++i) parts.push_back(shard_of(scenario, seeds, i, 3, 16));
     SweepSummary merged = merge_shards(shard_files(parts), MergeMode::whole);
-    CHECK(merged.provenance.command == sweep_command_line(scenario.file, seeds, 1, 1));
+    CHECK(merged.provenance.command == sweep_command_line(scenario.file, seeds, {}, 1, 1));
     merged.provenance = {};
     CHECK(sweep_json(merged).dump() == sweep_json(whole).dump());
 }
@@ -143,17 +163,18 @@ TEST_CASE("merge refuses a shard given twice, a missing shard, and shards of ano
     longer.seeds.count = 200;
     longer.covered = shard_block(longer.seeds, 2, 2);
     for (auto& design : longer.designs) design.runs = longer.covered.count;
-    CHECK_THAT(merge_error({part, longer}), Catch::Contains("shard-2.json is not a shard of the same sweep"));
+    CHECK_THAT(merge_error({part, with_own_command(longer)}),
+               Catch::Contains("shard-2.json is not a shard of the same sweep"));
     CHECK(merge_error({other, part}) == "merged");
 }
 
 TEST_CASE("merge refuses a shard of an edited scenario, naming the field that differs") {
     SweepSummary edited = made_shard(2, 2);
-    edited.provenance.scenario_sha256 = "bbbb";
+    edited.provenance.scenario_sha256 = sha_b;
     const std::string error = merge_error({made_shard(1, 2), edited});
     CHECK_THAT(error, Catch::Contains("shard-2.json"));
-    CHECK_THAT(error, Catch::Contains("provenance.scenario_sha256 is bbbb, not aaaa"));
-    CHECK_THAT(error, Catch::Contains("edited"));
+    CHECK_THAT(error, Catch::Contains(fmt::format("provenance.scenario_sha256 is {}, not {}", sha_b, sha_a)));
+    CHECK_THAT(error, Catch::Contains("(the scenario file's bytes differ: it was edited between the shards)"));
 }
 
 TEST_CASE("merge refuses shards built by another locksim") {
@@ -169,7 +190,7 @@ TEST_CASE("merge refuses shards built by another locksim") {
 TEST_CASE("the same scenario under another path merges") {
     SweepSummary moved = made_shard(2, 2);
     moved.file = "elsewhere/s.json";
-    CHECK(merge_error({made_shard(1, 2), moved}) == "merged");
+    CHECK(merge_error({made_shard(1, 2), with_own_command(moved)}) == "merged");
 }
 
 TEST_CASE("merge refuses a shard whose totals do not add up, naming the file") {
@@ -251,9 +272,9 @@ TEST_CASE("a whole shard with bytes after it is not taken for a killed one") {
 
 TEST_CASE("design lists that read alike when joined with commas are still different sweeps") {
     SweepSummary one = made_shard(1, 2);
-    one.designs = {DesignTally{"check-twice, sigstop", 50}, DesignTally{"idempotent", 50}};
+    one.designs = {kept("check-twice, sigstop", 50), kept("idempotent", 50)};
     SweepSummary two = made_shard(2, 2);
-    two.designs = {DesignTally{"check-twice", 50}, DesignTally{"sigstop", 50}, DesignTally{"idempotent", 50}};
+    two.designs = {kept("check-twice", 50), kept("sigstop", 50), kept("idempotent", 50)};
     CHECK_THAT(merge_error({one, two}), Catch::Contains("designs is"));
 }
 
@@ -280,9 +301,13 @@ TEST_CASE("an incomplete copy of a shard that is also given whole is named as su
 
 TEST_CASE("the command of a merged sweep keeps what the shards ran with besides the shard") {
     std::vector<SweepSummary> parts{made_shard(1, 2), made_shard(2, 2)};
-    for (auto& part : parts) part.provenance.command += " --max-events 1000";
+    for (auto& part : parts) {
+        part.settings = SweepSettings{"unfenced", 1000};
+        part = with_own_command(part);
+    }
     const SweepSummary merged = merge_shards(shard_files(parts), MergeMode::whole);
-    CHECK(merged.provenance.command == "locksim sweep s.json --seeds 100 --start 1 --max-events 1000");
+    CHECK(merged.provenance.command ==
+          "locksim sweep s.json --seeds 100 --start 1 --design unfenced --max-events 1000");
 }
 
 TEST_CASE("shard blocks partition even a sweep whose seed count times the shard count passes 2^64") {
@@ -302,7 +327,7 @@ TEST_CASE("a file that is not JSON at all is not taken for a killed shard") {
     ShardFiles files;
     CHECK_THROWS_WITH(add_shard_file(files, "notes.txt", "seed 1 failed\n{}"), Catch::Contains("not valid JSON"));
     CHECK_THROWS_WITH(add_shard_file(files, "other.json", "{\"name\": 1}"),
-                      Catch::Contains("not a locksim sweep summary"));
+                      Catch::Contains("other.json:1:1: /: not a locksim shard"));
 }
 
 TEST_CASE("the missing shards are listed as sbatch --array takes them") {
@@ -378,10 +403,10 @@ TEST_CASE("a tally counts unfinished runs apart from violations, and merging add
 
 TEST_CASE("merge adds up the shards' unfinished runs and keeps the smallest of their seeds") {
     SweepSummary first = made_shard(1, 2), second = made_shard(2, 2);
-    first.designs[0].runs_unfinished = 2;
-    first.designs[0].unfinished_seeds = {7, 30};
-    second.designs[0].runs_unfinished = 1;
-    second.designs[0].unfinished_seeds = {51};
+    const auto unfinished = [](std::uint64_t seed) { return SeedCounts{seed, {0, 1, 0, 0, 0, 0}}; };
+    count_run(first, unfinished(30));
+    count_run(first, unfinished(7));
+    count_run(second, unfinished(51));
     const SweepSummary merged = merge_shards(shard_files({first, second}), MergeMode::whole);
     CHECK(merged.designs[0].runs_unfinished == 3);
     CHECK(merged.designs[0].unfinished_seeds == std::vector<std::uint64_t>{7, 30, 51});

@@ -2,6 +2,7 @@
 // A scenario as read from its file: one world in several designs, each with what it
 // expects the run to show.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct Scenario {
     // Of the file's bytes, and of the data files it reads: what a sweep says it ran,
     // whatever the path.
     std::string content_sha256;
+    // The files of samples it reads (`{"observed": …}`), by the name the file gives them,
+    // with the SHA-256 of each: what changed, when content_sha256 did.
+    std::map<std::string, std::string> data_files;
     std::string name;
     std::string description;
     std::string lesson;   // one line: what a learner should take away

@@ -19,6 +19,7 @@
 #include "models/idempotency_key.hpp"
 #include "models/stores/store_registry.hpp"
 #include "scenarios/schema/explore_schema.hpp"
+#include "scenarios/schema/json_text.hpp"
 #include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
@@ -82,11 +83,7 @@ public:
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
         read_network(root_["network"], nodes_, world);
         world.job = read_job(root_["job"], world.servers);
-        if (const Instant last = world.job.starts_at + world.job.every * (world.job.runs - 1);
-            world.job.runs > 1 && last >= Instant{} + world.horizon)
-            root_["job"]["runs"].fail(fmt::format(
-                "the last run would start at {}, at or after the horizon ({}); raise \"horizon\" or lower \"runs\"",
-                format_duration(last - Instant{}), format_duration(world.horizon)));
+        check_last_run(world);
         world.protection = read_protection(world.lock, world.job);
         if (root_.has("provider")) world.provider = read_provider(root_["provider"]);
         const StoreEntry& store = store_entry(world.lock.store);
@@ -117,6 +114,24 @@ public:
     }
 
 private:
+    // Every run of a recurring job starts before the horizon. The span of the runs is a
+    // count times a duration, both from the file: 20,000 runs a week apart pass 2^63 ns, and
+    // a wrapped product would pass this check and silently drop all but a few runs.
+    void check_last_run(const WorldSpec& world) const {
+        if (world.job.runs <= 1) return;
+        std::optional<Duration> last = checked_product(world.job.every, world.job.runs - 1);
+        if (last && __builtin_add_overflow(last->ns, world.job.starts_at.ns, &last->ns)) last.reset();
+        if (!last)
+            root_["job"]["runs"].fail(fmt::format(
+                "the last run would start {} × {} after the first, past 2^63 ns (292 years) and the horizon ({}); "
+                "raise \"horizon\" or lower \"runs\"",
+                world.job.runs - 1, format_duration(world.job.every), format_duration(world.horizon)));
+        if (*last >= world.horizon)
+            root_["job"]["runs"].fail(fmt::format(
+                "the last run would start at {}, at or after the horizon ({}); raise \"horizon\" or lower \"runs\"",
+                format_duration(*last), format_duration(world.horizon)));
+    }
+
     // A holder never has more lease left than the store granted, so a margin as long as
     // that stops every run before its first customer: no work would ever be done.
     void check_margin_below_lease(const WorldSpec& world) const {
@@ -273,104 +288,17 @@ void add_correctness_expectations(std::vector<Expectation>& expectations, const 
     }
 }
 
-// nlohmann reports how many bytes it had read, so the last byte of the offending token
-// is at byte - 1. People look for the start of a token: for a string, its opening quote.
-std::size_t offending_token_start(std::string_view text, std::size_t bytes_read) {
-    std::size_t at = bytes_read == 0 ? 0 : bytes_read - 1;
-    if (at >= text.size() || text[at] != '"' || at == 0) return at;
-    for (std::size_t i = at; i-- > 0;) {
-        if (text[i] != '"') continue;
-        std::size_t backslashes = 0;
-        while (i > backslashes && text[i - 1 - backslashes] == '\\') ++backslashes;
-        if (backslashes % 2 == 0) return i;
-    }
-    return at;
-}
-
 // A scenario is a few kilobytes, a few levels deep, with objects of a few dozen fields.
 // Refusing what is far beyond that before parsing keeps every later walk of the document
 // fast and safe (the JSON library's ordered objects take quadratic time in their size).
 constexpr std::size_t max_file_bytes = 1 << 20;
-constexpr int max_depth = 64;
-constexpr std::size_t max_object_members = 1'000;
-constexpr std::size_t max_array_items = 100'000;
-
-// Walks over JSON strings for the raw-text scans below, which care only for what lies
-// outside them: skip() is true while text[i] belongs to a string, quotes included, and
-// steps over escaped characters.
-class StringSkipper {
-public:
-    bool skip(std::string_view text, std::size_t& i) {
-        const char c = text[i];
-        if (in_string_) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string_ = false;
-            return true;
-        }
-        if (c != '"') return false;
-        in_string_ = true;
-        return true;
-    }
-
-private:
-    bool in_string_ = false;
-};
-
-struct ShapeProblem {
-    TextPosition at;
-    std::string message;
-};
-
-std::optional<ShapeProblem> shape_problem(std::string_view text) {
-    if (text.starts_with("\xEF\xBB\xBF"))
-        return ShapeProblem{{1, 1}, "/: the file starts with a byte order mark; save it as UTF-8 without one"};
-    struct Open {
-        bool object;
-        std::size_t items;
-    };
-    std::vector<Open> open;
-    StringSkipper strings;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (strings.skip(text, i)) continue;
-        const char c = text[i];
-        if (c == '{' || c == '[') {
-            open.push_back(Open{c == '{', 1});
-            if (open.size() > max_depth)
-                return ShapeProblem{position_at_offset(text, i),
-                                    "/: nested more than 64 levels deep; a scenario needs a handful"};
-        } else if (c == '}' || c == ']') {
-            if (!open.empty()) open.pop_back();
-        } else if (c == ',' && !open.empty()) {
-            const Open& here = open.back();
-            if (++open.back().items > (here.object ? max_object_members : max_array_items))
-                return ShapeProblem{position_at_offset(text, i),
-                                    here.object
-                                        ? fmt::format("/: an object with more than {} fields", max_object_members)
-                                        : fmt::format("/: an array with more than {} items", max_array_items)};
-        }
-    }
-    return std::nullopt;
-}
-
-// Where the first number too large for a double is (nlohmann says only that one was).
-TextPosition first_overflowing_number(std::string_view text) {
-    StringSkipper strings;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (strings.skip(text, i)) continue;
-        const char c = text[i];
-        if (c != '-' && (c < '0' || c > '9')) continue;
-        std::size_t end = i;
-        while (end < text.size() && std::strchr("+-0123456789.eE", text[end]) != nullptr && text[end] != '\0') ++end;
-        const std::string token(text.substr(i, end - i));
-        errno = 0;
-        const double value = std::strtod(token.c_str(), nullptr);
-        if (errno == ERANGE && (value > 1 || value < -1)) return position_at_offset(text, i);
-        i = end - 1;
-    }
-    return TextPosition{1, 1};
-}
+constexpr JsonTextLimits scenario_text{.kind = "scenario",
+                                       .numbers = "counts, seeds and factors",
+                                       .bytes = max_file_bytes,
+                                       .bytes_words = "1 MiB",
+                                       .depth = 64,
+                                       .object_members = 1'000,
+                                       .array_items = 100'000};
 
 }  // namespace
 
@@ -458,53 +386,6 @@ std::vector<Expectation> read_expectations(const JsonReader& expect, const std::
 
 namespace {
 
-struct ParsedText {
-    Json document;
-    JsonPositions positions;
-};
-
-// The text as JSON, with the position of every value, or the one-line error.
-ParsedText parse_json_text(std::string_view text, const std::string& file) {
-    if (text.size() > max_file_bytes)
-        throw ScenarioError(
-            fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
-                        "most {} (1 MiB)",
-                        file, text.size(), max_file_bytes));
-    if (auto problem = shape_problem(text))
-        throw ScenarioError(fmt::format("{}:{}:{}: {}", file, problem->at.line, problem->at.column, problem->message));
-    Json document;
-    try {
-        document = Json::parse(text);
-    } catch (const Json::out_of_range&) {
-        const TextPosition at = first_overflowing_number(text);
-        throw ScenarioError(
-            fmt::format("{}:{}:{}: a number too large to represent (beyond about 1.8e308); scenario "
-                        "numbers are counts, seeds and factors of modest size",
-                        file, at.line, at.column));
-    } catch (const Json::parse_error& error) {
-        const TextPosition at = position_at_offset(text, offending_token_start(text, error.byte));
-        std::string reason = error.what();
-        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 5: ".
-        if (auto colon = reason.find(": "); colon != std::string::npos) reason = reason.substr(colon + 2);
-        // "last read" can quote a whole paragraph; its end is what locates the mistake.
-        constexpr std::string_view last_read = "; last read: '";
-        if (auto quoted = reason.find(last_read); quoted != std::string::npos) {
-            const std::size_t start = quoted + last_read.size();
-            const std::size_t end = reason.rfind('\'');
-            if (end != std::string::npos && end > start + 40)
-                reason = reason.substr(0, start) + "…" + reason.substr(end - 40);
-        }
-        throw ScenarioError(
-            fmt::format("{}:{}:{}: not valid JSON: {}", file, at.line, at.column, message_safe(reason, 600)));
-    }
-    JsonPositions positions = JsonPositions::scan(text);
-    if (const auto& duplicate = positions.duplicate_key())
-        throw ScenarioError(fmt::format("{}:{}:{}: {}: this field appears twice in the same object", file,
-                                        duplicate->second.line, duplicate->second.column,
-                                        message_safe(duplicate->first)));
-    return ParsedText{std::move(document), std::move(positions)};
-}
-
 // Sets the value at the variation's pointer; its parent must be in the file already.
 void vary(Json& document, const ScenarioVariation& variation, const std::string& file) {
     const Json::json_pointer pointer(variation.pointer);
@@ -522,7 +403,7 @@ void vary(Json& document, const ScenarioVariation& variation, const std::string&
 
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics,
                         const std::vector<ScenarioVariation>& variations) {
-    ParsedText parsed = parse_json_text(text, file);
+    ParsedJson parsed = parse_json_text(text, file, scenario_text);
     for (const auto& variation : variations) vary(parsed.document, variation, file);
     const Json& document = parsed.document;
     const JsonPositions& positions = parsed.positions;
@@ -587,6 +468,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     if (root.has("sweep")) scenario.sweep = read_sweep_block(root["sweep"], scenario.designs);
     // A file of samples is part of what a sweep ran: the names and hashes of the files read
     // join the scenario's bytes in the hash, so editing one is as visible as editing the file.
+    scenario.data_files = data_files;
     if (!data_files.empty()) {
         std::string identity(text);
         for (const auto& [name, sha256] : data_files) identity += fmt::format("\n{} {}", name, sha256);
@@ -623,7 +505,7 @@ Json design_world_json(const Json& document, const std::string& design) {
 }
 
 void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin) {
-    const ParsedText parsed = parse_json_text(faults_text, origin);
+    const ParsedJson parsed = parse_json_text(faults_text, origin, scenario_text);
     const JsonSource source{origin, &parsed.positions, nullptr, "", ""};
     const JsonReader faults(source, parsed.document, "");
     for (auto& design : scenario.designs) {

@@ -1,0 +1,79 @@
+// Whole numbers on the command line: every numeric option goes through one parser that
+// refuses a sign, a fraction, an exponent, another base and a number past its range, never
+// wrapping -1 into 2^64 - 1 seeds (an hours-long sweep, or 922337203685477632 incidents a
+// day) or reading 2^64 as 2^64 - 1.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "sim/whole_number.hpp"
+#include "tests/program_support.hpp"
+
+using locksim::parse_whole_number;
+using locksim::testing::lines_of;
+using locksim::testing::run_locksim;
+
+TEST_CASE("a whole number is digits only, within its range") {
+    CHECK(parse_whole_number("0") == 0u);
+    CHECK(parse_whole_number("18446744073709551615") == UINT64_MAX);
+    CHECK(parse_whole_number("4294967295", UINT32_MAX) == UINT32_MAX);
+    for (const char* text : {"", "-1", "+3", "1e3", "0x10", "3.0", " 3", "3 ", "18446744073709551616",
+                             "99999999999999999999", "000000000000000000001"})
+        CHECK_FALSE(parse_whole_number(text));
+    CHECK_FALSE(parse_whole_number("4294967296", UINT32_MAX));
+}
+
+TEST_CASE("a numeric option that is not a whole number of its range is refused, naming the option and range") {
+    const auto refused = [](const std::string& arguments, const std::string& line) {
+        INFO(arguments);
+        const auto ran = run_locksim(arguments);
+        CHECK(ran.exit_code == 2);
+        CHECK(ran.out.empty());
+        REQUIRE_FALSE(lines_of(ran.err).empty());
+        CHECK(lines_of(ran.err).front() == line);
+    };
+    // --design nope: were a number taken, the sweep stops there rather than run 2^64 - 1 seeds.
+    const std::string sweep = "sweep scenarios/random-gc-pauses.json --design nope ";
+    refused(sweep + "--seeds -1", "--seeds: expected a whole number from 1 to 18446744073709551615, got \"-1\"");
+    refused(sweep + "--seeds 18446744073709551616",
+            "--seeds: expected a whole number from 1 to 18446744073709551615, got \"18446744073709551616\"");
+    refused(sweep + "--seeds 0", "--seeds: expected a whole number from 1 to 18446744073709551615, got \"0\"");
+    refused(sweep + "--seeds 0x10", "--seeds: expected a whole number from 1 to 18446744073709551615, got \"0x10\"");
+    refused(sweep + "--seeds 1e3", "--seeds: expected a whole number from 1 to 18446744073709551615, got \"1e3\"");
+    refused(sweep + "--seeds 5 --start -5",
+            "--start: expected a whole number from 0 to 18446744073709551615, got \"-5\"");
+    refused(sweep + "--seeds 5 --runs-per-day -1",
+            "--runs-per-day: expected a whole number from 1 to 86400000, got \"-1\"");
+    refused(sweep + "--seeds 5 --runs-per-day 86400001",
+            "--runs-per-day: expected a whole number from 1 to 86400000, got \"86400001\"");
+    refused(sweep + "--seeds 5 --jobs -1", "--jobs: expected a whole number from 0 to 4294967295, got \"-1\"");
+    refused(sweep + "--seeds 5 -j 2.5", "--jobs: expected a whole number from 0 to 4294967295, got \"2.5\"");
+    refused("check scenarios/gc-pause-40s.json --jobs=-2",
+            "--jobs: expected a whole number from 0 to 4294967295, got \"-2\"");
+    refused("explore scenarios/gc-pause-40s.json --jobs 99999999999",
+            "--jobs: expected a whole number from 0 to 4294967295, got \"99999999999\"");
+    // Once a 309-digit range of doubles.
+    refused("run scenarios/gc-pause-40s.json --max-events 0",
+            "--max-events: expected a whole number from 1 to 18446744073709551615, got \"0\"");
+    refused("run scenarios/gc-pause-40s.json --max-events -1",
+            "--max-events: expected a whole number from 1 to 18446744073709551615, got \"-1\"");
+    refused("run scenarios/gc-pause-40s.json --seed -1",
+            "--seed: expected a whole number from 0 to 18446744073709551615, got \"-1\"");
+    refused("run scenarios/gc-pause-40s.json --seed \"$(printf '1\\033[2J')\"",
+            "--seed: expected a whole number from 0 to 18446744073709551615, got \"1\\x1b[2J\"");
+}
+
+TEST_CASE("a sweep whose seeds would pass 2^64 - 1 is refused before it runs") {
+    const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 10 --start 18446744073709551610");
+    CHECK(ran.exit_code == 2);
+    CHECK(ran.err == "--start: seeds 18446744073709551610 and up would pass 2^64-1\n");
+}
+
+TEST_CASE("numbers within their range are taken as given") {
+    const auto ran = run_locksim(
+        "sweep scenarios/random-gc-pauses.json --seeds 3 --start 18446744073709551613 --jobs 1 --runs-per-day 288 "
+        "--max-events 1000000");
+    CHECK(ran.exit_code == 0);
+    CHECK_THAT(ran.out, Catch::Contains("seeds 18446744073709551613…18446744073709551615"));
+    CHECK_THAT(ran.out, Catch::Contains("At 288 runs a day"));
+}
