@@ -32,10 +32,15 @@ public:
     // `folder` empty: the current folder, and files are shown by their own paths.
     FolderWrite(std::string folder, std::string_view option, bool create_folder)
         : folder_(std::move(folder)), option_(option) {
-        if (create_folder && !folder_.empty()) make_folder();
-        const int fd = ::open(folder_.empty() ? "." : folder_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0) fail(folder_, fmt::format("cannot open the folder: {}", std::strerror(errno)));
-        folders_[""] = fd;
+        try {
+            if (create_folder && !folder_.empty()) make_folder();
+            const int fd = ::open(folder_.empty() ? "." : folder_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (fd < 0) fail(folder_, fmt::format("cannot open the folder: {}", std::strerror(errno)));
+            folders_[""] = fd;
+        } catch (...) {
+            undo();  // no destructor runs for a constructor that throws
+            throw;
+        }
     }
     FolderWrite(const FolderWrite&) = delete;
     FolderWrite& operator=(const FolderWrite&) = delete;
@@ -56,7 +61,7 @@ public:
         struct stat status {};
         const bool existed = ::fstatat(folder_fd, name.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0;
         if (existed && S_ISDIR(status.st_mode)) fail(shown, "is a directory; it is in the way of the file");
-        Staged staged{folder_fd, name, temporary_name(name), existed, false};
+        Staged staged{folder_fd, name, temporary_name(name), shown, existed, false};
         const std::string shown_temporary =
             shown_path(folder.empty() ? staged.temporary : folder + "/" + staged.temporary);
         const int fd =
@@ -76,16 +81,14 @@ public:
         }
         if (::fsync(fd) != 0) failed("flush");
         if (::close(fd) != 0) fail(shown, fmt::format("cannot close {}: {}", shown_temporary, std::strerror(errno)));
-        shown_.push_back(shown);
     }
 
     // Renames every staged file into place, then flushes the folders, so that the renames
     // themselves reach the disk.
     void commit() {
-        for (std::size_t k = 0; k < staged_.size(); ++k) {
-            Staged& staged = staged_[k];
+        for (Staged& staged : staged_) {
             if (::renameat(staged.folder_fd, staged.temporary.c_str(), staged.folder_fd, staged.name.c_str()) != 0)
-                fail(shown_[k], fmt::format("cannot rename {} to it: {}", staged.temporary, std::strerror(errno)));
+                fail(staged.shown, fmt::format("cannot rename {} to it: {}", staged.temporary, std::strerror(errno)));
             staged.renamed = true;
         }
         committed_ = true;
@@ -97,7 +100,8 @@ private:
         int folder_fd;
         std::string name;
         std::string temporary;
-        bool existed;  // a file of that name was there before: kept if the write is undone
+        std::string shown;  // as messages name the file
+        bool existed;       // a file of that name was there before: kept if the write is undone
         bool renamed;
     };
 
@@ -163,7 +167,6 @@ private:
     std::map<std::string, int> folders_;  // relative path ("" the folder itself) -> open descriptor
     std::vector<std::string> created_;    // folders made, in the order made
     std::vector<Staged> staged_;
-    std::vector<std::string> shown_;  // each staged file as messages name it
     bool committed_ = false;
 };
 
