@@ -12,6 +12,7 @@
 #include "checks/exploration.hpp"
 #include "checks/metrics.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/terminal.hpp"
 #include "cli/worker_threads.hpp"
 #include "models/faults/fault_roles.hpp"
@@ -101,11 +102,13 @@ int check_command(const CheckCommandOptions& options) {
     const auto threads = worker_threads(options.jobs);
     if (!threads) return 2;
     const TextStyle style(use_colour(color_choice(options.color)));
-    std::vector<std::string> missing;
-    const auto files = scenario_files(options.paths, missing);
+    std::vector<UnusablePath> unusable_paths;
+    const auto files = scenario_files(options.paths, unusable_paths);
+    // Before any run: the JUnit file can be written, and is none of the files checked.
+    if (options.junit) check_outputs({OutputTarget{"--junit", *options.junit}}, files);
     std::vector<CheckedScenario> results;
-    for (const auto& path : missing)
-        results.push_back(CheckedScenario{path, "", path + ": no such file or directory", {}});
+    for (const auto& unusable : unusable_paths)
+        results.push_back(CheckedScenario{unusable.path, "", unusable.message, {}});
 
     for (const auto& file : files) {
         CheckedScenario checked{file, "", "", {}};

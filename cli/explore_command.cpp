@@ -12,6 +12,7 @@
 #include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/terminal.hpp"
@@ -92,6 +93,10 @@ int explore_command(const ExploreCommandOptions& options) {
     }
     const auto threads = worker_threads(options.jobs);
     if (!threads) return 2;
+    std::vector<OutputTarget> outputs;
+    if (options.output) outputs.push_back(OutputTarget{"--output", *options.output});
+    if (options.report_directory) outputs.push_back(OutputTarget{"--report", *options.report_directory, true});
+    check_outputs(outputs, inputs_of(scenario));
 
     ExploreOptions explore{options.design, options.seed, *threads, options.max_events, options.prune};
     explore.shard = shard.index;
@@ -137,12 +142,14 @@ int explore_command(const ExploreCommandOptions& options) {
     if (options.report_directory) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
         // at the terminal, on stderr, so that stdout stays one clean document.
-        if (!make_directory(*options.report_directory)) return 2;
-        const auto path = std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
-        write_file_atomically(
-            path.string(), render_explore_page(exploration, region_examples(scenario, exploration, options.max_events)),
+        const std::string page = slug(exploration.name) + "-explore.html";
+        write_files_atomically(
+            *options.report_directory,
+            {OutputFile{page,
+                        render_explore_page(exploration, region_examples(scenario, exploration, options.max_events))}},
             "--report");
-        fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
+        fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n",
+                   (std::filesystem::path(*options.report_directory) / page).string());
     }
     return exploration.held() ? 0 : 1;
 }
@@ -164,6 +171,9 @@ int merge_exploration(const ShardFiles& files, const MergeCommandOptions& option
             first.provenance.locksim_version, first.provenance.commit, locksim_version, build_commit));
     const auto loaded = load_scenario_or_report(first.file);
     if (!loaded) return 2;
+    // The shards were checked against the output before they were read; the file they
+    // explored is an input too.
+    if (options.output) check_outputs({OutputTarget{"--output", *options.output}}, inputs_of(*loaded));
     if (loaded->content_sha256 != first.provenance.scenario_sha256 || !loaded->explore)
         throw SweepError(
             fmt::format("merge: {} is not the file the shards explored: its sha256 is {}, theirs {} "

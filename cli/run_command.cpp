@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string_view>
 
 #include "checks/command_line.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
 #include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
@@ -149,6 +151,8 @@ int run_command(const RunCommandOptions& options) {
     const bool every_design = every_timeline(scenario, options.design);
     const std::optional<std::string> only_design = every_design ? std::nullopt : options.design;
     if (!has_design_or_report(scenario, only_design)) return 2;
+    if (options.report_directory)
+        check_outputs({OutputTarget{"--report", *options.report_directory, true}}, inputs_of(scenario));
 
     ScenarioOutcome outcome;
     outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), only_design,
@@ -165,13 +169,14 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     if (options.report_directory) {
-        const auto written = write_scenario_report(
-            outcome, scenario, *options.report_directory, options.program,
+        const auto files = scenario_report_files(
+            outcome, scenario, options.program,
             replay_command(options.program, options.file, outcome.seed, options.design, options.faults));
-        if (!written) return 2;
+        write_files_atomically(*options.report_directory, files, "--report");
         // Where the report went is for the person at the terminal: on stderr, so that
         // stdout stays one clean document in the json, trace and other formats.
-        fmt::print(stderr, "HTML report: {} (open it in a browser)\n", *written);
+        fmt::print(stderr, "HTML report: {} (open it in a browser)\n",
+                   (std::filesystem::path(*options.report_directory) / files.back().path).string());
     }
     return outcome.held() ? 0 : 1;
 }

@@ -24,6 +24,8 @@ struct Scenario {
     // Of the file's bytes, and of the data files it reads: what a sweep says it ran,
     // whatever the path.
     std::string content_sha256;
+    // The files of samples it read ({"observed": …}), as paths: inputs no output may replace.
+    std::vector<std::string> data_files;
     std::string name;
     std::string description;
     std::string lesson;   // one line: what a learner should take away

@@ -8,17 +8,16 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "checks/metric_table.hpp"
 #include "models/idempotency_key.hpp"
 #include "models/stores/store_registry.hpp"
 #include "scenarios/schema/explore_schema.hpp"
+#include "scenarios/schema/input_file.hpp"
+#include "scenarios/schema/sample_file.hpp"
 #include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
@@ -290,7 +289,17 @@ std::size_t offending_token_start(std::string_view text, std::size_t bytes_read)
 // A scenario is a few kilobytes, a few levels deep, with objects of a few dozen fields.
 // Refusing what is far beyond that before parsing keeps every later walk of the document
 // fast and safe (the JSON library's ordered objects take quadratic time in their size).
-constexpr std::size_t max_file_bytes = 1 << 20;
+constexpr InputLimit scenario_limit{1 << 20, "1 MiB", "a scenario is a few kilobytes"};
+
+// A scenario file that cannot be read, as the loader's one line. A file too big is the
+// document's fault as a whole (pointer "/"); a folder gets the name of a file to give.
+ScenarioError file_error(const std::string& path, const InputFileError& error) {
+    if (error.problem == InputProblem::too_big) return ScenarioError(fmt::format("{}: /: {}", path, error.what()));
+    if (error.problem == InputProblem::directory)
+        return ScenarioError(
+            fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
+    return ScenarioError(input_error_line(path, error));
+}
 constexpr int max_depth = 64;
 constexpr std::size_t max_object_members = 1'000;
 constexpr std::size_t max_array_items = 100'000;
@@ -465,11 +474,8 @@ struct ParsedText {
 
 // The text as JSON, with the position of every value, or the one-line error.
 ParsedText parse_json_text(std::string_view text, const std::string& file) {
-    if (text.size() > max_file_bytes)
-        throw ScenarioError(
-            fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
-                        "most {} (1 MiB)",
-                        file, text.size(), max_file_bytes));
+    if (text.size() > scenario_limit.bytes)
+        throw file_error(file, input_too_big(std::to_string(text.size()), scenario_limit));
     if (auto problem = shape_problem(text))
         throw ScenarioError(fmt::format("{}:{}:{}: {}", file, problem->at.line, problem->at.column, problem->message));
     Json document;
@@ -587,6 +593,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     if (root.has("sweep")) scenario.sweep = read_sweep_block(root["sweep"], scenario.designs);
     // A file of samples is part of what a sweep ran: the names and hashes of the files read
     // join the scenario's bytes in the hash, so editing one is as visible as editing the file.
+    for (const auto& [name, sha256] : data_files) scenario.data_files.push_back(sample_file_path(file, name));
     if (!data_files.empty()) {
         std::string identity(text);
         for (const auto& [name, sha256] : data_files) identity += fmt::format("\n{} {}", name, sha256);
@@ -632,24 +639,17 @@ void replace_faults(Scenario& scenario, std::string_view faults_text, const std:
     }
 }
 
+std::string read_scenario_text(const std::string& path) {
+    try {
+        return read_input_file(path, scenario_limit);
+    } catch (const InputFileError& error) {
+        throw file_error(path, error);
+    }
+}
+
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics,
                             const std::vector<ScenarioVariation>& variations) {
-    std::ifstream in(path, std::ios::binary);
-    if (std::filesystem::is_directory(path))
-        throw ScenarioError(
-            fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
-    if (!in) throw ScenarioError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
-    std::error_code size_error;
-    const auto bytes = std::filesystem::file_size(path, size_error);
-    if (!size_error && bytes > max_file_bytes)
-        throw ScenarioError(
-            fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
-                        "most {} (1 MiB)",
-                        path, bytes, max_file_bytes));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", path));
-    return parse_scenario(text.str(), path, metrics, variations);
+    return parse_scenario(read_scenario_text(path), path, metrics, variations);
 }
 
 }  // namespace locksim
