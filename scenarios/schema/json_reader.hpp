@@ -32,6 +32,13 @@ using Json = nlohmann::ordered_json;
 // in the middle past `limit` bytes.
 std::string message_safe(std::string_view text, std::size_t limit = 120);
 
+// The one rule for every text a scenario carries, values and design names alike (what
+// is_unshowable() in sim/text_chars.hpp refuses, and bytes that are not UTF-8): the start
+// of the message that refuses one.
+inline constexpr std::string_view plain_text_expected =
+    "expected text without control characters (tabs, line breaks, escapes), noncharacters or bidirectional "
+    "controls";
+
 class ScenarioError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
