@@ -4,7 +4,7 @@
 # `locksim check`, and checks that each is refused properly:
 #
 #   - `run FILE` exits 2 within 20 s, prints nothing on stdout and exactly one line on
-#     stderr (at most 4096 bytes, no control characters) that starts with FILE and names
+#     stderr (at most 4096 bytes of UTF-8, no C0 or C1 control characters) that starts with FILE and names
 #     the place listed for FILE in tests/bad_scenarios/README.md: a JSON pointer
 #     (FILE[:LINE:COL]: /pointer: ...) or, for a JSON syntax error, FILE:LINE:COL: ...;
 #   - `check FILE` exits 2 and prints "ERROR " followed by that same line.
@@ -138,6 +138,11 @@ def check_file(path, accepted):
         problems.append(f"run: the message is {err_size} bytes, expected at most {MAX_LINE}")
     if any((b < 0x20 and b != 0x0A) or b == 0x7F for b in line):  # extra lines are reported above
         problems.append(f"run: the message holds control characters: {show(line)}")
+    try:  # a C1 control or a byte that is not UTF-8 is quoted escaped, as \xNN, too
+        if any(0x80 <= ord(c) <= 0x9F for c in line.decode("utf-8")):
+            problems.append(f"run: the message holds C1 control characters: {show(line)}")
+    except UnicodeDecodeError:
+        problems.append(f"run: the message is not UTF-8: {show(line)}")
     prefix = path.encode()
     if err_size and not line.startswith(prefix):
         problems.append(f"run: the message does not start with the path as given: {show(line)}")

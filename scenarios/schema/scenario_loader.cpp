@@ -21,6 +21,7 @@
 #include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
+#include "sim/text_chars.hpp"
 
 namespace locksim {
 namespace {
@@ -50,11 +51,9 @@ Vocabulary read_vocabulary(const JsonReader& field) {
     const auto read = [&field](std::string_view key, std::string& word) {
         if (!field.has(key)) return;
         const JsonReader value = field[key];
-        word = value.string();
-        const bool printable = !word.empty() && word.size() <= 40 && std::none_of(word.begin(), word.end(), [](char c) {
-            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-        });
-        if (!printable) value.fail("expected a word or two of printable text, at most 40 bytes (\"user\", \"email\")");
+        word = value.string();  // text, as every text field is
+        if (word.empty() || word.size() > 40)
+            value.fail("expected a word or two of printable text, at most 40 bytes (\"user\", \"email\")");
     };
     read("item", words.item);
     read("effect", words.effect);
@@ -511,6 +510,23 @@ ParsedText parse_json_text(std::string_view text, const std::string& file) {
     return ParsedText{std::move(document), std::move(positions)};
 }
 
+// Every text in the file follows one rule (sim/text_chars.hpp), wherever it stands: a
+// value, a design's name or any other member's, a value every design overrides. Checked
+// before anything reads the file, so a text that no design reads is refused too, at its place.
+void check_every_text(const JsonReader& value) {
+    if (value.json().is_string()) {
+        (void)value.string();
+    } else if (value.json().is_object()) {
+        for (const auto& [name, member] : value.members()) {
+            if (const auto flaw = first_unshowable(name))
+                member.fail(fmt::format("name: {}, got {}", plain_text_expected, *flaw));
+            check_every_text(member);
+        }
+    } else if (value.json().is_array()) {
+        for (const auto& item : value.elements()) check_every_text(item);
+    }
+}
+
 // Sets the value at the variation's pointer; its parent must be in the file already.
 void vary(Json& document, const ScenarioVariation& variation, const std::string& file) {
     const Json::json_pointer pointer(variation.pointer);
@@ -539,6 +555,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson", "section",
                                                    "seed",    "designs", "explore",     "sweep",  "vocabulary"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
+    check_every_text(root);
     root.allow_only(top_level_fields);
 
     // "$schema" names the JSON Schema editors check the file against; it changes nothing here.
@@ -567,11 +584,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
     for (const auto& [name, design] : designs) {
-        const bool printable = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
-            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-        });
-        if (!printable)
-            design.fail("expected a design name of printable text (it is shown in tables and used with --design)");
+        // Its text is checked with every other (check_every_text).
+        if (name.empty()) design.fail("expected a design name (it is shown in tables and used with --design)");
         std::vector<std::string_view> design_fields(world_fields.begin(), world_fields.end());
         design_fields.push_back("expect");
         design.allow_only(design_fields);
