@@ -12,6 +12,7 @@
 #include "checks/exploration.hpp"
 #include "checks/metrics.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
 #include "cli/worker_threads.hpp"
@@ -103,11 +104,13 @@ int check_command(const CheckCommandOptions& options) {
     const auto threads = worker_threads(options.jobs);
     if (!threads) return 2;
     const TextStyle style(use_colour(color_choice(options.color)));
-    std::vector<std::string> missing;
-    const auto files = scenario_files(options.paths, missing);
+    std::vector<UnusablePath> unusable_paths;
+    const auto files = scenario_files(options.paths, unusable_paths);
+    // Before any run: the JUnit file can be written, and is none of the files checked.
+    if (options.junit) check_outputs({OutputTarget{"--junit", *options.junit}}, files);
     std::vector<CheckedScenario> results;
-    for (const auto& path : missing)
-        results.push_back(CheckedScenario{path, "", path + ": no such file or directory", {}});
+    for (const auto& unusable : unusable_paths)
+        results.push_back(CheckedScenario{unusable.path, "", unusable.message, {}});
 
     for (const auto& file : files) {
         CheckedScenario checked{file, "", "", {}};
@@ -184,7 +187,6 @@ int check_command(const CheckCommandOptions& options) {
 Subcommand add_check_command(CLI::App& app, const std::string& program) {
     struct Line {
         CheckCommandOptions options;
-        std::string seed;
     };
     const auto line = std::make_shared<Line>();
     line->options.program = program;
@@ -192,7 +194,7 @@ Subcommand add_check_command(CLI::App& app, const std::string& program) {
         "check",
         "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
     check->add_option("PATH", line->options.paths, "Scenario files or directories")->required();
-    check->add_option("--seed", line->seed, "Run every file under this seed instead of its own");
+    add_whole_number(*check, "--seed", line->options.seed, "Run every file under this seed instead of its own");
     check->add_option("--junit", line->options.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
     check->add_flag("--refuse-inert", line->options.refuse_inert,
                     "Fail a design whose expectations hold only because every fault, whatever its kind, missed "
@@ -211,10 +213,7 @@ Subcommand add_check_command(CLI::App& app, const std::string& program) {
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
     add_event_limit(*check, line->options.max_events);
-    return Subcommand{.app = check, .run = [line, check] {
-                          if (!read_seed(*check, line->seed, line->options.seed)) return 2;
-                          return check_command(line->options);
-                      }};
+    return Subcommand{.app = check, .run = [line, check] { return check_command(line->options); }};
 }
 
 }  // namespace locksim

@@ -12,6 +12,7 @@
 #include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/terminal.hpp"
@@ -94,6 +95,10 @@ int explore_command(const ExploreCommandOptions& options) {
     }
     const auto threads = worker_threads(options.jobs);
     if (!threads) return 2;
+    std::vector<OutputTarget> outputs;
+    if (options.output) outputs.push_back(OutputTarget{"--output", *options.output});
+    if (options.report_directory) outputs.push_back(OutputTarget{"--report", *options.report_directory, true});
+    check_outputs(outputs, inputs_of(scenario));
 
     ExploreOptions explore{options.design, options.seed, *threads, options.max_events, options.prune};
     explore.shard = shard.index;
@@ -116,7 +121,7 @@ int explore_command(const ExploreCommandOptions& options) {
                           shard.count,
                           SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
                                           explore_command_line(scenario.file, settings, shard.index, shard.count),
-                                          scenario.data_files},
+                                          scenario.data_file_sha256},
                           settings,
                           {},
                           units.total,
@@ -140,12 +145,14 @@ int explore_command(const ExploreCommandOptions& options) {
     if (options.report_directory) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
         // at the terminal, on stderr, so that stdout stays one clean document.
-        if (!make_directory(*options.report_directory)) return 2;
-        const auto path = std::filesystem::path(*options.report_directory) / (slug(exploration.name) + "-explore.html");
-        write_file_atomically(
-            path.string(), render_explore_page(exploration, region_examples(scenario, exploration, options.max_events)),
+        const std::string page = slug(exploration.name) + "-explore.html";
+        write_files_atomically(
+            *options.report_directory,
+            {OutputFile{page,
+                        render_explore_page(exploration, region_examples(scenario, exploration, options.max_events))}},
             "--report");
-        fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n", path.string());
+        fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n",
+                   (std::filesystem::path(*options.report_directory) / page).string());
     }
     return exploration.held() ? 0 : 1;
 }
@@ -167,11 +174,14 @@ int merge_exploration(const ShardFiles& files, const MergeCommandOptions& option
             first.provenance.locksim_version, first.provenance.commit, locksim_version, build_commit));
     const auto loaded = load_scenario_or_report(first.file);
     if (!loaded) return 2;
+    // The shards were checked against the output before they were read; the file they
+    // explored is an input too.
+    if (options.output) check_outputs({OutputTarget{"--output", *options.output}}, inputs_of(*loaded));
     if (loaded->content_sha256 != first.provenance.scenario_sha256 || !loaded->explore)
         throw SweepError(fmt::format(
             "merge: {} is not the file the shards explored: its sha256 is {}, theirs {} ({}); rerun every shard",
             first.file, loaded->content_sha256, first.provenance.scenario_sha256,
-            what_changed(first.provenance, files.complete_files.front(), loaded->data_files,
+            what_changed(first.provenance, files.complete_files.front(), loaded->data_file_sha256,
                          first.file + " as it is now", "since")));
     std::vector<UnitOutcome> outcomes;
     for (const auto* part : by_index) outcomes.insert(outcomes.end(), part->outcomes.begin(), part->outcomes.end());
@@ -208,7 +218,6 @@ int merge_exploration(const ShardFiles& files, const MergeCommandOptions& option
 Subcommand add_explore_command(CLI::App& app, const std::string& program) {
     struct Line {
         ExploreCommandOptions options;
-        std::string seed;
         bool no_prune = false;
     };
     const auto line = std::make_shared<Line>();
@@ -219,7 +228,7 @@ Subcommand add_explore_command(CLI::App& app, const std::string& program) {
         "and report the windows in which one breaks the lock's promise, each with its replay command");
     explore->add_option("FILE", line->options.file, "Scenario file (JSON) with an \"explore\" block")->required();
     explore->add_option("--design", line->options.design, "Explore only the design with this name");
-    explore->add_option("--seed", line->seed, "Seed for every run instead of the file's");
+    add_whole_number(*explore, "--seed", line->options.seed, "Seed for every run instead of the file's");
     add_whole_number(*explore, "--jobs,-j", line->options.jobs,
                      "Worker threads (default: the CPUs this process may use); results never depend on it");
     explore->add_option("--format", line->options.format, "text (default) or json")
@@ -263,7 +272,6 @@ Subcommand add_explore_command(CLI::App& app, const std::string& program) {
     return Subcommand{.app = explore,
                       .run =
                           [line, explore] {
-                              if (!read_seed(*explore, line->seed, line->options.seed)) return 2;
                               line->options.prune = !line->no_prune;
                               return explore_command(line->options);
                           },

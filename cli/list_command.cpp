@@ -29,8 +29,8 @@ std::string first_sentence(const std::string& text) {
 }  // namespace
 
 int list_command(const std::vector<std::string>& paths, const std::string& format, const std::string& color) {
-    std::vector<std::string> missing;
-    const auto files = scenario_files(paths, missing);
+    std::vector<UnusablePath> unusable_paths;
+    const auto files = scenario_files(paths, unusable_paths);
     struct Entry {
         std::string section;
         std::string file;
@@ -41,8 +41,8 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
     };
     std::vector<Entry> entries;
     int unusable = 0;
-    for (const auto& path : missing) {
-        fmt::print(stderr, "{}: no such file or directory\n", path);
+    for (const auto& path : unusable_paths) {
+        fmt::print(stderr, "{}\n", path.message);
         ++unusable;
     }
     for (const auto& file : files) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -28,6 +29,19 @@ int main(int argc, char** argv) {
                      "overlapping holders and stale writes. Same file and seed, same bytes out.",
                  "locksim"};
     app.set_version_flag("--version", version);
+    // A usage error is one line, like every other refusal: CLI11's message, then where to
+    // read more (its own hint takes a second line).
+    app.failure_message([](const CLI::App* parsed, const CLI::Error& error) {
+        std::string message = error.what();
+        std::replace(message.begin(), message.end(), '\n', ' ');
+        std::string command = "locksim";
+        for (const CLI::App* sub = parsed; sub != nullptr;) {
+            const auto chosen = sub->get_subcommands();
+            sub = chosen.empty() ? nullptr : chosen.front();
+            if (sub != nullptr) command += " " + sub->get_name();
+        }
+        return fmt::format("{}; run {} --help for more information\n", message, command);
+    });
     app.require_subcommand(1);
     app.footer(
         "Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"

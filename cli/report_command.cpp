@@ -6,14 +6,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
 #include <tuple>
 
 #include "checks/command_line.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/terminal.hpp"
+#include "cli/whole_number.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/text_style.hpp"
@@ -34,27 +35,21 @@ std::string page_name(const std::string& scenario, std::set<std::string>& taken)
     return name + ".html";
 }
 
-std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
-                                                 const std::string& directory, const std::string& program,
-                                                 const std::string& replay, const CourseLinks& course) {
-    if (!make_directory(directory)) return std::nullopt;
+std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, const Scenario& scenario,
+                                              const std::string& program, const std::string& replay,
+                                              const CourseLinks& course) {
     std::set<std::string> only_this;
-    const std::filesystem::path path =
-        std::filesystem::path(directory) /
-        (course.file_name.empty() ? page_name(outcome.name, only_this) : course.file_name);
+    const std::string page = course.file_name.empty() ? page_name(outcome.name, only_this) : course.file_name;
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
-    const HtmlReport report = render_html_report(
-        outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list), course.previous,
-                            course.next, course.see_also, path.filename().string()});
-    for (const auto& steps : report.step_pages) {
-        const std::filesystem::path steps_path = path.parent_path() / steps.path;
-        if (!make_directory(steps_path.parent_path().string())) return std::nullopt;
-        write_file_atomically(steps_path.string(), steps.html, "--report");
-    }
-    write_file_atomically(path.string(), report.page, "--report");
-    return path.string();
+    HtmlReport report =
+        render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
+                                               course.previous, course.next, course.see_also, page});
+    std::vector<OutputFile> files;
+    for (auto& steps : report.step_pages) files.push_back(OutputFile{steps.path, std::move(steps.html)});
+    files.push_back(OutputFile{page, std::move(report.page)});
+    return files;
 }
 
 namespace {
@@ -91,13 +86,14 @@ CourseLinks links_of(const std::vector<CoursePage>& pages, const std::vector<std
 }  // namespace
 
 int report_command(const ReportCommandOptions& options) {
-    std::vector<std::string> missing;
-    const auto files = scenario_files(options.paths, missing);
-    for (const auto& path : missing) fmt::print(stderr, "{}: no such file or directory\n", path);
-    if (!make_directory(options.out)) return 2;
+    std::vector<UnusablePath> unusable_paths;
+    const auto files = scenario_files(options.paths, unusable_paths);
+    // Before any run: the folder can be written, and is none of the files read.
+    check_outputs({OutputTarget{"--out", options.out, true}}, files);
+    for (const auto& path : unusable_paths) fmt::print(stderr, "{}\n", path.message);
     const bool progress = show_progress();
 
-    int unusable = static_cast<int>(missing.size());
+    int unusable = static_cast<int>(unusable_paths.size());
     std::vector<CoursePage> pages;
     std::set<std::string> taken;
     for (const auto& file : files) {
@@ -116,6 +112,8 @@ int report_command(const ReportCommandOptions& options) {
                                pages[b].scenario.name);
     });
 
+    // Every page is written at the end, with the index, all or none.
+    std::vector<OutputFile> site;
     std::vector<CourseEntry> entries;
     for (std::size_t at = 0; at < order.size(); ++at) {
         const CoursePage& course_page = pages[order[at]];
@@ -131,16 +129,17 @@ int report_command(const ReportCommandOptions& options) {
             ++unusable;
             continue;
         }
-        const auto written =
-            write_scenario_report(outcome, scenario, options.out, options.program,
-                                  replay_command(options.program, course_page.file, seed), links_of(pages, order, at));
-        if (!written) return 2;
+        for (auto& file :
+             scenario_report_files(outcome, scenario, options.program,
+                                   replay_command(options.program, course_page.file, seed), links_of(pages, order, at)))
+            site.push_back(std::move(file));
         entries.push_back(CourseEntry{scenario.section, scenario.name, scenario.lesson, course_page.page,
                                       outcome.held(), outcome.violated_designs()});
     }
     if (progress) fmt::print(stderr, "\r\033[K");
+    site.push_back(OutputFile{"index.html", render_course_index(entries)});
+    write_files_atomically(options.out, site, "--out");
     const auto index = std::filesystem::path(options.out) / "index.html";
-    write_file_atomically(index.string(), render_course_index(entries), "--out");
     fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s",
                index.string());
     return unusable > 0 ? 2 : 0;
@@ -150,7 +149,6 @@ int report_command(const ReportCommandOptions& options) {
 Subcommand add_report_command(CLI::App& app, const std::string& program) {
     struct Line {
         ReportCommandOptions options;
-        std::string seed;
     };
     const auto line = std::make_shared<Line>();
     line->options.program = program;
@@ -158,15 +156,12 @@ Subcommand add_report_command(CLI::App& app, const std::string& program) {
         "report", "Write an HTML report per scenario and a course index that orders them by the course's chapters");
     report->add_option("PATH", line->options.paths, "Scenario files or directories")->required();
     report->add_option("--out", line->options.out, "Directory to write the pages into (default: site)");
-    report->add_option("--seed", line->seed, "Run every file under this seed instead of its own");
+    add_whole_number(*report, "--seed", line->options.seed, "Run every file under this seed instead of its own");
     report->footer(
         "Writes DIR/<scenario>.html for each scenario and DIR/index.html.\n"
         "Example: locksim report scenarios/ --out site && open site/index.html");
     add_event_limit(*report, line->options.max_events);
-    return Subcommand{.app = report, .run = [line, report] {
-                          if (!read_seed(*report, line->seed, line->options.seed)) return 2;
-                          return report_command(line->options);
-                      }};
+    return Subcommand{.app = report, .run = [line, report] { return report_command(line->options); }};
 }
 
 }  // namespace locksim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checks/run_outcome.hpp"
+#include "cli/atomic_file.hpp"
 #include "cli/subcommand.hpp"
 #include "reports/html/html_report.hpp"
 #include "scenarios/schema/scenario.hpp"
@@ -23,11 +24,12 @@ struct CourseLinks {
     std::vector<PageLink> see_also;
 };
 
-// Writes DIR/<scenario>.html and returns its path; nullopt after printing why it could not.
-// `program`: how the user invoked locksim, for the commands the page suggests.
-std::optional<std::string> write_scenario_report(const ScenarioOutcome& outcome, const Scenario& scenario,
-                                                 const std::string& directory, const std::string& program,
-                                                 const std::string& replay_command, const CourseLinks& course = {});
+// The scenario's report as files of the report folder: its designs' pages of every step,
+// then the page itself (<scenario>.html, last). `program`: how the user invoked locksim, for
+// the commands the page suggests. The caller writes them (write_files_atomically).
+std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, const Scenario& scenario,
+                                              const std::string& program, const std::string& replay_command,
+                                              const CourseLinks& course = {});
 
 // "locksim run scenarios/gc-pause-40s.json --seed 1", quoted for a shell.
 

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string_view>
 
 #include "checks/command_line.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
+#include "cli/whole_number.hpp"
 #include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
@@ -149,6 +152,8 @@ int run_command(const RunCommandOptions& options) {
     const bool every_design = every_timeline(scenario, options.design);
     const std::optional<std::string> only_design = every_design ? std::nullopt : options.design;
     if (!has_design_or_report(scenario, only_design)) return 2;
+    if (options.report_directory)
+        check_outputs({OutputTarget{"--report", *options.report_directory, true}}, inputs_of(scenario));
 
     ScenarioOutcome outcome;
     outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), only_design,
@@ -165,13 +170,14 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     if (options.report_directory) {
-        const auto written = write_scenario_report(
-            outcome, scenario, *options.report_directory, options.program,
+        const auto files = scenario_report_files(
+            outcome, scenario, options.program,
             replay_command(options.program, options.file, outcome.seed, options.design, options.faults));
-        if (!written) return 2;
+        write_files_atomically(*options.report_directory, files, "--report");
         // Where the report went is for the person at the terminal: on stderr, so that
         // stdout stays one clean document in the json, trace and other formats.
-        fmt::print(stderr, "HTML report: {} (open it in a browser)\n", *written);
+        fmt::print(stderr, "HTML report: {} (open it in a browser)\n",
+                   (std::filesystem::path(*options.report_directory) / files.back().path).string());
     }
     return outcome.held() ? 0 : 1;
 }
@@ -180,7 +186,6 @@ int run_command(const RunCommandOptions& options) {
 Subcommand add_run_command(CLI::App& app, const std::string& program) {
     struct Line {
         RunCommandOptions options;
-        std::string seed;
         std::string format = "text";
         std::string color = "auto";
     };
@@ -188,8 +193,8 @@ Subcommand add_run_command(CLI::App& app, const std::string& program) {
     line->options.program = program;
     CLI::App* run = app.add_subcommand("run", "Run a scenario file and print what went wrong in each design");
     run->add_option("FILE", line->options.file, "Scenario file (JSON), e.g. scenarios/gc-pause-40s.json")->required();
-    run->add_option("--seed", line->seed,
-                    "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
+    add_whole_number(*run, "--seed", line->options.seed,
+                     "Seed for this run instead of the file's (0 to 18446744073709551615; replays a run exactly)");
     run->add_option("--design", line->options.design,
                     "Run only the design with this name; \"all\": every design, and the text output\n"
                     "draws every design's timeline in turn (the first design's otherwise)");
@@ -214,7 +219,6 @@ Subcommand add_run_command(CLI::App& app, const std::string& program) {
     return Subcommand{.app = run,
                       .run =
                           [line, run] {
-                              if (!read_seed(*run, line->seed, line->options.seed)) return 2;
                               const std::string& format = line->format;
                               line->options.format = format == "json"       ? RunFormat::json
                                                      : format == "trace"    ? RunFormat::trace

@@ -3,39 +3,41 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "checks/command_line.hpp"
+#include "checks/metric_table.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/output_paths.hpp"
+#include "cli/whole_number.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/shrink_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
 
 namespace locksim {
 
 int shrink_command(const ShrinkCommandOptions& options) {
     // The loader's checks first, with its one-line errors: shrink works on files that load.
-    const auto loaded = load_scenario_or_report(options.file);
-    if (!loaded) return 2;
+    // The text is read once, so what is shrunk is what was checked.
+    const std::string text = read_scenario_text(options.file);
+    const Scenario loaded = parse_scenario(text, options.file, metric_names());
+    // Before the runs, which print what they remove: the file can be written, and is not
+    // the one shrunk.
+    if (options.out) check_outputs({OutputTarget{"--out", *options.out}}, inputs_of(loaded));
     std::string design;
     if (options.design) {
         design = *options.design;
-    } else if (loaded->designs.size() == 1) {
-        design = loaded->designs.front().name;
+    } else if (loaded.designs.size() == 1) {
+        design = loaded.designs.front().name;
     } else {
         std::vector<std::string> names;
-        for (const auto& d : loaded->designs) names.push_back(d.name);
+        for (const auto& d : loaded.designs) names.push_back(d.name);
         fmt::print(stderr, "{}: --design: the file has {} designs ({}); name the one that failed\n", options.file,
                    names.size(), fmt::join(names, ", "));
         return 2;
     }
-    std::ifstream in(options.file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-
-    const ShrinkResult result = shrink(ShrinkRequest{
-        options.file, text.str(), design, options.seed.value_or(loaded->seed), options.faults, options.max_events});
+    const ShrinkResult result = shrink(ShrinkRequest{options.file, text, design, options.seed.value_or(loaded.seed),
+                                                     options.faults, options.max_events});
     const std::string minimal = result.minimal.dump(2) + "\n";
     fmt::print(stderr, "Shrunk in {} runs, keeping {}:\n", result.runs, result.violation);
     for (const auto& step : result.steps) fmt::print(stderr, "  {}\n", step);
@@ -44,7 +46,7 @@ int shrink_command(const ShrinkCommandOptions& options) {
         fmt::print("{}", minimal);
         return 0;
     }
-    write_file_atomically(*options.out, minimal);
+    write_file_atomically(*options.out, minimal, "--out");
     fmt::print(stderr, "Wrote {}; replay it: {} run {}\n", *options.out, shell_quoted(options.program),
                shell_quoted(*options.out));
     return 0;
@@ -54,14 +56,14 @@ int shrink_command(const ShrinkCommandOptions& options) {
 Subcommand add_shrink_command(CLI::App& app, const std::string& program) {
     struct Line {
         ShrinkCommandOptions options;
-        std::string seed;
     };
     const auto line = std::make_shared<Line>();
     line->options.program = program;
     CLI::App* shrink = app.add_subcommand(
         "shrink", "Shrink a failing run to the smallest scenario file that still shows its violation");
     shrink->add_option("FILE", line->options.file, "Scenario file (JSON)")->required();
-    shrink->add_option("--seed", line->seed, "The failing run's seed (default: the file's), e.g. one a sweep printed");
+    add_whole_number(*shrink, "--seed", line->options.seed,
+                     "The failing run's seed (default: the file's), e.g. one a sweep printed");
     shrink->add_option("--design", line->options.design, "The design that failed (default: the file's only design)");
     shrink->add_option("--faults", line->options.faults,
                        "These faults instead of the file's, as JSON: a placement explore printed");
@@ -76,11 +78,7 @@ Subcommand add_shrink_command(CLI::App& app, const std::string& program) {
         "Example: locksim shrink scenarios/random-gc-pauses.json --seed 57 --design unfenced --out minimal.json");
     add_event_limit(*shrink, line->options.max_events);
     return Subcommand{.app = shrink,
-                      .run =
-                          [line, shrink] {
-                              if (!read_seed(*shrink, line->seed, line->options.seed)) return 2;
-                              return shrink_command(line->options);
-                          },
+                      .run = [line, shrink] { return shrink_command(line->options); },
                       .file = [line] { return std::string_view(line->options.file); }};
 }
 

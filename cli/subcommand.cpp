@@ -22,12 +22,4 @@ void add_color(CLI::App& command, std::string& color) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
-bool read_seed(const CLI::App& command, const std::string& text, std::optional<std::uint64_t>& seed) {
-    if (command.count("--seed") == 0) return true;
-    seed = parse_whole_number(text);
-    if (seed) return true;
-    fmt::print(stderr, "{}\n", whole_number_error("--seed", text, 0, UINT64_MAX));
-    return false;
-}
-
 }  // namespace locksim

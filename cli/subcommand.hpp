@@ -3,7 +3,7 @@
 // its options and their help (add_run_command in run_command.cpp, …); once the line is
 // parsed, main runs the one chosen and maps what it throws to an exit code, once for all
 // (command_failure.hpp). What the line fills (the command's options, and words such as
-// --seed read once it is parsed) lives in one object that the command's closures share.
+// --format read once it is parsed) lives in one object that the command's closures share.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -34,8 +34,5 @@ void add_event_limit(CLI::App& command, std::uint64_t& limit);
 
 // --color: colour on a terminal unless NO_COLOR is set. Every command that prints takes it.
 void add_color(CLI::App& command, std::string& color);
-
-// The --seed `command` was given as `text`, if it was: false after printing the error.
-bool read_seed(const CLI::App& command, const std::string& text, std::optional<std::uint64_t>& seed);
 
 }  // namespace locksim

@@ -8,11 +8,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "checks/command_line.hpp"
 #include "checks/metrics.hpp"
@@ -20,6 +17,7 @@
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
 #include "cli/explore_command.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
@@ -33,6 +31,7 @@
 #include "runners/shard_verify.hpp"
 #include "runners/study_runner.hpp"
 #include "runners/sweep_runner.hpp"
+#include "scenarios/schema/input_file.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "scenarios/schema/shard_reader.hpp"
 
@@ -44,6 +43,13 @@ constexpr std::uint64_t max_study_points = 2000;
 // A job run more often than once a millisecond is no job of this model; above this the
 // incidents a day are a typing mistake.
 constexpr std::uint64_t max_runs_per_day = 86'400'000;
+
+// A sweep shard is a few kilobytes. An explore shard grows with its runs, about 1 to 3
+// bytes a run in the shipped scenarios (a start class's ends are runs of alike outcomes):
+// 256 MiB holds far more than the 2,000,000 runs a shard may plan for one family, even if
+// every run ended a segment of its own. Anything bigger is not a shard, and a gigabyte of
+// padding after one must not be read whole.
+constexpr InputLimit shard_limit{256 << 20, "256 MiB", "a shard holds its tallies or its runs' outcomes"};
 
 std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
                      const std::string& program, std::uint64_t runs_per_day = 0) {
@@ -88,7 +94,7 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
 
 SweepProvenance provenance_of(const Scenario& scenario, const SweepSummary& summary) {
     return SweepProvenance{scenario.content_sha256, locksim_version, build_commit,
-                           sweep_command_line(summary, summary.shard), scenario.data_files};
+                           sweep_command_line(summary, summary.shard), scenario.data_file_sha256};
 }
 
 // Prints PASS or FAIL per gate on stderr (stdout keeps the one document) and writes the
@@ -159,8 +165,6 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
         }
         fields.push_back(std::move(*field));
     }
-    // Before the runs, which may take hours, rather than after them.
-    if (options.report_directory && !make_directory(*options.report_directory)) return 2;
     Study study;
     {
         ProgressBar bar(points * options.seeds, "runs");
@@ -176,9 +180,10 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
     if (options.report_directory) {
         // DIR/<scenario>-study.html; where it went is for the person at the terminal, on
         // stderr, so that stdout stays one clean document.
-        const auto path = std::filesystem::path(*options.report_directory) / (slug(study.scenario) + "-study.html");
-        write_file_atomically(path.string(), render_study_page(study), "--report");
-        fmt::print(stderr, "Study charts: {} (open it in a browser)\n", path.string());
+        const std::string page = slug(study.scenario) + "-study.html";
+        write_files_atomically(*options.report_directory, {OutputFile{page, render_study_page(study)}}, "--report");
+        fmt::print(stderr, "Study charts: {} (open it in a browser)\n",
+                   (std::filesystem::path(*options.report_directory) / page).string());
     }
     return 0;
 }
@@ -215,6 +220,12 @@ int sweep_command(const SweepCommandOptions& options) {
                    "lock.ttl=5s,10s,30s)\n");
         return 2;
     }
+    // Before the runs, which may take hours, rather than after them.
+    std::vector<OutputTarget> outputs;
+    if (options.output) outputs.push_back(OutputTarget{"--output", *options.output});
+    if (options.junit) outputs.push_back(OutputTarget{"--junit", *options.junit});
+    if (options.report_directory) outputs.push_back(OutputTarget{"--report", *options.report_directory, true});
+    check_outputs(outputs, inputs_of(scenario));
     if (!options.vary.empty()) {
         const auto threads = worker_threads(options.jobs);
         return threads ? study_command(options, *threads) : 2;
@@ -258,16 +269,19 @@ int sweep_command(const SweepCommandOptions& options) {
 }
 
 int merge_command(const MergeCommandOptions& options) {
+    if (options.output) check_outputs({OutputTarget{"--output", *options.output}}, options.files);
     ShardFiles files;
     for (const auto& file : options.files) {
-        if (std::filesystem::is_directory(file))
-            throw SweepError(
-                fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json", file, file));
-        std::ifstream in(file, std::ios::binary);
-        if (!in) throw SweepError(fmt::format("{}: cannot open the file: {}", file, std::strerror(errno)));
-        std::ostringstream text;
-        text << in.rdbuf();
-        add_shard_file(files, file, text.str());
+        std::string text;
+        try {
+            text = read_input_file(file, shard_limit);
+        } catch (const InputFileError& error) {
+            if (error.problem == InputProblem::directory)
+                throw SweepError(
+                    fmt::format("{}: is a directory; give the shard files in it, such as {}/shard-*.json", file, file));
+            throw SweepError(input_error_line(file, error));
+        }
+        add_shard_file(files, file, text);
     }
     if (options.missing) {
         const auto missing = missing_shards(files);

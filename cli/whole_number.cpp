@@ -60,4 +60,9 @@ CLI::Option* add_whole_number(CLI::App& command, const std::string& name, unsign
                [&value](std::uint64_t given) { value = static_cast<unsigned>(given); });
 }
 
+CLI::Option* add_whole_number(CLI::App& command, const std::string& name, std::optional<std::uint64_t>& value,
+                              const std::string& help, std::uint64_t least, std::uint64_t most) {
+    return add(command, name, help, least, most, [&value](std::uint64_t given) { value = given; });
+}
+
 }  // namespace locksim

@@ -31,4 +31,8 @@ CLI::Option* add_whole_number(CLI::App& command, const std::string& name, std::u
                               std::uint64_t least = 0, std::uint64_t most = std::numeric_limits<std::uint64_t>::max());
 CLI::Option* add_whole_number(CLI::App& command, const std::string& name, unsigned& value, const std::string& help,
                               std::uint64_t least = 0, std::uint64_t most = std::numeric_limits<unsigned>::max());
+CLI::Option* add_whole_number(CLI::App& command, const std::string& name, std::optional<std::uint64_t>& value,
+                              const std::string& help, std::uint64_t least = 0,
+                              std::uint64_t most = std::numeric_limits<std::uint64_t>::max());
+
 }  // namespace locksim

@@ -11,12 +11,12 @@
 #include "sim/duration_text.hpp"
 
 namespace locksim {
-namespace {
 
-// "+40s", "-40s": a clock step's size, its sign always shown.
 std::string signed_size_text(Duration size) {
     return size.ns > 0 ? "+" + format_duration(size) : format_duration(size);
 }
+
+namespace {
 
 // "pause of 1s, 10s, ttl+1ms (30.001s)"
 std::string family_text(const FaultFamilyPlan& family) {

@@ -19,6 +19,9 @@ std::string placement_replay(const Exploration& exploration, const DesignExplora
 std::string region_replay(const Exploration& exploration, const DesignExploration& design, const FaultRegion& region,
                           const std::string& program);
 
+// "+40s", "-40s": a clock step's size, its sign always shown.
+std::string signed_size_text(Duration size);
+
 // "starts 2.000s to 4.008s, ends 30.001s to 31.200s" (from, up to but not including to).
 std::string region_text(const FaultRegion& region);
 

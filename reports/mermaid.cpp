@@ -129,6 +129,8 @@ std::string mermaid_text(std::string_view text) {
             out += "#59;";
         else if (c == '#')
             out += "#35;";
+        else if (c == '%')
+            out += "#37;";
         else if (c == '<')
             out += "#lt;";
         else if (c == '>')
@@ -146,13 +148,23 @@ std::string mermaid_text(std::string_view text) {
     return out;
 }
 
+std::string markdown_text(std::string_view text) {
+    constexpr std::string_view meaningful = "\\`*_[]<>!&#()~|$";
+    std::string out;
+    for (const char c : text) {
+        if (meaningful.find(c) != std::string_view::npos) out += '\\';
+        out += c == '\n' || c == '\r' ? ' ' : c;
+    }
+    return out;
+}
+
 std::string render_mermaid(const ScenarioOutcome& outcome) {
     // Markdown: one fenced diagram per design, each ready to paste on its own.
     std::string out;
     for (const auto& design : outcome.designs) {
         if (!out.empty()) out += "\n";
-        out += fmt::format("### {} · {}\n\n```mermaid\n{}```\n", outcome.name, design.name,
-                           design_diagram(design, outcome.name));
+        out += fmt::format("### {} · {}\n\n```mermaid\n{}```\n", markdown_text(outcome.name),
+                           markdown_text(design.name), design_diagram(design, outcome.name));
     }
     return out;
 }

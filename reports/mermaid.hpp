@@ -13,7 +13,14 @@ namespace locksim {
 std::string render_mermaid(const ScenarioOutcome& outcome);
 
 // Text made safe inside a Mermaid message or note: ';' and '#' and angle brackets as
-// entity codes, and the keyword "end" defused.
+// entity codes, '%' too (Mermaid reads "%%{init: …}%%" anywhere in a diagram as its
+// configuration), and the keyword "end" defused.
 std::string mermaid_text(std::string_view text);
+
+// Text made plain in a line of Markdown (a heading): each character that CommonMark or
+// GitHub's extensions give a meaning within a line (markup and entities, emphasis, code,
+// links and images, strikethrough, tables, math) behind a backslash, which shows it as
+// itself.
+std::string markdown_text(std::string_view text);
 
 }  // namespace locksim

@@ -31,6 +31,18 @@ WorldSpec without_faults(const Design& design) {
     return world;
 }
 
+// A size taken from the TTL, held to the family's bound (NTP slews under 128 ms) as a
+// fixed size is when the file is read.
+void hold_to_bound(const ExploreShape& shape, const SizeExpression& size, Duration value, const Design& design) {
+    const AmountRule& rule = shape.size_rule;
+    if (rule.bound.ns > 0 && (value < -rule.bound || value > rule.bound))
+        throw ExploreError(
+            fmt::format("design \"{}\": the {} size \"{}\" comes to {} with this design's TTL of {}, "
+                        "beyond {} either way: {}",
+                        design.name, shape.key, size.text, format_duration_rounded(value),
+                        format_duration(design.world.lock.ttl), format_duration(rule.bound), rule.bound_help));
+}
+
 FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) {
     const ExploreShape& shape = *family.shape;
     FaultFamilyPlan plan{std::string(shape.key), std::string(shape.size_field), family.cause, family.targets, {}, {}};
@@ -49,6 +61,8 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
                 design.name, plan.kind, lengths ? "lengths" : "sizes", family.range->from.text, family.range->to.text,
                 format_duration_rounded(from), format_duration_rounded(to), format_duration(design.world.lock.ttl),
                 lengths ? "lengths above zero, the shorter first" : "sizes, the lower first"));
+        hold_to_bound(shape, family.range->from, from, design);
+        hold_to_bound(shape, family.range->to, to, design);
         if (lengths)
             plan.lengths = LengthSpan{from, to};
         else
@@ -62,13 +76,14 @@ FaultFamilyPlan resolve(const ExploreFaultFamily& family, const Design& design) 
             continue;
         }
         const Duration value = size->resolve(design.world.lock.ttl);
-        const bool positive_needed = !shape.signed_sizes;
+        const bool positive_needed = !shape.size_rule.signed_values;
         if ((positive_needed && value.ns <= 0) || (!positive_needed && value.ns == 0))
             throw ExploreError(
                 fmt::format("design \"{}\": the {} size \"{}\" comes to {} with this design's TTL of "
                             "{}; give sizes that stay above zero",
                             design.name, plan.kind, size->text, format_duration_rounded(value),
                             format_duration(design.world.lock.ttl)));
+        hold_to_bound(shape, *size, value, design);
         plan.sizes.push_back(value);
         plan.size_texts.push_back(size->text);
     }

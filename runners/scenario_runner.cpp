@@ -109,20 +109,28 @@ bool is_scenario_file(const std::filesystem::path& path) {
     return path.extension() == ".json" && !name.ends_with(".schema.json");  // the JSON Schema is no scenario
 }
 
-std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing) {
+std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<UnusablePath>& unusable) {
     std::vector<std::string> files;
     for (const auto& path : paths) {
         std::error_code error;
         if (std::filesystem::is_directory(path, error)) {
             std::vector<std::string> found;
-            for (const auto& entry : std::filesystem::recursive_directory_iterator(path, error))
-                if (entry.is_regular_file() && is_scenario_file(entry.path())) found.push_back(entry.path().string());
+            std::filesystem::recursive_directory_iterator entry(path, error), end;
+            for (; !error && entry != end; entry.increment(error)) {
+                std::error_code kind_error;
+                if (!entry->is_directory(kind_error) && is_scenario_file(entry->path()))
+                    found.push_back(entry->path().string());
+            }
+            if (error) {
+                unusable.push_back({path, fmt::format("{}: cannot list the directory: {}", path, error.message())});
+                continue;
+            }
             std::sort(found.begin(), found.end());
             files.insert(files.end(), found.begin(), found.end());
         } else if (std::filesystem::exists(path, error)) {
             files.push_back(path);
         } else {
-            missing.push_back(path);
+            unusable.push_back({path, fmt::format("{}: no such file or directory", path)});
         }
     }
     return files;

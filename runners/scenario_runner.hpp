@@ -16,9 +16,15 @@ namespace locksim {
 // A scenario file: *.json, but not the format's *.schema.json.
 bool is_scenario_file(const std::filesystem::path& path);
 
-// The files named, and every *.json below a directory named, each directory's in sorted
-// order; paths that do not exist go to `missing`.
-std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<std::string>& missing);
+// The files named, and every *.json below a directory named that is not itself a directory
+// (a FIFO or a device found there is given to the loader, which refuses it), each
+// directory's in sorted order. What cannot be used goes to `unusable` as one line each: a
+// path that does not exist, a directory that cannot be listed.
+struct UnusablePath {
+    std::string path;
+    std::string message;  // one line that starts with the path
+};
+std::vector<std::string> scenario_files(const std::vector<std::string>& paths, std::vector<UnusablePath>& unusable);
 
 // The scenario in `file`, or nullopt after printing the one-line error to stderr.
 std::optional<Scenario> load_scenario_or_report(const std::string& file);

@@ -89,7 +89,8 @@ VerifiedShards verify_sweep_shards(const ShardFiles& files, std::uint64_t k, uns
             "merge --verify: {} is not the scenario the shards ran: {} (SHA-256 {} now, {} in {}); rerun every "
             "shard, or verify with the file they ran",
             first.file,
-            what_changed(first.provenance, first_file, scenario.data_files, first.file + " as it is now", "since"),
+            what_changed(first.provenance, first_file, scenario.data_file_sha256, first.file + " as it is now",
+                         "since"),
             scenario.content_sha256, first.provenance.scenario_sha256, first_file));
 
     struct Rerun {

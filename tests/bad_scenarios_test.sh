@@ -4,10 +4,16 @@
 # `locksim check`, and checks that each is refused properly:
 #
 #   - `run FILE` exits 2 within 20 s, prints nothing on stdout and exactly one line on
-#     stderr (at most 4096 bytes, no control characters) that starts with FILE and names
+#     stderr (at most 4096 bytes of UTF-8, no C0 or C1 control characters) that starts with FILE and names
 #     the place listed for FILE in tests/bad_scenarios/README.md: a JSON pointer
 #     (FILE[:LINE:COL]: /pointer: ...) or, for a JSON syntax error, FILE:LINE:COL: ...;
 #   - `check FILE` exits 2 and prints "ERROR " followed by that same line.
+#
+# Then the inputs that are not files of the corpus, made at test time (the README's
+# "Inputs that are no scenario file"): /dev/zero, /dev/urandom, a FIFO (given to run, list,
+# check and merge, and named as a file of samples), a folder holding a FIFO, a NUL byte
+# after a whole document, a shard padded past merge's limit, and usage errors. Each must
+# exit 2 within 20 s with exactly the one line expected, word for word.
 #
 # Usage: tests/bad_scenarios_test.sh path/to/locksim [FILE-OR-NAME ...]
 # With names (e.g. json-bom.json), runs only those. Prints PASS or FAIL (with the
@@ -40,7 +46,8 @@ fi
 
 export NO_COLOR=1
 unset CI || true
-python3 - "$locksim" "$corpus" "$work/generated" "$work/out" "$@" <<'PYTHON'
+mkdir "$work/special"
+python3 - "$locksim" "$corpus" "$work/generated" "$work/out" "$work/special" "$@" <<'PYTHON'
 import concurrent.futures
 import os
 import re
@@ -48,7 +55,7 @@ import subprocess
 import sys
 import time
 
-locksim, corpus, generated, out_dir, *only = sys.argv[1:]
+locksim, corpus, generated, out_dir, special, *only = sys.argv[1:]
 TIMEOUT = 20            # seconds, per command; a timeout is a failure
 MAX_LINE = 4096         # bytes: one line a person can read
 READ_LIMIT = 64 * 1024  # never load more than this of an output
@@ -131,6 +138,11 @@ def check_file(path, accepted):
         problems.append(f"run: the message is {err_size} bytes, expected at most {MAX_LINE}")
     if any((b < 0x20 and b != 0x0A) or b == 0x7F for b in line):  # extra lines are reported above
         problems.append(f"run: the message holds control characters: {show(line)}")
+    try:  # a C1 control or a byte that is not UTF-8 is quoted escaped, as \xNN, too
+        if any(0x80 <= ord(c) <= 0x9F for c in line.decode("utf-8")):
+            problems.append(f"run: the message holds C1 control characters: {show(line)}")
+    except UnicodeDecodeError:
+        problems.append(f"run: the message is not UTF-8: {show(line)}")
     prefix = path.encode()
     if err_size and not line.startswith(prefix):
         problems.append(f"run: the message does not start with the path as given: {show(line)}")
@@ -155,12 +167,114 @@ def check_file(path, accepted):
     return problems
 
 
+SCENARIO = os.path.join(os.path.dirname(corpus), "..", "scenarios", "gc-pause-40s.json")
+SHARD_LIMIT = 256 << 20  # merge's, cli/sweep_command.cpp
+NOT_REGULAR = ", not a regular file; locksim reads only regular files (a device or a pipe may never end)"
+NUL = "a NUL byte, which no text file holds; whatever follows it would go unread"
+SPECIAL = ("input-", "usage-")  # the names of the cases below
+
+
+def position_after(data):
+    """LINE:COLUMN of the byte just after `data`."""
+    line = data.count(b"\n") + 1
+    column = len(data) - (data.rfind(b"\n") + 1) + 1
+    return f"{line}:{column}"
+
+
+def special_inputs():
+    """The inputs made here, and their cases: (name, arguments, stream, the one line expected)."""
+    d = special
+    fifo = os.path.join(d, "f.json")
+    os.mkfifo(fifo)
+    folder = os.path.join(d, "folder")
+    os.mkdir(folder)
+    os.mkfifo(os.path.join(folder, "x.json"))
+    with open(SCENARIO, "rb") as f:
+        scenario = f.read()
+    after_nul = os.path.join(d, "after-nul.json")
+    with open(after_nul, "wb") as f:
+        f.write(scenario + b"\0{\"seed\": -1}\n")
+    # A whole shard, then the same with a NUL, and padded with spaces past the limit.
+    shard = os.path.join(d, "shard.json")
+    subprocess.run([locksim, "sweep", SCENARIO, "--seeds", "2", "--shard", "1/1", "--output", shard],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(shard, "rb") as f:
+        shard_bytes = f.read()
+    shard_nul = os.path.join(d, "shard-nul.json")
+    with open(shard_nul, "wb") as f:
+        f.write(shard_bytes + b"\0")
+    padded = os.path.join(d, "padded.json")
+    with open(padded, "wb") as f:
+        f.write(shard_bytes)
+        chunk = b" " * (1 << 20)
+        for _ in range(SHARD_LIMIT >> 20):
+            f.write(chunk)
+    padded_size = os.path.getsize(padded)
+    # A file of samples that is a FIFO.
+    with open(os.path.join(corpus, "observed-device.json"), encoding="utf-8") as f:
+        observed = f.read().replace('"/dev/zero"', '"pauses.fifo"')
+    samples = os.path.join(d, "observed-fifo.json")
+    with open(samples, "w", encoding="utf-8") as f:
+        f.write(observed)
+    os.mkfifo(os.path.join(d, "pauses.fifo"))
+    samples_at = "1:" + str(observed.index('"pauses.fifo"') + 1)
+
+    zero = "/dev/zero: is a character device" + NOT_REGULAR
+    piped = fifo + ": is a FIFO (a named pipe)" + NOT_REGULAR
+    in_folder = os.path.join(folder, "x.json") + ": is a FIFO (a named pipe)" + NOT_REGULAR
+    return [
+        ("input-dev-zero-run", ["run", "/dev/zero"], "stderr", zero),
+        ("input-dev-urandom-run", ["run", "/dev/urandom"], "stderr", "/dev/urandom: is a character device" + NOT_REGULAR),
+        ("input-dev-zero-check", ["check", "/dev/zero"], "stdout", "ERROR " + zero),
+        ("input-dev-zero-merge", ["merge", "/dev/zero"], "stderr", zero),
+        ("input-fifo-run", ["run", fifo], "stderr", piped),
+        ("input-fifo-list", ["list", fifo], "stderr", piped),
+        ("input-fifo-check", ["check", fifo], "stdout", "ERROR " + piped),
+        ("input-fifo-merge", ["merge", fifo], "stderr", piped),
+        ("input-fifo-in-a-folder-check", ["check", folder], "stdout", "ERROR " + in_folder),
+        ("input-fifo-in-a-folder-list", ["list", folder], "stderr", in_folder),
+        ("input-fifo-as-samples", ["run", samples], "stderr",
+         f"{samples}:{samples_at}: /fault_generators/0/for/observed: {os.path.join(d, 'pauses.fifo')}: is a FIFO "
+         "(a named pipe)" + NOT_REGULAR),
+        ("input-nul-after-a-whole-scenario", ["run", after_nul], "stderr",
+         f"{after_nul}:{position_after(scenario)}: {NUL}"),
+        ("input-nul-after-a-whole-shard", ["merge", shard_nul], "stderr",
+         f"{shard_nul}:{position_after(shard_bytes)}: {NUL}"),
+        ("input-shard-padded-past-the-limit", ["merge", shard, padded], "stderr",
+         f"{padded}: the file is {padded_size} bytes; a shard holds its tallies or its runs' outcomes, and locksim "
+         f"reads at most {SHARD_LIMIT} (256 MiB)"),
+        ("usage-option-missing", ["sweep", SCENARIO], "stderr",
+         "--seeds is required; run locksim sweep --help for more information"),
+        ("usage-option-unknown", ["run", SCENARIO, "--no-such-option"], "stderr",
+         "The following argument was not expected: --no-such-option; run locksim run --help for more information"),
+        ("usage-value-not-allowed", ["run", SCENARIO, "--format", "xml"], "stderr",
+         "--format: xml not in {text,json,trace,mermaid,perfetto}; run locksim run --help for more information"),
+    ]
+
+
+def check_special(case):
+    """The problems with how locksim refuses one of the inputs made here."""
+    name, arguments, stream, expected = case
+    code, (out, out_size), (err, err_size) = run(arguments, name)
+    if code is None:
+        return [f"no answer within {TIMEOUT}s"]
+    problems = [] if code == 2 else [f"exit {code}, expected 2"]
+    if stream == "stderr":
+        if err != (expected + "\n").encode():
+            problems.append(f"stderr is {show(err, 400)}, expected the one line {expected}")
+    else:
+        lines = [l for l in out.splitlines() if l.startswith(b"ERROR ")]
+        if lines != [expected.encode()]:
+            problems.append(f"its ERROR lines are {[show(l) for l in lines]}, expected the one line {expected}")
+    return problems
+
+
 def main():
     rows = table(os.path.join(corpus, "README.md"))
     files = sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith(".json"))
     files += sorted(os.path.join(generated, f) for f in os.listdir(generated) if f.endswith(".json"))
     if only:
-        names = {os.path.basename(o) for o in only}
+        names = {os.path.basename(o) for o in only if not o.startswith(SPECIAL)}
         files = [f for f in files if os.path.basename(f) in names]
         missing = names - {os.path.basename(f) for f in files}
     else:
@@ -192,7 +306,18 @@ def main():
     for name in sorted(missing):
         failed.append(name)
         print(f"FAIL {name}: listed in README.md but there is no such file", flush=True)
-    print(f"{passed} passed, {len(failed)} failed, of {passed + len(failed)} malformed scenario files "
+    specials = special_inputs() if not only or any(o.startswith(SPECIAL) for o in only) else []
+    for case in specials:
+        if only and case[0] not in only:
+            continue
+        problems = check_special(case)
+        if problems:
+            failed.append(case[0])
+            print(f"FAIL {case[0]}: " + "; ".join(problems), flush=True)
+        else:
+            passed += 1
+            print(f"PASS {case[0]}", flush=True)
+    print(f"{passed} passed, {len(failed)} failed, of {passed + len(failed)} malformed inputs "
           f"({time.monotonic() - start:.1f}s)")
     return 1 if failed else 0
 

@@ -204,8 +204,9 @@ TEST_CASE("an observed file that cannot be used is refused naming the field, the
     const SampleFolder folder;
     const std::string file = (std::filesystem::path(folder.scenario_path()).parent_path() / "pauses.txt").string();
     SECTION("a file that is not there") {
-        CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
-                          "/fault_generators/0/for/observed: cannot open " + file + ": No such file or directory"));
+        CHECK(folder.says(
+            folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
+            "/fault_generators/0/for/observed: " + file + ": cannot open the file: No such file or directory"));
     }
     SECTION("a folder") {
         CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "."})")), "is a directory"));

@@ -108,8 +108,8 @@ TEST_CASE("the trace kinds that show a fault are the families' own, and no other
 TEST_CASE("explore tries the families that say how, and builds their faults") {
     std::vector<std::string_view> keys;
     for (const ExploreShape* shape : explorable_families()) keys.push_back(shape->key);
-    CHECK(keys ==
-          std::vector<std::string_view>{"pause", "clock_step", "crash", "partition", "loss_burst", "hold_message"});
+    CHECK(keys == std::vector<std::string_view>{"pause", "clock_step", "clock_slew", "crash", "partition", "loss_burst",
+                                                "hold_message"});
     const Fault pause = explored_fault("pause", "server-1", EventTrigger{"job.preparing", "server-1", {}, 2},
                                        seconds(29), ExploreDetails{"gc", {}});
     CHECK(std::get<PauseFault>(pause).length == seconds(29));
@@ -117,6 +117,12 @@ TEST_CASE("explore tries the families that say how, and builds their faults") {
     const Fault crash = explored_fault("crash", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
                                        std::nullopt, ExploreDetails{});
     CHECK_FALSE(std::get<CrashFault>(crash).restart_after.has_value());
+    // One family, two shapes: the key says which fault is built.
+    const Fault step = explored_fault("clock_step", "lock-store", EventTrigger{}, milliseconds(-40), ExploreDetails{});
+    const Fault slew = explored_fault("clock_slew", "lock-store", EventTrigger{}, milliseconds(-40), ExploreDetails{});
+    CHECK_FALSE(std::get<ClockStepFault>(step).slew);
+    CHECK(std::get<ClockStepFault>(slew).slew);
+    CHECK(std::get<ClockStepFault>(slew).delta == milliseconds(-40));
     const Fault burst = explored_fault("loss_burst", "server-1", EventTrigger{"job.preparing", "server-1", {}, 1},
                                        seconds(5), ExploreDetails{"", {"lock-store"}, true, Odds{1, 2}});
     const auto& lost = std::get<LossBurstFault>(burst);

@@ -52,3 +52,41 @@ TEST_CASE("the JUnit report holds passed, costly, failed and unloadable scenario
           "<testsuites name=\"locksim sweep\" tests=\"0\" failures=\"0\" errors=\"0\" time=\"0\">\n"
           "</testsuites>\n");
 }
+
+TEST_CASE("the JUnit report stays XML whatever a name or a message holds: U+FFFE, U+FFFF, controls, bytes not UTF-8") {
+    // The loader refuses all of these in a scenario's text (tests/scenario_text_rule_test.cpp);
+    // a file's name and an error line come from elsewhere, and the writer holds either way.
+    const std::vector<CheckedScenario> scenarios = {
+        {"scenarios/a\xEF\xBF\xBE.json", "name \xEF\xBF\xBE\xEF\xBF\xBF", "", {{"d\x1b[31m\xC2\x9B", {}, "", {}}}},
+        {"scenarios/b\xFF.json", "", "scenarios/b\xFF.json:1:1: bad \x01 byte", {}},
+    };
+    const std::string fffd = "\xEF\xBF\xBD";
+    CHECK(render_junit(scenarios, "locksim check") ==
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<testsuites name=\"locksim check\" tests=\"2\" failures=\"0\" errors=\"1\" time=\"0\">\n"
+          "  <testsuite name=\"name " +
+              fffd + fffd +
+              "\" tests=\"1\" failures=\"0\" errors=\"0\" time=\"0\" "
+              "file=\"scenarios/a" +
+              fffd +
+              ".json\">\n"
+              "    <testcase classname=\"name " +
+              fffd + fffd + "\" name=\"d" + fffd + "[31m" + fffd +
+              "\" time=\"0\"/>\n"
+              "  </testsuite>\n"
+              "  <testsuite name=\"scenarios/b" +
+              fffd +
+              ".json\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"0\" "
+              "file=\"scenarios/b" +
+              fffd +
+              ".json\">\n"
+              "    <testcase classname=\"scenarios/b" +
+              fffd +
+              ".json\" name=\"load\" time=\"0\">\n"
+              "      <error message=\"scenarios/b" +
+              fffd + ".json:1:1: bad " + fffd +
+              " byte\"/>\n"
+              "    </testcase>\n"
+              "  </testsuite>\n"
+              "</testsuites>\n");
+}

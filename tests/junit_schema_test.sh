@@ -3,7 +3,7 @@
 # common JUnit schema (tests/junit.xsd), and two runs write the same bytes.
 #   tests/junit_schema_test.sh build/locksim
 # The check covers every kind of testcase: passed, failed, passed with an efficiency
-# lock's cost, and a file that could not be loaded. Needs xmllint (./setup.sh --tests
+# lock's cost, and a file that could not be loaded; and text XML may not hold. Needs xmllint (./setup.sh --tests
 # installs Debian's libxml2-utils).
 set -euo pipefail
 
@@ -29,6 +29,11 @@ sed 's/"fencing": true/"fencing": false/' "$repo/scenarios/fenced-and-idempotent
 cmp -s "$repo/scenarios/fenced-and-idempotent.json" "$work/scenarios/failing.json" \
   && fail "could not switch fencing off in fenced-and-idempotent.json"
 printf '{ "name": ' > "$work/scenarios/broken.json"
+# What XML may not hold: U+FFFE and U+FFFF in a scenario's name (the loader refuses the
+# file: a testcase in error) and U+FFFF in a file's name (the writer writes U+FFFD).
+sed '0,/"name": "/s//"name": "\\ufffe\\uffff /' "$repo/scenarios/random-gc-pauses.json" > "$work/scenarios/nonchar-name.json"
+grep -q '"name": "\\ufffe\\uffff ' "$work/scenarios/nonchar-name.json" || fail "could not put U+FFFE in a name"
+cp "$repo/scenarios/efficiency-vs-correctness.json" "$work/scenarios/nonchar-$(printf '\xef\xbf\xbf').json"
 
 check() {
   set +e
@@ -42,6 +47,10 @@ check "$work/check-2.xml"
 grep -q '<failure ' "$work/check-1.xml" || fail "check's report has no failed testcase"
 grep -q '<error ' "$work/check-1.xml" || fail "check's report has no testcase in error"
 grep -q '<system-out>efficiency lock: ' "$work/check-1.xml" || fail "check's report has no efficiency lock's cost"
+grep -q 'nonchar-name.json:[0-9:]* /name: expected text without control characters' "$work/check-1.xml" \
+  || fail "check's report does not hold the refusal of a name with U+FFFE"
+grep -q "file=\"$work/scenarios/nonchar-$(printf '\xef\xbf\xbd').json\"" "$work/check-1.xml" \
+  || fail "check's report does not name the file with U+FFFF in its name with U+FFFD"
 
 sweep() {
   set +e

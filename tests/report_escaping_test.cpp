@@ -81,10 +81,11 @@ std::string lowercase(std::string text) {
 // starts one of the entities escaped() writes: nothing from the scenario became markup.
 void check_only_own_markup(const std::string& markup) {
     static const std::set<std::string> own{
-        "a",   "article", "body", "circle",  "code",   "defs",    "details", "div",    "em",     "footer",
-        "g",   "h1",      "h2",   "head",    "header", "html",    "li",      "line",   "marker", "meta",
-        "ol",  "p",       "path", "pattern", "rect",   "section", "span",    "strong", "style",  "summary",
-        "svg", "table",   "td",   "text",    "th",     "title",   "tr",      "tspan",  "ul",     "!doctype"};
+        "a",    "article", "body", "br",     "caption", "circle",  "code", "defs",    "details", "div",
+        "em",   "footer",  "g",    "h1",     "h2",      "h3",      "head", "header",  "html",    "li",
+        "line", "marker",  "meta", "nav",    "ol",      "p",       "path", "pattern", "polygon", "polyline",
+        "rect", "section", "span", "strong", "style",   "summary", "svg",  "table",   "td",      "text",
+        "th",   "title",   "tr",   "tspan",  "ul",      "!doctype"};
     std::set<std::string> strangers;
     for (std::size_t at = markup.find('<'); at != std::string::npos; at = markup.find('<', at + 1)) {
         std::size_t from = at + 1;
@@ -98,7 +99,9 @@ void check_only_own_markup(const std::string& markup) {
     }
     CHECK(strangers.empty());
     std::set<std::string> loose_ampersands;
-    const std::regex entity("^&(amp|lt|gt|quot|#39);");
+    // escaped()'s entities, and the two the pages write themselves (a line break in an SVG
+    // title, a space that does not break).
+    const std::regex entity("^&(amp|lt|gt|quot|#39|#10|nbsp);");
     for (std::size_t at = markup.find('&'); at != std::string::npos; at = markup.find('&', at + 1)) {
         const std::string rest = markup.substr(at, 8);
         if (!std::regex_search(rest, entity)) loose_ampersands.insert(rest);
@@ -348,4 +351,163 @@ TEST_CASE("the loader refuses a server name that could carry markup") {
     CHECK_THROWS_AS(parse_scenario(document.dump(), "hostile.json", metric_names()), ScenarioError);
     document["servers"] = {"server-1", "server-2"};
     CHECK_NOTHROW(parse_scenario(document.dump(), "hostile.json", metric_names()));
+}
+
+TEST_CASE("escaped writes what no page or XML file may hold as U+FFFD, and keeps tabs and line breaks") {
+    const std::string fffd = "\xEF\xBF\xBD";
+    CHECK(escaped("a\xEF\xBF\xBE"
+                  "b\xEF\xBF\xBF"
+                  "c") == "a" + fffd + "b" + fffd + "c");  // U+FFFE, U+FFFF
+    CHECK(escaped("\x1b[31m\xC2\x9B"
+                  "0m") == fffd + "[31m" + fffd + "0m");                       // ESC, U+009B
+    CHECK(escaped("\xFF<\xC0\xAF>") == fffd + "&lt;" + fffd + fffd + "&gt;");  // not UTF-8
+    CHECK(escaped("\xE2\x80\xAE"
+                  "01-6202") == fffd + "01-6202");  // U+202E
+    CHECK(escaped("tab\tline\nreturn\r") == "tab\tline\nreturn\r");
+    CHECK(escaped("café · 🔒 « » ✗") == "café · 🔒 « » ✗");
+}
+
+TEST_CASE("markdown_text shows each character of a line of Markdown as itself") {
+    CHECK(markdown_text("<b>x</b> & [a](javascript:b) ![i](u) *e* _f_ `c` ~s~ |t| $m$ # \\") ==
+          "\\<b\\>x\\</b\\> \\& \\[a\\]\\(javascript:b\\) \\!\\[i\\]\\(u\\) \\*e\\* \\_f\\_ \\`c\\` \\~s\\~ \\|t\\| "
+          "\\$m\\$ \\# \\\\");
+    CHECK(markdown_text("gc-pause-40s · fenced, 2.0 {x} %'\"") == "gc-pause-40s · fenced, 2.0 {x} %'\"");
+    CHECK(markdown_text("a\nb") == "a b");
+}
+
+TEST_CASE("mermaid_text writes '%' as an entity code, so no text configures a diagram") {
+    CHECK(mermaid_text(R"(%%{init: {"theme": "dark"}}%%)") == R"(#37;#37;{init: {"theme": "dark"}}#37;#37;)");
+    CHECK(mermaid_text("50% off") == "50#37; off");
+}
+
+namespace {
+
+const std::string hostile_words_file = "tests/hostile/hostile-words.json";
+
+// What each text field of tests/hostile/hostile-words.json holds: no page may hold one as markup.
+const std::vector<std::string> hostile_markup{
+    "<script", "<img", "<b id", "<iframe", "<base", "<svg onload", "<style>*", "<link", "<a href=javascript", "]]><"};
+
+void check_no_hostile_markup(const std::string& markup) {
+    for (const auto& raw : hostile_markup) {
+        INFO(raw);
+        CHECK(markup.find(raw) == std::string::npos);
+    }
+}
+
+// The lines inside the Markdown's ```mermaid blocks.
+std::vector<std::string> diagram_lines(const std::string& markdown) {
+    std::vector<std::string> lines;
+    bool inside = false;
+    for (const auto& line : lines_of(markdown)) {
+        if (line == "```mermaid" || line == "```")
+            inside = line != "```";
+        else if (inside)
+            lines.push_back(line);
+    }
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("a name cannot configure a Mermaid diagram, nor be markup in its Markdown heading") {
+    const Scenario scenario =
+        load_scenario_file(std::string(LOCKSIM_SOURCE_DIR) + "/" + hostile_words_file, metric_names());
+    const std::string markdown = render_mermaid(run_scenario(scenario, scenario.seed));
+    const auto diagrams = diagram_lines(markdown);
+    CHECK(diagrams.size() > 100);
+    for (const auto& line : diagrams) {
+        INFO(line);
+        CHECK(line.find("%%{") == std::string::npos);  // Mermaid reads it as a directive anywhere
+    }
+    CHECK(markdown.find("#37;#37;{init: {\"theme\": \"forest\"}}#37;#37;") != std::string::npos);
+    std::size_t headings = 0;
+    for (const auto& line : lines_of(markdown)) {
+        if (!line.starts_with("### ")) continue;
+        ++headings;
+        INFO(line);
+        // Every character Markdown gives a meaning is behind a backslash.
+        for (std::size_t at = 4; at < line.size(); ++at) {
+            if (line[at] == '\\') {
+                ++at;
+                continue;
+            }
+            CHECK(std::string_view("<>[]()`*_&!~|$#").find(line[at]) == std::string_view::npos);
+        }
+    }
+    CHECK(headings == 3);
+    CHECK(
+        markdown.starts_with("### hostile \\<script\\>document.title=7\\</script\\> %%{init: {\"theme\": "
+                             "\"forest\"}}%% \\[x\\]\\(javascript:alert\\(1\\)\\) \\`c\\` \\*e\\* \\~s\\~ \\| \\# "
+                             "end · unfenced \\<script\\>document.title=7\\</script\\>\n"));
+}
+
+TEST_CASE("every text of a hostile scenario reaches every output of the program only as that output allows") {
+    const auto folder = testing::fresh_directory("hostile-outputs");
+    const std::string hostile = hostile_words_file;
+    const std::string name = nlohmann::json::parse(testing::slurp(std::string(LOCKSIM_SOURCE_DIR) + "/" + hostile))
+                                 .at("name")
+                                 .get<std::string>();
+
+    // The terminal: the text as it is, and no control character but line breaks.
+    const auto text = run_locksim("run " + hostile);
+    CHECK(text.exit_code == 0);
+    CHECK(text.out.starts_with(name + " · seed 1 · 3 designs\n"));
+    CHECK(std::none_of(text.out.begin(), text.out.end(),
+                       [](char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f; }));
+    // JSON, the trace and Perfetto's: valid JSON, the text verbatim.
+    for (const std::string format : {"json", "trace", "perfetto"}) {
+        INFO(format);
+        const auto json = run_locksim("run " + hostile + " --format " + format);
+        CHECK(json.exit_code == 0);
+        CHECK(json.out.find(nlohmann::json(name).dump()) != std::string::npos);
+        CHECK_NOTHROW(nlohmann::json::parse(json.out));
+    }
+    // Mermaid: no directive, no markup (its headings are the test above).
+    const auto mermaid = run_locksim("run " + hostile + " --format mermaid");
+    CHECK(mermaid.exit_code == 0);
+    for (const auto& line : diagram_lines(mermaid.out)) {
+        INFO(line);
+        CHECK(line.find("%%{") == std::string::npos);
+        // Its own markup: line breaks, and "e<n>" in the comment that heads a diagram.
+        CHECK(std::regex_replace(line, std::regex("<br/>|e<n>"), "").find('<') == std::string::npos);
+    }
+    // JUnit: only its own elements, every text escaped.
+    const auto junit_path = folder / "junit.xml";
+    CHECK(run_locksim("check " + hostile + " --junit '" + junit_path.string() + "'").exit_code == 0);
+    const std::string junit = testing::slurp(junit_path);
+    check_no_hostile_markup(junit);
+    CHECK(junit.find("name=\"" + escaped(name) + "\"") != std::string::npos);
+    for (const auto& tag : all_matches(junit, std::regex("<([^ >/]+)"))) {
+        INFO(tag);
+        CHECK(std::set<std::string>{"?xml", "testsuites", "testsuite", "testcase", "failure", "error", "system-out"}
+                  .contains(tag));
+    }
+    // Every HTML page: the scenario's, its pages of every step, the course's index, the
+    // vulnerability map, the study charts.
+    REQUIRE(run_locksim("run " + hostile + " --report '" + (folder / "run").string() + "'").exit_code == 0);
+    REQUIRE(run_locksim("report tests/hostile --out '" + (folder / "course").string() + "'").exit_code == 0);
+    REQUIRE(
+        run_locksim("explore " + hostile + " --jobs 2 --report '" + (folder / "explore").string() + "'").exit_code ==
+        0);
+    REQUIRE(run_locksim("sweep " + hostile + " --seeds 20 --vary lock.ttl=10s,50s --report '" +
+                        (folder / "study").string() + "'")
+                .exit_code == 0);
+    std::size_t pages = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
+        if (entry.path().extension() != ".html") continue;
+        ++pages;
+        INFO(entry.path().string());
+        const std::string page = testing::slurp(entry.path());
+        check_no_hostile_markup(page);
+        check_only_own_markup(page);
+        CHECK(page.find(escaped(name)) != std::string::npos);  // the title, or the index's entry
+        CHECK(page.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+                        "'unsafe-inline'; base-uri 'none'; form-action 'none'\">") != std::string::npos);
+    }
+    CHECK(pages == 11);  // the scenario's page and three of every step, twice; the index, the map, the charts
+    // The list: the text as it is, as text and as JSON.
+    const auto list = run_locksim("list tests/hostile --format json");
+    CHECK(list.exit_code == 0);
+    CHECK(list.out.find(nlohmann::json(name).dump()) != std::string::npos);
 }

@@ -18,6 +18,7 @@
 
 #include "checks/exploration.hpp"
 #include "models/faults/fault.hpp"
+#include "reports/html/vulnerability_map.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/fault_regions.hpp"
 #include "runners/scenario_runner.hpp"
@@ -254,4 +255,89 @@ TEST_CASE("explore shards of a clock step range merge into exactly the unsharded
     const auto merged = run_locksim("merge --format json" + shards);
     CHECK(merged.exit_code == 0);
     CHECK(merged.out == whole.out);
+}
+
+namespace {
+
+// wall-clock-durations.json without its step, its holder timing the lease on the wall
+// clock with a margin 4 ms above what it has left at its last check (1.956s at 28.044s):
+// it stops there, and nothing breaks. NTP slewing its clock back by a few milliseconds
+// before then leaves it just enough to start one more customer, past the lease.
+std::string thin_margin_file(const std::string& name, const nlohmann::json& by) {
+    auto scenario = nlohmann::json::parse(
+        slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios" / "wall-clock-durations.json"));
+    scenario["faults"] = nlohmann::json::array();
+    scenario["job"]["min_lease_left"] = "1.96s";
+    scenario["designs"] = {{"wall-clock", {{"lock", {{"durations", "wall"}}}}}};
+    scenario["explore"] = {{"faults", nlohmann::json::array({{{"clock_slew", "server-1"}, {"by", by}}})}};
+    return write_temp(name, scenario.dump(2));
+}
+
+}  // namespace
+
+TEST_CASE("clock slew regions: a few milliseconds back outlive a thin margin, and agree with a run at every size") {
+    const Scenario scenario =
+        load_scenario_file(thin_margin_file("thin-margin.json", {{"from", "-128ms"}, {"to", "128ms"}}), metric_names());
+    const Exploration exploration = run_explore(scenario, ExploreOptions{.threads = 2});
+    const DesignExploration& explored = exploration.designs.front();
+    const Design& design = design_named(scenario, explored.name);
+    const FaultFamilyPlan& family = explored.families.front();
+    REQUIRE(family.kind == "clock_slew");
+    REQUIRE(family.size_range.has_value());
+    CHECK(explored.baseline_violations == 0);
+    REQUIRE(!explored.regions.empty());
+    std::vector<std::string> wrong;
+    std::uint64_t violating = 0, safe = 0;
+    const auto check = [&](Instant at, Duration size) {
+        const std::uint32_t said = sizes_say(explored, at, size);
+        const std::uint32_t shown = step_shows(design, family, "server-1", at, size, exploration.seed);
+        ++(shown != 0 ? violating : safe);
+        if (said != shown)
+            wrong.push_back(fmt::format("at {} by {}: regions say [{}], the run shows [{}]",
+                                        format_duration(at - Instant{}), format_duration(size),
+                                        fmt::join(violation_names(said), ","), fmt::join(violation_names(shown), ",")));
+    };
+    for (const auto& starts : family_start_classes(explored, 0))
+        for (Duration size = -128_ms; size <= 128_ms; size += 8_ms)
+            if (size.ns != 0) check(starts.first, size);
+    for (const auto& region : explored.regions) {
+        // Only slews back: forward, the holder has less left and stops sooner.
+        CHECK(region.size->to.ns < 0);
+        CHECK(violation_names(region.violations) == std::vector<std::string>{"double_charges"});
+        for (const Duration size : {region.size->from, region.size->to, region.size->to + 1_ms})
+            if (size.ns != 0 && size <= 128_ms) check(region.start.from, size);
+    }
+    INFO(fmt::format("{}", fmt::join(wrong.begin(), wrong.begin() + std::min<std::size_t>(wrong.size(), 10), "\n")));
+    CHECK(wrong.empty());
+    CHECK(violating > 50);
+    CHECK(safe > 50);
+    // The map draws them, and no zero of its summary reads as safe: no placement was tried.
+    const std::string page = render_explore_page(exploration);
+    CHECK(page.find("every fault was explored over a range, below") != std::string::npos);
+    CHECK(page.find("verdict-held\">0<") == std::string::npos);
+    CHECK(page.find("none of them violates") == std::string::npos);
+    CHECK(page.find(fmt::format("<span class=\"bad\">0 + {} regions</span>", explored.regions.size())) !=
+          std::string::npos);
+    // The first instant's region: every slew back by 4 ms or more.
+    CHECK(explored.regions.front().size->from == -128_ms);
+    CHECK(explored.regions.front().size->to == -4_ms);
+}
+
+TEST_CASE("a clock slew is explored only within NTP's 128 ms, listed, as a range or taken from the TTL") {
+    for (const auto& [by, pointer] :
+         {std::pair{nlohmann::json::array({"10ms", "200ms"}), "/explore/faults/0/by/1"},
+          std::pair{nlohmann::json{{"from", "-129ms"}, {"to", "1ms"}}, "/explore/faults/0/by/from"},
+          std::pair{nlohmann::json("-1s"), "/explore/faults/0/by"}}) {
+        const auto refused = run_locksim("explore '" + thin_margin_file("slew-bound.json", by) + "'");
+        INFO(refused.err);
+        CHECK(refused.exit_code == 2);
+        CHECK_THAT(refused.err, Catch::Contains(pointer) &&
+                                    Catch::Contains("expected a size within 128ms either way") &&
+                                    Catch::Contains("use clock_step"));
+        CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
+    }
+    // 30 s / 100 is 300 ms: known beyond the bound only once the design's TTL is.
+    const auto late = run_locksim("explore '" + thin_margin_file("slew-ttl.json", "ttl/100") + "'");
+    CHECK(late.exit_code == 2);
+    CHECK_THAT(late.err, Catch::Contains("comes to 300ms") && Catch::Contains("beyond 128ms either way"));
 }

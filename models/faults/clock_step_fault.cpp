@@ -7,7 +7,7 @@
 namespace locksim {
 ClockStepFault ClockStepFault::read(std::string_view key, const FaultReader& reader) {
     ClockStepFault clock;
-    clock.slew = key == "clock_slew";
+    clock.slew = key == explore[1].key;
     reader.declare(entries[clock.slew ? 1 : 0]);
     if (clock.slew) {
         clock.delta = reader.amount("by");
@@ -44,9 +44,9 @@ void ClockStepFault::strike(FaultWorld& world, NodeId trigger) const {
     }
 }
 
-ClockStepFault ClockStepFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                        const ExploreDetails&) {
-    return ClockStepFault{std::move(node), Instant{}, *size, std::move(when), false};
+ClockStepFault ClockStepFault::explored(std::string_view key, std::string node, EventTrigger when,
+                                        std::optional<Duration> size, const ExploreDetails&) {
+    return ClockStepFault{std::move(node), Instant{}, *size, std::move(when), key == explore[1].key};
 }
 
 }  // namespace locksim

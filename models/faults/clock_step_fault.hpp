@@ -43,6 +43,10 @@ struct ClockStepFault {
          .drawn_doc = "Each step: a signed duration, or {\"uniform\": [\"-40s\", \"40s\"]}."},
     };
     // NTP slews an offset under 128 ms; it steps a larger one.
+    static constexpr AmountRule slew_offset{
+        .signed_values = true,
+        .bound = milliseconds(128),
+        .bound_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)"};
     static constexpr FaultMember slew_members[] = {
         {.name = "clock_slew",
          .type = MemberType::node,
@@ -54,9 +58,7 @@ struct ClockStepFault {
          .type = MemberType::amount,
          .required = true,
          .drawn_required = true,
-         .rule = {.signed_values = true,
-                  .bound = milliseconds(128),
-                  .bound_help = "NTP slews offsets under 128ms; a larger one it steps (use clock_step)"},
+         .rule = slew_offset,
          .doc = "The offset to correct, a signed duration under 128ms either way (NTP steps larger ones: use "
                 "clock_step; the loader checks the bound).",
          .drawn_doc = "Each slew: a signed duration or a uniform range [low, high] within -128ms … 128ms."},
@@ -73,11 +75,12 @@ struct ClockStepFault {
     };
     static constexpr const KindSpec* shown_by[] = {&trace_kind::clock_stepped, &trace_kind::clock_slewing};
     static constexpr std::string_view amounts[] = {"by"};  // drawn in a generator, in draw() order
-    // Steps, not slews: a slew's few milliseconds move no lease boundary a step would not.
-    static constexpr std::optional<ExploreShape> explore =
+    // A step's size is explored to 1 ms at every start; a slew's too, within NTP's bound:
+    // its few milliseconds can still tip a check that runs on the wall clock.
+    static constexpr ExploreShape explore[] = {
         ExploreShape{.key = "clock_step",
                      .size_field = "by",
-                     .signed_sizes = true,
+                     .size_rule = {.signed_values = true},
                      .sized_range = true,
                      .name = "clock step",
                      .listing = "clock steps by",
@@ -85,7 +88,19 @@ struct ClockStepFault {
                      .description = "Wall-clock steps of each size at every strike point of each target.",
                      .size_doc =
                          "The steps to try; negative steps go back. Or a signed range {\"from\": \"-40s\", \"to\": "
-                         "\"40s\"}, from below to: explored at every start, refined to 1 ms."};
+                         "\"40s\"}, from below to: explored at every start, refined to 1 ms."},
+        ExploreShape{.key = "clock_slew",
+                     .size_field = "by",
+                     .size_rule = slew_offset,
+                     .sized_range = true,
+                     .name = "clock slew",
+                     .listing = "clock slews by",
+                     .size_joint = " by ",
+                     .description = "NTP slews of each offset at every strike point of each target.",
+                     .size_doc = "The offsets to try, each under 128ms either way; negative slews go back. Or a "
+                                 "signed range {\"from\": \"-128ms\", \"to\": \"128ms\"}, from below to: explored at "
+                                 "every start, refined to 1 ms."},
+    };
 
     static ClockStepFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -93,8 +108,8 @@ struct ClockStepFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static ClockStepFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                   const ExploreDetails& details);
+    static ClockStepFault explored(std::string_view key, std::string node, EventTrigger when,
+                                   std::optional<Duration> size, const ExploreDetails& details);
 };
 
 }  // namespace locksim

@@ -59,7 +59,7 @@ void CrashFault::strike(FaultWorld& world, NodeId trigger) const {
     }
 }
 
-CrashFault CrashFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
+CrashFault CrashFault::explored(std::string_view, std::string node, EventTrigger when, std::optional<Duration> size,
                                 const ExploreDetails&) {
     return CrashFault{std::move(node), Instant{}, size, std::move(when)};
 }

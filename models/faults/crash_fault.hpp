@@ -55,20 +55,19 @@ struct CrashFault {
          .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::node_crashed};
     static constexpr std::string_view amounts[] = {"restart_after"};  // drawn in a generator, in draw() order
-    static constexpr std::optional<ExploreShape> explore =
-        ExploreShape{.key = "crash",
-                     .size_field = "restart_after",
-                     .size_may_be_null = true,
-                     .no_end = "stays down",
-                     .no_end_gerund = "staying down",
-                     .has_end = true,
-                     .name = "crash",
-                     .listing = "crashes, restarting after",
-                     .size_joint = ", back after ",
-                     .description = "Crashes at every strike point of each target.",
-                     .size_doc =
-                         "How long until the node restarts; null: it stays down. A list tries each; a range {\"from\", "
-                         "\"to\"} is explored exactly. Default: it stays down."};
+    static constexpr ExploreShape explore[] = {ExploreShape{
+        .key = "crash",
+        .size_field = "restart_after",
+        .size_may_be_null = true,
+        .no_end = "stays down",
+        .no_end_gerund = "staying down",
+        .has_end = true,
+        .name = "crash",
+        .listing = "crashes, restarting after",
+        .size_joint = ", back after ",
+        .description = "Crashes at every strike point of each target.",
+        .size_doc = "How long until the node restarts; null: it stays down. A list tries each; a range {\"from\", "
+                    "\"to\"} is explored exactly. Default: it stays down."}};
 
     static CrashFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -76,7 +75,7 @@ struct CrashFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static CrashFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+    static CrashFault explored(std::string_view key, std::string node, EventTrigger when, std::optional<Duration> size,
                                const ExploreDetails& details);
 };
 

@@ -4,6 +4,7 @@
 // ways unless one_way.
 //   {"delay_spike": ["server-1", "lock-store"], "at": "5s", "for": "2s", "extra": "40s"}
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -58,7 +59,7 @@ struct DelaySpikeFault {
          .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_held};
     static constexpr std::string_view amounts[] = {"for", "extra"};  // drawn in a generator, in draw() order
-    static constexpr std::optional<ExploreShape> explore = std::nullopt;
+    static constexpr std::span<const ExploreShape> explore{};
 
     static DelaySpikeFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;

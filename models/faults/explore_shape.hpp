@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/faults/fault_member.hpp"
 #include "sim/odds.hpp"
 
 namespace locksim {
@@ -14,7 +15,9 @@ namespace locksim {
 struct ExploreShape {
     std::string_view key;         // "pause": how an explore block names the family
     std::string_view size_field;  // "for": the member that holds its sizes
-    bool signed_sizes = false;    // a clock steps back as well as forward
+    // What a size may be: signed (a clock steps back as well as forward), within a bound
+    // (NTP slews under 128 ms). The fault's own member holds its amount to the same rule.
+    AmountRule size_rule{};
     // A size may be null: the fault has no end (a crash that stays down), said as
     // `no_end` ("stays down").
     bool size_may_be_null = false;

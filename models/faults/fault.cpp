@@ -59,7 +59,7 @@ bool shows_a_fault(std::string_view kind) {
 std::vector<const ExploreShape*> explorable_families() {
     std::vector<const ExploreShape*> shapes;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
-        if constexpr (F::explore.has_value()) shapes.push_back(&*F::explore);
+        for (const ExploreShape& shape : F::explore) shapes.push_back(&shape);
     });
     return shapes;
 }
@@ -67,8 +67,8 @@ std::vector<const ExploreShape*> explorable_families() {
 const ExploreShape* explore_shape(std::string_view key) {
     const ExploreShape* found = nullptr;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
-        if constexpr (F::explore.has_value())
-            if (F::explore->key == key) found = &*F::explore;
+        for (const ExploreShape& shape : F::explore)
+            if (shape.key == key) found = &shape;
     });
     return found;
 }
@@ -77,8 +77,9 @@ Fault explored_fault(std::string_view key, std::string node, EventTrigger when, 
                      const ExploreDetails& details) {
     std::optional<Fault> fault;
     for_each_fault_family([&]<class F>(std::type_identity<F>) {
-        if constexpr (F::explore.has_value())
-            if (F::explore->key == key) fault = F::explored(std::move(node), std::move(when), size, details);
+        if constexpr (std::size(F::explore) > 0)
+            for (const ExploreShape& shape : F::explore)
+                if (shape.key == key) fault = F::explored(key, std::move(node), std::move(when), size, details);
     });
     assert(fault.has_value());
     return std::move(*fault);

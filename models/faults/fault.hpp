@@ -36,7 +36,7 @@ concept FaultFamily = requires(F fault, const F& placed, const FaultReader& read
     { F::entries[0] } -> std::convertible_to<FaultEntry>;
     { F::shown_by[0] } -> std::convertible_to<const KindSpec*>;
     { F::amounts[0] } -> std::convertible_to<std::string_view>;
-    { F::explore } -> std::convertible_to<std::optional<ExploreShape>>;
+    {std::span<const ExploreShape>(F::explore)};
     { F::read(std::string_view{}, reader) } -> std::same_as<F>;
     placed.write(writer);
     fault.draw(amounts, random);

@@ -47,8 +47,8 @@ void LossBurstFault::strike(FaultWorld& world, NodeId trigger) const {
                 });
 }
 
-LossBurstFault LossBurstFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                        const ExploreDetails& details) {
+LossBurstFault LossBurstFault::explored(std::string_view, std::string node, EventTrigger when,
+                                        std::optional<Duration> size, const ExploreDetails& details) {
     return LossBurstFault{std::move(node), details.apart_from.at(0), Instant{},      *size,
                           details.loss,    details.one_way,          std::move(when)};
 }

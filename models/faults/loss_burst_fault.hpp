@@ -57,31 +57,28 @@ struct LossBurstFault {
     static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order
     // Explored as the messages the target and one other node send each other (only the
     // target's if one_way) lost at `loss` odds from a start, for a length.
-    static constexpr std::optional<ExploreShape> explore = ExploreShape{.key = "loss_burst",
-                                                                        .size_field = "for",
-                                                                        .has_end = true,
-                                                                        .strikes_links = true,
-                                                                        .other_side_field = "with",
-                                                                        .one_other_node = true,
-                                                                        .may_be_one_way = true,
-                                                                        .odds_field = "loss",
-                                                                        .name = "loss burst",
-                                                                        .listing = "loss bursts lasting",
-                                                                        .size_joint = " for ",
-                                                                        .description =
-                                                                            "Loss bursts on the link between each "
-                                                                            "target and the node of with: what either "
-                                                                            "sends the other (only the target, with "
-                                                                            "one_way) until the burst ends is lost at "
-                                                                            "the odds of loss, at every strike point "
-                                                                            "of each target.",
-                                                                        .size_doc =
-                                                                            "How long the burst lasts. A list tries "
-                                                                            "each; a range {\"from\", \"to\"} is "
-                                                                            "explored exactly.",
-                                                                        .other_side_doc =
-                                                                            "The one node at the other end of the "
-                                                                            "link: its name, or a list of one."};
+    static constexpr ExploreShape explore[] = {ExploreShape{.key = "loss_burst",
+                                                            .size_field = "for",
+                                                            .has_end = true,
+                                                            .strikes_links = true,
+                                                            .other_side_field = "with",
+                                                            .one_other_node = true,
+                                                            .may_be_one_way = true,
+                                                            .odds_field = "loss",
+                                                            .name = "loss burst",
+                                                            .listing = "loss bursts lasting",
+                                                            .size_joint = " for ",
+                                                            .description = "Loss bursts on the link between each "
+                                                                           "target and the node of with: what either "
+                                                                           "sends the other (only the target, with "
+                                                                           "one_way) until the burst ends is lost at "
+                                                                           "the odds of loss, at every strike point "
+                                                                           "of each target.",
+                                                            .size_doc = "How long the burst lasts. A list tries "
+                                                                        "each; a range {\"from\", \"to\"} is "
+                                                                        "explored exactly.",
+                                                            .other_side_doc = "The one node at the other end of the "
+                                                                              "link: its name, or a list of one."}};
 
     static LossBurstFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -89,8 +86,8 @@ struct LossBurstFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static LossBurstFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                   const ExploreDetails& details);
+    static LossBurstFault explored(std::string_view key, std::string node, EventTrigger when,
+                                   std::optional<Duration> size, const ExploreDetails& details);
 };
 
 }  // namespace locksim

@@ -42,8 +42,8 @@ void MessageHoldFault::strike(FaultWorld& world, NodeId trigger) const {
     world.engine().record(link->from, trace_kind::link_holding, {{"to", link->to}, {"until", until}});
 }
 
-MessageHoldFault MessageHoldFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                            const ExploreDetails& details) {
+MessageHoldFault MessageHoldFault::explored(std::string_view, std::string node, EventTrigger when,
+                                            std::optional<Duration> size, const ExploreDetails& details) {
     return MessageHoldFault{std::move(node), details.apart_from.at(0), Instant{}, *size, std::move(when)};
 }
 

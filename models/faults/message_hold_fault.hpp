@@ -53,23 +53,21 @@ struct MessageHoldFault {
     // Explored as the first message the target sends the node of "with" from a start, held
     // in flight until an end: while it is held the receiver hears nothing more on that
     // direction, so the world runs the same whatever the end will be.
-    static constexpr std::optional<ExploreShape> explore =
-        ExploreShape{.key = "hold_message",
-                     .size_field = "for",
-                     .has_end = true,
-                     .strikes_links = true,
-                     .other_side_field = "with",
-                     .one_other_node = true,
-                     .name = "held message",
-                     .listing = "messages held for",
-                     .size_joint = " held for ",
-                     .description =
-                         "The first message each target sends the node of with from every strike point of the "
-                         "target, held in flight until an end (what follows it on that direction waits behind it).",
-                     .size_doc =
-                         "How long after the strike the held message lands at the earliest. A list tries "
-                         "each; a range {\"from\", \"to\"} is explored exactly.",
-                     .other_side_doc = "The one node the message goes to: its name, or a list of one."};
+    static constexpr ExploreShape explore[] = {ExploreShape{
+        .key = "hold_message",
+        .size_field = "for",
+        .has_end = true,
+        .strikes_links = true,
+        .other_side_field = "with",
+        .one_other_node = true,
+        .name = "held message",
+        .listing = "messages held for",
+        .size_joint = " held for ",
+        .description = "The first message each target sends the node of with from every strike point of the "
+                       "target, held in flight until an end (what follows it on that direction waits behind it).",
+        .size_doc = "How long after the strike the held message lands at the earliest. A list tries "
+                    "each; a range {\"from\", \"to\"} is explored exactly.",
+        .other_side_doc = "The one node the message goes to: its name, or a list of one."}};
 
     static MessageHoldFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -78,8 +76,8 @@ struct MessageHoldFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static MessageHoldFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                     const ExploreDetails& details);
+    static MessageHoldFault explored(std::string_view key, std::string node, EventTrigger when,
+                                     std::optional<Duration> size, const ExploreDetails& details);
 };
 
 }  // namespace locksim

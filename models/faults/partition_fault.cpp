@@ -103,8 +103,8 @@ void PartitionFault::strike(FaultWorld& world, NodeId trigger) const {
         });
 }
 
-PartitionFault PartitionFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                        const ExploreDetails& details) {
+PartitionFault PartitionFault::explored(std::string_view, std::string node, EventTrigger when,
+                                        std::optional<Duration> size, const ExploreDetails& details) {
     return PartitionFault{{std::move(node)}, details.apart_from, Instant{}, size, details.one_way, std::move(when)};
 }
 

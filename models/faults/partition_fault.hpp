@@ -53,29 +53,26 @@ struct PartitionFault {
     static constexpr std::string_view amounts[] = {"heal_after"};  // drawn in a generator, in draw() order
     // Explored as one node cut off, both ways (or only what it sends, "one_way"), from the
     // nodes of "apart_from" (every other node without it) until it heals.
-    static constexpr std::optional<ExploreShape> explore =
-        ExploreShape{.key = "partition",
-                     .size_field = "heal_after",
-                     .size_may_be_null = true,
-                     .no_end = "never heals",
-                     .no_end_gerund = "never healing",
-                     .has_end = true,
-                     .strikes_links = true,
-                     .other_side_field = "apart_from",
-                     .may_be_one_way = true,
-                     .name = "partition",
-                     .listing = "partitions cutting one node off, healing after",
-                     .size_joint = ", healing after ",
-                     .description =
-                         "Partitions cutting each target off, both ways (only what it sends, with one_way), from "
-                         "the nodes of apart_from (every other node without it), at every strike point of each "
-                         "target.",
-                     .size_doc =
-                         "How long until the partition heals; null: it never heals. A list tries each; a range "
-                         "{\"from\", \"to\"} is explored exactly. Default: it never heals.",
-                     .other_side_doc =
-                         "The nodes each target is cut off from: a node name, a list of them, or "
-                         "\"servers\". Default: every other node."};
+    static constexpr ExploreShape explore[] = {ExploreShape{
+        .key = "partition",
+        .size_field = "heal_after",
+        .size_may_be_null = true,
+        .no_end = "never heals",
+        .no_end_gerund = "never healing",
+        .has_end = true,
+        .strikes_links = true,
+        .other_side_field = "apart_from",
+        .may_be_one_way = true,
+        .name = "partition",
+        .listing = "partitions cutting one node off, healing after",
+        .size_joint = ", healing after ",
+        .description = "Partitions cutting each target off, both ways (only what it sends, with one_way), from "
+                       "the nodes of apart_from (every other node without it), at every strike point of each "
+                       "target.",
+        .size_doc = "How long until the partition heals; null: it never heals. A list tries each; a range "
+                    "{\"from\", \"to\"} is explored exactly. Default: it never heals.",
+        .other_side_doc = "The nodes each target is cut off from: a node name, a list of them, or "
+                          "\"servers\". Default: every other node."}};
 
     static PartitionFault read(std::string_view key, const FaultReader& reader);
     void write(FaultWriter& writer) const;
@@ -83,8 +80,8 @@ struct PartitionFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static PartitionFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
-                                   const ExploreDetails& details);
+    static PartitionFault explored(std::string_view key, std::string node, EventTrigger when,
+                                   std::optional<Duration> size, const ExploreDetails& details);
 };
 
 }  // namespace locksim

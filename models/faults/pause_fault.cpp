@@ -45,7 +45,7 @@ void PauseFault::strike(FaultWorld& world, NodeId trigger) const {
     for (NodeId target : targets) world.engine().pause(target, length, cause);
 }
 
-PauseFault PauseFault::explored(std::string node, EventTrigger when, std::optional<Duration> size,
+PauseFault PauseFault::explored(std::string_view, std::string node, EventTrigger when, std::optional<Duration> size,
                                 const ExploreDetails& details) {
     return PauseFault{std::move(node), Instant{}, *size, details.cause, std::move(when)};
 }

@@ -54,7 +54,7 @@ struct PauseFault {
          .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::node_paused};
     static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order
-    static constexpr std::optional<ExploreShape> explore =
+    static constexpr ExploreShape explore[] = {
         ExploreShape{.key = "pause",
                      .size_field = "for",
                      .has_cause = true,
@@ -63,7 +63,7 @@ struct PauseFault {
                      .listing = "pauses of",
                      .size_joint = " ",
                      .description = "Pauses of each length at every strike point of each target.",
-                     .size_doc = "The lengths to try: a list, or a range {\"from\", \"to\"} explored exactly."};
+                     .size_doc = "The lengths to try: a list, or a range {\"from\", \"to\"} explored exactly."}};
 
     static PauseFault read(std::string_view key, const FaultReader& reader);
     // "kind": gc (the default), sigstop or swap; `fail` names the field's place.
@@ -73,7 +73,7 @@ struct PauseFault {
     std::string words(std::string_view who) const;
     void draw(const DrawnAmounts& amounts, RandomStream& random);
     void strike(FaultWorld& world, NodeId trigger) const;
-    static PauseFault explored(std::string node, EventTrigger when, std::optional<Duration> size,
+    static PauseFault explored(std::string_view key, std::string node, EventTrigger when, std::optional<Duration> size,
                                const ExploreDetails& details);
 };
 

@@ -1,19 +1,40 @@
 #include "reports/html/markup.hpp"
 
+#include "sim/text_chars.hpp"
+
 namespace locksim {
+namespace {
+
+// U+FFFD, the character Unicode gives for one that cannot be shown.
+constexpr std::string_view replacement_character = "\xEF\xBF\xBD";
+
+}  // namespace
 
 std::string escaped(std::string_view text) {
     std::string out;
     out.reserve(text.size());
-    for (char c : text) {
+    for (std::size_t at = 0; at < text.size();) {
+        const char c = text[at];
         switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
             case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '\t':
+            case '\n':
+            case '\r': out += c; break;
+            default: {
+                const Utf8Char decoded = decode_utf8(text, at);
+                if (decoded.valid && !is_unshowable(decoded.code_point))
+                    out += text.substr(at, decoded.size);
+                else
+                    out += replacement_character;
+                at += decoded.size;
+                continue;
+            }
         }
+        ++at;
     }
     return out;
 }

@@ -98,12 +98,20 @@ ol.course li { margin: 6px 0; }
 )css";
 }
 
+// A report is shared as a CI artifact and opened by whoever downloads it: it runs no
+// script and loads nothing, its style and figures are in the page itself. Its text is
+// escaped where it is written; the policy tells the browser the same, so that a mistake
+// in escaping could still run nothing and fetch nothing (docs/reliability.md).
+constexpr std::string_view content_security_policy =
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
 std::string page_head(std::string_view title, std::string_view own_style) {
     return fmt::format(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         "<title>{}</title>\n<style>{}{}</style>\n</head>\n<body>\n",
-        escaped(title), page_style(), own_style);
+        content_security_policy, escaped(title), page_style(), own_style);
 }
 
 }  // namespace locksim

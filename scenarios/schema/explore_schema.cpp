@@ -100,11 +100,21 @@ std::vector<std::string> in_every(std::vector<std::vector<std::string>> lists) {
     return common;
 }
 
-std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, bool signed_values, bool allow_null) {
+// A size as written, held to the family's bound where it is fixed; one taken from the TTL
+// is held to it once the design's TTL is known (runners/explore_runner.cpp).
+SizeExpression read_bounded_size(const JsonReader& field, const AmountRule& rule) {
+    SizeExpression size = read_size(field, rule.signed_values);
+    if (!size.from_ttl && rule.bound.ns > 0 && (size.offset < -rule.bound || size.offset > rule.bound))
+        field.fail(
+            fmt::format("expected a size within {} either way: {}", format_duration(rule.bound), rule.bound_help));
+    return size;
+}
+
+std::vector<std::optional<SizeExpression>> read_sizes(const JsonReader& field, const ExploreShape& shape) {
     std::vector<std::optional<SizeExpression>> sizes;
     const auto read_one = [&](const JsonReader& item) -> std::optional<SizeExpression> {
-        if (allow_null && item.json().is_null()) return std::nullopt;
-        return read_size(item, signed_values);
+        if (shape.size_may_be_null && item.json().is_null()) return std::nullopt;
+        return read_bounded_size(item, shape.size_rule);
     };
     if (!field.json().is_array()) {
         sizes.push_back(read_one(field));
@@ -123,7 +133,8 @@ LengthRange read_range(const JsonReader& field, const ExploreShape& shape) {
             fmt::format("expected a list of sizes; a range {{\"from\", \"to\"}} is for faults with an end "
                         "(a pause, a crash that restarts, a partition that heals) or a clock step"));
     field.allow_only({"from", "to"});
-    LengthRange range{read_size(field["from"], shape.sized_range), read_size(field["to"], shape.sized_range)};
+    LengthRange range{read_bounded_size(field["from"], shape.size_rule),
+                      read_bounded_size(field["to"], shape.size_rule)};
     if (range.from.from_ttl || range.to.from_ttl) return range;  // compared once the design's TTL is known
     if (!shape.sized_range && range.to.offset < range.from.offset)
         field["to"].fail(fmt::format("expected a length not below \"from\" ({})", range.from.text));
@@ -215,7 +226,7 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
         if (item.has(shape.size_field) && item[shape.size_field].json().is_object())
             family.range = read_range(item[shape.size_field], shape);
         else if (item.has(shape.size_field) || !shape.size_may_be_null)
-            family.sizes = read_sizes(item[shape.size_field], shape.signed_sizes, shape.size_may_be_null);
+            family.sizes = read_sizes(item[shape.size_field], shape);
         else
             family.sizes = {std::nullopt};
         const std::string_view target_field = shape.key;

@@ -206,7 +206,7 @@ Json explore_definition(const ExploreShape& shape, const FaultEntry& entry) {
         roles);
     if (!shape.other_side_field.empty())
         properties[std::string(shape.other_side_field)] = explore_nodes(shape.other_side_doc);
-    Json size = defined(shape.signed_sizes ? "exploreSignedSize" : "exploreSize");
+    Json size = defined(shape.size_rule.signed_values ? "exploreSignedSize" : "exploreSize");
     const Json null{{"type", "null"}};
     Json item = shape.size_may_be_null ? Json{{"anyOf", Json::array({null, size})}} : size;
     Json sizes = Json::array();
@@ -249,9 +249,10 @@ nlohmann::ordered_json fault_schema_fragments() {
             placed.push_back(defined(fault));
             drawn.push_back(defined(generator));
             if constexpr (!requires(F f) { f.node; }) on_links.push_back(entry.key);
-            if (F::explore && F::explore->key == entry.key) {
+            for (const ExploreShape& shape : F::explore) {
+                if (shape.key != entry.key) continue;
                 const std::string name = "explore" + pascal_case(entry.key);
-                fragments["/$defs/" + name] = explore_definition(*F::explore, entry);
+                fragments["/$defs/" + name] = explore_definition(shape, entry);
                 explored.push_back(defined(name));
             }
         }

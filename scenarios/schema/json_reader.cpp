@@ -7,6 +7,7 @@
 
 #include "scenarios/schema/sha256.hpp"
 #include "sim/duration_text.hpp"
+#include "sim/text_chars.hpp"
 
 namespace locksim {
 namespace {
@@ -21,16 +22,19 @@ std::string clipped(std::string text, std::size_t limit = 120) {
     return text.substr(0, head) + fmt::format("…({} bytes)…", tail - head) + text.substr(tail);
 }
 
-// Control characters written as \xNN: an error line is one line, and it does not
-// recolour the user's terminal.
+// What sim/text_chars.hpp calls unshowable, and bytes that are not UTF-8, written as
+// \xNN per byte: an error line is one line of text, and it does not recolour the user's
+// terminal (ESC, or the C1 control U+009B) or reorder it.
 std::string printable(std::string_view text) {
     std::string out;
-    for (char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f)
-            out += fmt::format("\\x{:02x}", byte);
+    for (std::size_t at = 0; at < text.size();) {
+        const Utf8Char c = decode_utf8(text, at);
+        if (c.valid && !is_unshowable(c.code_point))
+            out += text.substr(at, c.size);
         else
-            out += c;
+            for (std::size_t i = at; i < at + c.size; ++i)
+                out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
+        at += c.size;
     }
     return out;
 }
@@ -129,9 +133,7 @@ void JsonReader::note_data_file(const std::string& name, std::string_view bytes)
 std::string JsonReader::string() const {
     expect(value_->is_string(), "a string");
     std::string text = value_->get<std::string>();
-    // Text reaches terminals and reports: no escape sequences, no line breaks.
-    for (unsigned char c : text)
-        if (c < 0x20 || c == 0x7f) fail("expected text without control characters (tabs, line breaks, escapes)");
+    if (const auto flaw = first_unshowable(text)) fail(fmt::format("{}, got {}", plain_text_expected, *flaw));
     return text;
 }
 

@@ -27,11 +27,19 @@ namespace locksim {
 // order the author wrote them.
 using Json = nlohmann::ordered_json;
 
-// Unusable input: the message is the whole line to print.
-// Text from a file made fit for a one-line error: control characters as \xNN, and cut
-// in the middle past `limit` bytes.
+// Text from a file made fit for a one-line error: what the rule for text refuses
+// (control characters, noncharacters, bidirectional controls) and bytes that are not
+// UTF-8 as \xNN, and cut in the middle past `limit` bytes.
 std::string message_safe(std::string_view text, std::size_t limit = 120);
 
+// The one rule for every text a scenario carries, every string and every member's name
+// alike (what is_unshowable() in sim/text_chars.hpp refuses, and bytes that are not
+// UTF-8): the start of the message that refuses one.
+inline constexpr std::string_view plain_text_expected =
+    "expected text without control characters (tabs, line breaks, escapes), noncharacters or bidirectional "
+    "controls";
+
+// Unusable input: the message is the whole line to print.
 class ScenarioError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

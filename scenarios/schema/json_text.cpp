@@ -106,11 +106,6 @@ TextPosition first_overflowing_number(std::string_view text) {
 }  // namespace
 
 ParsedJson parse_json_text(std::string_view text, const std::string& file, const JsonTextLimits& limits) {
-    if (limits.bytes > 0 && text.size() > limits.bytes)
-        throw ScenarioError(
-            fmt::format("{}: /: the file is {} bytes; a {} is a few kilobytes, and locksim reads at "
-                        "most {} ({})",
-                        file, text.size(), limits.kind, limits.bytes, limits.bytes_words));
     if (auto problem = shape_problem(text, limits))
         throw ScenarioError(fmt::format("{}:{}:{}: {}", file, problem->at.line, problem->at.column, problem->message));
     Json document;

@@ -3,9 +3,9 @@
 // (json_positions.hpp), and refused as a whole, in one line naming the file and
 // line:column, when it is no document to walk: not JSON, a number beyond a double, a key
 // twice in one object (nlohmann would keep the last silently), or a shape far beyond what
-// such a file needs (bytes, nesting, members), refused before a walk of it could be slow
-// or deep. Scenario files (and `run --faults`) and the shards `merge` reads come through
-// here, each kind of file with its own limits.
+// such a file needs (nesting, members), refused before a walk of it could be slow or deep.
+// Scenario files (and `run --faults`) and the shards `merge` reads come through here, each
+// kind of file with its own limits; their size is their reader's to bound (input_file.hpp).
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -18,8 +18,6 @@ namespace locksim {
 struct JsonTextLimits {
     std::string_view kind;           // "scenario": what the messages call the file
     std::string_view numbers;        // "counts, seeds and factors": what its numbers are
-    std::size_t bytes = 0;           // the most bytes of text; 0: its reader bounds it
-    std::string_view bytes_words;    // "1 MiB": `bytes` in words
     int depth = 0;                   // levels of nesting
     std::size_t object_members = 0;  // the JSON library's ordered objects are slow to search when large
     std::size_t array_items = 0;     // 0: any number

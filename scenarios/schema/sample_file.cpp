@@ -4,14 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 #include <variant>
 
+#include "scenarios/schema/input_file.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/observed_distribution.hpp"
 
@@ -22,7 +19,7 @@ constexpr std::array<std::string_view, 7> units{"ns", "us", "ms", "s", "m", "min
 
 // A million samples of "123.456789ms" and a comment or two; a bigger file is a mistake
 // (the wrong file, or a log rather than the durations taken from it).
-constexpr std::uintmax_t max_sample_file_bytes = 64 << 20;
+constexpr InputLimit sample_file_limit{64 << 20, "64 MiB", "a file of samples is read whole"};
 
 std::string_view trimmed(std::string_view line) {
     const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
@@ -63,6 +60,10 @@ DurationParse parse_sample(std::string_view text, const std::optional<std::strin
 
 }  // namespace
 
+std::string sample_file_path(const std::string& scenario_file, const std::string& name) {
+    return (std::filesystem::path(scenario_file).parent_path() / name).string();
+}
+
 bool is_duration_unit(const std::string& unit) {
     return std::find(units.begin(), units.end(), unit) != units.end();
 }
@@ -70,27 +71,16 @@ bool is_duration_unit(const std::string& unit) {
 std::vector<Duration> read_sample_file(const JsonReader& field, const std::string& name,
                                        const std::optional<std::string>& unit) {
     if (name.empty()) field.fail("expected the name of a file of durations, one per line, such as \"gc-pauses.txt\"");
-    const std::string path = (std::filesystem::path(field.file()).parent_path() / name).string();
+    const std::string path = sample_file_path(field.file(), name);
     const std::string shown = message_safe(path);
-    // Only a regular file: a device or a pipe (/dev/zero, a FIFO) could be read forever.
-    std::error_code status_error;
-    const auto status = std::filesystem::status(path, status_error);
-    if (std::filesystem::is_directory(status))
-        field.fail(fmt::format("{} is a directory; expected a file of durations, one per line", shown));
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        field.fail(fmt::format("{} is not a regular file (a device or a pipe?); expected a file of durations", shown));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) field.fail(fmt::format("cannot open {}: {}", shown, std::strerror(errno)));
-    std::error_code size_error;
-    const auto bytes = std::filesystem::file_size(path, size_error);
-    if (size_error) field.fail(fmt::format("cannot read {}: {}", shown, size_error.message()));
-    if (bytes > max_sample_file_bytes)
-        field.fail(fmt::format("{} is {} bytes; a file of samples is read whole, up to {} (64 MiB)", shown, bytes,
-                               max_sample_file_bytes));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) field.fail(fmt::format("cannot read {}", shown));
-    const std::string content = text.str();
+    std::string content;
+    try {
+        content = read_input_file(path, sample_file_limit);
+    } catch (const InputFileError& error) {
+        if (error.problem == InputProblem::directory)
+            field.fail(fmt::format("{} is a directory; expected a file of durations, one per line", shown));
+        field.fail(input_error_line(shown, error));
+    }
     field.note_data_file(name, content);
 
     std::vector<Duration> samples;

@@ -19,6 +19,9 @@ namespace locksim {
 std::vector<Duration> read_sample_file(const JsonReader& field, const std::string& name,
                                        const std::optional<std::string>& unit);
 
+// Where a scenario file `scenario_file` finds the file of samples it names `name`.
+std::string sample_file_path(const std::string& scenario_file, const std::string& name);
+
 // The units a bare number may be given in: those of duration text.
 bool is_duration_unit(const std::string& unit);
 

@@ -25,9 +25,11 @@ struct Scenario {
     // Of the file's bytes, and of the data files it reads: what a sweep says it ran,
     // whatever the path.
     std::string content_sha256;
-    // The files of samples it reads (`{"observed": …}`), by the name the file gives them,
-    // with the SHA-256 of each: what changed, when content_sha256 did.
-    std::map<std::string, std::string> data_files;
+    // The files of samples it read ({"observed": …}), as paths: inputs no output may replace.
+    std::vector<std::string> data_files;
+    // The same by the name the file gives each, with the SHA-256 of its bytes: which one
+    // changed, when content_sha256 did.
+    std::map<std::string, std::string> data_file_sha256;
     std::string name;
     std::string description;
     std::string lesson;   // one line: what a learner should take away

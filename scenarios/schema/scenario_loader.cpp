@@ -8,21 +8,21 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 #include "checks/metric_table.hpp"
 #include "models/idempotency_key.hpp"
 #include "models/stores/store_registry.hpp"
 #include "scenarios/schema/explore_schema.hpp"
+#include "scenarios/schema/input_file.hpp"
 #include "scenarios/schema/json_text.hpp"
+#include "scenarios/schema/sample_file.hpp"
 #include "scenarios/schema/sha256.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
+#include "sim/text_chars.hpp"
 
 namespace locksim {
 namespace {
@@ -52,11 +52,9 @@ Vocabulary read_vocabulary(const JsonReader& field) {
     const auto read = [&field](std::string_view key, std::string& word) {
         if (!field.has(key)) return;
         const JsonReader value = field[key];
-        word = value.string();
-        const bool printable = !word.empty() && word.size() <= 40 && std::none_of(word.begin(), word.end(), [](char c) {
-            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-        });
-        if (!printable) value.fail("expected a word or two of printable text, at most 40 bytes (\"user\", \"email\")");
+        word = value.string();  // text, as every text field is
+        if (word.empty() || word.size() > 40)
+            value.fail("expected a word or two of printable text, at most 40 bytes (\"user\", \"email\")");
     };
     read("item", words.item);
     read("effect", words.effect);
@@ -291,14 +289,22 @@ void add_correctness_expectations(std::vector<Expectation>& expectations, const 
 // A scenario is a few kilobytes, a few levels deep, with objects of a few dozen fields.
 // Refusing what is far beyond that before parsing keeps every later walk of the document
 // fast and safe (the JSON library's ordered objects take quadratic time in their size).
-constexpr std::size_t max_file_bytes = 1 << 20;
+constexpr InputLimit scenario_limit{1 << 20, "1 MiB", "a scenario is a few kilobytes"};
 constexpr JsonTextLimits scenario_text{.kind = "scenario",
                                        .numbers = "counts, seeds and factors",
-                                       .bytes = max_file_bytes,
-                                       .bytes_words = "1 MiB",
                                        .depth = 64,
                                        .object_members = 1'000,
                                        .array_items = 100'000};
+
+// A scenario file that cannot be read, as the loader's one line. A file too big is the
+// document's fault as a whole (pointer "/"); a folder gets the name of a file to give.
+ScenarioError file_error(const std::string& path, const InputFileError& error) {
+    if (error.problem == InputProblem::too_big) return ScenarioError(fmt::format("{}: /: {}", path, error.what()));
+    if (error.problem == InputProblem::directory)
+        return ScenarioError(
+            fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
+    return ScenarioError(input_error_line(path, error));
+}
 
 }  // namespace
 
@@ -386,6 +392,31 @@ std::vector<Expectation> read_expectations(const JsonReader& expect, const std::
 
 namespace {
 
+// A scenario's text (or `run --faults`') as JSON: within a scenario file's limit (the
+// reader bounds a file; text given otherwise is bounded here), then the JSON layer.
+ParsedJson parse_scenario_text(std::string_view text, const std::string& file) {
+    if (text.size() > scenario_limit.bytes)
+        throw file_error(file, input_too_big(std::to_string(text.size()), scenario_limit));
+    return parse_json_text(text, file, scenario_text);
+}
+
+// Every text in the file follows one rule (sim/text_chars.hpp), wherever it stands: a
+// value, a design's name or any other member's, a value every design overrides. Checked
+// before anything reads the file, so a text that no design reads is refused too, at its place.
+void check_every_text(const JsonReader& value) {
+    if (value.json().is_string()) {
+        (void)value.string();
+    } else if (value.json().is_object()) {
+        for (const auto& [name, member] : value.members()) {
+            if (const auto flaw = first_unshowable(name))
+                member.fail(fmt::format("name: {}, got {}", plain_text_expected, *flaw));
+            check_every_text(member);
+        }
+    } else if (value.json().is_array()) {
+        for (const auto& item : value.elements()) check_every_text(item);
+    }
+}
+
 // Sets the value at the variation's pointer; its parent must be in the file already.
 void vary(Json& document, const ScenarioVariation& variation, const std::string& file) {
     const Json::json_pointer pointer(variation.pointer);
@@ -403,7 +434,7 @@ void vary(Json& document, const ScenarioVariation& variation, const std::string&
 
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics,
                         const std::vector<ScenarioVariation>& variations) {
-    ParsedJson parsed = parse_json_text(text, file, scenario_text);
+    ParsedJson parsed = parse_scenario_text(text, file);
     for (const auto& variation : variations) vary(parsed.document, variation, file);
     const Json& document = parsed.document;
     const JsonPositions& positions = parsed.positions;
@@ -414,6 +445,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson", "section",
                                                    "seed",    "designs", "explore",     "sweep",  "vocabulary"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
+    check_every_text(root);
     root.allow_only(top_level_fields);
 
     // "$schema" names the JSON Schema editors check the file against; it changes nothing here.
@@ -442,11 +474,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
     for (const auto& [name, design] : designs) {
-        const bool printable = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
-            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-        });
-        if (!printable)
-            design.fail("expected a design name of printable text (it is shown in tables and used with --design)");
+        // Its text is checked with every other (check_every_text).
+        if (name.empty()) design.fail("expected a design name (it is shown in tables and used with --design)");
         std::vector<std::string_view> design_fields(world_fields.begin(), world_fields.end());
         design_fields.push_back("expect");
         design.allow_only(design_fields);
@@ -468,7 +497,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     if (root.has("sweep")) scenario.sweep = read_sweep_block(root["sweep"], scenario.designs);
     // A file of samples is part of what a sweep ran: the names and hashes of the files read
     // join the scenario's bytes in the hash, so editing one is as visible as editing the file.
-    scenario.data_files = data_files;
+    scenario.data_file_sha256 = data_files;
+    for (const auto& [name, sha256] : data_files) scenario.data_files.push_back(sample_file_path(file, name));
     if (!data_files.empty()) {
         std::string identity(text);
         for (const auto& [name, sha256] : data_files) identity += fmt::format("\n{} {}", name, sha256);
@@ -505,7 +535,7 @@ Json design_world_json(const Json& document, const std::string& design) {
 }
 
 void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin) {
-    const ParsedJson parsed = parse_json_text(faults_text, origin, scenario_text);
+    const ParsedJson parsed = parse_scenario_text(faults_text, origin);
     const JsonSource source{origin, &parsed.positions, nullptr, "", ""};
     const JsonReader faults(source, parsed.document, "");
     for (auto& design : scenario.designs) {
@@ -514,24 +544,17 @@ void replace_faults(Scenario& scenario, std::string_view faults_text, const std:
     }
 }
 
+std::string read_scenario_text(const std::string& path) {
+    try {
+        return read_input_file(path, scenario_limit);
+    } catch (const InputFileError& error) {
+        throw file_error(path, error);
+    }
+}
+
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics,
                             const std::vector<ScenarioVariation>& variations) {
-    std::ifstream in(path, std::ios::binary);
-    if (std::filesystem::is_directory(path))
-        throw ScenarioError(
-            fmt::format("{}: is a directory; give a scenario file such as {}/gc-pause-40s.json", path, path));
-    if (!in) throw ScenarioError(fmt::format("{}: cannot open the file: {}", path, std::strerror(errno)));
-    std::error_code size_error;
-    const auto bytes = std::filesystem::file_size(path, size_error);
-    if (!size_error && bytes > max_file_bytes)
-        throw ScenarioError(
-            fmt::format("{}: /: the file is {} bytes; a scenario is a few kilobytes, and locksim reads at "
-                        "most {} (1 MiB)",
-                        path, bytes, max_file_bytes));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", path));
-    return parse_scenario(text.str(), path, metrics, variations);
+    return parse_scenario(read_scenario_text(path), path, metrics, variations);
 }
 
 }  // namespace locksim

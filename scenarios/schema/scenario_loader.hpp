@@ -20,6 +20,10 @@ struct ScenarioVariation {
     Json value;
 };
 
+// The bytes of the scenario file at `path`, read as every input is (input_file.hpp): a
+// regular file of at most 1 MiB without NUL bytes. Throws ScenarioError naming the file.
+std::string read_scenario_text(const std::string& path);
+
 // `metrics`: the metric names an expectation may name (the checkers' vocabulary).
 Scenario load_scenario_file(const std::string& path, const std::vector<std::string>& metrics,
                             const std::vector<ScenarioVariation>& variations = {});

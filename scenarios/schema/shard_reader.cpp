@@ -17,13 +17,8 @@ namespace {
 
 // A shard nests six levels at most (an explore shard's ends); its size is its reader's to
 // bound (the file's reader), and its arrays may be long (an explore shard's units).
-constexpr JsonTextLimits shard_text{.kind = "shard",
-                                    .numbers = "counts and seeds",
-                                    .bytes = 0,
-                                    .bytes_words = "",
-                                    .depth = 16,
-                                    .object_members = 1'000,
-                                    .array_items = 0};
+constexpr JsonTextLimits shard_text{
+    .kind = "shard", .numbers = "counts and seeds", .depth = 16, .object_members = 1'000, .array_items = 0};
 
 // What a file cut short still says about itself: sweep_json writes the shard early.
 IncompleteShard incomplete_shard(const std::string& file, std::string_view text) {

@@ -5,9 +5,9 @@
 // Beyond "no other exception", it checks what every caller relies on from a loaded
 // scenario: at least one design, each with a server, a horizon above 0 and at most a
 // week, and every named node a node of the world; that its text (names, design names,
-// a trigger's field names) has no control characters (docs/scenario-format.md: "Text may not contain
-// control characters"); and that an error message is one line, free of control
-// characters, that starts with the file name. Each of these has an id (in brackets in
+// a trigger's field names) follows the rule for text (docs/scenario-format.md: no control
+// characters, noncharacters or bidirectional controls); and that an error message is one
+// line of UTF-8, free of control characters, that starts with the file name. Each of these has an id (in brackets in
 // the finding) for LOCKSIM_FUZZ_KNOWN, see fuzz_support.hpp.
 #include <algorithm>
 #include <cstddef>
@@ -22,6 +22,7 @@
 #include "checks/metrics.hpp"
 #include "fuzz_support.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "sim/text_chars.hpp"
 
 namespace {
 
@@ -43,10 +44,12 @@ std::string printable(std::string_view text) {
     return out;
 }
 
+// The one rule for text (sim/text_chars.hpp): no control character (C0, DEL, C1), no
+// noncharacter, no bidirectional override, nothing that is not UTF-8.
 void check_text(std::string_view text, const std::string& where) {
-    if (locksim_fuzz::control_character(text) != std::string_view::npos)
+    if (const auto flaw = locksim::first_unshowable(text))
         promise_broken("control-in-scenario-text", "parse_scenario",
-                       "loaded a scenario whose " + where + " has a control character: \"" + printable(text) + "\"");
+                       "loaded a scenario whose " + where + " holds " + *flaw + ": \"" + printable(text) + "\"");
 }
 
 void check_scenario(const locksim::Scenario& scenario) {
@@ -126,13 +129,15 @@ void check_error(const locksim::ScenarioError& error) {
     // The JSON library's syntax errors quote what it last read, the duplicate-field
     // error names the field, the readers quote fields and values: one id each, so that
     // one known finding does not hide the others.
-    if (locksim_fuzz::control_character(message) != std::string_view::npos) {
+    if (locksim::first_unshowable(message)) {
         const char* id = message.find(": not valid JSON: ") != std::string_view::npos ? "control-in-json-error"
                          : message.ends_with("this field appears twice in the same object")
                              ? "control-in-duplicate-field-error"
                              : "control-in-error";
         promise_broken(id, "parse_scenario",
-                       "a ScenarioError with a control character (a line break, an escape): " + printable(message));
+                       "a ScenarioError with a control character (a line break, an escape, a C1 control) or "
+                       "bytes that are not UTF-8: " +
+                           printable(message));
     }
 }
 
