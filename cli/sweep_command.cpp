@@ -386,7 +386,8 @@ Subcommand add_merge_command(CLI::App& app, const std::string& program) {
     add_whole_number(*merge, "--verify", options->verify,
                      "Before merging, rerun K seeds of each shard (its failing seeds first, then seeds spread\n"
                      "evenly over its block) with the scenario file and refuse a shard whose runs do not count\n"
-                     "what it recorded: the defence against an edited shard. Needs the locksim that swept",
+                     "what it recorded: the defence against an edited shard (explore shards: K units of each).\n"
+                     "Needs the locksim that swept",
                      1)
         ->type_name("K")
         ->excludes(missing);

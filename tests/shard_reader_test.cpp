@@ -142,6 +142,7 @@ TEST_CASE("per-seed counts that are not rows of runs of the shard's block are re
     CHECK_THAT(with_rows("4:0,0,0,0,1"),
                Catch::Contains(": /designs/0/per_seed: row 1 (\"4:0,0,0,0,1\"): 5 counts, not 6" + expected));
     CHECK_THAT(with_rows("4:0,0,0,0,1,0,0"), Catch::Contains("row 1 (\"4:0,0,0,0,1,0,0\"): more than 6 counts"));
+    CHECK_THAT(with_rows("4:0,0,0,0,1,0,"), Catch::Contains("row 1 (\"4:0,0,0,0,1,0,\"): more than 6 counts"));
     CHECK_THAT(with_rows("-4:0,0,0,0,1,0"),
                Catch::Contains("row 1 (\"-4:0,0,0,0,1,0\"): no offset from the first seed"));
     CHECK_THAT(with_rows("4:0,0,0,0,-1,0"), Catch::Contains("count 5 is not a whole number of 64 bits"));

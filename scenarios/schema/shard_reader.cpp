@@ -103,9 +103,10 @@ std::vector<SeedCounts> read_seed_counts(const JsonReader& field, std::uint64_t 
             run.counts[i] = *count;
             if (i + 1 < counted_totals && comma == counts.size())
                 fail(fmt::format("{} counts, not {}", i + 1, counted_totals));
+            if (i + 1 == counted_totals && comma < counts.size())
+                fail(fmt::format("more than {} counts", counted_totals));
             counts.remove_prefix(std::min(comma + 1, counts.size()));
         }
-        if (!counts.empty()) fail(fmt::format("more than {} counts", counted_totals));
         if (!run.counted_anything()) fail("a run that counted nothing has no row");
         if (!rows.empty() && rows.back().seed >= run.seed) fail("its seed is not above the row before's");
         if (end + 1 == text.size()) fail("a space after the last row");
