@@ -35,7 +35,7 @@ WorldSpec without_faults(const Design& design) {
 // fixed size is when the file is read.
 void hold_to_bound(const ExploreShape& shape, const SizeExpression& size, Duration value, const Design& design) {
     const AmountRule& rule = shape.size_rule;
-    if (rule.bound.ns > 0 && (value < -rule.bound || value > rule.bound))
+    if (rule.beyond(value, value))
         throw ExploreError(
             fmt::format("design \"{}\": the {} size \"{}\" comes to {} with this design's TTL of {}, "
                         "beyond {} either way: {}",

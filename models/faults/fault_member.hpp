@@ -22,6 +22,11 @@ struct AmountRule {
     // |amount| at most this (0: no bound), with the sentence that says why.
     Duration bound{};
     std::string_view bound_help;
+
+    // Whether amounts from `low` to `high` go past the bound either way.
+    constexpr bool beyond(Duration low, Duration high) const {
+        return bound.ns > 0 && (low < -bound || high > bound);
+    }
 };
 
 enum class MemberType {

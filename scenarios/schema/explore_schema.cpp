@@ -104,7 +104,7 @@ std::vector<std::string> in_every(std::vector<std::vector<std::string>> lists) {
 // is held to it once the design's TTL is known (runners/explore_runner.cpp).
 SizeExpression read_bounded_size(const JsonReader& field, const AmountRule& rule) {
     SizeExpression size = read_size(field, rule.signed_values);
-    if (!size.from_ttl && rule.bound.ns > 0 && (size.offset < -rule.bound || size.offset > rule.bound))
+    if (!size.from_ttl && rule.beyond(size.offset, size.offset))
         field.fail(
             fmt::format("expected a size within {} either way: {}", format_duration(rule.bound), rule.bound_help));
     return size;

@@ -240,18 +240,15 @@ public:
     Duration amount(std::string_view field) const override {
         const AmountRule& rule = declared(field, MemberType::amount).rule;
         const JsonReader value = item_[field];
-        const auto beyond = [&](Duration low, Duration high) {
-            return rule.bound.ns > 0 && (low < -rule.bound || high > rule.bound);
-        };
         if (drawn()) {
             const DurationDistribution distribution = read_distribution(value, rule.signed_values);
-            if (beyond(distribution.low, distribution.high)) value.fail(std::string(rule.bound_help));
+            if (rule.beyond(distribution.low, distribution.high)) value.fail(std::string(rule.bound_help));
             generator_->amounts.set(field, distribution);
             return Duration{};
         }
         const Duration fixed = rule.signed_values ? value.signed_duration() : value.duration();
         if (rule.above_zero && fixed.ns <= 0) value.fail(std::string(rule.above_zero_help));
-        if (beyond(fixed, fixed)) value.fail(std::string(rule.bound_help));
+        if (rule.beyond(fixed, fixed)) value.fail(std::string(rule.bound_help));
         return fixed;
     }
     Odds odds(std::string_view field) const override {
