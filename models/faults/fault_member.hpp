@@ -24,9 +24,7 @@ struct AmountRule {
     std::string_view bound_help;
 
     // Whether amounts from `low` to `high` go past the bound either way.
-    constexpr bool beyond(Duration low, Duration high) const {
-        return bound.ns > 0 && (low < -bound || high > bound);
-    }
+    constexpr bool beyond(Duration low, Duration high) const { return bound.ns > 0 && (low < -bound || high > bound); }
 };
 
 enum class MemberType {
