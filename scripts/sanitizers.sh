@@ -62,7 +62,7 @@ if [ "$tests" = locksim_tests ]; then
   # scan at exit), over 600 times. There are eight shares per core, each started when a core
   # is free, so that the slowest tests do not keep one core busy while the other idles (with
   # one share per core, one ended a minute after the other). Each runs where CTest runs them
-  # (the build's tests/); the names go in a file (-f), quoted, with Catch's separators
+  # (the build's tests/); the names go in a file (-f), quoted, with Catch's separators and quotes
   # escaped, and -w NoTests fails a run in which a name matches nothing. LeakSanitizer still
   # checks at each process's exit. Each output is kept in catch-runs/ and shown once all
   # have ended, so that reports do not interleave; a failure in any fails the script.
@@ -78,7 +78,7 @@ if [ "$tests" = locksim_tests ]; then
     echo "sanitizers: $directory/tests/locksim_tests listed no test cases" >&2
     exit 1
   fi
-  sed 's/[],[\\]/\\&/g; s/.*/"&"/' "$runs/listed" >"$runs/names"
+  sed 's/[],[\\"]/\\&/g; s/.*/"&"/' "$runs/listed" >"$runs/names"
   cores=$(nproc)
   shares=$((8 * cores))
   run_share() {
