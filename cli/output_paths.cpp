@@ -35,7 +35,7 @@ bool same_file(const std::string& a, const std::string& b) {
 void require_writable_folder(const OutputTarget& target, const std::string& folder) {
     struct stat status {};
     if (::stat(folder.c_str(), &status) != 0) {
-        if (errno == ENOENT) refuse(target, fmt::format("the folder {} does not exist", folder));
+        if (errno == ENOENT) refuse(target, fmt::format("the folder {} does not exist; create it first", folder));
         refuse(target, fmt::format("cannot use the folder {}: {}", folder, std::strerror(errno)));
     }
     if (!S_ISDIR(status.st_mode)) refuse(target, fmt::format("{} is not a folder", folder));

@@ -196,7 +196,8 @@ int sweep_command(const SweepCommandOptions& options) {
         return 2;
     }
     if (options.start > UINT64_MAX - (options.seeds - 1)) {
-        fmt::print(stderr, "--start: seeds {} and up would pass 2^64-1\n", options.start);
+        fmt::print(stderr, "--start: {} seeds from {} would pass seed 2^64-1 ({}); lower --start or --seeds\n",
+                   options.seeds, options.start, UINT64_MAX);
         return 2;
     }
     ShardChoice shard;

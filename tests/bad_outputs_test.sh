@@ -112,7 +112,7 @@ CASES = [
      "--junit out.json: is also --output out.json; give each output its own file"),
     # A billion seeds would run for days: the folder is checked first.
     ("sweep-output-folder-missing", "sweep s.json --seeds 1000000000 --output missing/shard.json", 2,
-     "--output missing/shard.json: the folder missing does not exist"),
+     "--output missing/shard.json: the folder missing does not exist; create it first"),
     ("sweep-output-is-a-folder", "sweep s.json --seeds 2 --output outside", 2,
      "--output outside: is a directory; give the name of a file to write"),
     ("merge-output-is-a-shard", "merge m1.json m2.json --output m1.json", 2,
@@ -124,7 +124,7 @@ CASES = [
     ("shrink-out-is-its-scenario", "shrink g.json --design unfenced --out g.json", 2,
      "--out g.json: is also an input of this command (g.json)" + NEVER),
     ("shrink-out-folder-missing", "shrink g.json --design unfenced --out missing/minimal.json", 2,
-     "--out missing/minimal.json: the folder missing does not exist"),
+     "--out missing/minimal.json: the folder missing does not exist; create it first"),
     ("explore-output-is-its-scenario", "explore g.json --output g.json", 2,
      "--output g.json: is also an input of this command (g.json)" + NEVER),
     ("run-report-is-its-scenario", "run g.json --report g.json", 2,

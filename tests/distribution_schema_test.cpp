@@ -240,6 +240,20 @@ TEST_CASE("an observed file that cannot be used is refused naming the field, the
         CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),
                           "/fault_generators/0/for/observed: " + file + " holds no samples"));
     }
+    SECTION("a file that is not durations is described, not quoted (a scenario may name /etc/shadow)") {
+        folder.write("pauses.txt", "root:$y$j9T$secretsalt$hashhashhash:19000:0:99999:7:::\n");
+        const std::string error = folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})"));
+        CHECK(folder.says(error, file + ":1: expected a duration such as \"12ms\" or \"4.2s\", got a line of 54 "
+                                        "characters that does not begin with a number (is this a file of durations?)"));
+        CHECK(error.find("root") == std::string::npos);
+    }
+    SECTION("a line that begins as a number but is longer than any duration shows only its beginning") {
+        folder.write("pauses.txt", "12ms\n3fa9c1d27e6b5a4f8c0d9e1b2a3c4d5e6f708192a3b4c5d6\n");
+        const std::string error = folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})"));
+        CHECK(folder.says(error, file + ":2: expected one duration on the line, got 48 characters beginning "
+                                        "\"3fa9c1d27e6b…\""));
+        CHECK(error.find("8192a3") == std::string::npos);
+    }
     SECTION("a duration above a week") {
         folder.write("pauses.txt", "1s\n169h\n");
         CHECK(folder.says(folder.error_of(scenario_with_pauses(R"({"observed": "pauses.txt"})")),

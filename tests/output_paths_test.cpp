@@ -46,7 +46,7 @@ TEST_CASE("an output file in a folder that does not exist, or that is a folder, 
     const auto folder = testing::fresh_directory("outputs_folders");
     const std::string missing = (folder / "no" / "x.json").string();
     CHECK(output_refusal({OutputTarget{"--output", missing}}, {}) ==
-          "--output " + missing + ": the folder " + (folder / "no").string() + " does not exist");
+          "--output " + missing + ": the folder " + (folder / "no").string() + " does not exist; create it first");
     CHECK(output_refusal({OutputTarget{"--out", folder.string()}}, {}) ==
           "--out " + folder.string() + ": is a directory; give the name of a file to write");
     std::filesystem::remove_all(folder);

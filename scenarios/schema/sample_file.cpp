@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <optional>
 #include <string_view>
 #include <variant>
 
@@ -37,13 +38,28 @@ bool is_decimal_number(std::string_view text) {
     return digits(text.substr(0, point)) && (point == std::string_view::npos || digits(text.substr(point + 1)));
 }
 
+// A file of samples is named by the scenario, which may come from someone else: an error
+// quotes a line only as far as a duration goes, so that naming /etc/shadow or
+// /proc/self/environ prints none of it. A line that does not begin as a number is
+// described, not quoted; one longer than any duration is quoted by its first characters.
+std::optional<std::string> unquotable(std::string_view text) {
+    constexpr std::size_t longest_duration = 32;  // "9223372036854775807ns" is 21
+    constexpr std::size_t shown_prefix = 12;
+    const char first = text.front();
+    if (!((first >= '0' && first <= '9') || first == '.' || first == '+' || first == '-'))
+        return fmt::format(
+            "expected a duration such as \"12ms\" or \"4.2s\", got a line of {} characters that does not begin "
+            "with a number (is this a file of durations?)",
+            text.size());
+    if (text.size() > longest_duration)
+        return fmt::format("expected one duration on the line, got {} characters beginning \"{}…\"", text.size(),
+                           message_safe(text.substr(0, shown_prefix)));
+    return std::nullopt;
+}
+
 // The duration on one line, or what is wrong with it.
 DurationParse parse_sample(std::string_view text, const std::optional<std::string>& unit, const std::string& name) {
-    // The longest duration text is about 30 characters; a longer line is something else.
-    constexpr std::size_t longest_line = 64;
-    if (text.size() > longest_line)
-        return fmt::format("expected one duration on the line, got {} characters: \"{}\"", text.size(),
-                           message_safe(text, longest_line));
+    if (std::optional<std::string> problem = unquotable(text)) return *problem;
     if (unit) {
         if (!is_decimal_number(text))
             return fmt::format("expected a bare number of {} (as \"unit\" says), such as \"12.5\", got \"{}\"", *unit,
