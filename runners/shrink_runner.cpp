@@ -11,6 +11,7 @@
 #include "models/world/fault_schedule.hpp"
 #include "models/world/world.hpp"
 #include "runners/scenario_runner.hpp"
+#include "scenarios/schema/design_world.hpp"
 #include "scenarios/schema/fault_json.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"

@@ -15,6 +15,7 @@
 #include "checks/metric_table.hpp"
 #include "models/idempotency_key.hpp"
 #include "models/stores/store_registry.hpp"
+#include "scenarios/schema/design_world.hpp"
 #include "scenarios/schema/explore_schema.hpp"
 #include "scenarios/schema/input_file.hpp"
 #include "scenarios/schema/json_text.hpp"
@@ -33,10 +34,6 @@ constexpr std::string_view provider_node = "payment-provider";
 
 // Defaults for fields a scenario may leave out; docs/scenario-format.md lists them.
 constexpr Duration default_horizon = hours(1);
-
-constexpr std::array<std::string_view, 14> world_fields{
-    "horizon",      "servers",         "clocks", "network",          "lock",    "job",     "fencing", "reclaim_after",
-    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose", "provider"};
 
 bool is_node_name(std::string_view name) {
     return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
@@ -479,6 +476,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         std::vector<std::string_view> design_fields(world_fields.begin(), world_fields.end());
         design_fields.push_back("expect");
         design.allow_only(design_fields);
+        refuse_nulls_removing_nothing(design, base_world);
         Json overrides = design.json();
         overrides.erase("expect");
         const Json merged = merged_world_json(base_world, overrides);
@@ -513,25 +511,6 @@ std::vector<std::string> node_names(const WorldSpec& world) {
     nodes.push_back(world.provider_node);
     nodes.push_back(world.billing_node);
     return nodes;
-}
-
-Json base_world_json(const Json& document) {
-    Json base_world = Json::object();
-    for (auto field : world_fields)
-        if (document.contains(field)) base_world[std::string(field)] = document[std::string(field)];
-    return base_world;
-}
-
-Json merged_world_json(const Json& base_world, const Json& overrides) {
-    Json merged = base_world;
-    merged.merge_patch(overrides);
-    return merged;
-}
-
-Json design_world_json(const Json& document, const std::string& design) {
-    Json overrides = document.at("designs").at(design);
-    overrides.erase("expect");
-    return merged_world_json(base_world_json(document), overrides);
 }
 
 void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin) {

@@ -30,12 +30,6 @@ Scenario load_scenario_file(const std::string& path, const std::vector<std::stri
 Scenario parse_scenario(std::string_view text, const std::string& file, const std::vector<std::string>& metrics,
                         const std::vector<ScenarioVariation>& variations = {});
 
-// A design's world as JSON: the file's world fields with the design's overrides merged in
-// (RFC 7386), as the loader reads it. `document` is a whole scenario file that loaded.
-Json design_world_json(const Json& document, const std::string& design);
-Json base_world_json(const Json& document);
-Json merged_world_json(const Json& base_world, const Json& overrides);
-
 // `locksim run --faults '[…]'`: every design's faults become this list, written as in a
 // scenario's "faults", and nothing is drawn from "fault_generators". Errors name `origin`.
 void replace_faults(Scenario& scenario, std::string_view faults_text, const std::string& origin);
