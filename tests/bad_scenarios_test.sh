@@ -7,6 +7,7 @@
 #     stderr (at most 4096 bytes of UTF-8, no C0 or C1 control characters) that starts with FILE and names
 #     the place listed for FILE in tests/bad_scenarios/README.md: a JSON pointer
 #     (FILE[:LINE:COL]: /pointer: ...) or, for a JSON syntax error, FILE:LINE:COL: ...;
+#     and whose text after FILE is the one tests/bad_scenarios/messages.txt records;
 #   - `check FILE` exits 2 and prints "ERROR " followed by that same line.
 #
 # Then the inputs that are not files of the corpus, made at test time (the README's
@@ -75,6 +76,28 @@ def table(readme):
     return rows
 
 
+MESSAGES = os.path.join(corpus, "messages.txt")
+
+
+def recorded_messages():
+    """file name -> the message it must print after its path, from messages.txt."""
+    messages = {}
+    with open(MESSAGES, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            name, tab, message = line.rstrip("\n").partition("\t")
+            if not tab or name in messages:
+                sys.exit(f"{MESSAGES}:{number}: expected one line per file, FILE<tab>MESSAGE")
+            messages[name] = message
+    return messages
+
+
+def placeholders(message):
+    """The message with the folders of this run written as {corpus} and {generated}."""
+    return message.replace(corpus, "{corpus}").replace(generated, "{generated}")
+
+
 def read(path):
     size = os.path.getsize(path)
     with open(path, "rb") as f:
@@ -113,7 +136,7 @@ def show(data, limit=160):
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def check_file(path, accepted):
+def check_file(path, accepted, message):
     """The list of problems with how locksim refuses `path` (empty: it passed)."""
     name = os.path.basename(path)
     problems = []
@@ -148,6 +171,12 @@ def check_file(path, accepted):
         problems.append(f"run: the message does not start with the path as given: {show(line)}")
     elif err_size and not location_ok(line[len(prefix):].decode("utf-8", "replace"), accepted):
         problems.append(f"run: the message names none of {', '.join(accepted)}: {show(line)}")
+    elif err_size:
+        said = placeholders(line[len(prefix):].decode("utf-8", "replace"))
+        if message is None:
+            problems.append(f"run: no message recorded in messages.txt; it says (after the path): {said}")
+        elif said != message:
+            problems.append(f"run: the message differs from messages.txt: expected {message!r}, got {said!r}")
     if problems and code != 2:
         return problems  # the file was not refused: `check` tells nothing more
     if took > TIMEOUT / 2:
@@ -271,6 +300,7 @@ def check_special(case):
 
 def main():
     rows = table(os.path.join(corpus, "README.md"))
+    messages = recorded_messages()
     files = sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith(".json"))
     files += sorted(os.path.join(generated, f) for f in os.listdir(generated) if f.endswith(".json"))
     if only:
@@ -279,6 +309,7 @@ def main():
         missing = names - {os.path.basename(f) for f in files}
     else:
         missing = set(rows) - {os.path.basename(f) for f in files}
+        missing |= set(messages) - {os.path.basename(f) for f in files}
     passed, failed = 0, []
     start = time.monotonic()
 
@@ -288,7 +319,7 @@ def main():
         if name not in rows:
             problems = ["not listed in tests/bad_scenarios/README.md (add a row: file, where it is reported, what is wrong)"]
         else:
-            problems = check_file(path, rows[name])
+            problems = check_file(path, rows[name], messages.get(name))
         return name, problems, time.monotonic() - file_start
 
     # The files are independent: as many at once as there are CPUs (a sanitizer build's
@@ -305,7 +336,7 @@ def main():
             print(f"PASS {name}{slow}", flush=True)
     for name in sorted(missing):
         failed.append(name)
-        print(f"FAIL {name}: listed in README.md but there is no such file", flush=True)
+        print(f"FAIL {name}: listed in README.md or messages.txt but there is no such file", flush=True)
     specials = special_inputs() if not only or any(o.startswith(SPECIAL) for o in only) else []
     for case in specials:
         if only and case[0] not in only:
