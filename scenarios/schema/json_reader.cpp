@@ -50,6 +50,8 @@ std::string type_name(const Json& value) {
 
 }  // namespace
 
+ScenarioError::ScenarioError(std::string_view line) : std::runtime_error(printable(line)) {}
+
 std::string message_safe(std::string_view text, std::size_t limit) {
     return clipped(printable(text), limit);
 }

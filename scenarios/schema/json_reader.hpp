@@ -39,10 +39,12 @@ inline constexpr std::string_view plain_text_expected =
     "expected text without control characters (tabs, line breaks, escapes), noncharacters or bidirectional "
     "controls";
 
-// Unusable input: the message is the whole line to print.
+// Unusable input: the message is the whole line to print. Whatever in it cannot be shown
+// (the name of a file found in a folder may hold an escape sequence) is escaped here, once
+// for every message, as message_safe() does.
 class ScenarioError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit ScenarioError(std::string_view line);
 };
 
 struct JsonSource {
