@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "models/trace_kinds.hpp"
@@ -14,29 +15,43 @@
 namespace locksim {
 namespace {
 
+// Lanes drawn side by side, at least 12 characters each: 12 fit a 160-column terminal
+// beside the time.
+constexpr std::size_t max_columns = 12;
+
+bool in_columns(const DesignOutcome& design) { return design.lanes.size() <= max_columns; }
+
 struct Line {
     Instant at;
     std::size_t lane = 0;
     std::string text;
     EventTone tone = EventTone::normal;
-    std::vector<bool> frozen;  // per lane: paused while this happened (drawn ║ instead of │)
+    std::vector<bool> frozen;  // per lane, in columns only: paused while this happened (drawn ║ instead of │)
 };
 
 // Consecutive refusals at the store for the same reason become one line: who was refused,
 // how often, until when.
 struct RefusalRun {
     std::size_t line = 0;
-    std::vector<std::string> clients;
+    std::vector<std::string> clients;  // in the order first refused
+    std::set<std::string> named;       // the same, to find one at once
     int attempts = 0;
     Instant last;
     std::string reason;  // "already held", or the store's own ("lock-delay")
 };
 
+// Who was refused: every client of a small world, the first few of a large one.
 std::string refusal_text(const RefusalRun& run) {
-    std::string who =
-        run.clients.size() == 1
-            ? run.clients[0]
-            : fmt::format("{} and {}", fmt::join(run.clients.begin(), run.clients.end() - 1, ", "), run.clients.back());
+    constexpr std::size_t named = 8;
+    const auto& clients = run.clients;
+    std::string who;
+    if (clients.size() == 1)
+        who = clients[0];
+    else if (clients.size() <= named)
+        who = fmt::format("{} and {}", fmt::join(clients.begin(), clients.end() - 1, ", "), clients.back());
+    else
+        who = fmt::format("{} clients ({}, … and {} more)", clients.size(),
+                          fmt::join(clients.begin(), clients.begin() + named, ", "), clients.size() - named);
     if (run.attempts == 1) return fmt::format("refuses {}: {}", who, run.reason);
     return fmt::format("refuses {}: {} ({} attempts until {})", who, run.reason, run.attempts,
                        format_seconds(run.last));
@@ -67,30 +82,38 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
     for (const auto& step : figure.steps)
         if (!step.explanation.empty()) told[step.sequence] = &step;
 
+    const bool columns = in_columns(design);
     std::vector<Line> lines;
     std::optional<RefusalRun> refusals;
-    std::vector<bool> frozen(design.lanes.size(), false);  // a pause drawn as a span down its column
+    // A run's line is written once it has ended: rewriting it at each refusal would cost
+    // its clients over again each time.
+    const auto end_refusals = [&] {
+        if (refusals) lines[refusals->line].text = refusal_text(*refusals);
+        refusals.reset();
+    };
+    // A pause drawn as a span down its column.
+    std::vector<bool> frozen(columns ? design.lanes.size() : 0, false);
     for (const auto& event : trace.events()) {
         // World events (a partition) are drawn from the first lane.
         const std::size_t lane = event.node.valid() ? lane_of_node[event.node.index] : 0;
-        if (event.kind == trace_kind::node_resumed || event.kind == trace_kind::node_crashed) frozen[lane] = false;
+        if (columns && (event.kind == trace_kind::node_resumed || event.kind == trace_kind::node_crashed))
+            frozen[lane] = false;
         if (event.kind == trace_kind::lock_refused) {
             const std::string client = trace.node_name(event.node_ref("client"));
             const std::string reason = event.has("reason") ? event.text("reason") : "already held";
             if (!refusals || refusals->reason != reason) {
-                refusals = RefusalRun{lines.size(), {}, 0, event.at, reason};
+                end_refusals();
+                refusals = RefusalRun{lines.size(), {}, {}, 0, event.at, reason};
                 lines.push_back(Line{event.at, lane, "", EventTone::normal, frozen});
             }
-            if (std::find(refusals->clients.begin(), refusals->clients.end(), client) == refusals->clients.end())
-                refusals->clients.push_back(client);
+            if (refusals->named.insert(client).second) refusals->clients.push_back(client);
             ++refusals->attempts;
             refusals->last = event.at;
-            lines[refusals->line].text = refusal_text(*refusals);
             continue;
         }
         auto text = describe_event(event, trace);
         if (!text) continue;
-        refusals.reset();
+        end_refusals();
         Line line{event.at, lane, std::move(text->text), text->tone, frozen};
         const FlaggedEvent* flag = design.metrics.flag_for(event.sequence);
         if (flag) line.tone = tone_of(*flag);
@@ -99,12 +122,25 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         else if (flag)
             line.text += ": " + flag->explanation;
         lines.push_back(std::move(line));
-        if (event.kind == trace_kind::node_paused) frozen[lane] = true;
+        if (columns && event.kind == trace_kind::node_paused) frozen[lane] = true;
+    }
+    end_refusals();
+
+    constexpr std::size_t time_width = 9;
+    if (!columns) {
+        std::size_t node_width = 0;
+        for (const auto& lane : design.lanes) node_width = std::max(node_width, lane.size() + 3);
+        std::string out = style.heading(pad_right("time", time_width)) +
+                          style.heading(pad_right("│ node", node_width)) + style.heading("│ what happened") + "\n";
+        for (const auto& line : lines)
+            out += fmt::format("{:>{}} ", format_seconds(line.at), time_width - 1) +
+                   style.quiet(pad_right("│ " + design.lanes[line.lane], node_width)) + "│ " + styled(line, style) +
+                   "\n";
+        return out;
     }
 
     std::vector<std::size_t> widths;
     for (const auto& lane : design.lanes) widths.push_back(std::max<std::size_t>(lane.size() + 3, 12));
-    constexpr std::size_t time_width = 9;
 
     std::string out = style.heading(pad_right("time", time_width));
     for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
@@ -120,6 +156,10 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         out += row + "\n";
     }
     return out;
+}
+
+std::string_view compact_timeline_layout(const DesignOutcome& design) {
+    return in_columns(design) ? "one column per node" : "a line per event, naming its node: too many nodes for a column each";
 }
 
 }  // namespace locksim

@@ -1,8 +1,5 @@
 #include "sim/network.hpp"
 
-#include <boost/graph/connected_components.hpp>
-#include <boost/graph/filtered_graph.hpp>
-
 #include <algorithm>
 #include <cassert>
 #include <functional>
@@ -16,12 +13,22 @@ void Network::ensure_vertices(std::uint32_t count) {
 
 void Network::connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behaviour) {
     assert(a != b);
+    assert(std::max(a.index, b.index) >= boost::num_vertices(graph_) || !boost::edge(a.index, b.index, graph_).second);
+    add_link(a, b, LinkSpec{std::move(delay), behaviour});
+}
+
+void Network::link_every_pair(DelayModel delay, LinkBehaviour behaviour) {
+    every_pair_ = LinkSpec{std::move(delay), behaviour};
+}
+
+void Network::add_link(NodeId a, NodeId b, const LinkSpec& spec) {
     ensure_vertices(std::max(a.index, b.index) + 1);
-    assert(!connected(a, b));
     const NodeId low = std::min(a, b);
     const NodeId high = std::max(a, b);
     const auto& names = engine_.trace();
-    Link link{.delay = delay, .behaviour = behaviour, .low_end = low.index};
+    // Each direction's random stream is named by its ends, so a link made when first used
+    // draws what it would have drawn had it been made with the world.
+    Link link{.delay = spec.delay, .behaviour = spec.behaviour, .low_end = low.index};
     link.upward.emplace(
         Direction{engine_.random_stream({"link/", names.node_name(low), "->", names.node_name(high)}), Instant{}});
     link.downward.emplace(
@@ -30,15 +37,20 @@ void Network::connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behavi
 }
 
 bool Network::connected(NodeId a, NodeId b) const {
+    if (every_pair_ && a != b && a.index < engine_.node_count() && b.index < engine_.node_count()) return true;
     const auto vertices = boost::num_vertices(graph_);
     if (a.index >= vertices || b.index >= vertices) return false;
     return boost::edge(a.index, b.index, graph_).second;
 }
 
 Network::Link& Network::link(NodeId a, NodeId b) {
-    auto [edge, found] = boost::edge(a.index, b.index, graph_);
-    assert(found);  // the world wires every pair that talks
-    return graph_[edge];
+    if (a.index < boost::num_vertices(graph_) && b.index < boost::num_vertices(graph_)) {
+        auto [edge, found] = boost::edge(a.index, b.index, graph_);
+        if (found) return graph_[edge];
+    }
+    assert(every_pair_ && a != b);  // the world links every pair that talks
+    add_link(a, b, *every_pair_);
+    return graph_[boost::edge(a.index, b.index, graph_).first];
 }
 
 Network::Direction& Network::direction(NodeId from, NodeId to) {
@@ -69,19 +81,40 @@ void Network::lose(NodeId from, NodeId to, Odds odds, Instant until, FaultCause 
     direction(from, to).bursts.push_back(Burst{odds, until, cause});
 }
 
+bool Network::open_both_ways(std::uint32_t a, std::uint32_t b) const {
+    const auto vertices = boost::num_vertices(graph_);
+    if (a < vertices && b < vertices) {
+        const auto [edge, found] = boost::edge(a, b, graph_);
+        if (found) return graph_[edge].upward->cuts.empty() && graph_[edge].downward->cuts.empty();
+    }
+    return every_pair_.has_value();  // a link not yet used is cut in neither direction
+}
+
 std::vector<std::vector<NodeId>> Network::reachable_groups() const {
-    // Components over the links that carry messages both ways.
-    const auto open_both_ways = [this](const auto& edge) {
-        const Link& l = graph_[edge];
-        return l.upward->cuts.empty() && l.downward->cuts.empty();
-    };
-    const boost::filtered_graph<Graph, std::function<bool(Graph::edge_descriptor)>> open(graph_, open_both_ways);
-    std::vector<std::size_t> component(boost::num_vertices(graph_));
-    const std::size_t count = boost::connected_components(
-        open, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph_)));
-    std::vector<std::vector<NodeId>> groups(count);
-    for (std::size_t v = 0; v < component.size(); ++v)
-        groups[component[v]].push_back(NodeId{static_cast<std::uint32_t>(v)});
+    // The connected components over the links open both ways, numbered by their lowest node
+    // and each listed in node order. A search of the complement: each node still unplaced
+    // is tested against the one being searched from, and stays unplaced only if the two are
+    // cut apart, so the cost is the nodes plus the cut links, not the pairs.
+    const std::uint32_t count = every_pair_ ? static_cast<std::uint32_t>(engine_.node_count())
+                                            : static_cast<std::uint32_t>(boost::num_vertices(graph_));
+    std::vector<std::uint32_t> unplaced(count);
+    for (std::uint32_t v = 0; v < count; ++v) unplaced[v] = v;
+    std::vector<std::vector<NodeId>> groups;
+    while (!unplaced.empty()) {
+        std::vector<std::uint32_t> group{unplaced.front()};
+        unplaced.erase(unplaced.begin());
+        for (std::size_t searched = 0; searched < group.size(); ++searched) {
+            const std::uint32_t from = group[searched];
+            std::erase_if(unplaced, [&](std::uint32_t v) {
+                if (!open_both_ways(from, v)) return false;
+                group.push_back(v);
+                return true;
+            });
+        }
+        std::sort(group.begin(), group.end());
+        auto& ids = groups.emplace_back();
+        for (std::uint32_t v : group) ids.push_back(NodeId{v});
+    }
     return groups;
 }
 

@@ -94,6 +94,10 @@ public:
 
     // A link between a and b (both directions) with the given delay.
     void connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behaviour = {});
+    // Every other pair of the engine's nodes is linked too, with this delay and behaviour.
+    // Such a link joins the graph the first time a message or a fault uses it: a world of
+    // n nodes costs what its messages and faults touch, not the n² links of a full mesh.
+    void link_every_pair(DelayModel delay, LinkBehaviour behaviour = {});
     bool connected(NodeId a, NodeId b) const;
 
     // Faults, applied now. A cut direction loses every message sent on it until healed;
@@ -155,14 +159,25 @@ private:
         std::optional<Direction> upward;    // from low_end to the other end
         std::optional<Direction> downward;  // the other way
     };
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, Link>;
+    struct LinkSpec {
+        DelayModel delay;
+        LinkBehaviour behaviour;
+    };
+    // A node's links in a hash set: finding the link between two nodes is O(1), however
+    // many servers talk to the lock store (never iterated into output).
+    using Graph =
+        boost::adjacency_list<boost::hash_setS, boost::vecS, boost::undirectedS, boost::no_property, Link>;
 
     void ensure_vertices(std::uint32_t count);
+    void add_link(NodeId a, NodeId b, const LinkSpec& spec);
     Direction& direction(NodeId from, NodeId to);
     Link& link(NodeId a, NodeId b);
+    // Messages pass between a and b both ways: linked, and cut in neither direction.
+    bool open_both_ways(std::uint32_t a, std::uint32_t b) const;
 
     Engine& engine_;
     Graph graph_;
+    std::optional<LinkSpec> every_pair_;
     MessageId next_message_ = 1;
     bool tracing_messages_ = true;
 };

@@ -98,22 +98,8 @@ private:
     // Every node can reach every other: servers talk to the store and the resources, a
     // store's nodes talk among themselves. A link listed in the spec has its own delay.
     void wire_network() {
-        const auto count = static_cast<std::uint32_t>(engine_.node_count());
-        for (std::uint32_t a = 0; a < count; ++a) {
-            for (std::uint32_t b = a + 1; b < count; ++b) {
-                DelayModel delay = spec_.link_delay;
-                LinkBehaviour behaviour = spec_.link_behaviour;
-                for (const auto& link : spec_.links) {
-                    const NodeId x = node(link.a);
-                    const NodeId y = node(link.b);
-                    if ((x.index == a && y.index == b) || (x.index == b && y.index == a)) {
-                        delay = link.delay;
-                        behaviour = link.behaviour;
-                    }
-                }
-                network_.connect(NodeId{a}, NodeId{b}, delay, behaviour);
-            }
-        }
+        network_.link_every_pair(spec_.link_delay, spec_.link_behaviour);
+        for (const auto& link : spec_.links) network_.connect(node(link.a), node(link.b), link.delay, link.behaviour);
     }
 
     void build_servers() {

@@ -146,6 +146,7 @@ private:
 
     std::vector<std::string> read_servers(const JsonReader& list) {
         std::vector<std::string> servers;
+        std::set<std::string> listed;  // a world may have many thousands of servers
         for (const auto& item : list.elements()) {
             std::string name = item.string();
             if (!is_node_name(name))
@@ -154,8 +155,7 @@ private:
             if (name == billing_node || name == provider_node || name == "world" || is_store_node_name(name))
                 item.fail(
                     fmt::format("\"{}\" is reserved for a service node or the world; name servers differently", name));
-            if (std::find(servers.begin(), servers.end(), name) != servers.end())
-                item.fail(fmt::format("server \"{}\" is listed twice", name));
+            if (!listed.insert(name).second) item.fail(fmt::format("server \"{}\" is listed twice", name));
             servers.push_back(std::move(name));
         }
         if (servers.empty()) list.fail("expected at least one server");
