@@ -80,9 +80,9 @@ bool every_timeline(const Scenario& scenario, const std::optional<std::string>& 
 }
 
 std::string design_timeline(const DesignOutcome& design, const TextStyle& style) {
-    std::string out = style.heading(fmt::format("Timeline of \"{}\"", design.name)) +
-                      fmt::format(" (true time; {}; messages left out, --format trace has them)\n",
-                                  compact_timeline_layout(design));
+    std::string out =
+        style.heading(fmt::format("Timeline of \"{}\"", design.name)) +
+        fmt::format(" (true time; {}; messages left out, --format trace has them)\n", compact_timeline_layout(design));
     out += render_compact_timeline(design, style);
     if (design.unfinished())
         out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",

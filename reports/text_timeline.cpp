@@ -19,7 +19,9 @@ namespace {
 // beside the time.
 constexpr std::size_t max_columns = 12;
 
-bool in_columns(const DesignOutcome& design) { return design.lanes.size() <= max_columns; }
+bool in_columns(const DesignOutcome& design) {
+    return design.lanes.size() <= max_columns;
+}
 
 struct Line {
     Instant at;
@@ -159,7 +161,8 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
 }
 
 std::string_view compact_timeline_layout(const DesignOutcome& design) {
-    return in_columns(design) ? "one column per node" : "a line per event, naming its node: too many nodes for a column each";
+    return in_columns(design) ? "one column per node"
+                              : "a line per event, naming its node: too many nodes for a column each";
 }
 
 }  // namespace locksim

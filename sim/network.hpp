@@ -165,8 +165,7 @@ private:
     };
     // A node's links in a hash set: finding the link between two nodes is O(1), however
     // many servers talk to the lock store (never iterated into output).
-    using Graph =
-        boost::adjacency_list<boost::hash_setS, boost::vecS, boost::undirectedS, boost::no_property, Link>;
+    using Graph = boost::adjacency_list<boost::hash_setS, boost::vecS, boost::undirectedS, boost::no_property, Link>;
 
     void ensure_vertices(std::uint32_t count);
     void add_link(NodeId a, NodeId b, const LinkSpec& spec);

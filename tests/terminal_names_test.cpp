@@ -41,7 +41,9 @@ std::string read_back_by_bash(const std::string& quoted) {
 
 TEST_CASE("a word that a terminal would act on is quoted $'…' with those bytes escaped, and bash reads it back") {
     const std::string escape = "a\x1b[31mred.json";
-    const std::string c1 = "b\xc2\x9b" "c's.json";
+    const std::string c1 =
+        "b\xc2\x9b"
+        "c's.json";
     const std::string not_utf8 = "d\xff\\e.json";
     CHECK(shell_quoted(escape) == "$'a\\x1b[31mred.json'");
     CHECK(shell_quoted(c1) == "$'b\\xc2\\x9bc\\'s.json'");
@@ -65,7 +67,8 @@ TEST_CASE("check and list of a folder whose files' names hold escape sequences p
     const auto checked = run_locksim("check '" + folder.string() + "'");
     CHECK(checked.exit_code == 2);
     CHECK_FALSE(holds_terminal_controls(checked.out + checked.err));
-    CHECK(checked.out.find("ERROR " + folder.string() + "/z\\x1b[2Jbad.json:11:14: /designs: expected at least one "
+    CHECK(checked.out.find("ERROR " + folder.string() +
+                           "/z\\x1b[2Jbad.json:11:14: /designs: expected at least one "
                            "design") != std::string::npos);
 
     const auto listed = run_locksim("list '" + folder.string() + "'");

@@ -66,8 +66,9 @@ TEST_CASE("a numeric option that is not a whole number of its range is refused, 
 TEST_CASE("a sweep whose seeds would pass 2^64 - 1 is refused before it runs") {
     const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 10 --start 18446744073709551610");
     CHECK(ran.exit_code == 2);
-    CHECK(ran.err == "--start: 10 seeds from 18446744073709551610 would pass seed 2^64-1 (18446744073709551615); "
-                    "lower --start or --seeds\n");
+    CHECK(ran.err ==
+          "--start: 10 seeds from 18446744073709551610 would pass seed 2^64-1 (18446744073709551615); "
+          "lower --start or --seeds\n");
 }
 
 TEST_CASE("numbers within their range are taken as given") {

@@ -9,12 +9,13 @@ namespace {
 void refuse_nulls_in(const JsonReader& patch, const Json* target, std::string_view not_world = {}) {
     for (const auto& [key, member] : patch.members()) {
         if (key == not_world) continue;
-        const Json* present = target != nullptr && target->is_object() && target->contains(key) ? &target->at(key)
-                                                                                                 : nullptr;
+        const Json* present =
+            target != nullptr && target->is_object() && target->contains(key) ? &target->at(key) : nullptr;
         if (member.json().is_null() && present == nullptr)
-            member.fail(fmt::format("null removes a field of the world, but the world sets no \"{}\" here, so it "
-                                    "would change nothing; check the name, or leave the null out",
-                                    message_safe(key)));
+            member.fail(
+                fmt::format("null removes a field of the world, but the world sets no \"{}\" here, so it "
+                            "would change nothing; check the name, or leave the null out",
+                            message_safe(key)));
         if (member.json().is_object()) refuse_nulls_in(member, present);
     }
 }
