@@ -15,14 +15,14 @@ const char* to_string(RenewalStatus status) {
 
 BillingDatabase::BillingDatabase(Host host, const std::vector<std::int64_t>& customers,
                                  const std::vector<std::string>& periods, ClaimRule claim_rule)
-    : host_(host), claim_rule_(claim_rule) {
-    for (const auto& period : periods)
-        for (auto customer : customers) renewals_[{customer, period}] = RenewalRow{};
-}
+    : host_(host),
+      claim_rule_(claim_rule),
+      customers_(customers.begin(), customers.end()),
+      periods_(periods.begin(), periods.end()) {}
 
 RenewalRow* BillingDatabase::row(std::int64_t customer, const std::string& period) {
-    auto found = renewals_.find({customer, period});
-    return found == renewals_.end() ? nullptr : &found->second;
+    if (!customers_.contains(customer) || !periods_.contains(period)) return nullptr;
+    return &renewals_[{customer, period}];  // a row not yet written is due
 }
 
 RenewalRow BillingDatabase::read(std::int64_t customer, const std::string& period) {

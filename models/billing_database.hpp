@@ -71,7 +71,11 @@ private:
 
     Host host_;
     ClaimRule claim_rule_;
-    std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;
+    // Every (customer, period) of these has a row, due until written: a row is stored only
+    // once it is written, so a job of many customers and runs costs what it touches.
+    std::set<std::int64_t> customers_;
+    std::set<std::string> periods_;
+    std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;  // the rows written
     std::set<std::string> index_builds_;  // periods the index has been built for
 };
 

@@ -147,6 +147,37 @@ TEST_CASE("a statement about a customer or period without a row changes nothing"
     CHECK(rows[0].status == RenewalStatus::due);
 }
 
+TEST_CASE("a database of a hundred million due rows holds only those written") {
+    // 100,000 customers × 1,000 periods: stored up front, the rows would need gigabytes
+    // before the first event; this test would end in bad_alloc.
+    Engine engine(1);
+    const NodeId node = engine.add_node("billing-db");
+    const NodeId server = engine.add_node("server-1");
+    std::vector<std::int64_t> customers;
+    for (std::int64_t c = 1; c <= 100'000; ++c) customers.push_back(c);
+    std::vector<std::string> periods;
+    for (int p = 0; p < 1000; ++p) periods.push_back("period-" + std::to_string(p));
+    BillingDatabase database(Host(engine, node), customers, periods);
+    std::vector<int> rows_changed;
+    std::vector<RenewalRow> rows;
+    engine.schedule_at(at(1_s), node, [&] {
+        rows.push_back(database.read(77'777, "period-999"));
+        rows_changed.push_back(database.claim(77'777, "period-999", 5, server));
+        rows_changed.push_back(database.claim(77'777, "period-999", 4, server));  // an older token
+        rows_changed.push_back(database.claim(100'001, "period-999", 9, server));  // no such customer
+        rows_changed.push_back(database.claim(1, "period-1000", 9, server));       // no such period
+        rows.push_back(database.read(77'777, "period-999"));
+        rows.push_back(database.read(100'000, "period-0"));
+    });
+    engine.run(at(1_min));
+    CHECK(rows_changed == std::vector<int>{1, 0, 0, 0});
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].status == RenewalStatus::due);
+    CHECK(rows[1].status == RenewalStatus::claimed);
+    CHECK(rows[1].fence == 5);
+    CHECK(rows[2].status == RenewalStatus::due);
+}
+
 TEST_CASE("record_charged with a token writes when no newer token has written the row") {
     // fence <= token: the holder that claimed with 34 may record its own charge.
     BillingWorld world;
