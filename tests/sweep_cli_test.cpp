@@ -153,7 +153,7 @@ TEST_CASE("sweep with --output into a directory that does not exist is a one-lin
     const auto ran =
         run_locksim("sweep scenarios/random-gc-pauses.json --seeds 1000000000 --output /nonexistent/dir/s.json");
     CHECK(ran.exit_code == 2);
-    CHECK(ran.err == "--output /nonexistent/dir/s.json: the folder /nonexistent/dir does not exist\n");
+    CHECK(ran.err == "--output /nonexistent/dir/s.json: the folder /nonexistent/dir does not exist; create it first\n");
 }
 
 TEST_CASE("a thread count beyond any machine is refused as a typing mistake") {
