@@ -76,7 +76,7 @@ private:
     std::set<std::int64_t> customers_;
     std::set<std::string> periods_;
     std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;  // the rows written
-    std::set<std::string> index_builds_;  // periods the index has been built for
+    std::set<std::string> index_builds_;                                   // periods the index has been built for
 };
 
 }  // namespace locksim

@@ -163,7 +163,7 @@ TEST_CASE("a database of a hundred million due rows holds only those written") {
     engine.schedule_at(at(1_s), node, [&] {
         rows.push_back(database.read(77'777, "period-999"));
         rows_changed.push_back(database.claim(77'777, "period-999", 5, server));
-        rows_changed.push_back(database.claim(77'777, "period-999", 4, server));  // an older token
+        rows_changed.push_back(database.claim(77'777, "period-999", 4, server));   // an older token
         rows_changed.push_back(database.claim(100'001, "period-999", 9, server));  // no such customer
         rows_changed.push_back(database.claim(1, "period-1000", 9, server));       // no such period
         rows.push_back(database.read(77'777, "period-999"));
