@@ -116,6 +116,8 @@ int check_command(const CheckCommandOptions& options) {
         CheckedScenario checked{file, "", "", {}};
         try {
             const Scenario scenario = load_scenario_file(file, metric_names());
+            // Nor any file of samples a scenario reads, known only once it is loaded.
+            if (options.junit) check_outputs({OutputTarget{"--junit", *options.junit}}, inputs_of(scenario));
             checked.name = scenario.name;
             const ScenarioOutcome outcome =
                 run_scenario(scenario, options.seed.value_or(scenario.seed), std::nullopt,

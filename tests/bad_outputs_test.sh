@@ -121,6 +121,8 @@ CASES = [
      "--junit g.json: is also an input of this command (g.json)" + NEVER),
     ("check-junit-is-a-file-of-its-folder", "check . --junit g.json", 2,
      "--junit g.json: is also an input of this command (./g.json)" + NEVER),
+    ("check-junit-is-the-samples-a-scenario-reads", "check obs.json --junit pauses.txt", 2,
+     "--junit pauses.txt: is also an input of this command (pauses.txt)" + NEVER),
     ("shrink-out-is-its-scenario", "shrink g.json --design unfenced --out g.json", 2,
      "--out g.json: is also an input of this command (g.json)" + NEVER),
     ("shrink-out-folder-missing", "shrink g.json --design unfenced --out missing/minimal.json", 2,
