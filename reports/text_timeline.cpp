@@ -29,6 +29,7 @@ struct Line {
     std::string text;
     EventTone tone = EventTone::normal;
     std::vector<bool> frozen;  // per lane, in columns only: paused while this happened (drawn ║ instead of │)
+    bool of_world = false;     // no node's (a partition): named "world" where lines name their node
 };
 
 // Consecutive refusals at the store for the same reason become one line: who was refused,
@@ -116,7 +117,7 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         auto text = describe_event(event, trace);
         if (!text) continue;
         end_refusals();
-        Line line{event.at, lane, std::move(text->text), text->tone, frozen};
+        Line line{event.at, lane, std::move(text->text), text->tone, frozen, !event.node.valid()};
         const FlaggedEvent* flag = design.metrics.flag_for(event.sequence);
         if (flag) line.tone = tone_of(*flag);
         if (const auto found = told.find(event.sequence); found != told.end())
@@ -136,8 +137,9 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
                           style.heading(pad_right("│ node", node_width)) + style.heading("│ what happened") + "\n";
         for (const auto& line : lines)
             out += fmt::format("{:>{}} ", format_seconds(line.at), time_width - 1) +
-                   style.quiet(pad_right("│ " + design.lanes[line.lane], node_width)) + "│ " + styled(line, style) +
-                   "\n";
+                   style.quiet(
+                       pad_right("│ " + (line.of_world ? std::string("world") : design.lanes[line.lane]), node_width)) +
+                   "│ " + styled(line, style) + "\n";
         return out;
     }
 
