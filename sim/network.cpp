@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <functional>
 #include <utility>
 
 namespace locksim {
@@ -13,7 +12,7 @@ void Network::ensure_vertices(std::uint32_t count) {
 
 void Network::connect(NodeId a, NodeId b, DelayModel delay, LinkBehaviour behaviour) {
     assert(a != b);
-    assert(std::max(a.index, b.index) >= boost::num_vertices(graph_) || !boost::edge(a.index, b.index, graph_).second);
+    assert(!made_edge(a.index, b.index));
     add_link(a, b, LinkSpec{std::move(delay), behaviour});
 }
 
@@ -21,7 +20,14 @@ void Network::link_every_pair(DelayModel delay, LinkBehaviour behaviour) {
     every_pair_ = LinkSpec{std::move(delay), behaviour};
 }
 
-void Network::add_link(NodeId a, NodeId b, const LinkSpec& spec) {
+std::optional<Network::Graph::edge_descriptor> Network::made_edge(std::uint32_t a, std::uint32_t b) const {
+    const auto vertices = boost::num_vertices(graph_);
+    if (a >= vertices || b >= vertices) return std::nullopt;
+    const auto [edge, found] = boost::edge(a, b, graph_);
+    return found ? std::optional(edge) : std::nullopt;
+}
+
+Network::Link& Network::add_link(NodeId a, NodeId b, const LinkSpec& spec) {
     ensure_vertices(std::max(a.index, b.index) + 1);
     const NodeId low = std::min(a, b);
     const NodeId high = std::max(a, b);
@@ -33,24 +39,18 @@ void Network::add_link(NodeId a, NodeId b, const LinkSpec& spec) {
         Direction{engine_.random_stream({"link/", names.node_name(low), "->", names.node_name(high)}), Instant{}});
     link.downward.emplace(
         Direction{engine_.random_stream({"link/", names.node_name(high), "->", names.node_name(low)}), Instant{}});
-    boost::add_edge(low.index, high.index, std::move(link), graph_);
+    return graph_[boost::add_edge(low.index, high.index, std::move(link), graph_).first];
 }
 
 bool Network::connected(NodeId a, NodeId b) const {
-    if (every_pair_ && a != b && a.index < engine_.node_count() && b.index < engine_.node_count()) return true;
-    const auto vertices = boost::num_vertices(graph_);
-    if (a.index >= vertices || b.index >= vertices) return false;
-    return boost::edge(a.index, b.index, graph_).second;
+    if (made_edge(a.index, b.index)) return true;
+    return every_pair_ && a != b && a.index < engine_.node_count() && b.index < engine_.node_count();
 }
 
 Network::Link& Network::link(NodeId a, NodeId b) {
-    if (a.index < boost::num_vertices(graph_) && b.index < boost::num_vertices(graph_)) {
-        auto [edge, found] = boost::edge(a.index, b.index, graph_);
-        if (found) return graph_[edge];
-    }
+    if (const auto edge = made_edge(a.index, b.index)) return graph_[*edge];
     assert(every_pair_ && a != b);  // the world links every pair that talks
-    add_link(a, b, *every_pair_);
-    return graph_[boost::edge(a.index, b.index, graph_).first];
+    return add_link(a, b, *every_pair_);
 }
 
 Network::Direction& Network::direction(NodeId from, NodeId to) {
@@ -82,10 +82,9 @@ void Network::lose(NodeId from, NodeId to, Odds odds, Instant until, FaultCause 
 }
 
 bool Network::open_both_ways(std::uint32_t a, std::uint32_t b) const {
-    const auto vertices = boost::num_vertices(graph_);
-    if (a < vertices && b < vertices) {
-        const auto [edge, found] = boost::edge(a, b, graph_);
-        if (found) return graph_[edge].upward->cuts.empty() && graph_[edge].downward->cuts.empty();
+    if (const auto edge = made_edge(a, b)) {
+        const Link& l = graph_[*edge];
+        return l.upward->cuts.empty() && l.downward->cuts.empty();
     }
     return every_pair_.has_value();  // a link not yet used is cut in neither direction
 }

@@ -168,7 +168,9 @@ private:
     using Graph = boost::adjacency_list<boost::hash_setS, boost::vecS, boost::undirectedS, boost::no_property, Link>;
 
     void ensure_vertices(std::uint32_t count);
-    void add_link(NodeId a, NodeId b, const LinkSpec& spec);
+    Link& add_link(NodeId a, NodeId b, const LinkSpec& spec);
+    // The edge of the link between a and b if it has been made.
+    std::optional<Graph::edge_descriptor> made_edge(std::uint32_t a, std::uint32_t b) const;
     Direction& direction(NodeId from, NodeId to);
     Link& link(NodeId a, NodeId b);
     // Messages pass between a and b both ways: linked, and cut in neither direction.
