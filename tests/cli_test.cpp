@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/program_support.hpp"
+#include "tests/small_explore.hpp"
 
 using namespace std::string_literals;
 using namespace locksim::testing;
@@ -114,7 +115,7 @@ TEST_CASE("check runs a folder: passing, failing and broken files give their lin
     const auto folder = std::filesystem::temp_directory_path() / ("locksim_check_" + std::to_string(getpid()));
     std::filesystem::remove_all(folder);
     std::filesystem::create_directories(folder / "nested");
-    const std::string flagship = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json");
+    const std::string flagship = flagship_with_small_explore().dump(2);
     std::ofstream(folder / "a-passing.json") << flagship;
     // The fenced design with fencing switched off: its expectations no longer hold.
     std::string unfenced = flagship;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/program_support.hpp"
+#include "tests/small_explore.hpp"
 
 using namespace locksim::testing;
 
@@ -32,12 +33,9 @@ std::filesystem::path explore_shard(const std::string& file, int i, int n, const
     return path;
 }
 
-// The flagship cut down to a few dozen units per design: a list and a range on one server.
+// The flagship cut down to a few dozen units per design (tests/small_explore.hpp).
 std::string small_explore_file() {
-    auto scenario = nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / gc_pause_file));
-    scenario["explore"] = nlohmann::json::parse(
-        R"({"faults": [{"pause": "server-1", "for": ["40s"]}, {"pause": "server-1", "for": {"from": "1ms", "to": "2m"}}]})");
-    return write_temp("small-explore.json", scenario.dump(2));
+    return write_temp("small-explore.json", flagship_with_small_explore().dump(2));
 }
 
 // `text` with its first `from` replaced by `to`.

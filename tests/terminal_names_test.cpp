@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "checks/command_line.hpp"
 #include "program_support.hpp"
+#include "small_explore.hpp"
 
 using namespace locksim;
 using namespace locksim::testing;
@@ -60,7 +62,7 @@ TEST_CASE("check and list of a folder whose files' names hold escape sequences p
     const auto folder = fresh_directory("terminal_names");
     const std::string good = (folder / "a\x1b[31mred.json").string();
     const std::string bad = (folder / "z\x1b[2Jbad.json").string();
-    std::filesystem::copy_file(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios/gc-pause-40s.json", good);
+    std::ofstream(good) << flagship_with_small_explore().dump(2);
     std::filesystem::copy_file(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "tests/bad_scenarios/design-empty.json",
                                bad);
 
