@@ -41,7 +41,7 @@ std::string with_article(const std::string& ordinal) {
 void ChargeCounter::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
     if (event.kind != trace_kind::provider_charged) return;
     metrics.add(Metric::charges);
-    const std::int64_t count = ++charges_[{event.integer("customer"), event.text("period")}];
+    const std::int64_t count = ++charges_[{event.integer("customer"), std::string(event.text("period"))}];
     if (count > 1) {
         metrics.add(Metric::double_charges);  // each charge beyond the first
         const Vocabulary words = vocabulary_of(trace);
@@ -67,7 +67,7 @@ namespace locksim {
 // status, so whether it hurt is the money's question (double charges, which are flagged).
 void DoubleApplyCounter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
     if (event.kind != trace_kind::db_write || event.text("status") != "charged" || event.integer("rows") == 0) return;
-    auto& by = writers_[{event.integer("customer"), event.text("period")}];
+    auto& by = writers_[{event.integer("customer"), std::string(event.text("period"))}];
     if (by.insert(event.node_ref("client").index).second && by.size() >= 2) metrics.add(Metric::double_applies);
 }
 

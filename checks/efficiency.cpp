@@ -13,7 +13,7 @@ namespace locksim {
 
 void DuplicateWorkMeter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
     if (event.kind != trace_kind::index_built) return;
-    if (built_.insert(event.text("period")).second) return;
+    if (built_.insert(std::string(event.text("period"))).second) return;
     const Duration wasted = event.duration("cpu");
     metrics.duplicate_work += wasted;
     metrics.flagged.push_back(FlaggedEvent{

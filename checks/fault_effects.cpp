@@ -166,7 +166,7 @@ private:
     }
 
     void strike(const TraceEvent& event) {
-        FaultStrike strike{event.sequence, no_node, event.text("role"), "", false, {}};
+        FaultStrike strike{event.sequence, no_node, std::string(event.text("role")), "", false, {}};
         if (event.has("target")) {
             strike.target = event.node_ref("target");
             if (strike.role == "server")
@@ -263,10 +263,10 @@ bool identifying(const Field& field) {
     return !std::holds_alternative<Duration>(field.value) && !std::holds_alternative<Instant>(field.value);
 }
 
-std::string field_text(const FieldValue& value) {
+std::string field_text(const FieldView& value) {
     if (const auto* n = std::get_if<std::int64_t>(&value)) return fmt::format("{}", *n);
     if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
-    if (const auto* s = std::get_if<std::string>(&value)) return *s;
+    if (const auto* s = std::get_if<std::string_view>(&value)) return std::string(*s);
     if (const auto* id = std::get_if<NodeId>(&value)) return fmt::format("#{}", id->index);
     return "";
 }
@@ -277,7 +277,7 @@ std::vector<std::vector<std::string>> stories(const Trace& trace) {
     for (const auto& event : trace.events()) {
         if (!consequential(event.kind)) continue;
         std::string line(event.kind);
-        for (const auto& field : event.fields)
+        for (const Field field : event.fields())
             if (identifying(field)) line += fmt::format(" {}={}", field.key, field_text(field.value));
         by_node[event.node.valid() ? event.node.index : by_node.size() - 1].push_back(std::move(line));
     }

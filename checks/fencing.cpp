@@ -42,7 +42,7 @@ void flag_stale(RunMetrics& metrics, const TraceEvent& event, bool accepted, std
 void FenceChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
     if (!event.has("token")) return;
     if (event.kind == trace_kind::db_write) {
-        const auto row = std::make_pair(event.integer("customer"), event.text("period"));
+        const auto row = std::make_pair(event.integer("customer"), std::string(event.text("period")));
         const std::int64_t token = event.integer("token");
         const bool changed = event.integer("rows") > 0;
         Highest& fence = rows_[row];

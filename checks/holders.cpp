@@ -17,9 +17,10 @@ using Belief = OverlapFinder::Belief;
 
 void OverlapFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) {
     if (event.kind == trace_kind::belief_acquired) {
-        open_[{event.node.index, event.text("key")}] = Belief{event.text("key"), event.node, event.at, event.at};
+        const std::string key(event.text("key"));
+        open_[{event.node.index, key}] = Belief{key, event.node, event.at, event.at};
     } else if (event.kind == trace_kind::belief_ended) {
-        auto found = open_.find({event.node.index, event.text("key")});
+        auto found = open_.find({event.node.index, std::string(event.text("key"))});
         if (found == open_.end()) return;
         found->second.to = event.at;
         closed_.push_back(found->second);

@@ -22,7 +22,7 @@
 namespace locksim {
 
 void WakeupCounter::see(const Trace&, const TraceEvent& event, RunMetrics&) {
-    if (event.kind == trace_kind::watch_fired) ++woken_by_deletion_[event.text("key")];
+    if (event.kind == trace_kind::watch_fired) ++woken_by_deletion_[std::string(event.text("key"))];
 }
 
 void WakeupCounter::finish(const Trace&, Instant, RunMetrics& metrics) {
@@ -127,12 +127,12 @@ void PendingWorkFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) 
     } else if (event.kind == trace_kind::node_resumed) {
         frozen_.erase(node);
     } else if (event.kind == trace_kind::job_charge_timed_out) {
-        auto& attempts = charges_[{node, event.integer("customer"), event.text("period")}];
+        auto& attempts = charges_[{node, event.integer("customer"), std::string(event.text("period"))}];
         attempts.sent = std::max(attempts.sent, event.integer("attempt") + (event.flag("retrying") ? 1 : 0));
         if (!attempts.first_timed_out) attempts.first_timed_out = event.at;
     } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_replayed ||
                event.kind == trace_kind::provider_refused) {
-        ++charges_[{event.node_ref("by").index, event.integer("customer"), event.text("period")}].arrived;
+        ++charges_[{event.node_ref("by").index, event.integer("customer"), std::string(event.text("period"))}].arrived;
     }
 }
 

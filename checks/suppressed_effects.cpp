@@ -33,7 +33,7 @@ std::string returned_effect_for(const TraceEvent& replayed, const Vocabulary& wo
 
 void SuppressedEffectFinder::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
     if (event.kind == trace_kind::provider_charged) {
-        done_.insert({event.integer("customer"), event.text("period")});
+        done_.insert({event.integer("customer"), std::string(event.text("period"))});
         return;
     }
     if (event.kind != trace_kind::provider_replayed) return;

@@ -83,7 +83,7 @@ Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std
                     *token, customer, period_)
               : deferred_label("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer,
                                period_);
-    std::vector<Field> about{{"customer", customer}};
+    std::vector<OwnedField> about{{"customer", customer}};
     if (token) about.push_back({"token", *token});
     auto request = call(network_, host_, database_node_, MessageText(std::move(statement), std::move(about)),
                         [db = database_, customer, period = period_, token, client = host_.id()] {

@@ -28,22 +28,21 @@ RenewalRow* BillingDatabase::row(std::int64_t customer, const std::string& perio
 RenewalRow BillingDatabase::read(std::int64_t customer, const std::string& period) {
     const RenewalRow* found = row(customer, period);
     const RenewalRow result = found ? *found : RenewalRow{};
-    host_.record(trace_kind::db_read, {{"customer", customer},
-                                       {"period", period},
-                                       {"status", std::string(to_string(result.status))},
-                                       {"fence", result.fence}});
+    host_.record(
+        trace_kind::db_read,
+        {{"customer", customer}, {"period", period}, {"status", to_string(result.status)}, {"fence", result.fence}});
     return result;
 }
 
 void BillingDatabase::record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
                                    std::optional<std::int64_t> token, int rows, NodeId client) {
-    std::vector<Field> fields{{"customer", customer},
-                              {"period", period},
-                              {"status", std::string(to_string(status))},
-                              {"rows", static_cast<std::int64_t>(rows)},
-                              {"client", client}};
+    FieldList fields{{"customer", customer},
+                     {"period", period},
+                     {"status", to_string(status)},
+                     {"rows", static_cast<std::int64_t>(rows)},
+                     {"client", client}};
     if (token) fields.push_back({"token", *token});
-    host_.record(trace_kind::db_write, std::move(fields));
+    host_.record(trace_kind::db_write, fields);
 }
 
 bool BillingDatabase::claimable(const RenewalRow& row, std::int64_t token) const {

@@ -46,8 +46,7 @@ Task<void> JobServer::run_once() {
     const bool leadership = job_.lock_scope == LockScope::leadership;
     if (leadership && !may_act(leadership_.get())) {
         // Only the leader's scheduler runs jobs; the others stay candidates.
-        host_.record(trace_kind::job_finished,
-                     {{"job", job_.name}, {"outcome", std::string("skipped: not the leader")}});
+        host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", "skipped: not the leader"}});
         co_return;
     }
     host_.record(trace_kind::job_started, {{"job", job_.name}});
@@ -61,7 +60,7 @@ Task<void> JobServer::run_once() {
         if (!held) {
             // Another server holds the lock: this one waits for its next run.
             host_.record(trace_kind::job_finished,
-                         {{"job", job_.name}, {"outcome", std::string("skipped: another server holds the lock")}});
+                         {{"job", job_.name}, {"outcome", "skipped: another server holds the lock"}});
             co_return;
         }
     }
@@ -155,8 +154,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
 
     const RenewalRow row = co_await billing_.read_renewal(customer);
     if (row.status == RenewalStatus::charged) {
-        host_.record(trace_kind::job_customer_skipped,
-                     {{"customer", customer}, {"reason", std::string("already charged")}});
+        host_.record(trace_kind::job_customer_skipped, {{"customer", customer}, {"reason", "already charged"}});
         co_return Step::next_customer;
     }
 
@@ -167,7 +165,7 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
     if (protection_.unique_claim && co_await billing_.insert_renewal(customer) == 0) {
         // The unique key said another server inserted this renewal first: it is theirs.
         host_.record(trace_kind::job_customer_skipped,
-                     {{"customer", customer}, {"reason", std::string("another server inserted the renewal first")}});
+                     {{"customer", customer}, {"reason", "another server inserted the renewal first"}});
         co_return Step::next_customer;
     }
 
@@ -185,9 +183,8 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
             if (protection_.claim_once) {
                 const RenewalRow now = co_await billing_.read_renewal(customer);
                 if (now.fence <= *token) {
-                    host_.record(trace_kind::job_customer_skipped,
-                                 {{"customer", customer},
-                                  {"reason", fmt::format("{} under token {}", to_string(now.status), now.fence)}});
+                    const std::string reason = fmt::format("{} under token {}", to_string(now.status), now.fence);
+                    host_.record(trace_kind::job_customer_skipped, {{"customer", customer}, {"reason", reason}});
                     co_return Step::next_customer;
                 }
             }

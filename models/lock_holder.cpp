@@ -21,9 +21,9 @@ Instant LockHolder::lease_clock_now() const {
     return spec_.wall_clock_durations ? host_.wall_now() : host_.monotonic_now();
 }
 
-std::vector<Field> LockHolder::deadline_fields(const HeldLease& held) const {
-    std::vector<Field> fields{{"key", held.lease.key}, {"believed_until", held.lease.valid_until}};
-    if (spec_.wall_clock_durations) fields.push_back({"clock", std::string("wall")});
+FieldList LockHolder::deadline_fields(const HeldLease& held) const {
+    FieldList fields{{"key", held.lease.key}, {"believed_until", held.lease.valid_until}};
+    if (spec_.wall_clock_durations) fields.push_back({"clock", "wall"});
     return fields;
 }
 
@@ -42,10 +42,10 @@ Task<std::shared_ptr<HeldLease>> LockHolder::acquire_once() {
 std::shared_ptr<HeldLease> LockHolder::believe(Lease lease) {
     lease.valid_until = on_lease_clock(lease.valid_until);
     auto held = std::make_shared<HeldLease>(HeldLease{std::move(lease), true});
-    std::vector<Field> fields = deadline_fields(*held);
+    FieldList fields = deadline_fields(*held);
     fields.push_back({"value", held->lease.value});
     if (held->lease.token) fields.push_back({"token", *held->lease.token});
-    host_.record(trace_kind::belief_acquired, std::move(fields));
+    host_.record(trace_kind::belief_acquired, fields);
     if (spec_.renew) host_.spawn(renew_while_believed(held));
     return held;
 }
@@ -96,7 +96,7 @@ Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
 
 void LockHolder::end_belief(HeldLease& held, std::string_view reason) {
     held.believed = false;
-    host_.record(trace_kind::belief_ended, {{"key", held.lease.key}, {"reason", std::string(reason)}});
+    host_.record(trace_kind::belief_ended, {{"key", held.lease.key}, {"reason", reason}});
 }
 
 }  // namespace locksim

@@ -46,7 +46,7 @@ public:
 private:
     Instant on_lease_clock(Instant monotonic_deadline) const;
     Instant lease_clock_now() const;
-    std::vector<Field> deadline_fields(const HeldLease& held) const;
+    FieldList deadline_fields(const HeldLease& held) const;
     Task<void> renew_while_believed(std::shared_ptr<HeldLease> held);
     std::shared_ptr<HeldLease> believe(Lease lease);
     void end_belief(HeldLease& held, std::string_view reason);

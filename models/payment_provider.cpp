@@ -7,11 +7,11 @@ namespace locksim {
 ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& period,
                                       const std::optional<std::string>& idempotency_key,
                                       std::optional<std::int64_t> token, NodeId client) {
-    std::vector<Field> fields{{"customer", customer}, {"period", period}, {"by", client}};
+    FieldList fields{{"customer", customer}, {"period", period}, {"by", client}};
     if (token && *token < highest_token_) {
         fields.push_back({"token", *token});
         fields.push_back({"highest", highest_token_});
-        host_.record(trace_kind::provider_refused, std::move(fields));
+        host_.record(trace_kind::provider_refused, fields);
         return ChargeReceipt{0, false, true};
     }
     if (token) highest_token_ = *token;
@@ -25,7 +25,7 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
             fields.push_back({"charge", seen->second.charge_id});
             fields.push_back({"charge_customer", seen->second.customer});
             fields.push_back({"charge_period", seen->second.period});
-            host_.record(trace_kind::provider_replayed, std::move(fields));
+            host_.record(trace_kind::provider_replayed, fields);
             return ChargeReceipt{seen->second.charge_id, true};
         }
     }
@@ -33,7 +33,7 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
     const std::int64_t id = next_charge_id_++;
     if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, customer, period, now};
     fields.push_back({"charge", id});
-    host_.record(trace_kind::provider_charged, std::move(fields));
+    host_.record(trace_kind::provider_charged, fields);
     return ChargeReceipt{id, false};
 }
 

@@ -48,7 +48,7 @@ Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer
         if (retry > 0) text += fmt::format(" (retry {})", retry);
         return text;
     });
-    std::vector<Field> about{{"customer", customer}};
+    std::vector<OwnedField> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
     if (token) about.push_back({"token", *token});
     const std::int64_t sent = provider_->request_sent();

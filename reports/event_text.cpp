@@ -34,7 +34,7 @@ struct Context {
 
     const std::string& name(NodeId id) const { return trace.node_name(id); }
     // The model writes the renewals job's status words; the scenario may name its effect otherwise.
-    std::string status(const std::string& text) const { return text == "charged" ? words.effected() : text; }
+    std::string status(std::string_view text) const { return text == "charged" ? words.effected() : std::string(text); }
 };
 
 using Described = std::optional<EventText>;

@@ -103,7 +103,7 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
             frozen[lane] = false;
         if (event.kind == trace_kind::lock_refused) {
             const std::string client = trace.node_name(event.node_ref("client"));
-            const std::string reason = event.has("reason") ? event.text("reason") : "already held";
+            const std::string reason(event.has("reason") ? event.text("reason") : "already held");
             if (!refusals || refusals->reason != reason) {
                 end_refusals();
                 refusals = RefusalRun{lines.size(), {}, {}, 0, event.at, reason};

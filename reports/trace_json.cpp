@@ -10,7 +10,7 @@ Json trace_json(const Trace& trace) {
     Json events = Json::array();
     for (const auto& event : trace.events()) {
         Json fields = Json::object();
-        for (const auto& field : event.fields) {
+        for (const Field field : event.fields()) {
             std::visit(
                 [&](const auto& value) {
                     using V = std::decay_t<decltype(value)>;

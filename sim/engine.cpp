@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <stdexcept>
 #include <utility>
@@ -101,7 +102,7 @@ CrashKind Engine::crash_kind(NodeId node) const {
 void Engine::crash(NodeId node, std::string cause, CrashKind kind) {
     auto& target = state(node);
     if (!target.up) return;
-    record(node, trace_kind::node_crashed, {{"cause", std::move(cause)}, {"kind", std::string(to_string(kind))}});
+    record(node, trace_kind::node_crashed, {{"cause", cause}, {"kind", to_string(kind)}});
     target.up = false;
     target.crashed_at = now_;
     target.crash_kind = kind;
@@ -216,7 +217,7 @@ void Engine::pause(NodeId node, Duration length, std::string cause) {
     if (!target.paused) target.paused_since = now_;
     target.paused = true;
     target.paused_until = end;
-    record(node, trace_kind::node_paused, {{"for", length}, {"cause", std::move(cause)}});
+    record(node, trace_kind::node_paused, {{"for", length}, {"cause", cause}});
     // The resume is a world event: it must run even though the node itself is frozen.
     schedule_at(end, no_node, [this, node, end] { resume_node(node, end); });
 }
@@ -303,16 +304,22 @@ std::coroutine_handle<> Engine::claim(WaitTicket ticket) {
     return waiter;
 }
 
-void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields) {
+void Engine::record(NodeId node, const KindSpec& kind, std::span<const Field> fields) {
     // A bug in the code that recorded it, caught where it happens rather than in a
     // checker that reads the field later: the run ends as an internal error (exit 3).
-    if (auto problem = nonconforming(kind, fields))
-        throw std::logic_error("a trace event that does not match its declaration: " + *problem);
+    std::array<StoredField, max_fields_per_event> stored;
+    if (fields.size() > stored.size())
+        throw std::logic_error(
+            fmt::format("a {} event of {} fields, more than any kind declares", kind.name, fields.size()));
+    const StoredFields checked = store_fields(kind, fields, stored);
+    if (checked.problem)
+        throw std::logic_error("a trace event that does not match its declaration: " + *checked.problem);
     TraceEvent event;
     event.at = now_;
     event.node = node;
     event.kind = kind;
-    event.fields = std::move(fields);
+    event.stored = stored.data();
+    event.stored_count = static_cast<std::uint32_t>(checked.count);
     if (node.valid()) {
         event.wall = wall_now(node);
         event.monotonic = monotonic_now(node);
@@ -332,7 +339,7 @@ void Engine::record(NodeId node, const KindSpec& kind, std::vector<Field> fields
         queue_places_.push_back(QueuePlace{handlings_, gaps_});
     }
     if (!triggers_.empty()) fire_triggers(event);
-    trace_.append(std::move(event));
+    trace_.append(event);
 }
 
 void Engine::on_event(std::string kind, NodeId node, std::vector<std::pair<std::string, FieldValue>> fields, int nth,
@@ -351,8 +358,8 @@ void Engine::fire_triggers(const TraceEvent& event) {
         if (trigger.remaining == 0 || trigger.kind != event.kind) continue;
         if (trigger.node.valid() && trigger.node != event.node) continue;
         const bool matches = std::all_of(trigger.fields.begin(), trigger.fields.end(), [&event](const auto& wanted) {
-            const FieldValue* value = event.find(wanted.first);
-            return value != nullptr && *value == wanted.second;
+            const std::optional<FieldView> value = event.find(wanted.first);
+            return value.has_value() && *value == view_of(wanted.second);
         });
         if (!matches || --trigger.remaining > 0) continue;
         schedule_at(now_, no_node, [action = std::move(trigger.action), at = event.node] { action(at); });

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <initializer_list>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -129,7 +131,10 @@ public:
 
     // Appends an event of `kind` to the trace. Fields that do not conform to the kind's
     // declaration are a bug in the caller: the run stops there, saying which field.
-    void record(NodeId node, const KindSpec& kind, std::vector<Field> fields);
+    void record(NodeId node, const KindSpec& kind, std::span<const Field> fields);
+    void record(NodeId node, const KindSpec& kind, std::initializer_list<Field> fields) {
+        record(node, kind, std::span<const Field>(fields.begin(), fields.size()));
+    }
 
     // Runs `action` as a world event at the instant the `nth` matching trace event is
     // recorded: same kind, on `node` (no_node: any), with every field in `fields` equal.

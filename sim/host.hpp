@@ -70,9 +70,8 @@ public:
     // This node's stream `name`; e.g. "lock-values" on server-1 is "server-1/lock-values".
     RandomStream random_stream(std::string_view stream) const { return engine_->random_stream({name(), "/", stream}); }
 
-    void record(const KindSpec& kind, std::vector<Field> fields) const {
-        engine_->record(id_, kind, std::move(fields));
-    }
+    void record(const KindSpec& kind, std::span<const Field> fields) const { engine_->record(id_, kind, fields); }
+    void record(const KindSpec& kind, std::initializer_list<Field> fields) const { engine_->record(id_, kind, fields); }
 
 private:
     Engine* engine_;

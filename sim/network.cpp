@@ -163,27 +163,26 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
     // The label is read only by the trace: made when it shows the message, or a duplicate.
     std::string label = tracing_messages_ || duplicated ? std::move(message).label() : std::string();
     if (tracing_messages_) {
-        std::vector<Field> fields{
-            {"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label}, {"deliver_at", delivery}};
+        FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"label", label}, {"deliver_at", delivery}};
         if (in_reply_to) fields.push_back({"reply_to", static_cast<std::int64_t>(*in_reply_to)});
-        for (auto& field : message.about) fields.push_back(std::move(field));
-        engine_.record(from, trace_kind::message_sent, std::move(fields));
+        for (const auto& field : message.about) fields.push_back(field.view());
+        engine_.record(from, trace_kind::message_sent, fields);
     }
     // Recorded when messages are not (check runs leave them out), so that a reader can tell
-    // what a fault on the links touched.
-    const auto cause_field = [](std::vector<Field>& fields, FaultCause cause) {
+    // what a fault on the links touched; the cause only when a fault did it.
+    const auto cause_field = [](FieldList& fields, FaultCause cause) {
         if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
     };
     if (lost) {
-        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}};
+        FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}};
         cause_field(fields, lost_to);
-        engine_.record(from, trace_kind::message_lost, std::move(fields));
+        engine_.record(from, trace_kind::message_lost, fields);
         return id;
     }
     if (held_extra > Duration{}) {
-        std::vector<Field> fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"extra", held_extra}};
+        FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"extra", held_extra}};
         cause_field(fields, held_cause);
-        engine_.record(from, trace_kind::message_held, std::move(fields));
+        engine_.record(from, trace_kind::message_held, fields);
     }
     auto delivery_of = [this, id, from, to](std::string label, Delivery on_delivery, bool copy) {
         return [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), copy] {

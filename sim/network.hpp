@@ -54,8 +54,8 @@ public:
 
     MessageText(std::string text) : label_(std::move(text)) {}  // NOLINT: implicit on purpose
     MessageText(const char* text) : label_(text) {}             // NOLINT
-    MessageText(std::string text, std::vector<Field> fields) : about(std::move(fields)), label_(std::move(text)) {}
-    MessageText(MessageText text, std::vector<Field> fields) : MessageText(std::move(text)) {
+    MessageText(std::string text, std::vector<OwnedField> fields) : about(std::move(fields)), label_(std::move(text)) {}
+    MessageText(MessageText text, std::vector<OwnedField> fields) : MessageText(std::move(text)) {
         about = std::move(fields);
     }
     static MessageText made_by(Maker make) {
@@ -67,7 +67,7 @@ public:
     // The label, made now if it was deferred.
     std::string label() && { return make_ ? make_() : std::move(label_); }
 
-    std::vector<Field> about;
+    std::vector<OwnedField> about;
 
 private:
     std::string label_;

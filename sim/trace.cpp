@@ -1,20 +1,70 @@
 #include "sim/trace.hpp"
 
+#include <array>
 #include <cassert>
+#include <stdexcept>
+
+#include "sim/trace_store.hpp"
 
 namespace locksim {
 
-const FieldValue* TraceEvent::find(std::string_view key) const {
-    for (const auto& field : fields)
-        if (field.key == key) return &field.value;
-    return nullptr;
+FieldView view_of(const FieldValue& value) {
+    return std::visit(
+        [](const auto& v) -> FieldView {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>)
+                return std::string_view(v);
+            else
+                return v;
+        },
+        value);
+}
+
+StoredField StoredField::of(std::uint8_t key, const FieldView& value) {
+    StoredField stored;
+    stored.key = key;
+    stored.type = static_cast<FieldType>(value.index());
+    switch (stored.type) {
+        case FieldType::integer: stored.number = std::get<std::int64_t>(value); break;
+        case FieldType::flag: stored.flag = std::get<bool>(value); break;
+        case FieldType::text: {
+            const std::string_view text = std::get<std::string_view>(value);
+            stored.text = text.data();
+            stored.text_size = static_cast<std::uint32_t>(text.size());
+            assert(stored.text_size == text.size());
+            break;
+        }
+        case FieldType::duration: stored.number = std::get<Duration>(value).ns; break;
+        case FieldType::instant: stored.number = std::get<Instant>(value).ns; break;
+        case FieldType::node: stored.node = std::get<NodeId>(value).index; break;
+    }
+    return stored;
+}
+
+FieldView StoredField::view() const {
+    switch (type) {
+        case FieldType::integer: return number;
+        case FieldType::flag: return flag;
+        case FieldType::text: return std::string_view(text, text_size);
+        case FieldType::duration: return Duration{number};
+        case FieldType::instant: return Instant{number};
+        case FieldType::node: return NodeId{node};
+    }
+    assert(false);
+    return number;
+}
+
+std::optional<FieldView> TraceEvent::find(std::string_view key) const {
+    const KindSpec& spec = kind.spec();
+    for (std::uint32_t i = 0; i < stored_count; ++i)
+        if (spec.fields[stored[i].key].name == key) return stored[i].view();
+    return std::nullopt;
 }
 
 namespace {
 template <class T>
-const T& get(const TraceEvent& event, std::string_view key) {
-    const FieldValue* value = event.find(key);
-    assert(value != nullptr);
+T get(const TraceEvent& event, std::string_view key) {
+    const std::optional<FieldView> value = event.find(key);
+    assert(value.has_value());
     assert(std::holds_alternative<T>(*value));
     return std::get<T>(*value);
 }
@@ -26,8 +76,8 @@ std::int64_t TraceEvent::integer(std::string_view key) const {
 bool TraceEvent::flag(std::string_view key) const {
     return get<bool>(*this, key);
 }
-const std::string& TraceEvent::text(std::string_view key) const {
-    return get<std::string>(*this, key);
+std::string_view TraceEvent::text(std::string_view key) const {
+    return get<std::string_view>(*this, key);
 }
 Duration TraceEvent::duration(std::string_view key) const {
     return get<Duration>(*this, key);
@@ -38,6 +88,8 @@ Instant TraceEvent::instant(std::string_view key) const {
 NodeId TraceEvent::node_ref(std::string_view key) const {
     return get<NodeId>(*this, key);
 }
+
+Trace::Trace() : store_(std::make_shared<TraceStore>()) {}
 
 const std::string& Trace::node_name(NodeId id) const {
     static const std::string world = "world";
@@ -54,7 +106,20 @@ std::optional<NodeId> Trace::find_node(std::string_view name) const {
 
 void Trace::append(TraceEvent event) {
     event.sequence = recorded_++;
-    if (keep_) events_.push_back(std::move(event));
+    if (!keep_) return;
+    event.stored = store_->keep(std::span(event.stored, event.stored_count));
+    events_.push_back(event);
+}
+
+void Trace::append(TraceEvent event, std::span<const Field> fields) {
+    std::array<StoredField, max_fields_per_event> stored;
+    if (fields.size() > stored.size()) throw std::logic_error("a hand-made trace event of too many fields");
+    const StoredFields checked = store_fields(event.kind.spec(), fields, stored, false);
+    if (checked.problem)
+        throw std::logic_error("a trace event that does not match its declaration: " + *checked.problem);
+    event.stored = stored.data();
+    event.stored_count = static_cast<std::uint32_t>(checked.count);
+    append(event);
 }
 
 void Trace::set_label(const std::string& key, std::string value) {

@@ -2,15 +2,28 @@
 // The trace: an append-only list of typed events, the single source of truth for
 // checkers and reports (they never look inside a model). Every event is of a kind declared
 // once with its fields and their types (sim/trace_schema.hpp), and the engine refuses to
-// record one that does not conform. Kinds and field keys are string literals, so an event
-// costs no allocation for them.
+// record one that does not conform.
+//
+// An event is small and allocates nothing: its kind is the address of the kind's
+// declaration, each field is its key's place in that declaration and a value of 16 bytes,
+// and text is a view. While readers read an event as it is recorded, its fields and text are
+// those of the code that recorded it; a kept event's are copied once into the trace's own
+// store (sim/trace_store.hpp), where equal texts are kept once.
+#include <array>
+#include <cassert>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
+
+#include <fmt/core.h>
 
 #include "sim/node_id.hpp"
 #include "sim/time.hpp"
@@ -18,44 +31,170 @@
 
 namespace locksim {
 
-// The alternatives are in the order of FieldType.
+// A field's value as the code that records an event gives it and as a reader reads it. The
+// alternatives are in the order of FieldType.
+using FieldView = std::variant<std::int64_t, bool, std::string_view, Duration, Instant, NodeId>;
+// A value that owns its text: what a fault's trigger waits for, what a message is about.
 using FieldValue = std::variant<std::int64_t, bool, std::string, Duration, Instant, NodeId>;
 static_assert(
-    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::integer), FieldValue>, std::int64_t>);
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::flag), FieldValue>, bool>);
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::integer), FieldView>, std::int64_t>);
+static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::flag), FieldView>, bool>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::text), FieldView>, std::string_view>);
 static_assert(
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::text), FieldValue>, std::string>);
 static_assert(
-    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::duration), FieldValue>, Duration>);
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::duration), FieldView>, Duration>);
 static_assert(
-    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::instant), FieldValue>, Instant>);
-static_assert(
-    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::node), FieldValue>, NodeId>);
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::instant), FieldView>, Instant>);
+static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(FieldType::node), FieldView>, NodeId>);
 
+FieldView view_of(const FieldValue& value);
+
+// A field as the code that records an event gives it, and as a reader walks an event's
+// fields: its key (a string literal) and its value. Its text is a view, so a field is not
+// made from a temporary string, which would be gone before the event is recorded: name it
+// first.
 struct Field {
+    std::string_view key;
+    FieldView value;
+
+    Field() = default;
+    template <class T>
+    requires std::is_constructible_v<FieldView, T&&> Field(std::string_view k, T&& v)
+        : key(k), value(std::forward<T>(v)) {}
+    Field(std::string_view, std::string&&) = delete;
+};
+
+// Fields gathered before they are recorded, some only when they apply: a few on the stack,
+// never allocated.
+class FieldList {
+public:
+    static constexpr std::size_t capacity = 12;
+    FieldList(std::initializer_list<Field> fields) {
+        for (const Field& field : fields) push_back(field);
+    }
+    void push_back(Field field) {
+        assert(size_ < capacity);
+        fields_[size_++] = field;
+    }
+    operator std::span<const Field>() const { return {fields_.data(), size_}; }  // NOLINT: implicit on purpose
+    std::size_t size() const { return size_; }
+
+private:
+    std::array<Field, capacity> fields_;
+    std::size_t size_ = 0;
+};
+
+// A field that owns its text, kept beyond the record() that shows it: what a message is
+// about travels with the message until it is sent.
+struct OwnedField {
     std::string_view key;  // a string literal
     FieldValue value;
+
+    Field view() const { return Field{key, view_of(value)}; }
+};
+
+// A field as an event holds it: the place of its key in the kind's declaration and its value
+// in 16 bytes (text as a pointer and a length).
+struct StoredField {
+    union {
+        std::int64_t number;  // integer, duration and instant (in nanoseconds)
+        bool flag;
+        std::uint32_t node;
+        const char* text;
+    };
+    std::uint32_t text_size = 0;
+    std::uint8_t key = 0;  // the index of its FieldSpec in the kind's fields
+    FieldType type = FieldType::integer;
+
+    static StoredField of(std::uint8_t key, const FieldView& value);
+    FieldView view() const;
+};
+static_assert(sizeof(StoredField) == 16);
+
+// An event's kind: the address of its declaration. Kinds are compared by that address, so
+// each is declared once (an inline constexpr KindSpec) and referred to, never copied.
+class EventKind {
+public:
+    constexpr EventKind() = default;
+    constexpr EventKind(const KindSpec& spec) : spec_(&spec) {}  // NOLINT: implicit on purpose
+
+    const KindSpec& spec() const { return *spec_; }
+    std::string_view name() const { return spec_ ? spec_->name : std::string_view(); }
+    operator std::string_view() const { return name(); }  // NOLINT: read as its name
+
+    friend bool operator==(EventKind a, EventKind b) { return a.spec_ == b.spec_; }
+    friend bool operator==(EventKind a, const KindSpec& b) { return a.spec_ == &b; }
+    // A kind named in a file or on the command line.
+    friend bool operator==(EventKind a, std::string_view name) { return a.name() == name; }
+
+private:
+    const KindSpec* spec_ = nullptr;
+};
+
+// An event's fields, walked as Fields (key and value) in the order they were given.
+class EventFields {
+public:
+    class iterator {
+    public:
+        using value_type = Field;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        iterator(const KindSpec* kind, const StoredField* at) : kind_(kind), at_(at) {}
+        Field operator*() const { return Field{kind_->fields[at_->key].name, at_->view()}; }
+        iterator& operator++() {
+            ++at_;
+            return *this;
+        }
+        iterator operator++(int) {
+            iterator before = *this;
+            ++at_;
+            return before;
+        }
+        bool operator==(const iterator& other) const { return at_ == other.at_; }
+
+    private:
+        const KindSpec* kind_ = nullptr;
+        const StoredField* at_ = nullptr;
+    };
+
+    EventFields(const KindSpec* kind, std::span<const StoredField> stored) : kind_(kind), stored_(stored) {}
+    iterator begin() const { return iterator(kind_, stored_.data()); }
+    iterator end() const { return iterator(kind_, stored_.data() + stored_.size()); }
+    std::size_t size() const { return stored_.size(); }
+    bool empty() const { return stored_.empty(); }
+
+private:
+    const KindSpec* kind_;
+    std::span<const StoredField> stored_;
 };
 
 struct TraceEvent {
-    std::uint64_t sequence = 0;  // position in the trace
-    Instant at;                  // true time, which nobody inside the world can read
-    NodeId node;                 // where it happened, or no_node
-    Instant wall;                // the node's wall-clock reading at that moment
-    Instant monotonic;           // the node's monotonic-clock reading at that moment
-    std::string_view kind;       // the kind's name, e.g. "message.sent" (a string literal)
-    std::vector<Field> fields;
+    std::uint64_t sequence = 0;           // position in the trace
+    Instant at;                           // true time, which nobody inside the world can read
+    Instant wall;                         // the node's wall-clock reading at that moment
+    Instant monotonic;                    // the node's monotonic-clock reading at that moment
+    EventKind kind;                       // compared with a declaration (trace_kind::lock_granted) or a name
+    const StoredField* stored = nullptr;  // its fields: the recorder's while read, the trace's once kept
+    NodeId node;                          // where it happened, or no_node
+    std::uint32_t stored_count = 0;
 
-    const FieldValue* find(std::string_view key) const;
-    bool has(std::string_view key) const { return find(key) != nullptr; }
+    EventFields fields() const { return EventFields(&kind.spec(), std::span(stored, stored_count)); }
+    std::optional<FieldView> find(std::string_view key) const;
+    bool has(std::string_view key) const { return find(key).has_value(); }
     // Typed readers; asking for a field the event lacks, or with another type, is a bug.
     std::int64_t integer(std::string_view key) const;
     bool flag(std::string_view key) const;
-    const std::string& text(std::string_view key) const;
+    // A view of the trace's copy (of a kept event) or of the recorder's text (while it is read):
+    // a reader that keeps it past read() copies it.
+    std::string_view text(std::string_view key) const;
     Duration duration(std::string_view key) const;
     Instant instant(std::string_view key) const;
     NodeId node_ref(std::string_view key) const;
 };
+
+class TraceStore;
 
 // The kinds the engine itself records (sim/trace_schema.hpp says how a kind is declared;
 // the models declare theirs in models/trace_kinds.hpp).
@@ -192,14 +331,23 @@ public:
 
 class Trace {
 public:
+    Trace();
     void set_node_names(std::vector<std::string> names) { node_names_ = std::move(names); }
     void add_node_name(std::string name) { node_names_.push_back(std::move(name)); }
     const std::vector<std::string>& node_names() const { return node_names_; }
     const std::string& node_name(NodeId id) const;
     std::optional<NodeId> find_node(std::string_view name) const;
 
-    // Numbers the event and keeps it, unless events are not kept.
+    // Numbers the event and keeps it, with a copy of its fields and their text, unless events
+    // are not kept.
     void append(TraceEvent event);
+    // An event made by hand (tests, tools): `event`'s times, node and kind with these fields,
+    // whose names and types are checked against the kind's declaration; a hand-made trace
+    // may leave out fields its readers do not read, even required ones.
+    void append(TraceEvent event, std::span<const Field> fields);
+    void append(TraceEvent event, std::initializer_list<Field> fields) {
+        append(event, std::span<const Field>(fields.begin(), fields.size()));
+    }
     const std::vector<TraceEvent>& events() const { return events_; }
     // The number the next event will get: every event recorded so far, kept or not.
     std::uint64_t recorded() const { return recorded_; }
@@ -215,8 +363,30 @@ private:
     std::vector<std::string> node_names_;
     std::vector<std::pair<std::string, std::string>> labels_;  // in the order set, keys unique
     std::vector<TraceEvent> events_;
+    // The fields and text of the kept events. A copy of the trace shares it: it only grows,
+    // and what it holds never moves, so every copy's events stay valid.
+    std::shared_ptr<TraceStore> store_;
     std::uint64_t recorded_ = 0;
     bool keep_ = true;
 };
 
+// The fields of `fields`, checked against `kind` and stored in `out` (at least as long):
+// how many, or what is wrong (nonconforming()).
+struct StoredFields {
+    std::size_t count = 0;
+    std::optional<std::string> problem;
+};
+// `every_required`: also what is wrong when a field the kind requires is left out.
+StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, std::span<StoredField> out,
+                          bool every_required = true);
+
 }  // namespace locksim
+
+// An event's kind prints as its name.
+template <>
+struct fmt::formatter<locksim::EventKind> : fmt::formatter<std::string_view> {
+    template <class Context>
+    auto format(locksim::EventKind kind, Context& context) const {
+        return fmt::formatter<std::string_view>::format(kind.name(), context);
+    }
+};

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cassert>
 #include <cstdint>
 
@@ -27,28 +28,47 @@ const FieldSpec* KindSpec::field(std::string_view key) const {
     return nullptr;
 }
 
-std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const Field> fields) {
+StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, std::span<StoredField> out,
+                          bool every_required) {
     // One pass over the fields, marking which declared field each one is: it runs for
-    // every event recorded. A kind declares at most 64 fields.
-    assert(kind.fields.size() <= 64);
+    // every event recorded.
+    assert(kind.fields.size() <= max_fields_per_event);
+    StoredFields stored;
     std::uint64_t seen = 0;
     for (const Field& given : fields) {
         std::size_t at = 0;
         while (at < kind.fields.size() && kind.fields[at].name != given.key) ++at;
-        if (at == kind.fields.size()) return fmt::format("{} events have no field \"{}\"", kind.name, given.key);
+        if (at == kind.fields.size()) {
+            stored.problem = fmt::format("{} events have no field \"{}\"", kind.name, given.key);
+            return stored;
+        }
         const FieldSpec& spec = kind.fields[at];
-        if (given.value.index() != static_cast<std::size_t>(spec.type))
-            return fmt::format("{}.{} must be {}, not {}", kind.name, given.key, type_name(spec.type),
-                               type_name(static_cast<FieldType>(given.value.index())));
-        if (seen & (std::uint64_t{1} << at)) return fmt::format("{}.{} is given twice", kind.name, given.key);
+        if (given.value.index() != static_cast<std::size_t>(spec.type)) {
+            stored.problem = fmt::format("{}.{} must be {}, not {}", kind.name, given.key, type_name(spec.type),
+                                         type_name(static_cast<FieldType>(given.value.index())));
+            return stored;
+        }
+        if (seen & (std::uint64_t{1} << at)) {
+            stored.problem = fmt::format("{}.{} is given twice", kind.name, given.key);
+            return stored;
+        }
         seen |= std::uint64_t{1} << at;
+        assert(stored.count < out.size());
+        out[stored.count++] = StoredField::of(static_cast<std::uint8_t>(at), given.value);
     }
-    for (std::size_t at = 0; at < kind.fields.size(); ++at) {
+    for (std::size_t at = 0; every_required && at < kind.fields.size(); ++at) {
         const FieldSpec& spec = kind.fields[at];
-        if (!spec.optional && !(seen & (std::uint64_t{1} << at)))
-            return fmt::format("{} events need \"{}\" ({})", kind.name, spec.name, type_name(spec.type));
+        if (!spec.optional && !(seen & (std::uint64_t{1} << at))) {
+            stored.problem = fmt::format("{} events need \"{}\" ({})", kind.name, spec.name, type_name(spec.type));
+            return stored;
+        }
     }
-    return std::nullopt;
+    return stored;
+}
+
+std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const Field> fields) {
+    std::array<StoredField, max_fields_per_event> stored;
+    return store_fields(kind, fields, stored).problem;
 }
 
 }  // namespace locksim

@@ -40,6 +40,10 @@ struct KindSpec {
     const FieldSpec* field(std::string_view key) const;
 };
 
+// A kind declares at most this many fields (the check marks them in a 64-bit set), so an
+// event has at most this many.
+inline constexpr std::size_t max_fields_per_event = 64;
+
 // What is wrong with recording `fields` as an event of `kind`: a field the kind does not
 // declare, one of another type, one given twice, or a required one left out. Nullopt when
 // they conform.

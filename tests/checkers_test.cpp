@@ -97,7 +97,7 @@ TEST_CASE("beliefs of two servers that intersect in true time are an overlap, to
 
 TEST_CASE("a belief never ended counts until the end of the run") {
     TraceBuilder b;
-    b.at(0_s, server_1, trace_kind::belief_acquired, {{"key", std::string("k")}});
+    b.at(0_s, server_1, trace_kind::belief_acquired, {{"key", "k"}});
     b.belief(20_s, 30_s, server_2);
     const auto metrics = check_trace(b.trace(), Instant{} + 25_s);
     REQUIRE(metrics.overlaps.size() == 1);
@@ -132,8 +132,8 @@ TEST_CASE("a refused write with the newest token is not counted as stale") {
 
 TEST_CASE("a release by a node that did not hold the lock is a foreign release") {
     TraceBuilder b;
-    b.at(1_s, store, trace_kind::lock_released, {{"key", std::string("k")}, {"holder", server_2}, {"by", server_1}});
-    b.at(2_s, store, trace_kind::lock_released, {{"key", std::string("k")}, {"holder", server_3}, {"by", server_3}});
+    b.at(1_s, store, trace_kind::lock_released, {{"key", "k"}, {"holder", server_2}, {"by", server_1}});
+    b.at(2_s, store, trace_kind::lock_released, {{"key", "k"}, {"holder", server_3}, {"by", server_3}});
     const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
     CHECK(metrics.value(Metric::foreign_releases) == 1);
     REQUIRE(metrics.flagged.size() == 1);

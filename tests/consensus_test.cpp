@@ -328,7 +328,7 @@ TEST_CASE("etcd names each lock key prefix/ followed by its lease id in hex") {
             if (request->node != world.server(n) || request->text("label").rfind("LeaseGrant", 0) != 0) continue;
             for (const auto* reply : events_of(world.engine, trace_kind::message_sent))
                 if (reply->has("reply_to") && reply->integer("reply_to") == request->integer("id"))
-                    leases.push_back(reply->text("label"));
+                    leases.push_back(std::string(reply->text("label")));
         }
     }
     REQUIRE(leases.size() == 2);
@@ -369,7 +369,7 @@ TEST_CASE("consensus: a failover loses no committed write even after a follower 
     CHECK(events_of(world.engine, trace_kind::session_expired).empty());
     int sessions_opened = 0;
     for (const auto* sent : events_of(world.engine, trace_kind::message_sent)) {
-        const std::string& label = sent->text("label");
+        const std::string label(sent->text("label"));
         if (sent->node == world.server(2) && (label.rfind("connect", 0) == 0 || label.rfind("LeaseGrant", 0) == 0))
             ++sessions_opened;
     }

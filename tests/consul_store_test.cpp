@@ -422,7 +422,8 @@ void hold_from(ConsulClientWorld& world, int n, Duration start_after, Duration h
 
 std::vector<std::string> labels_sent(const Engine& engine) {
     std::vector<std::string> labels;
-    for (const auto* event : events_of(engine, trace_kind::message_sent)) labels.push_back(event->text("label"));
+    for (const auto* event : events_of(engine, trace_kind::message_sent))
+        labels.push_back(std::string(event->text("label")));
     return labels;
 }
 

@@ -189,7 +189,7 @@ TEST_CASE("ending a session releases its advisory and row locks") {
     for (const auto* event : events_of(world.engine, trace_kind::lock_expired)) {
         CHECK(event->at == at(5_s));
         CHECK(event->node_ref("holder") == world.server_1);
-        gone.push_back(event->text("value"));
+        gone.push_back(std::string(event->text("value")));
     }
     CHECK(gone == std::vector<std::string>{"advisory", "FOR UPDATE"});
     CHECK(events_of(world.engine, trace_kind::lock_released).empty());

@@ -382,21 +382,20 @@ TEST_CASE("a host's random stream is the engine's stream named after the host") 
 TEST_CASE("an event that does not match its kind's declaration is refused where it is recorded") {
     Engine engine(1);
     const NodeId server = engine.add_node("server-1", ClockSettings{});
-    const auto refusal = [&](std::vector<Field> fields) -> std::string {
+    const auto refusal = [&](std::initializer_list<Field> fields) -> std::string {
         try {
-            engine.record(server, test_note, std::move(fields));
+            engine.record(server, test_note, fields);
         } catch (const std::logic_error& error) {
             return error.what();
         }
         return "recorded";
     };
     CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}}) == "recorded");
-    CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"remark", std::string("optional")}}) ==
-          "recorded");
+    CHECK(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"remark", "optional"}}) == "recorded");
     CHECK_THAT(refusal({{"holder", server}}), Catch::Contains("test.note events need \"answer\" (integer)"));
-    CHECK_THAT(refusal({{"answer", std::string("42")}, {"holder", server}}),
+    CHECK_THAT(refusal({{"answer", "42"}, {"holder", server}}),
                Catch::Contains("test.note.answer must be integer, not text"));
-    CHECK_THAT(refusal({{"answer", std::int64_t{42}}, {"holder", std::string("server-1")}}),
+    CHECK_THAT(refusal({{"answer", std::int64_t{42}}, {"holder", "server-1"}}),
                Catch::Contains("test.note.holder must be node, not text"));
     CHECK_THAT(refusal({{"answer", std::int64_t{42}}, {"holder", server}, {"extra", true}}),
                Catch::Contains("test.note events have no field \"extra\""));

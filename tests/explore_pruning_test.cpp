@@ -146,10 +146,10 @@ bool same_events(const Trace& a, const Trace& b) {
         const TraceEvent& x = a.events()[e];
         const TraceEvent& y = b.events()[e];
         if (x.at != y.at || x.node != y.node || x.wall != y.wall || x.monotonic != y.monotonic || x.kind != y.kind ||
-            x.fields.size() != y.fields.size())
+            x.fields().size() != y.fields().size())
             return false;
-        for (std::size_t f = 0; f < x.fields.size(); ++f)
-            if (x.fields[f].key != y.fields[f].key || !(x.fields[f].value == y.fields[f].value)) return false;
+        for (auto f = x.fields().begin(), g = y.fields().begin(); f != x.fields().end(); ++f, ++g)
+            if ((*f).key != (*g).key || !((*f).value == (*g).value)) return false;
     }
     return true;
 }

@@ -107,7 +107,7 @@ TEST_CASE("a trigger fires on the nth matching event only, and only once") {
     prepare_at(engine, at(3_s), server_2, 42);                   // another node
     engine.schedule_at(at(4_s), server_1, [&engine, server_1] {  // another kind
         engine.record(server_1, trace_kind::job_customer_skipped,
-                      {{"customer", std::int64_t{42}}, {"reason", std::string("already charged")}});
+                      {{"customer", std::int64_t{42}}, {"reason", "already charged"}});
     });
     prepare_at(engine, at(5_s), server_1, 42);  // the second match: it fires
     prepare_at(engine, at(6_s), server_1, 42);  // the third: nothing more
@@ -135,7 +135,7 @@ TEST_CASE("a trigger matches a field only by equal type and value, and needs eve
     int text_fired = 0;
     int token_fired = 0;
     int both_fired = 0;
-    engine.on_event(std::string(trace_kind::db_write), server, {{"customer", std::string("42")}}, 1,
+    engine.on_event(std::string(trace_kind::db_write), server, {{"customer", "42"}}, 1,
                     [&text_fired] { ++text_fired; });
     engine.on_event(std::string(trace_kind::db_write), server, {{"token", std::int64_t{34}}}, 1,
                     [&token_fired] { ++token_fired; });
@@ -144,13 +144,13 @@ TEST_CASE("a trigger matches a field only by equal type and value, and needs eve
     // A write of customer `customer`, with a fencing token or without (token is optional).
     const auto write_at = [&engine, server](Instant when, std::int64_t customer, std::optional<std::int64_t> token) {
         engine.schedule_at(when, server, [&engine, server, customer, token] {
-            std::vector<Field> fields{{"customer", customer},
-                                      {"period", std::string("2026-10")},
-                                      {"status", std::string("charged")},
-                                      {"rows", std::int64_t{1}},
-                                      {"client", server}};
+            FieldList fields{{"customer", customer},
+                             {"period", "2026-10"},
+                             {"status", "charged"},
+                             {"rows", std::int64_t{1}},
+                             {"client", server}};
             if (token) fields.push_back({"token", *token});
-            engine.record(server, trace_kind::db_write, std::move(fields));
+            engine.record(server, trace_kind::db_write, fields);
         });
     };
     write_at(at(1_s), 42, std::nullopt);  // has no token

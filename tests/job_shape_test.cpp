@@ -74,7 +74,7 @@ TEST_CASE("a server refused the lock skips its run when the job says so, and wai
         std::vector<std::string> ends;
         for (const auto& event : design.trace.events())
             if (event.kind == trace_kind::job_finished)
-                ends.push_back(design.trace.node_name(event.node) + ": " + event.text("outcome"));
+                ends.push_back(design.trace.node_name(event.node) + ": " + std::string(event.text("outcome")));
         return ends;
     };
     // server-1 wins the lock; server-2 is refused at its first attempt.

@@ -73,7 +73,7 @@ TEST_CASE("a role alone cuts its player off from every other node") {
         partition_unfenced_with(R"([{"partition": {"role": "holder"}, "at": "5s", "heal_after": "60s"}])");
     const auto cuts = events_of(run, trace_kind::network_partitioned);
     REQUIRE(cuts.size() == 1);
-    const std::string cut = cuts.front()->text("cut");
+    const std::string cut(cuts.front()->text("cut"));
     CHECK_THAT(cut, Catch::StartsWith("server-1 / ") && Catch::Contains("lock-store") && Catch::Contains("server-2") &&
                         Catch::Contains("payment-provider"));
     CHECK(cut.find("server-1", 1) == std::string::npos);  // not cut off from itself

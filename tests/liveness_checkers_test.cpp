@@ -114,15 +114,15 @@ TEST_CASE("double applies: a fenced write with a token counts like any other") {
     TraceBuilder b;
     b.at(1_s, billing, trace_kind::db_write,
          {{"customer", std::int64_t{42}},
-          {"period", std::string("2026-10")},
-          {"status", std::string("charged")},
+          {"period", "2026-10"},
+          {"status", "charged"},
           {"rows", std::int64_t{1}},
           {"client", server_1},
           {"token", std::int64_t{33}}});
     b.at(2_s, billing, trace_kind::db_write,
          {{"customer", std::int64_t{42}},
-          {"period", std::string("2026-10")},
-          {"status", std::string("charged")},
+          {"period", "2026-10"},
+          {"status", "charged"},
           {"rows", std::int64_t{1}},
           {"client", server_2},
           {"token", std::int64_t{34}}});
@@ -303,8 +303,7 @@ TEST_CASE("lock refusals count every refused attempt, first attempts included") 
 TEST_CASE("job runs count the jobs that started, finished or not") {
     TraceBuilder b;
     b.job_started(0_s, server_1).job_started(0_s, server_2);
-    b.at(60_s, server_3, trace_kind::job_finished,
-         {{"job", std::string("renewals")}, {"outcome", std::string("skipped: not the leader")}});
+    b.at(60_s, server_3, trace_kind::job_finished, {{"job", "renewals"}, {"outcome", "skipped: not the leader"}});
     CHECK(waits_of(b, 100_s).value(Metric::job_runs) == 2);
     CHECK(check_trace(b.trace(), t(100_s)).value("job_runs") == 2);
 }
@@ -320,14 +319,13 @@ std::vector<PendingWork> pending_of(const TraceBuilder& b) {
 }
 
 TraceBuilder& job_finished(TraceBuilder& b, Duration when, NodeId node) {
-    return b.at(when, node, trace_kind::job_finished,
-                {{"job", std::string("renewals")}, {"outcome", std::string("done")}});
+    return b.at(when, node, trace_kind::job_finished, {{"job", "renewals"}, {"outcome", "done"}});
 }
 
 TraceBuilder& timed_out(TraceBuilder& b, Duration when, NodeId node, std::int64_t attempt, bool retrying) {
     return b.at(when, node, trace_kind::job_charge_timed_out,
                 {{"customer", std::int64_t{42}},
-                 {"period", std::string("2026-10")},
+                 {"period", "2026-10"},
                  {"attempt", attempt},
                  {"timeout", 5_s},
                  {"retrying", retrying}});
@@ -343,7 +341,7 @@ TEST_CASE("pending work: a job run that started and had not ended is pending, wi
     TraceBuilder b;
     b.job_started(0_s, server_1).job_started(1_s, server_2);
     job_finished(b, 9_s, server_2);
-    b.at(6_s, server_1, trace_kind::node_paused, {{"for", 40_s}, {"cause", std::string("gc")}});
+    b.at(6_s, server_1, trace_kind::node_paused, {{"for", 40_s}, {"cause", "gc"}});
     const auto pending = pending_of(b);
     REQUIRE(pending.size() == 1);
     CHECK(pending[0].server == server_1);

@@ -397,7 +397,7 @@ TEST_CASE("a deferred label is made only when the trace shows the message, and r
         CHECK(made == (tracing ? 1 : 0));
         std::vector<std::string> labels;
         for (const auto& event : engine.trace().events())
-            if (event.kind == trace_kind::message_sent) labels.push_back(event.text("label"));
+            if (event.kind == trace_kind::message_sent) labels.push_back(std::string(event.text("label")));
         if (tracing)
             CHECK(labels == std::vector<std::string>{"SET lock:renewals 7f3a9c1e NX PX 30000", "DEL lock:renewals"});
         else

@@ -28,7 +28,7 @@ std::vector<std::string> session_replies(const Trace& trace) {
     std::vector<std::string> replies;
     for (const auto& event : trace.events())
         if (event.kind == trace_kind::message_sent && event.text("label").find("(server session") != std::string::npos)
-            replies.push_back(event.text("label"));
+            replies.push_back(std::string(event.text("label")));
     return replies;
 }
 
@@ -40,7 +40,7 @@ TEST_CASE("pgbouncer: with LIFO lending the second server is lent the holding se
     std::vector<std::string> grants;
     for (const auto& event : design.trace.events())
         if (event.kind == trace_kind::lock_granted)
-            grants.push_back(design.trace.node_name(event.node_ref("holder")) + " " + event.text("value"));
+            grants.push_back(design.trace.node_name(event.node_ref("holder")) + " " + std::string(event.text("value")));
     REQUIRE(grants.size() == 2);
     CHECK(grants[0] == "server-1 advisory");
     CHECK(grants[1] == "server-2 advisory, again on session 1");

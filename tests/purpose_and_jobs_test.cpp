@@ -97,7 +97,7 @@ std::string charged_by(const Trace& trace) {
 std::vector<std::string> outcomes(const Trace& trace) {
     std::vector<std::string> found;
     for (const auto* event : events_of(trace, trace_kind::job_finished))
-        found.push_back(trace.node_name(event->node) + ": " + event->text("outcome"));
+        found.push_back(trace.node_name(event->node) + ": " + std::string(event->text("outcome")));
     std::sort(found.begin(), found.end());
     return found;
 }

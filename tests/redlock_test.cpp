@@ -165,7 +165,7 @@ TEST_CASE("a client that gets two of five nodes holds nothing and releases on ev
 
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE_FALSE(granted.empty());
-    const std::string first_value = granted[0]->text("value");
+    const std::string first_value(granted[0]->text("value"));
     CHECK(world.nodes_with(trace_kind::lock_granted, first_value) ==
           std::vector<NodeId>{world.redis[0], world.redis[1]});
     CHECK(world.sent_to(world.server_1, fmt::format("DELEX {} IFEQ {}", lock_key, first_value)) == world.all_redis());
@@ -181,7 +181,7 @@ TEST_CASE("a client that gets two of five nodes holds nothing and releases on ev
     CHECK(acquired.lease->value != first_value);
     // Every failed attempt gave back each node it got: only the held value is left.
     for (const auto* grant : granted) {
-        const std::string value = grant->text("value");
+        const std::string value(grant->text("value"));
         if (value == acquired.lease->value) continue;
         CHECK(world.nodes_with(trace_kind::lock_released, value) == world.nodes_with(trace_kind::lock_granted, value));
     }
@@ -221,7 +221,7 @@ TEST_CASE("a node that answers after the node timeout counts as a failure") {
 
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE_FALSE(granted.empty());
-    const std::string first_value = granted[0]->text("value");
+    const std::string first_value(granted[0]->text("value"));
     const std::vector<NodeId> everywhere(world.redis.begin(), world.redis.end());
     CHECK(world.nodes_with(trace_kind::lock_granted, first_value) == everywhere);
     // Given back on all five, the late ones included.
@@ -254,7 +254,7 @@ TEST_CASE("a majority that took longer than the TTL less the drift is given back
     CHECK_FALSE(acquired.lease);
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE_FALSE(granted.empty());
-    const std::string first_value = granted[0]->text("value");
+    const std::string first_value(granted[0]->text("value"));
     CHECK(world.nodes_with(trace_kind::lock_granted, first_value).size() == 5);
     CHECK(world.nodes_with(trace_kind::lock_released, first_value).size() == 5);
     CHECK(events_of(world.engine, trace_kind::lock_expired).empty());

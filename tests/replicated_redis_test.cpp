@@ -283,7 +283,7 @@ TEST_CASE("WAIT returns 0 when the primary restarted before replicating, and the
 
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE(granted.size() >= 2);
-    const std::string first_value = granted[0]->text("value");
+    const std::string first_value(granted[0]->text("value"));
     const auto waits = world.messages(trace_kind::message_sent, "WAIT 1 1000");
     REQUIRE(waits.size() >= 1);
     const TraceEvent* answer = world.reply_to(*waits[0]);

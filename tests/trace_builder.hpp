@@ -24,23 +24,24 @@ public:
         trace_.set_node_names({"server-1", "server-2", "server-3", "lock-store", "payment-provider", "billing-db"});
     }
 
-    TraceBuilder& at(Duration when, NodeId node, std::string_view kind, std::vector<Field> fields = {}) {
+    TraceBuilder& at(Duration when, NodeId node, const KindSpec& kind, std::span<const Field> fields = {}) {
         TraceEvent event;
         event.at = Instant{} + when;
         event.node = node;
         event.kind = kind;
-        event.fields = std::move(fields);
-        trace_.append(std::move(event));
+        trace_.append(event, fields);
         return *this;
+    }
+    TraceBuilder& at(Duration when, NodeId node, const KindSpec& kind, std::initializer_list<Field> fields) {
+        return at(when, node, kind, std::span<const Field>(fields.begin(), fields.size()));
     }
     // The provider charges `customer` once for the period 2026-10 (charge 1), or for
     // `period`, with an idempotency `key` when given, at `by`'s request.
     TraceBuilder& charge(Duration when, std::int64_t customer, std::string period = "2026-10", std::string key = "",
                          NodeId by = server_1) {
-        std::vector<Field> fields{
-            {"customer", customer}, {"period", std::move(period)}, {"by", by}, {"charge", std::int64_t{1}}};
-        if (!key.empty()) fields.push_back({"key", std::move(key)});
-        return at(when, provider, trace_kind::provider_charged, std::move(fields));
+        FieldList fields{{"customer", customer}, {"period", period}, {"by", by}, {"charge", std::int64_t{1}}};
+        if (!key.empty()) fields.push_back({"key", key});
+        return at(when, provider, trace_kind::provider_charged, fields);
     }
     TraceBuilder& charge(Duration when, std::int64_t customer, NodeId by) {
         return charge(when, customer, "2026-10", "", by);
@@ -51,12 +52,12 @@ public:
                            std::int64_t charged_customer, std::string charged_period) {
         return at(when, provider, trace_kind::provider_replayed,
                   {{"customer", customer},
-                   {"period", std::move(period)},
+                   {"period", period},
                    {"by", server_1},
-                   {"key", std::move(key)},
+                   {"key", key},
                    {"charge", std::int64_t{1}},
                    {"charge_customer", charged_customer},
-                   {"charge_period", std::move(charged_period)}});
+                   {"charge_period", charged_period}});
     }
     // `holder` believes it holds lock "k" from `from` until it releases it at `to`.
     TraceBuilder& belief(Duration from, Duration to, NodeId holder) {
@@ -64,19 +65,18 @@ public:
         return ended(to, holder);
     }
     TraceBuilder& acquired(Duration when, NodeId holder) {
-        return at(when, holder, trace_kind::belief_acquired, {{"key", std::string("k")}});
+        return at(when, holder, trace_kind::belief_acquired, {{"key", "k"}});
     }
     TraceBuilder& ended(Duration when, NodeId holder) {
-        return at(when, holder, trace_kind::belief_ended,
-                  {{"key", std::string("k")}, {"reason", std::string("released")}});
+        return at(when, holder, trace_kind::belief_ended, {{"key", "k"}, {"reason", "released"}});
     }
     // A write of customer 42's renewal row fenced by `token`, as the billing database
     // records it; `rows` is 0 when the fence refused it.
     TraceBuilder& fenced_write(Duration when, std::int64_t token, std::int64_t rows) {
         return at(when, billing, trace_kind::db_write,
                   {{"customer", std::int64_t{42}},
-                   {"period", std::string("2026-10")},
-                   {"status", std::string("claimed")},
+                   {"period", "2026-10"},
+                   {"status", "claimed"},
                    {"rows", rows},
                    {"token", token}});
     }
@@ -84,24 +84,19 @@ public:
     TraceBuilder& write(Duration when, NodeId client, std::int64_t customer, std::string status, std::int64_t rows,
                         std::string period = "2026-10") {
         return at(when, billing, trace_kind::db_write,
-                  {{"customer", customer},
-                   {"period", std::move(period)},
-                   {"status", std::move(status)},
-                   {"rows", rows},
-                   {"client", client}});
+                  {{"customer", customer}, {"period", period}, {"status", status}, {"rows", rows}, {"client", client}});
     }
     TraceBuilder& built(Duration when, NodeId client, std::string period, Duration cpu) {
-        return at(when, billing, trace_kind::index_built,
-                  {{"period", std::move(period)}, {"cpu", cpu}, {"client", client}});
+        return at(when, billing, trace_kind::index_built, {{"period", period}, {"cpu", cpu}, {"client", client}});
     }
     TraceBuilder& crashed(Duration when, NodeId node) {
-        return at(when, node, trace_kind::node_crashed, {{"cause", std::string("crash")}});
+        return at(when, node, trace_kind::node_crashed, {{"cause", "crash"}});
     }
     TraceBuilder& job_started(Duration when, NodeId node) {
-        return at(when, node, trace_kind::job_started, {{"job", std::string("renewals")}});
+        return at(when, node, trace_kind::job_started, {{"job", "renewals"}});
     }
     TraceBuilder& refused(Duration when, NodeId client) {
-        return at(when, store, trace_kind::lock_refused, {{"key", std::string("k")}, {"client", client}});
+        return at(when, store, trace_kind::lock_refused, {{"key", "k"}, {"client", client}});
     }
     const Trace& trace() const { return trace_; }
 

@@ -266,44 +266,43 @@ TEST_CASE("a store clock that NTP slewed forward is named when it expired a leas
     Trace trace;
     trace.set_node_names({"server-1", "server-2", "lock-store", "payment-provider"});
     const NodeId server_one{0}, server_two{1}, lock_store{2}, payments{3};
-    const auto record = [&trace](Duration at, Duration wall, NodeId node, std::string_view kind,
-                                 std::vector<Field> fields) {
+    const auto record = [&trace](Duration at, Duration wall, NodeId node, const KindSpec& kind,
+                                 std::initializer_list<Field> fields) {
         TraceEvent event;
         event.at = Instant{} + at;
         event.wall = Instant{} + wall;
         event.monotonic = Instant{} + at;
         event.node = node;
         event.kind = kind;
-        event.fields = std::move(fields);
-        trace.append(std::move(event));
+        trace.append(event, fields);
     };
     const auto granted = [&](Duration at, Duration wall, NodeId holder, std::string value) {
         record(at, wall, lock_store, trace_kind::lock_granted,
-               {{"key", "k"s},
+               {{"key", "k"},
                 {"value", value},
                 {"holder", holder},
                 {"ttl", 30_s},
                 {"expires_at", Instant{} + wall + 30_s}});
         record(at + 1_ms, at + 1_ms, holder, trace_kind::belief_acquired,
-               {{"key", "k"s}, {"believed_until", Instant{} + at + 30_s}, {"value", value}});
+               {{"key", "k"}, {"believed_until", Instant{} + at + 30_s}, {"value", value}});
     };
     const auto charged = [&](Duration at, NodeId by, std::int64_t id) {
         record(at - 1_ms, at - 1_ms, by, trace_kind::message_sent,
                {{"id", id},
                 {"to", payments},
-                {"label", "charge customer 42"s},
+                {"label", "charge customer 42"},
                 {"deliver_at", Instant{} + at},
                 {"customer", std::int64_t{42}}});
         record(at, at, payments, trace_kind::message_delivered,
-               {{"id", id}, {"from", by}, {"label", "charge customer 42"s}, {"duplicate", false}});
+               {{"id", id}, {"from", by}, {"label", "charge customer 42"}, {"duplicate", false}});
         record(at, at, payments, trace_kind::provider_charged,
-               {{"customer", std::int64_t{42}}, {"period", "2026-10"s}, {"by", by}, {"charge", id}});
+               {{"customer", std::int64_t{42}}, {"period", "2026-10"}, {"by", by}, {"charge", id}});
     };
     granted(1_ms, 1_ms, server_one, "v1");
     record(1_s, 1_s, lock_store, trace_kind::clock_slewing, {{"by", 10_s}, {"over", 20000_s}});
     // By 29.991s the slew has moved the store's clock 14.4955ms: it reads past the expiry.
     record(29'991_ms, 29'991_ms + 14'495'500_ns, lock_store, trace_kind::lock_expired,
-           {{"key", "k"s}, {"value", "v1"s}, {"holder", server_one}, {"expires_at", Instant{} + 30'001_ms}});
+           {{"key", "k"}, {"value", "v1"}, {"holder", server_one}, {"expires_at", Instant{} + 30'001_ms}});
     granted(29'992_ms, 30'006_ms, server_two, "v2");
     charged(29'996_ms, server_one, 1);
     charged(30'501_ms, server_two, 2);

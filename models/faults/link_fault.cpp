@@ -15,7 +15,7 @@ std::optional<LinkEnds> struck_link(FaultWorld& world, const std::string& from, 
 }
 
 void strike_link(FaultWorld& world, NodeId trigger, const LinkStrike& link, const KindSpec& kind,
-                 std::vector<Field> fields,
+                 std::initializer_list<Field> fields,
                  const std::function<void(NodeId from, NodeId to, Instant until, FaultCause cause)>& apply) {
     const std::optional<LinkEnds> ends = struck_link(world, link.from, link.to, trigger);
     if (!ends) return;
@@ -23,11 +23,11 @@ void strike_link(FaultWorld& world, NodeId trigger, const LinkStrike& link, cons
     const Instant until = world.engine().now() + link.length;
     apply(from, to, until, cause);
     if (!link.one_way) apply(to, from, until, cause);
-    std::vector<Field> recorded{{"to", to}};
-    recorded.insert(recorded.end(), fields.begin(), fields.end());
+    FieldList recorded{{"to", to}};
+    for (const Field& field : fields) recorded.push_back(field);
     recorded.push_back({"until", until});
     recorded.push_back({"one_way", link.one_way});
-    world.engine().record(from, kind, std::move(recorded));
+    world.engine().record(from, kind, recorded);
 }
 
 }  // namespace locksim

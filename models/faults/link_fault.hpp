@@ -37,7 +37,7 @@ std::optional<LinkEnds> struck_link(FaultWorld& world, const std::string& from, 
 // one trace event of `kind` on `from` with `fields` besides the link's. `cause` is the
 // fault's fault.struck event, which the messages it touches name.
 void strike_link(FaultWorld& world, NodeId trigger, const LinkStrike& link, const KindSpec& kind,
-                 std::vector<Field> fields,
+                 std::initializer_list<Field> fields,
                  const std::function<void(NodeId from, NodeId to, Instant until, FaultCause cause)>& apply);
 
 }  // namespace locksim

@@ -40,8 +40,8 @@ void LossBurstFault::draw(const DrawnAmounts& amounts, RandomStream& random) {
 }
 
 void LossBurstFault::strike(FaultWorld& world, NodeId trigger) const {
-    strike_link(world, trigger, LinkStrike{from, to, length, one_way}, trace_kind::link_lossy,
-                {{"loss", fmt::format("{}/{}", loss.numerator, loss.denominator)}},
+    const std::string odds = fmt::format("{}/{}", loss.numerator, loss.denominator);
+    strike_link(world, trigger, LinkStrike{from, to, length, one_way}, trace_kind::link_lossy, {{"loss", odds}},
                 [&world, loss = loss](NodeId a, NodeId b, Instant until, FaultCause cause) {
                     world.network().lose(a, b, loss, until, cause);
                 });

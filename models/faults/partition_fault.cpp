@@ -90,16 +90,17 @@ void PartitionFault::strike(FaultWorld& world, NodeId trigger) const {
     }
     const FaultCause cause = world.announce({}, "network");
     for_each_pair(*cut, one_way, [&world, cause](NodeId from, NodeId to) { world.network().cut(from, to, cause); });
+    const std::string groups = world.describe_groups();
+    const std::string sides = fmt::format("{} / {}", names_of(world, cut->a), names_of(world, cut->b));
     world.engine().record(no_node, trace_kind::network_partitioned,
-                          {{"groups", world.describe_groups()},
-                           {"one_way", one_way},
-                           {"cut", fmt::format("{} / {}", names_of(world, cut->a), names_of(world, cut->b))}});
+                          {{"groups", groups}, {"one_way", one_way}, {"cut", sides}});
     if (!heal_after) return;
     world.engine().schedule_at(
         world.engine().now() + *heal_after, no_node, [&world, cut = *cut, one_way = one_way, cause] {
             for_each_pair(cut, one_way,
                           [&world, cause](NodeId from, NodeId to) { world.network().heal(from, to, cause); });
-            world.engine().record(no_node, trace_kind::network_healed, {{"groups", world.describe_groups()}});
+            const std::string groups = world.describe_groups();
+            world.engine().record(no_node, trace_kind::network_healed, {{"groups", groups}});
         });
 }
 

@@ -66,9 +66,9 @@ bool ConsulServer::renew_session(const std::string& id) {
 }
 
 void ConsulServer::refuse(const std::string& key, NodeId client, std::optional<std::string> reason) {
-    std::vector<Field> fields{{"key", key}, {"client", client}};
-    if (reason) fields.push_back({"reason", std::move(*reason)});
-    host_.record(trace_kind::lock_refused, std::move(fields));
+    FieldList fields{{"key", key}, {"client", client}};
+    if (reason) fields.push_back({"reason", *reason});
+    host_.record(trace_kind::lock_refused, fields);
 }
 
 ConsulAcquireReply ConsulServer::acquire(const std::string& key, const std::string& id, NodeId client) {

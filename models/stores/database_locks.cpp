@@ -83,11 +83,9 @@ std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const
             // answers that client too, and the trace says whom it was granted to.
             if (held->second.client != client) {
                 held->second.client = client;
+                const std::string again = fmt::format("advisory, again on session {}", session);
                 host_.record(trace_kind::lock_granted,
-                             {{"key", key},
-                              {"value", fmt::format("advisory, again on session {}", session)},
-                              {"holder", client},
-                              {"session", session}});
+                             {{"key", key}, {"value", again}, {"holder", client}, {"session", session}});
             }
             return true;
         }
@@ -96,7 +94,7 @@ std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const
     }
     advisory_[key] = Held{session, client};
     host_.record(trace_kind::lock_granted,
-                 {{"key", key}, {"value", std::string("advisory")}, {"holder", client}, {"session", session}});
+                 {{"key", key}, {"value", "advisory"}, {"holder", client}, {"session", session}});
     return true;
 }
 
@@ -118,9 +116,8 @@ Task<bool> DatabaseLocks::lock_row(std::int64_t session, std::string row) {
             assert(sessions_.at(session).in_transaction);  // a row lock lives in a transaction
             const NodeId client = sessions_.at(session).client;
             rows_[row] = Held{session, client};
-            host_.record(
-                trace_kind::lock_granted,
-                {{"key", row}, {"value", std::string("FOR UPDATE")}, {"holder", client}, {"session", session}});
+            host_.record(trace_kind::lock_granted,
+                         {{"key", row}, {"value", "FOR UPDATE"}, {"holder", client}, {"session", session}});
             co_return true;
         }
         assert(sessions_.contains(held->second.session));  // a lock is held by a live session
@@ -152,8 +149,7 @@ void DatabaseLocks::end_session(std::int64_t session, std::string_view why) {
     auto found = sessions_.find(session);
     if (found == sessions_.end()) return;
     const NodeId client = found->second.client;
-    host_.record(trace_kind::db_session_ended,
-                 {{"session", session}, {"client", client}, {"reason", std::string(why)}});
+    host_.record(trace_kind::db_session_ended, {{"session", session}, {"client", client}, {"reason", why}});
     for (auto* locks : {&advisory_, &rows_}) {
         std::vector<std::string> held;
         for (const auto& [key, lock] : *locks)
@@ -172,7 +168,7 @@ void DatabaseLocks::release(std::map<std::string, Held>& locks, const std::strin
     locks.erase(key);
     host_.record(session_ended ? trace_kind::lock_expired : trace_kind::lock_released,
                  {{"key", key},
-                  {"value", std::string(&locks == &advisory_ ? "advisory" : "FOR UPDATE")},
+                  {"value", &locks == &advisory_ ? "advisory" : "FOR UPDATE"},
                   {"holder", held.client},
                   {"by", by},
                   {"plain", false}});

@@ -12,17 +12,14 @@ public:
 
     Task<Lease> acquire() override {
         // One job per server, so the local mutex is always free: nothing to wait for.
-        host_.record(trace_kind::lock_granted,
-                     {{"key", key_}, {"value", std::string("in memory")}, {"holder", host_.id()}});
+        host_.record(trace_kind::lock_granted, {{"key", key_}, {"value", "in memory"}, {"holder", host_.id()}});
         co_return Lease{key_, "in memory", std::nullopt, never};
     }
     Task<ExtendResult> extend(const Lease&) override { co_return ExtendResult{ExtendResult::Outcome::extended, never}; }
     Task<void> release(const Lease&) override {
-        host_.record(trace_kind::lock_released, {{"key", key_},
-                                                 {"value", std::string("in memory")},
-                                                 {"holder", host_.id()},
-                                                 {"by", host_.id()},
-                                                 {"plain", false}});
+        host_.record(
+            trace_kind::lock_released,
+            {{"key", key_}, {"value", "in memory"}, {"holder", host_.id()}, {"by", host_.id()}, {"plain", false}});
         co_return;
     }
 

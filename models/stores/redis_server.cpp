@@ -134,14 +134,14 @@ void RedisServer::grant(const std::string& key, const std::string& value, std::o
         keys_.try_emplace(key, Entry{StoredKey{value, client, expires_at}, next_version_++}).second;
     assert(fresh);
     changed(key);
-    std::vector<Field> fields{{"key", key}, {"value", value}};
+    FieldList fields{{"key", key}, {"value", value}};
     if (token) fields.push_back({"token", *token});
     fields.push_back({"holder", client});
     if (ttl) {
         fields.push_back({"ttl", *ttl});
         fields.push_back({"expires_at", expires_at});
     }
-    host_.record(trace_kind::lock_granted, std::move(fields));
+    host_.record(trace_kind::lock_granted, fields);
     arm_expiry(key);
 }
 

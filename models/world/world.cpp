@@ -211,12 +211,15 @@ private:
     // one struck whom; drawn faults are announced without a number.
     std::uint64_t announce(const std::vector<NodeId>& targets, std::string_view without_target) override {
         const std::uint64_t first = engine_.trace().recorded();
-        const auto record = [&](std::vector<Field> fields) {
+        const auto record = [&](FieldList fields) {
             if (striking_) fields.push_back({"fault", static_cast<std::int64_t>(*striking_)});
-            engine_.record(no_node, trace_kind::fault_struck, std::move(fields));
+            engine_.record(no_node, trace_kind::fault_struck, fields);
         };
-        if (targets.empty()) record({{"role", std::string(without_target)}});
-        for (NodeId target : targets) record({{"target", target}, {"role", role_of(target)}});
+        if (targets.empty()) record({{"role", without_target}});
+        for (NodeId target : targets) {
+            const std::string role = role_of(target);
+            record({{"target", target}, {"role", role}});
+        }
         return first;
     }
 

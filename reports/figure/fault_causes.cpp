@@ -140,9 +140,9 @@ std::optional<HolderTrouble> partition_over(const Trace& trace, const std::strin
         const TraceEvent& event = trace.events()[i];
         if (event.kind == trace_kind::network_healed) healed = true;
         if (event.kind != trace_kind::network_partitioned) continue;
-        const std::string& sides = event.text("cut");
+        const std::string_view sides = event.text("cut");
         const std::size_t slash = sides.find(" / ");
-        if (slash == std::string::npos) continue;
+        if (slash == std::string_view::npos) continue;
         const std::string_view a = std::string_view(sides).substr(0, slash);
         const std::string_view b = std::string_view(sides).substr(slash + 3);
         const bool forward = on_side(a, holder) && on_side(b, store);

@@ -62,7 +62,7 @@ std::string protection_reason(const Trace& trace, const Vocabulary& words, const
 }  // namespace
 
 std::string key_seen_before(const Trace& trace, const Vocabulary& words, const TraceEvent& replayed) {
-    const std::string& key = replayed.text("key");
+    const std::string_view key = replayed.text("key");
     for (std::size_t i = 0; i < replayed.sequence; ++i) {
         const TraceEvent& first = trace.events()[i];
         if (first.kind != trace_kind::provider_charged || !first.has("key") || first.text("key") != key) continue;

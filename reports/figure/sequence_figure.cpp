@@ -260,14 +260,14 @@ private:
             std::string label = event.has("token")
                                     ? fmt::format("lease as {} believed it (token {})", who, event.integer("token"))
                                     : fmt::format("lease as {} believed it", who);
-            open_beliefs_[{here, event.text("key")}] =
+            open_beliefs_[{here, std::string(event.text("key"))}] =
                 FigureSpan{FigureSpan::Kind::believed, here,          event.at, event.at, false, here, std::move(label),
                            own_deadline(event),        event.sequence};
         } else if (event.kind == kind::belief_extended) {
-            if (auto found = open_beliefs_.find({here, event.text("key")}); found != open_beliefs_.end())
+            if (auto found = open_beliefs_.find({here, std::string(event.text("key"))}); found != open_beliefs_.end())
                 found->second.own_deadline = own_deadline(event);
         } else if (event.kind == kind::belief_ended) {
-            close({here, event.text("key")}, open_beliefs_, event);
+            close({here, std::string(event.text("key"))}, open_beliefs_, event);
         } else if (event.kind == kind::lock_granted) {
             const std::size_t holder = lane(event.node_ref("holder"));
             std::string label = fmt::format(
@@ -303,7 +303,7 @@ private:
 
     static std::string grant_identity(const TraceEvent& event) {
         const std::string holder = fmt::format("{}", event.node_ref("holder").index);
-        if (event.has("value")) return holder + "/" + event.text("value");
+        if (event.has("value")) return holder + "/" + std::string(event.text("value"));
         if (event.has("token")) return holder + "#" + fmt::format("{}", event.integer("token"));
         return holder;
     }

@@ -1,0 +1,47 @@
+#include "sim/trace_store.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace locksim {
+
+const StoredField* TraceStore::keep(std::span<const StoredField> fields) {
+    assert(fields.size() <= fields_per_block);
+    if (fields.empty()) return nullptr;
+    if (fields_used_ + fields.size() > fields_per_block) {
+        field_blocks_.push_back(std::make_unique_for_overwrite<StoredField[]>(fields_per_block));
+        fields_used_ = 0;
+    }
+    StoredField* kept = field_blocks_.back().get() + fields_used_;
+    fields_used_ += fields.size();
+    std::copy(fields.begin(), fields.end(), kept);
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        if (kept[i].type == FieldType::text) {
+            const std::string_view text = intern(std::string_view(kept[i].text, kept[i].text_size));
+            kept[i].text = text.data();
+        }
+    return kept;
+}
+
+std::string_view TraceStore::intern(std::string_view text) {
+    if (const auto found = texts_.find(text); found != texts_.end()) return *found;
+    char* copy = nullptr;
+    if (text.size() > text_block_bytes / 4) {
+        // A long text gets a block of its own, placed before the block being filled.
+        auto own = std::make_unique_for_overwrite<char[]>(text.size());
+        copy = own.get();
+        text_blocks_.insert(text_blocks_.end() - (text_blocks_.empty() ? 0 : 1), std::move(own));
+    } else {
+        if (text_used_ + text.size() > text_block_bytes) {
+            text_blocks_.push_back(std::make_unique_for_overwrite<char[]>(text_block_bytes));
+            text_used_ = 0;
+        }
+        copy = text_blocks_.back().get() + text_used_;
+        text_used_ += text.size();
+    }
+    std::memcpy(copy, text.data(), text.size());
+    return *texts_.insert(std::string_view(copy, text.size())).first;
+}
+
+}  // namespace locksim
