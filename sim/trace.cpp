@@ -21,6 +21,7 @@ FieldView view_of(const FieldValue& value) {
 
 StoredField StoredField::of(std::uint8_t key, const FieldView& value) {
     StoredField stored;
+    stored.text_size = 0;
     stored.key = key;
     stored.type = static_cast<FieldType>(value.index());
     switch (stored.type) {

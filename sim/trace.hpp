@@ -104,9 +104,11 @@ struct StoredField {
         std::uint32_t node;
         const char* text;
     };
-    std::uint32_t text_size = 0;
-    std::uint8_t key = 0;  // the index of its FieldSpec in the kind's fields
-    FieldType type = FieldType::integer;
+    // No initial values: record() sets out a field per kind's field on the stack for every
+    // event, and fills only those given.
+    std::uint32_t text_size;
+    std::uint8_t key;  // the index of its FieldSpec in the kind's fields
+    FieldType type;
 
     static StoredField of(std::uint8_t key, const FieldView& value);
     FieldView view() const;

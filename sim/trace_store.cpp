@@ -7,10 +7,11 @@
 namespace locksim {
 
 const StoredField* TraceStore::keep(std::span<const StoredField> fields) {
-    assert(fields.size() <= fields_per_block);
+    assert(fields.size() <= 128);
     if (fields.empty()) return nullptr;
-    if (fields_used_ + fields.size() > fields_per_block) {
-        field_blocks_.push_back(std::make_unique_for_overwrite<StoredField[]>(fields_per_block));
+    if (fields_used_ + fields.size() > fields_per_block_) {
+        if (!field_blocks_.empty()) fields_per_block_ = std::min(2 * fields_per_block_, most_fields_per_block);
+        field_blocks_.push_back(std::make_unique_for_overwrite<StoredField[]>(fields_per_block_));
         fields_used_ = 0;
     }
     StoredField* kept = field_blocks_.back().get() + fields_used_;
@@ -27,14 +28,15 @@ const StoredField* TraceStore::keep(std::span<const StoredField> fields) {
 std::string_view TraceStore::intern(std::string_view text) {
     if (const auto found = texts_.find(text); found != texts_.end()) return *found;
     char* copy = nullptr;
-    if (text.size() > text_block_bytes / 4) {
+    if (text.size() > text_block_bytes_ / 4) {
         // A long text gets a block of its own, placed before the block being filled.
         auto own = std::make_unique_for_overwrite<char[]>(text.size());
         copy = own.get();
         text_blocks_.insert(text_blocks_.end() - (text_blocks_.empty() ? 0 : 1), std::move(own));
     } else {
-        if (text_used_ + text.size() > text_block_bytes) {
-            text_blocks_.push_back(std::make_unique_for_overwrite<char[]>(text_block_bytes));
+        if (text_used_ + text.size() > text_block_bytes_) {
+            if (!text_blocks_.empty()) text_block_bytes_ = std::min(2 * text_block_bytes_, most_text_block_bytes);
+            text_blocks_.push_back(std::make_unique_for_overwrite<char[]>(text_block_bytes_));
             text_used_ = 0;
         }
         copy = text_blocks_.back().get() + text_used_;

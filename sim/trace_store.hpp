@@ -21,12 +21,16 @@ public:
 private:
     std::string_view intern(std::string_view text);
 
-    static constexpr std::size_t fields_per_block = 4096;
-    static constexpr std::size_t text_block_bytes = 64 * 1024;
+    // Blocks start small and double up to a most: most runs are short, and a block freshly
+    // taken from the system costs a page fault for each of its pages.
+    static constexpr std::size_t most_fields_per_block = 4096;
+    static constexpr std::size_t most_text_block_bytes = 64 * 1024;
     std::vector<std::unique_ptr<StoredField[]>> field_blocks_;
-    std::size_t fields_used_ = fields_per_block;  // in the last block
+    std::size_t fields_per_block_ = 128;  // of the last block
+    std::size_t fields_used_ = 128;       // in the last block
     std::vector<std::unique_ptr<char[]>> text_blocks_;
-    std::size_t text_used_ = text_block_bytes;  // in the last block of text_block_bytes
+    std::size_t text_block_bytes_ = 2048;  // of the last block
+    std::size_t text_used_ = 2048;         // in the last block
     // Views of the texts kept, into text_blocks_; never iterated.
     std::unordered_set<std::string_view> texts_;
 };
