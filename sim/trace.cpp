@@ -90,8 +90,6 @@ NodeId TraceEvent::node_ref(std::string_view key) const {
     return get<NodeId>(*this, key);
 }
 
-Trace::Trace() : store_(std::make_shared<TraceStore>()) {}
-
 const std::string& Trace::node_name(NodeId id) const {
     static const std::string world = "world";
     if (!id.valid()) return world;
@@ -108,6 +106,7 @@ std::optional<NodeId> Trace::find_node(std::string_view name) const {
 void Trace::append(TraceEvent event) {
     event.sequence = recorded_++;
     if (!keep_) return;
+    if (!store_) store_ = std::make_shared<TraceStore>();
     event.stored = store_->keep(std::span(event.stored, event.stored_count));
     events_.push_back(event);
 }

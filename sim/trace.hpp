@@ -333,7 +333,6 @@ public:
 
 class Trace {
 public:
-    Trace();
     void set_node_names(std::vector<std::string> names) { node_names_ = std::move(names); }
     void add_node_name(std::string name) { node_names_.push_back(std::move(name)); }
     const std::vector<std::string>& node_names() const { return node_names_; }
@@ -365,8 +364,9 @@ private:
     std::vector<std::string> node_names_;
     std::vector<std::pair<std::string, std::string>> labels_;  // in the order set, keys unique
     std::vector<TraceEvent> events_;
-    // The fields and text of the kept events. A copy of the trace shares it: it only grows,
-    // and what it holds never moves, so every copy's events stay valid.
+    // The fields and text of the kept events, made with the first. A copy of the trace
+    // shares it: it only grows, and what it holds never moves, so every copy's events stay
+    // valid.
     std::shared_ptr<TraceStore> store_;
     std::uint64_t recorded_ = 0;
     bool keep_ = true;
