@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <map>
 #include <optional>
 #include <set>
@@ -286,17 +287,20 @@ std::vector<std::vector<std::string>> stories(const Trace& trace) {
 
 }  // namespace
 
-Difference difference(const Trace& with, const RunMetrics& with_metrics, const Counterfactual& without,
-                      std::string_view without_what) {
+RunStory story_of(const Trace& trace, const RunMetrics& metrics) {
+    return RunStory{stories(trace), trace.node_names(), &metrics};
+}
+
+Difference difference(const RunStory& with, const Counterfactual& without, std::string_view without_what) {
     Difference result;
-    const auto a = stories(with);
+    const auto& a = with.by_node;
     const auto b = stories(without.trace);
     for (std::size_t node = 0; node < a.size() && node < b.size(); ++node)
         if (a[node] != b[node])
-            result.nodes.push_back(node < with.node_names().size() ? with.node_names()[node] : std::string("world"));
+            result.nodes.push_back(node < with.node_names.size() ? with.node_names[node] : std::string("world"));
     for (const auto& spec : metric_table) {
         if (!spec.safety) continue;
-        const std::int64_t value = with_metrics.value(spec.metric);
+        const std::int64_t value = with.metrics->value(spec.metric);
         const std::int64_t other = without.metrics.value(spec.metric);
         if (value != other)
             result.metrics.push_back(fmt::format("{} {} ({} {})", spec.name, value, other, without_what));
@@ -304,20 +308,20 @@ Difference difference(const Trace& with, const RunMetrics& with_metrics, const C
     return result;
 }
 
-FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics,
-                            const std::vector<std::optional<Instant>>& placed_at,
-                            const std::vector<Counterfactual>& without_each, const Counterfactual& without_any,
-                            bool held_without_faults) {
+FaultJudgement judge_faults(const Trace& trace, const RunStory& story,
+                            const std::vector<std::optional<Instant>>& placed_at, std::vector<Difference> without_each,
+                            const Counterfactual& without_any, bool held_without_faults) {
+    assert(without_each.size() == placed_at.size());
     FaultJudgement judgement;
     auto strikes = strikes_in(trace);
     for (std::size_t fault = 0; fault < placed_at.size(); ++fault) {
         auto& struck = strikes.of_fault[fault];
         const bool reached =
             std::any_of(struck.begin(), struck.end(), [](const FaultStrike& s) { return s.reached_the_lock; });
-        judgement.each.push_back(FaultEffect{fault, std::move(struck), placed_at[fault], reached,
-                                             difference(trace, metrics, without_each.at(fault), "without it")});
+        judgement.each.push_back(
+            FaultEffect{fault, std::move(struck), placed_at[fault], reached, std::move(without_each[fault])});
     }
-    judgement.without_any = difference(trace, metrics, without_any, "without any fault");
+    judgement.without_any = difference(story, without_any, "without any fault");
     judgement.held_without_faults = held_without_faults;
     judgement.charged_without_faults = without_any.metrics.value(Metric::charges);
     judgement.reached_the_lock = strikes.reached_the_lock;

@@ -106,20 +106,29 @@ struct FaultJudgement {
     bool all_missed() const { return !reached_the_lock && without_any.metrics.empty(); }
 };
 
-// The nodes, by name, whose consequential events (kind and identifying fields, in order,
-// without times) differ between two runs of the same world, and the metrics that differ
-// among those a fault must move to matter when it missed the lock (MetricSpec::safety:
-// what judges a design's safety and its protections at work, not timings or retry
-// counts), in the table's order: "<metric> 1 (0 {without_what})".
-Difference difference(const Trace& with, const RunMetrics& with_metrics, const Counterfactual& without,
-                      std::string_view without_what);
+// A run as difference() compares it: per node (the last: the world), its consequential
+// events (kind and identifying fields, in order, without times) as text; and its metrics.
+// Told once for the run being judged, however many runs it is compared with.
+struct RunStory {
+    std::vector<std::vector<std::string>> by_node;
+    std::vector<std::string> node_names;
+    const RunMetrics* metrics = nullptr;
+};
+RunStory story_of(const Trace& trace, const RunMetrics& metrics);
 
-// `without_each[i]`: the run without fault i; `without_any`: with no faults at all.
+// The nodes, by name, whose consequential events differ between two runs of the same
+// world, and the metrics that differ among those a fault must move to matter when it missed
+// the lock (MetricSpec::safety: what judges a design's safety and its protections at work,
+// not timings or retry counts), in the table's order: "<metric> 1 (0 {without_what})".
+Difference difference(const RunStory& with, const Counterfactual& without, std::string_view without_what);
+
+// `without_each[i]`: what leaving out fault i changed (difference() with the run without
+// it, made as each such run ends, so that its trace goes then: a run with thousands of
+// faults never holds thousands of traces); `without_any`: the run with no faults at all.
 // `placed_at`: per fault of the design's own, its true time if it is placed with "at",
 // nothing if it waits for an event ("when").
-FaultJudgement judge_faults(const Trace& trace, const RunMetrics& metrics,
-                            const std::vector<std::optional<Instant>>& placed_at,
-                            const std::vector<Counterfactual>& without_each, const Counterfactual& without_any,
-                            bool held_without_faults);
+FaultJudgement judge_faults(const Trace& trace, const RunStory& story,
+                            const std::vector<std::optional<Instant>>& placed_at, std::vector<Difference> without_each,
+                            const Counterfactual& without_any, bool held_without_faults);
 
 }  // namespace locksim

@@ -64,22 +64,24 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
     const Counterfactual without_any = run_with_faults(design, {}, false, seed, options);
     const bool held_without_faults =
         judge_design_run(design, without_any.metrics, without_any.trace, std::nullopt).held();
-    std::vector<Counterfactual> without_each;
+    const RunStory story = story_of(trace, metrics);
+    std::vector<Difference> without_each;
     for (std::size_t i = 0; i < faults.size(); ++i) {
         // One fault and nothing drawn: leaving it out is the run without any, already run.
         if (faults.size() == 1 && design.world.fault_generators.empty()) {
-            without_each.push_back(without_any);
+            without_each.push_back(difference(story, without_any, "without it"));
             continue;
         }
         std::vector<Fault> others = faults;
         others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
-        without_each.push_back(run_with_faults(design, std::move(others), true, seed, options));
+        without_each.push_back(
+            difference(story, run_with_faults(design, std::move(others), true, seed, options), "without it"));
     }
     std::vector<std::optional<Instant>> placed_at;
     for (const auto& fault : faults)
         placed_at.push_back(
             std::visit([](const auto& f) { return f.when ? std::nullopt : std::optional<Instant>(f.at); }, fault));
-    return judge_faults(trace, metrics, placed_at, without_each, without_any, held_without_faults);
+    return judge_faults(trace, story, placed_at, std::move(without_each), without_any, held_without_faults);
 }
 
 }  // namespace
