@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cassert>
 #include <stdexcept>
 #include <utility>
@@ -305,21 +304,13 @@ std::coroutine_handle<> Engine::claim(WaitTicket ticket) {
 }
 
 void Engine::record(NodeId node, const KindSpec& kind, std::span<const Field> fields) {
-    // A bug in the code that recorded it, caught where it happens rather than in a
-    // checker that reads the field later: the run ends as an internal error (exit 3).
-    std::array<StoredField, max_fields_per_event> stored;
-    if (fields.size() > stored.size())
-        throw std::logic_error(
-            fmt::format("a {} event of {} fields, more than any kind declares", kind.name, fields.size()));
-    const StoredFields checked = store_fields(kind, fields, stored);
-    if (checked.problem)
-        throw std::logic_error("a trace event that does not match its declaration: " + *checked.problem);
+    // Checked here rather than in a checker that reads the field later.
+    const CheckedFields checked(kind, fields);
     TraceEvent event;
     event.at = now_;
     event.node = node;
     event.kind = kind;
-    event.stored = stored.data();
-    event.stored_count = static_cast<std::uint32_t>(checked.count);
+    checked.set_on(event);
     if (node.valid()) {
         event.wall = wall_now(node);
         event.monotonic = monotonic_now(node);

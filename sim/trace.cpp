@@ -1,6 +1,7 @@
 #include "sim/trace.hpp"
 
-#include <array>
+#include <fmt/format.h>
+
 #include <cassert>
 #include <stdexcept>
 
@@ -112,14 +113,19 @@ void Trace::append(TraceEvent event) {
 }
 
 void Trace::append(TraceEvent event, std::span<const Field> fields) {
-    std::array<StoredField, max_fields_per_event> stored;
-    if (fields.size() > stored.size()) throw std::logic_error("a hand-made trace event of too many fields");
-    const StoredFields checked = store_fields(event.kind.spec(), fields, stored, false);
+    const CheckedFields checked(event.kind.spec(), fields, false);
+    checked.set_on(event);
+    append(event);
+}
+
+CheckedFields::CheckedFields(const KindSpec& kind, std::span<const Field> fields, bool every_required) {
+    if (fields.size() > stored_.size())
+        throw std::logic_error(
+            fmt::format("a {} event of {} fields, more than any kind declares", kind.name, fields.size()));
+    const StoredFields checked = store_fields(kind, fields, stored_, every_required);
     if (checked.problem)
         throw std::logic_error("a trace event that does not match its declaration: " + *checked.problem);
-    event.stored = stored.data();
-    event.stored_count = static_cast<std::uint32_t>(checked.count);
-    append(event);
+    count_ = static_cast<std::uint32_t>(checked.count);
 }
 
 void Trace::set_label(const std::string& key, std::string value) {

@@ -373,14 +373,31 @@ private:
 };
 
 // The fields of `fields`, checked against `kind` and stored in `out` (at least as long):
-// how many, or what is wrong (nonconforming()).
+// how many, or what is wrong: a field the kind does not declare, one of another type, one
+// given twice, or (`every_required`) a required one left out.
 struct StoredFields {
     std::size_t count = 0;
     std::optional<std::string> problem;
 };
-// `every_required`: also what is wrong when a field the kind requires is left out.
 StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, std::span<StoredField> out,
                           bool every_required = true);
+
+// An event's fields checked against its kind and set out on the stack, for the event to
+// point at while it is read and appended. Fields that do not conform are a bug in the code
+// that recorded them, caught where it happens: std::logic_error (the run ends as an
+// internal error, exit 3).
+class CheckedFields {
+public:
+    CheckedFields(const KindSpec& kind, std::span<const Field> fields, bool every_required = true);
+    void set_on(TraceEvent& event) const {
+        event.stored = stored_.data();
+        event.stored_count = count_;
+    }
+
+private:
+    std::array<StoredField, max_fields_per_event> stored_;
+    std::uint32_t count_ = 0;
+};
 
 }  // namespace locksim
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cassert>
 #include <cstdint>
 
@@ -64,11 +63,6 @@ StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, s
         }
     }
     return stored;
-}
-
-std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const Field> fields) {
-    std::array<StoredField, max_fields_per_event> stored;
-    return store_fields(kind, fields, stored).problem;
 }
 
 }  // namespace locksim

@@ -16,9 +16,8 @@
 
 namespace locksim {
 
-struct Field;
-
-// In the order of FieldValue's alternatives (sim/trace.hpp), which the engine's check relies on.
+// In the order of FieldView's and FieldValue's alternatives (sim/trace.hpp), which the engine's
+// check relies on.
 enum class FieldType : std::uint8_t { integer, flag, text, duration, instant, node };
 
 std::string_view type_name(FieldType type);
@@ -43,10 +42,5 @@ struct KindSpec {
 // A kind declares at most this many fields (the check marks them in a 64-bit set), so an
 // event has at most this many.
 inline constexpr std::size_t max_fields_per_event = 64;
-
-// What is wrong with recording `fields` as an event of `kind`: a field the kind does not
-// declare, one of another type, one given twice, or a required one left out. Nullopt when
-// they conform.
-std::optional<std::string> nonconforming(const KindSpec& kind, std::span<const Field> fields);
 
 }  // namespace locksim
