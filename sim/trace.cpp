@@ -20,36 +20,30 @@ FieldView view_of(const FieldValue& value) {
         value);
 }
 
-StoredField StoredField::of(std::uint8_t key, const FieldView& value) {
-    StoredField stored;
-    stored.text_size = 0;
-    stored.key = key;
-    stored.type = static_cast<FieldType>(value.index());
-    switch (stored.type) {
-        case FieldType::integer: stored.number = std::get<std::int64_t>(value); break;
-        case FieldType::flag: stored.flag = std::get<bool>(value); break;
-        case FieldType::text: {
-            const std::string_view text = std::get<std::string_view>(value);
-            stored.text = text.data();
-            stored.text_size = static_cast<std::uint32_t>(text.size());
-            assert(stored.text_size == text.size());
+FieldWord FieldWord::of(const FieldView& value, std::string_view& text_place) {
+    FieldWord word{.number = 0};
+    switch (static_cast<FieldType>(value.index())) {
+        case FieldType::integer: word.number = std::get<std::int64_t>(value); break;
+        case FieldType::flag: word.number = std::get<bool>(value) ? 1 : 0; break;
+        case FieldType::text:
+            text_place = std::get<std::string_view>(value);
+            word.text = &text_place;
             break;
-        }
-        case FieldType::duration: stored.number = std::get<Duration>(value).ns; break;
-        case FieldType::instant: stored.number = std::get<Instant>(value).ns; break;
-        case FieldType::node: stored.node = std::get<NodeId>(value).index; break;
+        case FieldType::duration: word.number = std::get<Duration>(value).ns; break;
+        case FieldType::instant: word.number = std::get<Instant>(value).ns; break;
+        case FieldType::node: word.number = std::get<NodeId>(value).index; break;
     }
-    return stored;
+    return word;
 }
 
-FieldView StoredField::view() const {
+FieldView FieldWord::view(FieldType type) const {
     switch (type) {
         case FieldType::integer: return number;
-        case FieldType::flag: return flag;
-        case FieldType::text: return std::string_view(text, text_size);
+        case FieldType::flag: return number != 0;
+        case FieldType::text: return *text;
         case FieldType::duration: return Duration{number};
         case FieldType::instant: return Instant{number};
-        case FieldType::node: return NodeId{node};
+        case FieldType::node: return NodeId{static_cast<std::uint32_t>(number)};
     }
     assert(false);
     return number;
@@ -57,8 +51,10 @@ FieldView StoredField::view() const {
 
 std::optional<FieldView> TraceEvent::find(std::string_view key) const {
     const KindSpec& spec = kind.spec();
-    for (std::uint32_t i = 0; i < stored_count; ++i)
-        if (spec.fields[stored[i].key].name == key) return stored[i].view();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const FieldSpec& field = spec.fields[keys[i]];
+        if (field.name == key) return values[i].view(field.type);
+    }
     return std::nullopt;
 }
 
@@ -108,8 +104,12 @@ void Trace::append(TraceEvent event) {
     event.sequence = recorded_++;
     if (!keep_) return;
     if (!store_) store_ = std::make_shared<TraceStore>();
-    event.stored = store_->keep(std::span(event.stored, event.stored_count));
+    event.values = store_->keep(event.kind.spec(), event.values, event.keys);
     events_.push_back(event);
+}
+
+std::size_t Trace::bytes_held() const {
+    return events_.bytes_held() + (store_ ? store_->bytes_held() : 0);
 }
 
 void Trace::append(TraceEvent event, std::span<const Field> fields) {
@@ -119,13 +119,10 @@ void Trace::append(TraceEvent event, std::span<const Field> fields) {
 }
 
 CheckedFields::CheckedFields(const KindSpec& kind, std::span<const Field> fields, bool every_required) {
-    if (fields.size() > stored_.size())
-        throw std::logic_error(
-            fmt::format("a {} event of {} fields, more than any kind declares", kind.name, fields.size()));
-    const StoredFields checked = store_fields(kind, fields, stored_, every_required);
+    const StoredFields checked = store_fields(kind, fields, values_, texts_, every_required);
     if (checked.problem)
         throw std::logic_error("a trace event that does not match its declaration: " + *checked.problem);
-    count_ = static_cast<std::uint32_t>(checked.count);
+    keys_ = checked.keys;
 }
 
 void Trace::set_label(const std::string& key, std::string value) {

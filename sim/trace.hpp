@@ -5,8 +5,8 @@
 // record one that does not conform.
 //
 // An event is small and allocates nothing: its kind is the address of the kind's
-// declaration, each field is its key's place in that declaration and a value of 16 bytes,
-// and text is a view. While readers read an event as it is recorded, its fields and text are
+// declaration, each field is its key's place in that declaration (three bits) and a value
+// of 8 bytes, and text is the address of a view. While readers read an event as it is recorded, its fields and text are
 // those of the code that recorded it; a kept event's are copied once into the trace's own
 // store (sim/trace_store.hpp), where equal texts are kept once.
 #include <array>
@@ -25,6 +25,7 @@
 
 #include <fmt/core.h>
 
+#include "sim/chunked_list.hpp"
 #include "sim/node_id.hpp"
 #include "sim/time.hpp"
 #include "sim/trace_schema.hpp"
@@ -70,7 +71,7 @@ struct Field {
 // never allocated.
 class FieldList {
 public:
-    static constexpr std::size_t capacity = 12;
+    static constexpr std::size_t capacity = max_fields_per_event;
     FieldList(std::initializer_list<Field> fields) {
         for (const Field& field : fields) push_back(field);
     }
@@ -95,25 +96,43 @@ struct OwnedField {
     Field view() const { return Field{key, view_of(value)}; }
 };
 
-// A field as an event holds it: the place of its key in the kind's declaration and its value
-// in 16 bytes (text as a pointer and a length).
-struct StoredField {
-    union {
-        std::int64_t number;  // integer, duration and instant (in nanoseconds)
-        bool flag;
-        std::uint32_t node;
-        const char* text;
-    };
-    // No initial values: record() sets out a field per kind's field on the stack for every
-    // event, and fills only those given.
-    std::uint32_t text_size;
-    std::uint8_t key;  // the index of its FieldSpec in the kind's fields
-    FieldType type;
+// A field's value as an event holds it, in 8 bytes; its type is that of its key in the
+// kind's declaration. Text is the address of a view: of the recorder's text while the event
+// is read, of the trace's copy once it is kept.
+union FieldWord {
+    std::int64_t number;  // integer, flag (0 or 1), duration and instant (in nanoseconds), node
+    const std::string_view* text;
 
-    static StoredField of(std::uint8_t key, const FieldView& value);
-    FieldView view() const;
+    static FieldWord of(const FieldView& value, std::string_view& text_place);
+    FieldView view(FieldType type) const;
 };
-static_assert(sizeof(StoredField) == 16);
+static_assert(sizeof(FieldWord) == 8);
+
+// Which of its kind's declared fields each of an event's values is, in the order they were
+// given, and how many: three bits a key and four for the count, in 32 bits, so that they fit
+// beside the event's node.
+class FieldKeys {
+public:
+    std::size_t size() const { return bits_ & count_mask; }
+    std::size_t operator[](std::size_t at) const {
+        assert(at < size());
+        return (bits_ >> (count_bits + key_bits * at)) & key_mask;
+    }
+    void push_back(std::size_t key) {
+        assert(size() < max_fields_per_event && key < max_fields_per_event);
+        bits_ |= static_cast<std::uint32_t>(key) << (count_bits + key_bits * size());
+        ++bits_;
+    }
+
+private:
+    static constexpr unsigned count_bits = 4;
+    static constexpr unsigned key_bits = 3;
+    static constexpr std::uint32_t count_mask = (1u << count_bits) - 1;
+    static constexpr std::uint32_t key_mask = (1u << key_bits) - 1;
+    static_assert(max_fields_per_event <= (1u << key_bits) && max_fields_per_event <= count_mask &&
+                  count_bits + key_bits * max_fields_per_event <= 32);
+    std::uint32_t bits_ = 0;
+};
 
 // An event's kind: the address of its declaration. Kinds are compared by that address, so
 // each is declared once (an inline constexpr KindSpec) and referred to, never copied.
@@ -135,16 +154,21 @@ private:
     const KindSpec* spec_ = nullptr;
 };
 
-// An event's fields, walked as Fields (key and value) in the order they were given.
+// An event's fields, walked as Fields (key and value) in the order they were given. Its
+// iterators hold what they read, so they outlive the EventFields that made them.
 class EventFields {
 public:
+    EventFields(const KindSpec* kind, const FieldWord* values, FieldKeys keys)
+        : kind_(kind), values_(values), keys_(keys) {}
+
     class iterator {
     public:
         using value_type = Field;
         using difference_type = std::ptrdiff_t;
         iterator() = default;
-        iterator(const KindSpec* kind, const StoredField* at) : kind_(kind), at_(at) {}
-        Field operator*() const { return Field{kind_->fields[at_->key].name, at_->view()}; }
+        iterator(const EventFields& fields, std::size_t at)
+            : kind_(fields.kind_), values_(fields.values_), keys_(fields.keys_), at_(at) {}
+        Field operator*() const { return EventFields(kind_, values_, keys_).at(at_); }
         iterator& operator++() {
             ++at_;
             return *this;
@@ -158,31 +182,37 @@ public:
 
     private:
         const KindSpec* kind_ = nullptr;
-        const StoredField* at_ = nullptr;
+        const FieldWord* values_ = nullptr;
+        FieldKeys keys_;
+        std::size_t at_ = 0;
     };
 
-    EventFields(const KindSpec* kind, std::span<const StoredField> stored) : kind_(kind), stored_(stored) {}
-    iterator begin() const { return iterator(kind_, stored_.data()); }
-    iterator end() const { return iterator(kind_, stored_.data() + stored_.size()); }
-    std::size_t size() const { return stored_.size(); }
-    bool empty() const { return stored_.empty(); }
+    iterator begin() const { return iterator(*this, 0); }
+    iterator end() const { return iterator(*this, keys_.size()); }
+    std::size_t size() const { return keys_.size(); }
+    bool empty() const { return keys_.size() == 0; }
+    Field at(std::size_t at) const {
+        const FieldSpec& spec = kind_->fields[keys_[at]];
+        return Field{spec.name, values_[at].view(spec.type)};
+    }
 
 private:
     const KindSpec* kind_;
-    std::span<const StoredField> stored_;
+    const FieldWord* values_;
+    FieldKeys keys_;
 };
 
 struct TraceEvent {
-    std::uint64_t sequence = 0;           // position in the trace
-    Instant at;                           // true time, which nobody inside the world can read
-    Instant wall;                         // the node's wall-clock reading at that moment
-    Instant monotonic;                    // the node's monotonic-clock reading at that moment
-    EventKind kind;                       // compared with a declaration (trace_kind::lock_granted) or a name
-    const StoredField* stored = nullptr;  // its fields: the recorder's while read, the trace's once kept
-    NodeId node;                          // where it happened, or no_node
-    std::uint32_t stored_count = 0;
+    std::uint64_t sequence = 0;         // position in the trace
+    Instant at;                         // true time, which nobody inside the world can read
+    Instant wall;                       // the node's wall-clock reading at that moment
+    Instant monotonic;                  // the node's monotonic-clock reading at that moment
+    EventKind kind;                     // compared with a declaration (trace_kind::lock_granted) or a name
+    const FieldWord* values = nullptr;  // its fields': the recorder's while read, the trace's once kept
+    NodeId node;                        // where it happened, or no_node
+    FieldKeys keys;                     // which field each value is
 
-    EventFields fields() const { return EventFields(&kind.spec(), std::span(stored, stored_count)); }
+    EventFields fields() const { return EventFields(&kind.spec(), values, keys); }
     std::optional<FieldView> find(std::string_view key) const;
     bool has(std::string_view key) const { return find(key).has_value(); }
     // Typed readers; asking for a field the event lacks, or with another type, is a bug.
@@ -349,11 +379,14 @@ public:
     void append(TraceEvent event, std::initializer_list<Field> fields) {
         append(event, std::span<const Field>(fields.begin(), fields.size()));
     }
-    const std::vector<TraceEvent>& events() const { return events_; }
+    const ChunkedList<TraceEvent>& events() const { return events_; }
     // The number the next event will get: every event recorded so far, kept or not.
     std::uint64_t recorded() const { return recorded_; }
     // A run whose events only readers need keeps none: its memory does not grow with it.
     void keep_events(bool keep) { keep_ = keep; }
+    // The bytes its events, their fields and their text hold, used or not (not its names and
+    // labels): what a kept trace costs.
+    std::size_t bytes_held() const;
 
     // Words the run's world uses for its things ("vocabulary.item": "user"), for readers
     // of the trace; the engine reads none of them. Null when not set.
@@ -363,7 +396,7 @@ public:
 private:
     std::vector<std::string> node_names_;
     std::vector<std::pair<std::string, std::string>> labels_;  // in the order set, keys unique
-    std::vector<TraceEvent> events_;
+    ChunkedList<TraceEvent> events_;
     // The fields and text of the kept events, made with the first. A copy of the trace
     // shares it: it only grows, and what it holds never moves, so every copy's events stay
     // valid.
@@ -372,15 +405,17 @@ private:
     bool keep_ = true;
 };
 
-// The fields of `fields`, checked against `kind` and stored in `out` (at least as long):
-// how many, or what is wrong: a field the kind does not declare, one of another type, one
-// given twice, or (`every_required`) a required one left out.
+// The fields of `fields`, checked against `kind`, their values set out in `values` (text
+// in `texts`, at the same place): which they are, or what is wrong: a field the kind does
+// not declare, one of another type, one given twice, or (`every_required`) a required one
+// left out.
 struct StoredFields {
-    std::size_t count = 0;
+    FieldKeys keys;
     std::optional<std::string> problem;
 };
-StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, std::span<StoredField> out,
-                          bool every_required = true);
+StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields,
+                          std::span<FieldWord, max_fields_per_event> values,
+                          std::span<std::string_view, max_fields_per_event> texts, bool every_required = true);
 
 // An event's fields checked against its kind and set out on the stack, for the event to
 // point at while it is read and appended. Fields that do not conform are a bug in the code
@@ -389,14 +424,17 @@ StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, s
 class CheckedFields {
 public:
     CheckedFields(const KindSpec& kind, std::span<const Field> fields, bool every_required = true);
+    CheckedFields(const CheckedFields&) = delete;  // its values point at its own texts
+    CheckedFields& operator=(const CheckedFields&) = delete;
     void set_on(TraceEvent& event) const {
-        event.stored = stored_.data();
-        event.stored_count = count_;
+        event.values = values_.data();
+        event.keys = keys_;
     }
 
 private:
-    std::array<StoredField, max_fields_per_event> stored_;
-    std::uint32_t count_ = 0;
+    std::array<FieldWord, max_fields_per_event> values_;
+    std::array<std::string_view, max_fields_per_event> texts_;
+    FieldKeys keys_;
 };
 
 }  // namespace locksim

@@ -27,13 +27,18 @@ const FieldSpec* KindSpec::field(std::string_view key) const {
     return nullptr;
 }
 
-StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, std::span<StoredField> out,
-                          bool every_required) {
+StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields,
+                          std::span<FieldWord, max_fields_per_event> values,
+                          std::span<std::string_view, max_fields_per_event> texts, bool every_required) {
     // One pass over the fields, marking which declared field each one is: it runs for
     // every event recorded.
-    assert(kind.fields.size() <= max_fields_per_event);
     StoredFields stored;
-    std::uint64_t seen = 0;
+    if (fields.size() > max_fields_per_event) {
+        stored.problem =
+            fmt::format("{} events have at most {} fields, not {}", kind.name, max_fields_per_event, fields.size());
+        return stored;
+    }
+    std::uint32_t seen = 0;
     for (const Field& given : fields) {
         std::size_t at = 0;
         while (at < kind.fields.size() && kind.fields[at].name != given.key) ++at;
@@ -47,17 +52,18 @@ StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields, s
                                          type_name(static_cast<FieldType>(given.value.index())));
             return stored;
         }
-        if (seen & (std::uint64_t{1} << at)) {
+        if (seen & (1u << at)) {
             stored.problem = fmt::format("{}.{} is given twice", kind.name, given.key);
             return stored;
         }
-        seen |= std::uint64_t{1} << at;
-        assert(stored.count < out.size());
-        out[stored.count++] = StoredField::of(static_cast<std::uint8_t>(at), given.value);
+        seen |= 1u << at;
+        const std::size_t place = stored.keys.size();
+        values[place] = FieldWord::of(given.value, texts[place]);
+        stored.keys.push_back(at);
     }
     for (std::size_t at = 0; every_required && at < kind.fields.size(); ++at) {
         const FieldSpec& spec = kind.fields[at];
-        if (!spec.optional && !(seen & (std::uint64_t{1} << at))) {
+        if (!spec.optional && !(seen & (1u << at))) {
             stored.problem = fmt::format("{} events need \"{}\" ({})", kind.name, spec.name, type_name(spec.type));
             return stored;
         }

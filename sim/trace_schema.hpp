@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -29,18 +30,24 @@ struct FieldSpec {
     std::string_view meaning = {};
 };
 
+// A kind declares at most this many fields, so that which of them an event has, in the
+// order given, fits in 32 bits beside the event's node (FieldKeys, sim/trace.hpp).
+inline constexpr std::size_t max_fields_per_event = 8;
+
 struct KindSpec {
     std::string_view name;  // "lock.granted"
     std::string_view meaning;
     std::span<const FieldSpec> fields;
 
+    // Kinds are declared constexpr, so a kind of too many fields does not compile.
+    constexpr KindSpec(std::string_view name, std::string_view meaning, std::span<const FieldSpec> fields)
+        : name(name), meaning(meaning), fields(fields) {
+        if (fields.size() > max_fields_per_event) throw std::length_error("a kind declares at most 8 fields");
+    }
+
     // Kinds are compared and printed by name.
     constexpr operator std::string_view() const { return name; }
     const FieldSpec* field(std::string_view key) const;
 };
-
-// A kind declares at most this many fields (the check marks them in a 64-bit set), so an
-// event has at most this many.
-inline constexpr std::size_t max_fields_per_event = 64;
 
 }  // namespace locksim

@@ -6,44 +6,52 @@
 
 namespace locksim {
 
-const StoredField* TraceStore::keep(std::span<const StoredField> fields) {
-    assert(fields.size() <= 128);
-    if (fields.empty()) return nullptr;
-    if (fields_used_ + fields.size() > fields_per_block_) {
+const FieldWord* TraceStore::keep(const KindSpec& kind, const FieldWord* values, FieldKeys keys) {
+    const std::size_t count = keys.size();
+    if (count == 0) return nullptr;
+    if (fields_used_ + count > fields_per_block_) {
         if (!field_blocks_.empty()) fields_per_block_ = std::min(2 * fields_per_block_, most_fields_per_block);
-        field_blocks_.push_back(std::make_unique_for_overwrite<StoredField[]>(fields_per_block_));
+        field_blocks_.push_back(std::make_unique_for_overwrite<FieldWord[]>(fields_per_block_));
         fields_used_ = 0;
     }
-    StoredField* kept = field_blocks_.back().get() + fields_used_;
-    fields_used_ += fields.size();
-    std::copy(fields.begin(), fields.end(), kept);
-    for (std::size_t i = 0; i < fields.size(); ++i)
-        if (kept[i].type == FieldType::text) {
-            const std::string_view text = intern(std::string_view(kept[i].text, kept[i].text_size));
-            kept[i].text = text.data();
-        }
+    FieldWord* kept = field_blocks_.back().get() + fields_used_;
+    fields_used_ += count;
+    std::copy(values, values + count, kept);
+    for (std::size_t i = 0; i < count; ++i)
+        if (kind.fields[keys[i]].type == FieldType::text) kept[i].text = intern(*kept[i].text);
     return kept;
 }
 
-std::string_view TraceStore::intern(std::string_view text) {
-    if (const auto found = texts_.find(text); found != texts_.end()) return *found;
+std::size_t TraceStore::bytes_held() const {
+    std::size_t bytes = texts_.bucket_count() * sizeof(void*) + texts_.size() * (sizeof(std::string_view) + 16);
+    std::size_t fields = first_fields_per_block;
+    for (std::size_t block = 0; block < field_blocks_.size();
+         ++block, fields = std::min(2 * fields, most_fields_per_block))
+        bytes += fields * sizeof(FieldWord);
+    return bytes + text_bytes_;
+}
+
+const std::string_view* TraceStore::intern(std::string_view text) {
+    if (const auto found = texts_.find(text); found != texts_.end()) return &*found;
     char* copy = nullptr;
     if (text.size() > text_block_bytes_ / 4) {
         // A long text gets a block of its own, placed before the block being filled.
         auto own = std::make_unique_for_overwrite<char[]>(text.size());
+        text_bytes_ += text.size();
         copy = own.get();
         text_blocks_.insert(text_blocks_.end() - (text_blocks_.empty() ? 0 : 1), std::move(own));
     } else {
         if (text_used_ + text.size() > text_block_bytes_) {
             if (!text_blocks_.empty()) text_block_bytes_ = std::min(2 * text_block_bytes_, most_text_block_bytes);
             text_blocks_.push_back(std::make_unique_for_overwrite<char[]>(text_block_bytes_));
+            text_bytes_ += text_block_bytes_;
             text_used_ = 0;
         }
         copy = text_blocks_.back().get() + text_used_;
         text_used_ += text.size();
     }
     std::memcpy(copy, text.data(), text.size());
-    return *texts_.insert(std::string_view(copy, text.size())).first;
+    return &*texts_.insert(std::string_view(copy, text.size())).first;
 }
 
 }  // namespace locksim
