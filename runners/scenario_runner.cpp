@@ -9,6 +9,7 @@
 #include "checks/checkers.hpp"
 #include "checks/metrics.hpp"
 #include "checks/verdict.hpp"
+#include "models/trace_kinds.hpp"
 #include "models/world/world.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 
@@ -56,6 +57,15 @@ JudgedRun judge_design_run(const Design& design, const RunMetrics& metrics, cons
     return judged;
 }
 
+// Which of the design's own faults struck in the run: fault.struck names each by its place.
+std::vector<bool> faults_that_struck(const Trace& trace, std::size_t faults) {
+    std::vector<bool> struck(faults, false);
+    for (const TraceEvent& event : trace.events())
+        if (event.kind == trace_kind::fault_struck && event.has("fault"))
+            struck.at(static_cast<std::size_t>(event.integer("fault"))) = true;
+    return struck;
+}
+
 // Each of the design's own faults left out in turn, and all of them.
 std::optional<FaultJudgement> judge_design_faults(const Design& design, const Trace& trace, const RunMetrics& metrics,
                                                   std::uint64_t seed, RunOptions options) {
@@ -65,8 +75,17 @@ std::optional<FaultJudgement> judge_design_faults(const Design& design, const Tr
     const bool held_without_faults =
         judge_design_run(design, without_any.metrics, without_any.trace, std::nullopt).held();
     const RunStory story = story_of(trace, metrics);
+    const std::vector<bool> struck = faults_that_struck(trace, faults.size());
     std::vector<Difference> without_each;
     for (std::size_t i = 0; i < faults.size(); ++i) {
+        // A fault that never struck (the run ended before its time or its trigger) changed
+        // nothing: the run without it is this run, event for event, since what it left in the
+        // queue never fired. Not running it again keeps a file of thousands of faults, most
+        // never reached, from costing faults x events.
+        if (!struck[i]) {
+            without_each.emplace_back();
+            continue;
+        }
         // One fault and nothing drawn: leaving it out is the run without any, already run.
         if (faults.size() == 1 && design.world.fault_generators.empty()) {
             without_each.push_back(difference(story, without_any, "without it"));

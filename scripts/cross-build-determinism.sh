@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Determinism across builds: builds locksim with g++ and clang++, at -O0 and -O2, runs
 # every shipped scenario with each (--format json and --format trace, which holds every
-# event with its clock readings), and compares the outputs byte for byte. Any difference
+# event with its clock readings), sweeps each scenario that draws its faults from the seed
+# over 1,000 seeds (SWEEP_SEEDS), and compares the outputs byte for byte. Any difference
 # is a bug: floating point in the time path, unordered iteration, uninitialised memory.
 #   scripts/cross-build-determinism.sh
 # Or compare builds you made, such as one of the commit before a change and one after:
@@ -49,5 +50,22 @@ while read -r file; do
     done
   done
 done < <(find scenarios -name '*.json' | sort)
-echo "$scenarios scenarios × 2 formats × ${#builds[@]} builds (${BUILDS:-g++ and clang++, -O0 and -O2}): $differences differences"
+# Sweeps: every file that draws faults from its seeds, so each seed runs another world.
+sweeps=0
+while read -r file; do
+  sweeps=$((sweeps + 1))
+  name=$(echo "${file#scenarios/}" | tr / _)
+  reference=""
+  for dir in "${builds[@]}"; do
+    tag=$(echo "$dir" | tr / _)
+    "$dir/locksim" sweep "$file" --seeds "${SWEEP_SEEDS:-1000}" --format json > "$out/$name.sweep.$tag" || true
+    if [ -z "$reference" ]; then
+      reference="$out/$name.sweep.$tag"
+    elif ! cmp -s "$reference" "$out/$name.sweep.$tag"; then
+      echo "DIFFERENT: sweep of $name: $(basename "$reference") vs $tag"
+      differences=$((differences + 1))
+    fi
+  done
+done < <(grep -l '"mean_interval"' -r scenarios --include='*.json' | grep -v '\.schema\.json$' | sort)
+echo "$scenarios scenarios × 2 formats and $sweeps sweeps of ${SWEEP_SEEDS:-1000} seeds × ${#builds[@]} builds (${BUILDS:-g++ and clang++, -O0 and -O2}): $differences differences"
 [ "$differences" = 0 ]

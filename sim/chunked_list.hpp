@@ -21,6 +21,9 @@ class ChunkedList {
                   first_chunk <= most_per_chunk);
 
 public:
+    // Walks the list as a vector's iterator does: it holds the element it is at and the end
+    // of that element's chunk, and finds its place again only when it crosses a chunk's edge
+    // or jumps.
     class const_iterator {
     public:
         using iterator_category = std::random_access_iterator_tag;
@@ -30,17 +33,33 @@ public:
         using reference = const T&;
 
         const_iterator() = default;
-        const_iterator(const ChunkedList* list, std::size_t at) : list_(list), at_(at) {}
+        const_iterator(const ChunkedList* list, std::size_t at) : list_(list), at_(at) { find(); }
 
-        const T& operator*() const { return (*list_)[at_]; }
-        const T* operator->() const { return &(*list_)[at_]; }
+        const T& operator*() const { return *here_; }
+        const T* operator->() const { return here_; }
         const T& operator[](difference_type n) const { return (*list_)[at_ + n]; }
-        const_iterator& operator++() { return ++at_, *this; }
-        const_iterator operator++(int) { return const_iterator(list_, at_++); }
-        const_iterator& operator--() { return --at_, *this; }
-        const_iterator operator--(int) { return const_iterator(list_, at_--); }
-        const_iterator& operator+=(difference_type n) { return at_ += n, *this; }
-        const_iterator& operator-=(difference_type n) { return at_ -= n, *this; }
+        const_iterator& operator++() {
+            ++at_;
+            if (++here_ == chunk_end_) find();
+            return *this;
+        }
+        const_iterator operator++(int) {
+            const_iterator before = *this;
+            ++*this;
+            return before;
+        }
+        const_iterator& operator--() { return *this -= 1; }
+        const_iterator operator--(int) {
+            const_iterator before = *this;
+            *this -= 1;
+            return before;
+        }
+        const_iterator& operator+=(difference_type n) {
+            at_ += n;
+            find();
+            return *this;
+        }
+        const_iterator& operator-=(difference_type n) { return *this += -n; }
         friend const_iterator operator+(const_iterator i, difference_type n) { return i += n; }
         friend const_iterator operator+(difference_type n, const_iterator i) { return i += n; }
         friend const_iterator operator-(const_iterator i, difference_type n) { return i -= n; }
@@ -51,8 +70,21 @@ public:
         friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.at_ <=> b.at_; }
 
     private:
+        // Points at the element at at_, or nowhere past the last.
+        void find() {
+            if (at_ >= list_->size_) {
+                here_ = chunk_end_ = nullptr;
+                return;
+            }
+            const Place place = place_of(at_);
+            here_ = list_->chunks_[place.chunk] + place.offset;
+            chunk_end_ = list_->chunks_[place.chunk] + chunk_size(place.chunk);
+        }
+
         const ChunkedList* list_ = nullptr;
         std::size_t at_ = 0;
+        const T* here_ = nullptr;
+        const T* chunk_end_ = nullptr;
     };
     using iterator = const_iterator;
     using value_type = T;

@@ -39,9 +39,11 @@ StoredFields store_fields(const KindSpec& kind, std::span<const Field> fields,
         return stored;
     }
     std::uint32_t seen = 0;
+    std::size_t next = 0;  // fields are mostly given in the order declared: look there first
     for (const Field& given : fields) {
-        std::size_t at = 0;
+        std::size_t at = next < kind.fields.size() && kind.fields[next].name == given.key ? next : 0;
         while (at < kind.fields.size() && kind.fields[at].name != given.key) ++at;
+        next = at + 1;
         if (at == kind.fields.size()) {
             stored.problem = fmt::format("{} events have no field \"{}\"", kind.name, given.key);
             return stored;

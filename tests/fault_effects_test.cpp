@@ -117,6 +117,41 @@ TEST_CASE("faults that never struck, or found no one in their role, are inert an
     CHECK_THAT(lines[1], Catch::StartsWith("fault 2 (/faults/1) found no one in its role at 0.000s"));
 }
 
+TEST_CASE("faults that never struck are judged without running again: the run without them is the same run") {
+    // Judging takes a run without each fault that struck, and none for one that never did:
+    // what that fault left in the queue never fired, so leaving it out changes no event.
+    const std::string faults = R"([
+        {"pause": "server-1", "at": "6s", "for": "40s"},
+        {"pause": "server-1", "for": "40s", "when": {"event": "job.preparing", "customer": 999}},
+        {"pause": "server-2", "at": "50m", "for": "1s"}])";
+    const DesignOutcome run = fenced_with(faults);
+    REQUIRE(run.faults);
+    REQUIRE(run.faults->each.size() == 3);
+    CHECK_FALSE(run.faults->each[0].struck.empty());
+    CHECK(run.faults->each[1].struck.empty());
+    CHECK(run.faults->each[2].struck.empty());
+    CHECK(run.faults->each[1].without_it.no_story_change());
+    CHECK(run.faults->each[2].without_it.no_story_change());
+
+    // The premise, checked: the world with only the fault that struck runs event for event
+    // as the judged run did.
+    Scenario scenario = load_scenario_file(fenced_file(faults), metric_names());
+    WorldSpec world = scenario.designs.front().world;
+    world.faults.resize(1);
+    const Trace without = run_world(world, scenario.seed).trace;
+    REQUIRE(without.events().size() == run.trace.events().size());
+    for (std::size_t e = 0; e < without.events().size(); ++e) {
+        const TraceEvent& a = without.events()[e];
+        const TraceEvent& b = run.trace.events()[e];
+        INFO("event " << e << ": " << a.kind.name() << " and " << b.kind.name());
+        REQUIRE((a.at == b.at && a.node == b.node && a.kind == b.kind && a.fields().size() == b.fields().size()));
+        for (std::size_t f = 0; f < a.fields().size(); ++f) {
+            CHECK(a.fields().at(f).key == b.fields().at(f).key);
+            CHECK(a.fields().at(f).value == b.fields().at(f).value);
+        }
+    }
+}
+
 TEST_CASE("a fault placed at a time the run never reached is told to check its \"at\", not a \"when\"") {
     // The run ends at 12.614 s: a pause placed at 50 minutes never comes.
     const DesignOutcome run = fenced_with(R"([{"pause": "server-1", "at": "50m", "for": "40s"}])");
