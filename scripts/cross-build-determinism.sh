@@ -58,7 +58,9 @@ while read -r file; do
   reference=""
   for dir in "${builds[@]}"; do
     tag=$(echo "$dir" | tr / _)
-    "$dir/locksim" sweep "$file" --seeds "${SWEEP_SEEDS:-1000}" --format json > "$out/$name.sweep.$tag" || true
+    # The provenance names the build's commit, which differs between builds by design.
+    "$dir/locksim" sweep "$file" --seeds "${SWEEP_SEEDS:-1000}" --format json |
+      sed '/^    "commit": /d' > "$out/$name.sweep.$tag" || true
     if [ -z "$reference" ]; then
       reference="$out/$name.sweep.$tag"
     elif ! cmp -s "$reference" "$out/$name.sweep.$tag"; then
