@@ -16,6 +16,7 @@
 #include "checks/sweep_merge.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
+#include "cli/decimal_number.hpp"
 #include "cli/explore_command.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/shard_choice.hpp"
@@ -52,7 +53,7 @@ constexpr std::uint64_t max_runs_per_day = 86'400'000;
 constexpr InputLimit shard_limit{256 << 20, "256 MiB", "a shard holds its tallies or its runs' outcomes"};
 
 std::string rendered(const SweepSummary& summary, const std::string& format, const std::string& color,
-                     const std::string& program, std::uint64_t runs_per_day = 0) {
+                     const std::string& program, double runs_per_day = 0) {
     if (format == "json") return sweep_json(summary).dump(2) + "\n";
     // Colour only ever goes to a terminal, never into a file.
     return render_sweep_text(summary, program, use_colour(color_choice(color)), runs_per_day);
@@ -346,11 +347,12 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
                       "With --vary: also write a page of charts (one self-contained HTML page) into this\n"
                       "directory, as <scenario>-study.html: per varied field, the violation rate against its\n"
                       "values on a log scale, with the intervals, a line per design");
-    add_whole_number(*sweep, "--runs-per-day", options->runs_per_day,
-                     fmt::format("How often the job runs in production (1 to {}): each rate becomes expected\n"
-                                 "incidents a day and a year, with their interval",
-                                 max_runs_per_day),
-                     1, max_runs_per_day);
+    add_decimal(*sweep, "--runs-per-day", options->runs_per_day,
+                fmt::format("How often the job runs in production, a number from 0.000001 to {} with at most\n"
+                            "six digits after the point (288: every five minutes; 0.033333: monthly): each rate\n"
+                            "becomes expected incidents a day and a year, with their interval",
+                            max_runs_per_day),
+                1, max_runs_per_day * 1'000'000);
     add_color(*sweep, options->color);
     sweep->footer(
         "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"

@@ -23,7 +23,7 @@ struct SweepCommandOptions {
     std::optional<std::string> design;            // only this design
     std::vector<std::string> max_rates;           // "DESIGN=RATE" gates: exit 1 when a rate is above
     std::optional<std::string> junit;             // the gates as JUnit XML
-    std::uint64_t runs_per_day = 0;               // turn rates into incidents a day and a year
+    double runs_per_day = 0;                      // turn rates into incidents a day and a year (0: not asked)
     std::vector<std::string> vary;                // "lock.ttl=5s,10s": a parameter study over the grid of these
     std::optional<std::string> report_directory;  // with vary: also write DIR/<scenario>-study.html
 };

@@ -30,16 +30,20 @@ CLI::Option* add(CLI::App& command, const std::string& name, const std::string& 
 
 }  // namespace
 
-std::string whole_number_error(std::string_view option, std::string_view text, std::uint64_t least,
-                               std::uint64_t most) {
-    // What was given is quoted short, as plain ASCII: no digit is anything else.
+std::string shown_input(std::string_view text) {
+    // Quoted short, as plain ASCII: no digit is anything else.
     std::string shown;
     for (const char c : text.substr(0, 40)) {
         const auto byte = static_cast<unsigned char>(c);
         shown += byte < 0x20 || byte >= 0x7f ? fmt::format("\\x{:02x}", byte) : std::string(1, c);
     }
     if (text.size() > 40) shown += "…";
-    return fmt::format("{}: expected a whole number from {} to {}, got \"{}\"", option, least, most, shown);
+    return shown;
+}
+
+std::string whole_number_error(std::string_view option, std::string_view text, std::uint64_t least,
+                               std::uint64_t most) {
+    return fmt::format("{}: expected a whole number from {} to {}, got \"{}\"", option, least, most, shown_input(text));
 }
 
 std::optional<std::uint64_t> whole_number_in(std::string_view text, std::uint64_t least, std::uint64_t most) {

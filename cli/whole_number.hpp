@@ -19,6 +19,10 @@ class Option;
 
 namespace locksim {
 
+// What was given, as a message quotes it: its first 40 bytes, plain ASCII (others as \xNN),
+// "…" after it if there was more.
+std::string shown_input(std::string_view text);
+
 // "--seeds: expected a whole number from 1 to 18446744073709551615, got \"-1\"".
 std::string whole_number_error(std::string_view option, std::string_view text, std::uint64_t least, std::uint64_t most);
 

@@ -48,7 +48,7 @@ std::string_view sampling_disclaimer() {
 }
 
 std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour,
-                              std::uint64_t runs_per_day) {
+                              double runs_per_day) {
     const TextStyle style(colour);
     std::string out = style.heading(summary.scenario);
     if (!summary.partial_shards.empty()) {
@@ -102,7 +102,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
             if (d.runs == 0) continue;
             const double rate = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
-            const double day = static_cast<double>(runs_per_day);
+            const double day = runs_per_day;
             out += fmt::format("  {}: {} incidents a day ({}–{}), {} a year ({}–{})\n", d.name,
                                expected_count(rate * day), expected_count(ci.low * day), expected_count(ci.high * day),
                                expected_count(rate * day * 365), expected_count(ci.low * day * 365),

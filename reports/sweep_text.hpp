@@ -16,9 +16,10 @@ std::string rate_with_interval(const DesignTally& tally);
 // What every rate's interval covers, said once under each table of rates.
 std::string_view sampling_disclaimer();
 
-// `runs_per_day`: how often the modelled job runs in production, to turn each rate into
-// expected incidents per day and per year (with the interval); 0 leaves them out.
+// `runs_per_day`: how often the modelled job runs in production (0.5: every other day), to
+// turn each rate into expected incidents per day and per year (with the interval); 0 leaves
+// them out.
 std::string render_sweep_text(const SweepSummary& summary, const std::string& program, bool colour,
-                              std::uint64_t runs_per_day = 0);
+                              double runs_per_day = 0);
 
 }  // namespace locksim

@@ -31,43 +31,39 @@ out=build-cross/outputs
 rm -rf "$out"
 mkdir -p "$out"
 differences=0
+
+# Runs "$@" with each build (the word LOCKSIM stands for the program) into
+# $out/<label>.<build>, and counts each output that differs from the first build's. The
+# provenance of a sweep names the build's commit, which differs between builds by design.
+compare_builds() {
+  local label=$1 reference=""
+  shift
+  for dir in "${builds[@]}"; do
+    local tag
+    tag=$(echo "$dir" | tr / _)
+    "${@/#LOCKSIM/$dir/locksim}" | sed '/^    "commit": /d' > "$out/$label.$tag" || true
+    if [ -z "$reference" ]; then
+      reference="$out/$label.$tag"
+    elif ! cmp -s "$reference" "$out/$label.$tag"; then
+      echo "DIFFERENT: $label: $(basename "$reference") vs $tag"
+      differences=$((differences + 1))
+    fi
+  done
+}
+
 scenarios=0
 while read -r file; do
   case "$file" in *.schema.json) continue ;; esac
   scenarios=$((scenarios + 1))
   name=$(echo "${file#scenarios/}" | tr / _)
-  for format in json trace; do
-    reference=""
-    for dir in "${builds[@]}"; do
-      tag=$(echo "$dir" | tr / _)
-      "$dir/locksim" run "$file" --format "$format" > "$out/$name.$format.$tag" || true
-      if [ -z "$reference" ]; then
-        reference="$out/$name.$format.$tag"
-      elif ! cmp -s "$reference" "$out/$name.$format.$tag"; then
-        echo "DIFFERENT: $name --format $format: $(basename "$reference") vs $tag"
-        differences=$((differences + 1))
-      fi
-    done
-  done
+  for format in json trace; do compare_builds "$name.$format" LOCKSIM run "$file" --format "$format"; done
 done < <(find scenarios -name '*.json' | sort)
 # Sweeps: every file that draws faults from its seeds, so each seed runs another world.
 sweeps=0
 while read -r file; do
   sweeps=$((sweeps + 1))
   name=$(echo "${file#scenarios/}" | tr / _)
-  reference=""
-  for dir in "${builds[@]}"; do
-    tag=$(echo "$dir" | tr / _)
-    # The provenance names the build's commit, which differs between builds by design.
-    "$dir/locksim" sweep "$file" --seeds "${SWEEP_SEEDS:-1000}" --format json |
-      sed '/^    "commit": /d' > "$out/$name.sweep.$tag" || true
-    if [ -z "$reference" ]; then
-      reference="$out/$name.sweep.$tag"
-    elif ! cmp -s "$reference" "$out/$name.sweep.$tag"; then
-      echo "DIFFERENT: sweep of $name: $(basename "$reference") vs $tag"
-      differences=$((differences + 1))
-    fi
-  done
+  compare_builds "$name.sweep" LOCKSIM sweep "$file" --seeds "${SWEEP_SEEDS:-1000}" --format json
 done < <(grep -l '"mean_interval"' -r scenarios --include='*.json' | grep -v '\.schema\.json$' | sort)
 echo "$scenarios scenarios × 2 formats and $sweeps sweeps of ${SWEEP_SEEDS:-1000} seeds × ${#builds[@]} builds (${BUILDS:-g++ and clang++, -O0 and -O2}): $differences differences"
 [ "$differences" = 0 ]

@@ -15,7 +15,7 @@ struct Unit {
 };
 
 // Longest suffixes first so "ms" is not read as "m" followed by garbage.
-constexpr std::array<Unit, 7> parse_units{{
+constexpr std::array<Unit, 8> parse_units{{
     {"min", 60'000'000'000},
     {"ns", 1},
     {"us", 1'000},
@@ -23,12 +23,13 @@ constexpr std::array<Unit, 7> parse_units{{
     {"s", 1'000'000'000},
     {"m", 60'000'000'000},
     {"h", 3'600'000'000'000},
+    {"d", 86'400'000'000'000},
 }};
 
 std::string expected_duration(std::string_view text) {
     return fmt::format(
         "expected a duration such as \"40s\", \"250ms\" or \"5m\" "
-        "(units ns, us, ms, s, m, h), got \"{}\"",
+        "(units ns, us, ms, s, m, h, d), got \"{}\"",
         text);
 }
 

@@ -71,7 +71,7 @@ TEST_CASE("a duration in unknown units says what a duration looks like") {
     const auto error = error_of(scenario_text(R"([{ "pause": "server-1", "at": "6s", "for": "40 parsecs" }])"));
     CHECK(error ==
           "test.json:9:56: /faults/0/for: expected a duration such as \"40s\", \"250ms\" or \"5m\" "
-          "(units ns, us, ms, s, m, h), got \"40 parsecs\"");
+          "(units ns, us, ms, s, m, h, d), got \"40 parsecs\"");
 }
 
 TEST_CASE("a fault on a node that does not exist lists the nodes there are") {

@@ -42,10 +42,18 @@ TEST_CASE("a numeric option that is not a whole number of its range is refused, 
     refused(sweep + "--seeds 1e3", "--seeds: expected a whole number from 1 to 18446744073709551615, got \"1e3\"");
     refused(sweep + "--seeds 5 --start -5",
             "--start: expected a whole number from 0 to 18446744073709551615, got \"-5\"");
-    refused(sweep + "--seeds 5 --runs-per-day -1",
-            "--runs-per-day: expected a whole number from 1 to 86400000, got \"-1\"");
-    refused(sweep + "--seeds 5 --runs-per-day 86400001",
-            "--runs-per-day: expected a whole number from 1 to 86400000, got \"86400001\"");
+    const std::string runs_a_day =
+        "--runs-per-day: expected a number from 0.000001 to 86400000, with at most six "
+        "digits after the point, got ";
+    refused(sweep + "--seeds 5 --runs-per-day -1", runs_a_day + "\"-1\"");
+    refused(sweep + "--seeds 5 --runs-per-day 86400001", runs_a_day + "\"86400001\"");
+    refused(sweep + "--seeds 5 --runs-per-day 86400000.000001", runs_a_day + "\"86400000.000001\"");
+    refused(sweep + "--seeds 5 --runs-per-day 0", runs_a_day + "\"0\"");
+    refused(sweep + "--seeds 5 --runs-per-day 0.0000001", runs_a_day + "\"0.0000001\"");
+    refused(sweep + "--seeds 5 --runs-per-day 1e3", runs_a_day + "\"1e3\"");
+    refused(sweep + "--seeds 5 --runs-per-day inf", runs_a_day + "\"inf\"");
+    refused(sweep + "--seeds 5 --runs-per-day .5", runs_a_day + "\".5\"");
+    refused(sweep + "--seeds 5 --runs-per-day 5.", runs_a_day + "\"5.\"");
     refused(sweep + "--seeds 5 --jobs -1", "--jobs: expected a whole number from 0 to 4294967295, got \"-1\"");
     refused(sweep + "--seeds 5 -j 2.5", "--jobs: expected a whole number from 0 to 4294967295, got \"2.5\"");
     refused("check scenarios/gc-pause-40s.json --jobs=-2",

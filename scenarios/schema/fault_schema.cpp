@@ -325,6 +325,12 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
     return faults;
 }
 
+// A generator's mean interval may be years, for faults that come monthly or rarer: five
+// years at most, since an exponential draw reaches 36.7 times its mean (the largest -ln u
+// of a 53-bit u), and 36.7 times five years of nanoseconds stays below 2^63.
+constexpr Duration max_mean_interval = hours(24 * 365 * 5);
+static_assert(static_cast<double>(max_mean_interval.ns) * 36.74 + static_cast<double>(max_duration.ns) < 9.2e18);
+
 std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const WorldSpec& world) {
     constexpr std::int64_t max_faults_per_target = 10'000;
     const std::vector<std::string> nodes = node_names(world);
@@ -346,7 +352,7 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
                                   quoted_list(on_nodes), quoted_list(on_links)));
         }
         generator.shape = std::move(*shape);
-        generator.mean_interval = item["mean_interval"].duration();
+        generator.mean_interval = item["mean_interval"].duration(max_mean_interval);
         generator.from = Instant{} + (item.has("from") ? item["from"].duration() : Duration{});
         generator.until = Instant{} + (item.has("until") ? item["until"].duration() : world.horizon);
         if (generator.until <= generator.from)

@@ -160,9 +160,10 @@ Json generator_definition(const FaultEntry& entry) {
         if (member.drawn_required && &member != &entry.members.front()) required.push_back(member.name);
     }
     properties["mean_interval"] = described(
-        "The mean time between faults on each target (a Poisson process), a duration above 0s; at most 10000 faults "
-        "per target in the window. Required.",
-        defined("positiveDuration"));
+        "The mean time between faults on each target (a Poisson process), a duration above 0s and at most five years "
+        "(43800h, or \"1825d\"; \"30d\" for a fault that comes monthly): the one duration allowed past a week. At "
+        "most 10000 faults per target in the window. Required.",
+        defined("longPositiveDuration"));
     properties["from"] =
         described("True time at which the window opens, a duration. Default \"0s\".", defined("duration"));
     properties["until"] = described(

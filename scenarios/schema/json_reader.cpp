@@ -163,13 +163,13 @@ bool JsonReader::boolean() const {
     return value_->get<bool>();
 }
 
-Duration JsonReader::duration() const {
+Duration JsonReader::duration(Duration most) const {
     expect(value_->is_string(), "a duration string such as \"40s\"");
     const auto parsed = parse_duration(value_->get<std::string>());
     if (const auto* error = std::get_if<std::string>(&parsed)) fail(*error);
     const Duration d = std::get<Duration>(parsed);
-    if (d > max_duration)
-        fail(fmt::format("expected at most {}, got \"{}\"", format_duration(max_duration), value_->get<std::string>()));
+    if (d > most)
+        fail(fmt::format("expected at most {}, got \"{}\"", format_duration(most), value_->get<std::string>()));
     return d;
 }
 

@@ -85,9 +85,9 @@ public:
     std::int64_t integer() const;
     std::uint64_t unsigned_integer() const;
     bool boolean() const;
-    double number() const;             // any JSON number, for shape parameters such as a Pareto alpha
-    Duration duration() const;         // "40s"; never negative, at most max_duration
-    Duration signed_duration() const;  // "-5ms" allowed; at most max_duration either way
+    double number() const;  // any JSON number, for shape parameters such as a Pareto alpha
+    Duration duration(Duration most = max_duration) const;  // "40s"; never negative, at most `most`
+    Duration signed_duration() const;                       // "-5ms" allowed; at most max_duration either way
 
     [[noreturn]] void fail(std::string_view message) const;
 
