@@ -39,11 +39,10 @@ std::optional<std::uint64_t> millionths_in(std::string_view text, std::uint64_t 
 
 CLI::Option* add_decimal(CLI::App& command, const std::string& name, double& value, const std::string& help,
                          std::uint64_t least, std::uint64_t most) {
-    const std::string shown = name.substr(0, name.find(','));
     return command
         .add_option_function<std::string>(
             name,
-            [shown, least, most, &value](const std::string& text) {
+            [shown = option_name(name), least, most, &value](const std::string& text) {
                 const std::optional<std::uint64_t> millionths = millionths_in(text, least, most);
                 if (!millionths)
                     throw CLI::ValidationError(fmt::format(

@@ -9,11 +9,6 @@
 namespace locksim {
 namespace {
 
-// The option's first long name, as messages call it: "--jobs" of "--jobs,-j".
-std::string option_name(const std::string& names) {
-    return names.substr(0, names.find(','));
-}
-
 CLI::Option* add(CLI::App& command, const std::string& name, const std::string& help, std::uint64_t least,
                  std::uint64_t most, std::function<void(std::uint64_t)> store) {
     return command
@@ -29,6 +24,10 @@ CLI::Option* add(CLI::App& command, const std::string& name, const std::string& 
 }
 
 }  // namespace
+
+std::string option_name(const std::string& names) {
+    return names.substr(0, names.find(','));
+}
 
 std::string shown_input(std::string_view text) {
     // Quoted short, as plain ASCII: no digit is anything else.

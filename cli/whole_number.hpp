@@ -19,6 +19,9 @@ class Option;
 
 namespace locksim {
 
+// The option's first long name, as messages call it: "--jobs" of "--jobs,-j".
+std::string option_name(const std::string& names);
+
 // What was given, as a message quotes it: its first 40 bytes, plain ASCII (others as \xNN),
 // "…" after it if there was more.
 std::string shown_input(std::string_view text);

@@ -12,6 +12,7 @@ const FieldWord* TraceStore::keep(const KindSpec& kind, const FieldWord* values,
     if (fields_used_ + count > fields_per_block_) {
         if (!field_blocks_.empty()) fields_per_block_ = std::min(2 * fields_per_block_, most_fields_per_block);
         field_blocks_.push_back(std::make_unique_for_overwrite<FieldWord[]>(fields_per_block_));
+        field_bytes_ += fields_per_block_ * sizeof(FieldWord);
         fields_used_ = 0;
     }
     FieldWord* kept = field_blocks_.back().get() + fields_used_;
@@ -24,11 +25,7 @@ const FieldWord* TraceStore::keep(const KindSpec& kind, const FieldWord* values,
 
 std::size_t TraceStore::bytes_held() const {
     std::size_t bytes = texts_.bucket_count() * sizeof(void*) + texts_.size() * (sizeof(std::string_view) + 16);
-    std::size_t fields = first_fields_per_block;
-    for (std::size_t block = 0; block < field_blocks_.size();
-         ++block, fields = std::min(2 * fields, most_fields_per_block))
-        bytes += fields * sizeof(FieldWord);
-    return bytes + text_bytes_;
+    return bytes + field_bytes_ + text_bytes_;
 }
 
 const std::string_view* TraceStore::intern(std::string_view text) {

@@ -37,6 +37,7 @@ private:
     std::vector<std::unique_ptr<char[]>> text_blocks_;
     std::size_t text_block_bytes_ = 2048;  // of the last block
     std::size_t text_used_ = 2048;         // in the last block
+    std::size_t field_bytes_ = 0;          // of every field block
     std::size_t text_bytes_ = 0;           // of every text block
     // Views of the texts kept, into text_blocks_; never iterated. A set's elements do not
     // move as it grows, so a kept value points at one.
