@@ -6,9 +6,10 @@
 //
 // An event is small and allocates nothing: its kind is the address of the kind's
 // declaration, each field is its key's place in that declaration (three bits) and a value
-// of 8 bytes, and text is the address of a view. While readers read an event as it is recorded, its fields and text are
-// those of the code that recorded it; a kept event's are copied once into the trace's own
-// store (sim/trace_store.hpp), where equal texts are kept once.
+// of 8 bytes, and text is the address of a view. While readers read an event as it is
+// recorded, its fields and text are those of the code that recorded it; a kept event's are
+// copied once into the trace's own store (sim/trace_store.hpp), where equal texts are kept
+// once, and the events themselves sit in chunks that never move (sim/chunked_list.hpp).
 #include <array>
 #include <cassert>
 #include <cstdint>
@@ -208,7 +209,7 @@ struct TraceEvent {
     Instant wall;                       // the node's wall-clock reading at that moment
     Instant monotonic;                  // the node's monotonic-clock reading at that moment
     EventKind kind;                     // compared with a declaration (trace_kind::lock_granted) or a name
-    const FieldWord* values = nullptr;  // its fields': the recorder's while read, the trace's once kept
+    const FieldWord* values = nullptr;  // its fields' values: the recorder's while read, the trace's once kept
     NodeId node;                        // where it happened, or no_node
     FieldKeys keys;                     // which field each value is
 
