@@ -61,7 +61,7 @@ Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer
             return Answer<ChargeReceipt>{r, r.replayed ? deferred_label("already charged (charge {})", r.charge_id)
                                                        : deferred_label("charged (charge {})", r.charge_id)};
         },
-        request_.timeout);
+        request_.timeout, retry == 0 ? Connection::shared : request_.retry_connection);
     co_return co_await request;
 }
 

@@ -118,7 +118,7 @@ std::vector<std::vector<NodeId>> Network::reachable_groups() const {
 }
 
 MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
-                        std::optional<MessageId> in_reply_to) {
+                        std::optional<MessageId> in_reply_to, Connection connection) {
     Link& l = link(from, to);
     Direction& way = from.index == l.low_end ? *l.upward : *l.downward;
 
@@ -142,7 +142,8 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         }
     way.next_held.clear();
     delivery += held_extra;
-    if (!l.behaviour.reorder && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
+    const bool in_order = !l.behaviour.reorder && connection == Connection::shared;
+    if (in_order && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
     const Odds& loss = l.behaviour.loss;
     const Odds& duplication = l.behaviour.duplication;
     const bool cut = !way.cuts.empty();
@@ -155,7 +156,8 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
             lost = true;
             lost_to = burst.cause;
         }
-    if (!lost) way.last_delivery = std::max(way.last_delivery, delivery);  // a lost message holds nothing back
+    // A lost message holds nothing back, nor does one on a connection of its own.
+    if (!lost && connection == Connection::shared) way.last_delivery = std::max(way.last_delivery, delivery);
     const bool duplicated =
         !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
 

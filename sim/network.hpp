@@ -84,6 +84,13 @@ MessageText deferred_label(fmt::format_string<Args...> format, Args&&... args) {
         });
 }
 
+// Which connection a message travels on. Each direction of a link is one connection that
+// keeps its order (a message waits behind those sent before it), unless the sender opens
+// one of its own for it: an HTTP client retrying on a new connection sends the retry
+// beside a request still stuck on the old one. Faults on the link (a delay spike, a loss
+// burst, a cut, a held message) touch every connection alike.
+enum class Connection : std::uint8_t { shared, fresh };
+
 // What runs on the receiver when a message arrives: a request's handler, with what it
 // captured, fits without a heap allocation.
 using Delivery = InlineFunction<void(), 160>;
@@ -119,8 +126,10 @@ public:
 
     // Sends a message now; `on_delivery` runs on `to` when it arrives. Its label is what a
     // sequence diagram writes on the arrow ("SET lock:renewals 7f3a9c1e NX PX 30000").
+    // On a fresh connection it waits behind nothing sent before and holds back nothing
+    // sent after.
     MessageId send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
-                   std::optional<MessageId> in_reply_to = std::nullopt);
+                   std::optional<MessageId> in_reply_to = std::nullopt, Connection connection = Connection::shared);
 
     // Sweeps leave messages out of the trace: checkers never read them, and they are most
     // of its size.

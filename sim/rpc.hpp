@@ -58,13 +58,14 @@ template <class Reply>
 class CallAwaiter {
 public:
     CallAwaiter(Network& network, NodeId client, NodeId server, MessageText label, Serve<Reply> serve,
-                std::optional<Duration> timeout)
+                std::optional<Duration> timeout, Connection connection)
         : network_(network),
           client_(client),
           server_(server),
           label_(std::move(label)),
           serve_(std::move(serve)),
-          timeout_(timeout) {}
+          timeout_(timeout),
+          connection_(connection) {}
 
     bool await_ready() const noexcept { return false; }
 
@@ -76,22 +77,26 @@ public:
         const NodeId client = client_;
         const NodeId server = server_;
         const MessageId request_id = network_.next_message_id();
-        network_.send(client, server, std::move(label_),
-                      [network, client, server, ticket, result, request_id, serve = std::move(serve_)] {
-                          serve([network, client, server, ticket, result, request_id](Answer<Reply> answer) {
-                              network->send(
-                                  server, client, std::move(answer.label),
-                                  [network, ticket, result, value = std::move(answer.value)]() mutable {
-                                      // `result` lives in the waiting coroutine's frame, which exists
-                                      // exactly as long as the ticket can still be claimed.
-                                      if (auto waiter = network->engine().claim(ticket)) {
-                                          *result = std::move(value);
-                                          waiter.resume();
-                                      }
-                                  },
-                                  request_id);
-                          });
-                      });
+        const Connection connection = connection_;
+        // The reply comes back on the connection the request went out on.
+        network_.send(
+            client, server, std::move(label_),
+            [network, client, server, ticket, result, request_id, connection, serve = std::move(serve_)] {
+                serve([network, client, server, ticket, result, request_id, connection](Answer<Reply> answer) {
+                    network->send(
+                        server, client, std::move(answer.label),
+                        [network, ticket, result, value = std::move(answer.value)]() mutable {
+                            // `result` lives in the waiting coroutine's frame, which exists
+                            // exactly as long as the ticket can still be claimed.
+                            if (auto waiter = network->engine().claim(ticket)) {
+                                *result = std::move(value);
+                                waiter.resume();
+                            }
+                        },
+                        request_id, connection);
+                });
+            },
+            std::nullopt, connection);
         if (timeout_) {
             engine.schedule_after(client_, *timeout_, [&engine, ticket] {
                 if (auto waiter = engine.claim(ticket)) waiter.resume();
@@ -108,12 +113,14 @@ private:
     MessageText label_;
     Serve<Reply> serve_;
     std::optional<Duration> timeout_;
+    Connection connection_;
     std::optional<Reply> result_;
 };
 
+// On a fresh connection, the request and its reply wait behind nothing else on the link.
 template <class Handler>
 auto call(Network& network, const Host& client, NodeId server, MessageText label, Handler handler,
-          std::optional<Duration> timeout = std::nullopt) {
+          std::optional<Duration> timeout = std::nullopt, Connection connection = Connection::shared) {
     using Result = decltype(handler());
     if constexpr (detail::is_task<Result>::value) {
         using Reply = decltype(std::declval<Result&>().await_resume().value);
@@ -121,11 +128,13 @@ auto call(Network& network, const Host& client, NodeId server, MessageText label
         Serve<Reply> serve = [engine, server, handler = std::move(handler)](Respond<Reply> respond) {
             engine->spawn(server, detail::serve_then_respond<Reply>(handler(), std::move(respond)));
         };
-        return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(serve), timeout);
+        return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(serve), timeout,
+                                  connection);
     } else {
         using Reply = decltype(handler().value);
         Serve<Reply> serve = [handler = std::move(handler)](Respond<Reply> respond) { respond(handler()); };
-        return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(serve), timeout);
+        return CallAwaiter<Reply>(network, client.id(), server, std::move(label), std::move(serve), timeout,
+                                  connection);
     }
 }
 

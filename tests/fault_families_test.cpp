@@ -88,10 +88,11 @@ TEST_CASE("a generator reads the same members as a placed fault, its amounts as 
                   { "pause": ["server-1", {"role": "holder"}], "mean_interval": "1m", "for": "40s", "kind": "swap" }])");
     const auto& generators = scenario.designs.front().world.fault_generators;
     REQUIRE(generators.size() == 2);
-    CHECK(generators[0].targets.empty());  // a fault between nodes: one stream
+    CHECK(generators[0].targets.empty());  // a fault on a link: its links are its streams
+    CHECK(generators[0].links == std::vector<std::pair<std::string, std::string>>{{"server-1", "lock-store"}});
     CHECK(generators[0].amounts.has("for"));
     CHECK(generators[0].amounts.has("extra"));
-    CHECK(std::get<DelaySpikeFault>(generators[0].shape).from == "server-1");
+    CHECK(std::get<DelaySpikeFault>(generators[0].shape).from.empty());  // each draw names its link
     CHECK(generators[1].targets == std::vector<std::string>{"server-1", std::string(holder_role)});
     CHECK(std::get<PauseFault>(generators[1].shape).cause == "swap");
     CHECK_FALSE(generators[1].amounts.has("extra"));

@@ -269,6 +269,94 @@ TEST_CASE("generators of faults between nodes draw one stream: partitions, delay
     }
 }
 
+TEST_CASE("a generator at once strikes every target in each draw, at one instant with the same amounts") {
+    const auto length = DurationDistribution::uniform(1_s, 9_s);
+    SECTION("pauses: one stream for all targets, each draw three faults alike but for the node") {
+        FaultGenerator generator = pauses({"server-1", "server-2", "server-3"}, 20_s, length);
+        generator.at_once = true;
+        const auto faults = draw_fault_schedule({generator}, 5);
+        REQUIRE(faults.size() >= 9);
+        REQUIRE(faults.size() % 3 == 0);
+        RandomStream replay(5, "faults/0/at_once");
+        Instant expected_at = midnight + replay.exponential(20_s);
+        for (std::size_t draw = 0; draw < faults.size(); draw += 3) {
+            const Duration expected_length = length.draw(replay);
+            for (std::size_t i = 0; i < 3; ++i) {
+                const auto& pause = std::get<PauseFault>(faults[draw + i]);
+                REQUIRE(pause.at == expected_at);
+                REQUIRE(pause.length == expected_length);
+                REQUIRE(pause.node == fmt::format("server-{}", i + 1));
+            }
+            expected_at += replay.exponential(20_s);
+        }
+        CHECK(expected_at >= at(10_min));
+    }
+    SECTION("apart, the same targets draw at different instants") {
+        const auto faults = draw_fault_schedule({pauses({"server-1", "server-2", "server-3"}, 20_s, length)}, 5);
+        const auto first = fault_times(faults_on(faults, "server-1"));
+        const auto second = fault_times(faults_on(faults, "server-2"));
+        REQUIRE_FALSE(first.empty());
+        CHECK(first != second);
+    }
+    SECTION("delay spikes on several links: each link struck in each draw with the same window and extra") {
+        FaultGenerator generator = pauses({}, 20_s, length);
+        generator.shape = DelaySpikeFault{{}, {}, {}, {}, {}, false, std::nullopt};
+        generator.amounts.set("extra", DurationDistribution::uniform(1_s, 5_s));
+        generator.links = {{"server-1", "lock-store"}, {"server-2", "lock-store"}, {"server-3", "lock-store"}};
+        generator.at_once = true;
+        const auto faults = draw_fault_schedule({generator}, 5);
+        REQUIRE(faults.size() >= 9);
+        REQUIRE(faults.size() % 3 == 0);
+        for (std::size_t draw = 0; draw < faults.size(); draw += 3) {
+            const auto& first = std::get<DelaySpikeFault>(faults[draw]);
+            for (std::size_t i = 0; i < 3; ++i) {
+                const auto& spike = std::get<DelaySpikeFault>(faults[draw + i]);
+                REQUIRE(spike.from == fmt::format("server-{}", i + 1));
+                REQUIRE(spike.to == "lock-store");
+                REQUIRE(spike.at == first.at);
+                REQUIRE(spike.length == first.length);
+                REQUIRE(spike.extra == first.extra);
+            }
+        }
+    }
+}
+
+TEST_CASE("a link generator with several links draws each link from its own stream") {
+    FaultGenerator generator = pauses({}, 20_s, DurationDistribution::uniform(1_s, 9_s));
+    generator.shape = DelaySpikeFault{{}, {}, {}, {}, {}, false, std::nullopt};
+    generator.amounts.set("extra", DurationDistribution::fixed(1_s));
+    const auto on = [](const std::vector<Fault>& faults, const std::string& from) {
+        std::vector<std::int64_t> times;
+        for (const auto& fault : faults)
+            if (std::get<DelaySpikeFault>(fault).from == from) times.push_back(time_of(fault).ns);
+        return times;
+    };
+    SECTION("one link keeps the stream a single-link generator always had") {
+        generator.links = {{"server-1", "lock-store"}};
+        FaultGenerator shape_only = generator;
+        shape_only.links.clear();
+        std::get<DelaySpikeFault>(shape_only.shape).from = "server-1";
+        std::get<DelaySpikeFault>(shape_only.shape).to = "lock-store";
+        const auto faults = draw_fault_schedule({generator}, 9);
+        REQUIRE_FALSE(faults.empty());
+        CHECK(on(faults, "server-1") == fault_times(draw_fault_schedule({shape_only}, 9)));
+        RandomStream replay(9, "faults/0/network");
+        CHECK(time_of(faults.front()) == midnight + replay.exponential(20_s));
+    }
+    SECTION("several links: a stream named by each link's ends, the same whichever links are beside it") {
+        generator.links = {{"server-1", "lock-store"}, {"server-2", "lock-store"}};
+        const auto both = draw_fault_schedule({generator}, 9);
+        generator.links = {{"server-2", "lock-store"}, {"server-3", "lock-store"}};
+        const auto other = draw_fault_schedule({generator}, 9);
+        REQUIRE_FALSE(on(both, "server-1").empty());
+        REQUIRE_FALSE(on(both, "server-2").empty());
+        CHECK(on(both, "server-1") != on(both, "server-2"));
+        CHECK(on(both, "server-2") == on(other, "server-2"));
+        RandomStream replay(9, "faults/0/server-2->lock-store");
+        CHECK(on(both, "server-2").front() == (midnight + replay.exponential(20_s)).ns);
+    }
+}
+
 TEST_CASE("every design of a scenario meets the same drawn schedule") {
     const Scenario scenario = parse_scenario(R"({
   "name": "schedule",

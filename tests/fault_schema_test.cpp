@@ -143,3 +143,26 @@ TEST_CASE("a trigger's fields are read as their kind declares them") {
         error_of(scenario_with_faults(R"([{ "crash": "lock-store", "when": { "event": "node.paused", "for": 40 } }])")),
         Catch::Contains("/faults/0/when/for"));
 }
+
+TEST_CASE("a link generator takes one link or a list of links, each once, and at_once a true or false") {
+    const auto spikes = [](const std::string& links, const std::string& more = "") {
+        return error_of(with_generator(R"({ "delay_spike": )" + links +
+                                       R"(, "mean_interval": "1m", "for": "1s", "extra": "2s")" + more + " }"));
+    };
+    CHECK(spikes(R"(["server-1", "lock-store"])") == "no error");
+    CHECK(spikes(R"([["server-1", "lock-store"], ["server-2", "lock-store"]])", R"(, "at_once": true)") == "no error");
+    CHECK(spikes(R"([[{"role": "holder"}, "lock-store"], ["server-2", "payment-provider"]])") == "no error");
+    CHECK(says(spikes(R"([["server-1", "lock-store"], ["server-1", "lock-store"]])"),
+               "/fault_generators/0/delay_spike/1: expected each link once"));
+    CHECK(says(spikes(R"([["server-1", "lock-store"], ["server-2", "server-2"]])"),
+               "/fault_generators/0/delay_spike/1/1: expected two different nodes"));
+    CHECK(says(spikes(R"([["server-1", "lock-store"], ["server-2"]])"),
+               "/fault_generators/0/delay_spike/1: expected [from, to]"));
+    CHECK(says(spikes(R"(["server-1", "lock-store"])", R"(, "at_once": "yes")"), "/fault_generators/0/at_once:"));
+    // A placed fault strikes one link: a list of links is for generators.
+    CHECK(says(error_of(scenario_with_faults(
+                   R"([{ "delay_spike": [["server-1", "lock-store"]], "at": "5s", "for": "1s", "extra": "2s" }])")),
+               "/faults/0/delay_spike: expected one link [from, to]; a list of links is for a generator"));
+    CHECK(says(error_of(scenario_with_faults(R"([{ "pause": "server-1", "at": "5s", "for": "1s", "at_once": true }])")),
+               "/faults/0/at_once: unknown field \"at_once\""));
+}

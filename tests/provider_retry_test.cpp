@@ -69,6 +69,40 @@ TEST_CASE("a charge held back past the client's timeout is sent again and charge
     CHECK(run.metrics.value("overlapping_holders") == 0);
 }
 
+TEST_CASE("a retry on a new connection goes beside the held request rather than behind it") {
+    // The first request is sent at 4 s and held 20 s. The retry leaves at 4 + 2 + 1 = 7 s.
+    const auto same =
+        run_text(one_slow_charge(R"({"timeout": "2s", "retries": 1, "backoff": "1s", "connection": "same"})", "20s"));
+    const auto fresh =
+        run_text(one_slow_charge(R"({"timeout": "2s", "retries": 1, "backoff": "1s", "connection": "new"})", "20s"));
+    // One connection: the retry waits behind the held request, its reply comes too late,
+    // and the job gives up; both requests charge when the hold ends.
+    const auto same_charged = events_of(same.trace, trace_kind::provider_charged.name);
+    REQUIRE(same_charged.size() == 2);
+    CHECK(same_charged[0]->at >= at(24_s));
+    CHECK(same_charged[1]->at >= at(24_s));
+    CHECK(events_of(same.trace, trace_kind::job_charge_timed_out.name).size() == 2);
+    // A new connection: the retry arrives at once and is answered in time; the held
+    // request charges again when it lands.
+    const auto fresh_charged = events_of(fresh.trace, trace_kind::provider_charged.name);
+    REQUIRE(fresh_charged.size() == 2);
+    CHECK(fresh_charged[0]->at >= at(7_s));
+    CHECK(fresh_charged[0]->at < at(7_s + 100_ms));
+    CHECK(fresh_charged[1]->at >= at(24_s));
+    CHECK(events_of(fresh.trace, trace_kind::job_charge_timed_out.name).size() == 1);
+    CHECK(fresh.metrics.value("double_charges") == 1);
+    // Leaving it out is "same", as before the choice existed.
+    const auto unsaid = run_text(one_slow_charge(R"({"timeout": "2s", "retries": 1, "backoff": "1s"})", "20s"));
+    CHECK(events_of(unsaid.trace, trace_kind::provider_charged.name).size() == 2);
+    CHECK(events_of(unsaid.trace, trace_kind::provider_charged.name)[0]->at == same_charged[0]->at);
+}
+
+TEST_CASE("a retry connection other than same or new is refused") {
+    CHECK_THROWS_WITH(run_text(one_slow_charge(R"({"timeout": "2s", "retries": 1, "connection": "fresh"})", "1s")),
+                      Catch::Contains("/job/charge_request/connection: unknown value \"fresh\"; expected \"same\" or "
+                                      "\"new\""));
+}
+
 TEST_CASE("the same retry with an idempotency key is answered with the first charge") {
     const auto run = run_text(
         one_slow_charge(R"({"timeout": "2s", "retries": 1, "backoff": "1s"})", "4s", "renewal-{customer}-{period}"));

@@ -55,7 +55,7 @@ struct DelaySpikeFault {
         {.key = "delay_spike",
          .example = "{\"delay_spike\": [\"server-1\", \"payment-provider\"], \"at\": \"8s\", \"for\": \"60s\", "
                     "\"extra\": \"90s\"}: a delay spike.",
-         .generators = "Random delay spikes on one link.",
+         .generators = "Random delay spikes on each link listed.",
          .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_held};
     static constexpr std::string_view amounts[] = {"for", "extra"};  // drawn in a generator, in draw() order

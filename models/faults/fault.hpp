@@ -95,12 +95,18 @@ Fault placed_fault(std::string_view key, std::string node, Instant at, std::opti
 // on the seed, the generator's position and the target, so every design of a scenario
 // meets the same schedule.
 struct FaultGenerator {
-    // The fault each draw makes: the draw sets its time, its target (for faults on a node)
+    // The fault each draw makes: the draw sets its time, its target (a node or a link)
     // and its amounts; the rest is as the file wrote it.
     Fault shape;
-    // Faults on a node: the nodes (or roles) struck, each its own stream. Faults between
-    // nodes (partitions, delay spikes, loss bursts): empty, one stream.
+    // Faults on a node: the nodes (or roles) struck, each its own stream.
     std::vector<std::string> targets;
+    // Faults on a link: the links [from, to] struck, each its own stream; none, the shape's
+    // own link. Partitions: none (their sides are the shape's), one stream.
+    std::vector<std::pair<std::string, std::string>> links;
+    // Every target in each draw, at the same instant with the same amounts (a control-plane
+    // upgrade slows every pod's calls at once), from one stream; the mean interval is then
+    // between draws rather than per target.
+    bool at_once = false;
     Duration mean_interval{};
     DrawnAmounts amounts;  // by member: "for", "by", "restart_after", "heal_after", "extra"
     Instant from;

@@ -16,9 +16,9 @@
 namespace locksim {
 
 // What the reader takes besides a family's declared members: a placed fault's time (one
-// of the two), or a generator's window.
+// of the two), or a generator's window and whether it strikes its targets at once.
 inline constexpr std::string_view placed_timing_members[] = {"at", "when"};
-inline constexpr std::string_view generator_window_members[] = {"mean_interval", "from", "until"};
+inline constexpr std::string_view generator_window_members[] = {"mean_interval", "from", "until", "at_once"};
 
 class FaultReader {
 public:
@@ -28,7 +28,8 @@ public:
     virtual bool drawn() const = 0;
     virtual bool has(std::string_view field) const = 0;
     // The entry's declared members: the reader refuses any other besides the timing ("at"
-    // and "when", or a generator's "mean_interval", "from" and "until"), which it adds.
+    // and "when", or a generator's "mean_interval", "from", "until" and "at_once"), which
+    // it adds.
     // Called first; every member read below must be declared, with its type.
     virtual void declare(const FaultEntry& entry) const = 0;
 
@@ -40,7 +41,8 @@ public:
     // [[side a], [side b]]: two lists of nodes that share none; a node's name alone is
     // side a, with side b empty (every other node).
     virtual std::pair<std::vector<std::string>, std::vector<std::string>> sides(std::string_view field) const = 0;
-    // [from, to]: two different nodes.
+    // [from, to]: two different nodes. Drawn: one link or a list of them, each its own
+    // stream; returns {"", ""} (each draw names one).
     virtual std::pair<std::string, std::string> link(std::string_view field) const = 0;
 
     // An amount, held to its declared rule: fixed, the duration written; drawn, a

@@ -51,7 +51,7 @@ struct LossBurstFault {
         {.key = "loss_burst",
          .example = "{\"loss_burst\": [\"server-1\", \"lock-store\"], \"at\": \"8s\", \"for\": \"5s\", \"loss\": "
                     "\"1/2\"}: a loss burst.",
-         .generators = "Random loss bursts on one link.",
+         .generators = "Random loss bursts on each link listed.",
          .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_lossy};
     static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order

@@ -46,7 +46,7 @@ struct MessageHoldFault {
         {.key = "hold_message",
          .example = "{\"hold_message\": [\"server-1\", \"lock-store\"], \"at\": \"8s\", \"for\": \"40s\"}: one "
                     "message held in flight.",
-         .generators = "Random messages held in flight on one link.",
+         .generators = "Random messages held in flight on each link listed.",
          .members = members}};
     static constexpr const KindSpec* shown_by[] = {&trace_kind::link_holding};
     static constexpr std::string_view amounts[] = {"for"};  // drawn in a generator, in draw() order

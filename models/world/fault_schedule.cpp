@@ -6,37 +6,94 @@
 namespace locksim {
 namespace {
 
-// The generator's fault at `at`, on `target` if it strikes a node, with its amounts drawn
-// in the order its family reads them.
-Fault make_fault(const FaultGenerator& generator, const std::string& target, Instant at, RandomStream& random) {
-    Fault fault = generator.shape;
+// One target of a generator: the name its draws' stream is known by, and the fault it
+// suffers before a draw sets its time and amounts.
+struct Target {
+    std::string stream;
+    Fault shape;
+};
+
+// The generator's targets in the order it lists them. A fault on a node: one per node or
+// role, its stream named for it. A fault on a link: one per link, its stream "network"
+// when there is one link (the name a single-link generator always had, so its draws stay
+// as they were) and named by its ends when there are several; none listed, the shape's own
+// link. A partition: one, "network".
+std::vector<Target> targets_of(const FaultGenerator& generator) {
+    std::vector<Target> targets;
+    std::visit(
+        [&](const auto& shape) {
+            if constexpr (requires { shape.node; }) {
+                for (const auto& node : generator.targets) {
+                    auto one = shape;
+                    one.node = node;
+                    targets.push_back({node, one});
+                }
+            } else if constexpr (requires { shape.from; }) {
+                if (generator.links.empty()) targets.push_back({"network", shape});  // the shape's own link
+                for (const auto& [from, to] : generator.links) {
+                    auto one = shape;
+                    one.from = from;
+                    one.to = to;
+                    targets.push_back({generator.links.size() == 1 ? "network" : from + "->" + to, one});
+                }
+            } else {
+                targets.push_back({"network", shape});
+            }
+        },
+        generator.shape);
+    return targets;
+}
+
+// `shape` struck at `at`, with its amounts drawn in the order its family reads them.
+Fault drawn_fault(const Fault& shape, Instant at, const DrawnAmounts& amounts, RandomStream& random) {
+    Fault fault = shape;
     std::visit(
         [&](auto& f) {
             f.at = at;
-            if constexpr (requires { f.node; }) f.node = target;
-            f.draw(generator.amounts, random);
+            f.draw(amounts, random);
         },
         fault);
     return fault;
 }
 
-// A fault between nodes has one stream, named for the generator alone.
-const std::vector<std::string> between_nodes{"network"};
+// Each target its own stream of faults.
+void draw_apart(const FaultGenerator& generator, const std::string& prefix, std::uint64_t seed,
+                std::vector<Fault>& faults) {
+    for (const Target& target : targets_of(generator)) {
+        RandomStream random(seed, prefix + target.stream);
+        for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
+             at += random.exponential(generator.mean_interval))
+            faults.push_back(drawn_fault(target.shape, at, generator.amounts, random));
+    }
+}
+
+// One stream for all targets: each draw strikes every target at the same instant, each
+// drawing its amounts from the same point of the stream, so all get the same amounts.
+void draw_at_once(const FaultGenerator& generator, const std::string& prefix, std::uint64_t seed,
+                  std::vector<Fault>& faults) {
+    const std::vector<Target> targets = targets_of(generator);
+    RandomStream random(seed, prefix + "at_once");
+    for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
+         at += random.exponential(generator.mean_interval)) {
+        RandomStream after = random;
+        for (const Target& target : targets) {
+            after = random;
+            faults.push_back(drawn_fault(target.shape, at, generator.amounts, after));
+        }
+        random = after;
+    }
+}
 
 }  // namespace
 
 std::vector<Fault> draw_fault_schedule(const std::vector<FaultGenerator>& generators, std::uint64_t seed) {
     std::vector<Fault> faults;
     for (std::size_t g = 0; g < generators.size(); ++g) {
-        const FaultGenerator& generator = generators[g];
-        const std::vector<std::string>& streams = generator.targets.empty() ? between_nodes : generator.targets;
-        for (const auto& node : streams) {
-            RandomStream random(seed, "faults/" + std::to_string(g) + "/" + node);
-            for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
-                 at += random.exponential(generator.mean_interval)) {
-                faults.push_back(make_fault(generator, node, at, random));
-            }
-        }
+        const std::string prefix = "faults/" + std::to_string(g) + "/";
+        if (generators[g].at_once)
+            draw_at_once(generators[g], prefix, seed, faults);
+        else
+            draw_apart(generators[g], prefix, seed, faults);
     }
     std::stable_sort(faults.begin(), faults.end(),
                      [](const Fault& a, const Fault& b) { return time_of(a) < time_of(b); });

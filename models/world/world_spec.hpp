@@ -42,6 +42,9 @@ struct ChargeRequestSpec {
     int retries = 0;     // after the first attempt, each after its own timeout
     Duration backoff{};  // before retry k: backoff x 2^(k-1)…
     Duration jitter{};   // …plus a uniform draw from [0, jitter]
+    // Each retry on a connection of its own, beside the attempts still in flight (an HTTP
+    // client that opens a new one); shared: behind them, as on one TCP connection.
+    Connection retry_connection = Connection::shared;
 };
 
 struct JobSpec {

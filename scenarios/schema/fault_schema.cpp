@@ -196,6 +196,21 @@ std::vector<std::string> read_generator_targets(const JsonReader& field, const W
     return targets;
 }
 
+// A generator's links: one link [from, to], or a list of them ([[from, to], …]), each
+// its own stream.
+std::vector<std::pair<std::string, std::string>> read_generator_links(const JsonReader& field, const JsonReader& item,
+                                                                      const WorldSpec& world) {
+    const auto elements = field.elements();
+    const bool several = !elements.empty() && elements.front().json().is_array();
+    if (!several) return {read_link_ends(field, item, world)};
+    std::vector<std::pair<std::string, std::string>> links;
+    for (const auto& link : elements) {
+        links.push_back(read_link_ends(link, item, world));
+        if (std::count(links.begin(), links.end(), links.back()) > 1) link.fail("expected each link once");
+    }
+    return links;
+}
+
 // One entry of "faults" or "fault_generators" as its family reads it. A placed fault's
 // members are fixed; a generator's targets are a list and its amounts distributions.
 class JsonFaultReader final : public FaultReader {
@@ -234,7 +249,14 @@ public:
     }
     std::pair<std::string, std::string> link(std::string_view field) const override {
         declared(field, MemberType::link);
-        return read_link_ends(item_[field], item_, world_);
+        if (!drawn()) {
+            const auto ends = item_[field].elements();
+            if (!ends.empty() && ends.front().json().is_array())
+                item_[field].fail("expected one link [from, to]; a list of links is for a generator");
+            return read_link_ends(item_[field], item_, world_);
+        }
+        generator_->links = read_generator_links(item_[field], item_, world_);
+        return {};
     }
 
     Duration amount(std::string_view field) const override {
@@ -365,6 +387,7 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
                 fmt::format("expected a mean interval that gives at most {} faults per node in "
                             "the window",
                             max_faults_per_target));
+        generator.at_once = item.has("at_once") && item["at_once"].boolean();
         generators.push_back(std::move(generator));
     }
     return generators;

@@ -61,7 +61,7 @@ Json generator_targets() {
     return described(
         "The targets: a node name, \"servers\" (every job server), \"store\" (every node of the lock store), "
         "{\"role\": \"primary\"} or {\"role\": \"holder\"} (resolved when each fault strikes), or a list of these. "
-        "Each target gets its own draws.",
+        "Each target gets its own draws, unless at_once.",
         Json{{"anyOf", any}});
 }
 
@@ -96,19 +96,25 @@ Json member_schema(const FaultMember& member, bool drawn, bool key = false) {
                                          Json::array({Json{{"anyOf", Json::array({node_list, one_role})}}, node_list})},
                                         {"items", false}}})}});
         }
-        case MemberType::link:
+        case MemberType::link: {
+            const Json link{
+                {"type", "array"},
+                {"minItems", 2},
+                {"maxItems", 2},
+                {"uniqueItems", true},
+                {"prefixItems", Json::array({Json{{"anyOf", Json::array({defined("nodeName"), defined("linkRole")})}},
+                                             defined("nodeName")})},
+                {"items", false}};
+            doc +=
+                " From may instead be a role, [{\"role\": \"holder\"}, to], resolved when it strikes (nothing "
+                "happens if no one plays it).";
+            if (!drawn) return described(doc, link);
             return described(
-                doc +
-                    " From may instead be a role, [{\"role\": \"holder\"}, to], resolved when it "
-                    "strikes (nothing happens if no one plays it).",
-                Json{{"type", "array"},
-                     {"minItems", 2},
-                     {"maxItems", 2},
-                     {"uniqueItems", true},
-                     {"prefixItems",
-                      Json::array({Json{{"anyOf", Json::array({defined("nodeName"), defined("linkRole")})}},
-                                   defined("nodeName")})},
-                     {"items", false}});
+                doc + " Or a list of links, [[from, to], …]: each link gets its own draws.",
+                Json{{"anyOf",
+                      Json::array(
+                          {link, Json{{"type", "array"}, {"minItems", 1}, {"uniqueItems", true}, {"items", link}}})}});
+        }
         case MemberType::amount:
             if (drawn)
                 return described(doc, defined(member.rule.signed_values ? "signedDistribution" : "distribution"));
@@ -168,7 +174,12 @@ Json generator_definition(const FaultEntry& entry) {
         described("True time at which the window opens, a duration. Default \"0s\".", defined("duration"));
     properties["until"] = described(
         "True time at which the window closes, a duration after from. Default: the horizon.", defined("duration"));
-    static_assert(std::size(generator_window_members) == 3);  // the three written above
+    properties["at_once"] = described(
+        "true: each draw strikes every target (every node or link listed) at the same instant with the same "
+        "amounts, as one cause slows or stops them all; mean_interval is then the mean time between draws. Default "
+        "false: each target gets its own draws.",
+        Json{{"type", "boolean"}});
+    static_assert(std::size(generator_window_members) == 4);  // the four written above
     return Json{{"description", entry.generators},
                 {"type", "object"},
                 {"properties", properties},

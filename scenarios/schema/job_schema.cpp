@@ -47,9 +47,9 @@ Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::
     field.fail(fmt::format("unknown value \"{}\"; expected {}", text, fmt::join(quoted, " or ")));
 }
 
-// {"timeout": "5s", "retries": 2, "backoff": "1s", "jitter": "500ms"}
+// {"timeout": "5s", "retries": 2, "backoff": "1s", "jitter": "500ms", "connection": "new"}
 ChargeRequestSpec read_charge_request(const JsonReader& field) {
-    field.allow_only({"timeout", "retries", "backoff", "jitter"});
+    field.allow_only({"timeout", "retries", "backoff", "jitter", "connection"});
     ChargeRequestSpec request;
     request.timeout = field["timeout"].duration();
     if (request.timeout->ns <= 0) field["timeout"].fail("expected how long to wait for a reply, above 0s");
@@ -64,6 +64,9 @@ ChargeRequestSpec read_charge_request(const JsonReader& field) {
         *value = field[name].duration();
         if (value->ns < 0) field[name].fail("expected a duration of 0s or more");
     }
+    if (field.has("connection"))
+        request.retry_connection =
+            read_choice<Connection>(field["connection"], {{"same", Connection::shared}, {"new", Connection::fresh}});
     if (request.backoff * (std::int64_t{1} << std::max(request.retries - 1, 0)) > hours(24))
         field["backoff"].fail(fmt::format(
             "expected a backoff that stays within a day: it doubles before each of the {} retries", request.retries));
