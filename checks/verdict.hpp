@@ -31,7 +31,7 @@ namespace locksim {
 // What of the design, beyond its expectations, the verdict needs.
 struct VerdictContext {
     LockPurpose purpose = LockPurpose::correctness;
-    bool job_charges = true;  // its job charges (renewals); an index build never does
+    bool job_charges = true;  // its job charges (renewals, a leader loop); an index build never does
     // What the same design charged in its run without any fault, when it has faults and
     // that run was made.
     std::optional<std::int64_t> charged_without_faults;

@@ -31,6 +31,19 @@ Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
     co_return *row;
 }
 
+Task<std::vector<std::int64_t>> BillingClient::pending_items() {
+    auto request =
+        call(network_, host_, database_node_,
+             deferred_label("SELECT customer FROM renewals WHERE period='{}' AND status <> 'charged'", period_),
+             [db = database_, period = period_] {
+                 std::vector<std::int64_t> items = db->pending(period);
+                 const int rows = static_cast<int>(items.size());
+                 return Answer<std::vector<std::int64_t>>{std::move(items), rows_label(rows)};
+             });
+    auto items = co_await request;
+    co_return std::move(*items);
+}
+
 Task<int> BillingClient::insert_renewal(std::int64_t customer) {
     auto request = call(
         network_, host_, database_node_,

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "models/billing_database.hpp"
 #include "sim/host.hpp"
@@ -20,6 +21,9 @@ public:
 
     // SELECT status FROM renewals …
     Task<RenewalRow> read_renewal(std::int64_t customer);
+    // SELECT customer FROM renewals WHERE status <> 'charged': a leader loop's pending
+    // items, in id order.
+    Task<std::vector<std::int64_t>> pending_items();
     // INSERT INTO renewals … 'claimed': 1 row, or 0 when the unique key says it exists.
     Task<int> insert_renewal(std::int64_t customer);
     // UPDATE … SET status='claimed', fence=token … AND fence < token: rows changed.

@@ -25,6 +25,22 @@ RenewalRow* BillingDatabase::row(std::int64_t customer, const std::string& perio
     return &renewals_[{customer, period}];  // a row not yet written is due
 }
 
+void BillingDatabase::add_item(std::int64_t item, const std::string& period) {
+    customers_.insert(item);
+    host_.record(trace_kind::queue_arrived, {{"customer", item}, {"period", period}});
+}
+
+std::vector<std::int64_t> BillingDatabase::pending(const std::string& period) {
+    std::vector<std::int64_t> items;
+    for (const std::int64_t item : customers_) {
+        const RenewalRow* found = row(item, period);
+        if (found != nullptr && found->status == RenewalStatus::charged) continue;
+        read(item, period);  // each row the query returns, as the trace shows a read
+        items.push_back(item);
+    }
+    return items;
+}
+
 RenewalRow BillingDatabase::read(std::int64_t customer, const std::string& period) {
     const RenewalRow* found = row(customer, period);
     const RenewalRow result = found ? *found : RenewalRow{};

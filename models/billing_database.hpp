@@ -59,6 +59,11 @@ public:
     int record_charged(std::int64_t customer, const std::string& period, std::optional<std::int64_t> token,
                        NodeId client);
 
+    // A leader loop's queue: a new item, due until sent.
+    void add_item(std::int64_t item, const std::string& period);
+    // SELECT … WHERE status <> 'charged': the items not yet sent, in id order, each read.
+    std::vector<std::int64_t> pending(const std::string& period);
+
     bool index_built_for(const std::string& period);
     void record_index_build(const std::string& period, Duration processor_time, NodeId client);
 

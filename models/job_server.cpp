@@ -24,6 +24,11 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
       period_(job.period_of_run(1)) {}
 
 Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
+    finished_ = std::move(finished);
+    if (job_.kind == JobKind::leader_loop) {
+        co_await run_leader_loop();
+        co_return;
+    }
     if (job_.lock_scope == LockScope::leadership) {
         host_.record(trace_kind::job_campaigning, {{"job", job_.name}});
         host_.spawn(campaign());
@@ -38,7 +43,7 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
         provider_.begin_period(period_);
         co_await run_once();
     }
-    finished();
+    finished_();
 }
 
 // One run of the job, from its start to its release: the story every scenario tells.
@@ -148,16 +153,27 @@ void JobServer::open_record(std::int64_t customer) const {
 // One customer, in the story's order: check the lease, skip what is already
 // charged, prepare the invoice (where a pause can land), then charge and record it.
 Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldLease* held) {
-    // Code that never looks at its lease still stops once it has been told it lost it.
-    if (job_.check_lease ? !may_act(held) : (held != nullptr && !held->believed)) co_return Step::stop;
-    if (lease_too_short(held)) co_return Step::short_lease;
+    if (const std::optional<Step> step = may_start(held)) co_return *step;
 
     const RenewalRow row = co_await billing_.read_renewal(customer);
     if (row.status == RenewalStatus::charged) {
         host_.record(trace_kind::job_customer_skipped, {{"customer", customer}, {"reason", "already charged"}});
         co_return Step::next_customer;
     }
+    const Step step = co_await work_on(customer, held);
+    co_return step;
+}
 
+// Whether the lease lets the next item start: nullopt if it does.
+std::optional<JobServer::Step> JobServer::may_start(HeldLease* held) {
+    // Code that never looks at its lease still stops once it has been told it lost it.
+    if (job_.check_lease ? !may_act(held) : (held != nullptr && !held->believed)) return Step::stop;
+    if (lease_too_short(held)) return Step::short_lease;
+    return std::nullopt;
+}
+
+// An item found not yet charged: prepare it, claim it as the design does, charge, record.
+Task<JobServer::Step> JobServer::work_on(std::int64_t customer, HeldLease* held) {
     host_.record(trace_kind::job_preparing, {{"customer", customer}});
     co_await host_.sleep(job_.work_per_customer.draw(work_));
 

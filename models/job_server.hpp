@@ -41,8 +41,9 @@ public:
     JobServer(Host host, Network& network, LockHolder* lock, JobResources resources, ServerPlace place,
               const JobSpec& job, const ProtectionSpec& protection, std::optional<std::int64_t> bad_record);
 
-    // The scheduled job, every run of it, each from its start time to release. Spawn it
-    // once on the server's node; `finished` is called when the last run ends.
+    // The scheduled job, every run of it, each from its start time to release; or the
+    // leader loop, from its start to the service's stop. Spawn it once on the server's
+    // node; `finished` is called when the last run ends (perhaps more than once).
     Task<void> run_nightly_job(std::function<void()> finished);
 
 private:
@@ -53,6 +54,8 @@ private:
     enum class Step { next_customer, stop, short_lease };
 
     Task<void> run_once();
+    Task<void> run_leader_loop();
+    Task<Ending> lead(HeldLease* held);
     Task<void> campaign();
     bool may_act(HeldLease* held);
     bool lease_too_short(HeldLease* held) const;
@@ -61,6 +64,8 @@ private:
 
     Task<Ending> renew_subscriptions(HeldLease* held);
     Task<Step> renew_subscription(std::int64_t customer, HeldLease* held);
+    std::optional<Step> may_start(HeldLease* held);
+    Task<Step> work_on(std::int64_t customer, HeldLease* held);
     Task<Ending> rebuild_index(HeldLease* held);
 
     Task<Ending> run_job(HeldLease* held);
@@ -78,6 +83,11 @@ private:
     std::shared_ptr<HeldLease> leadership_;  // lock scope leadership: set once elected
     RandomStream work_;                      // how long each customer's invoice takes
     std::string period_;                     // the period this run renews
+    // The leader loop: whether this server leads now, whether the service was stopped, and
+    // whom to tell the job is over.
+    bool leading_ = false;
+    bool stopped_ = false;
+    std::function<void()> finished_;
 };
 
 }  // namespace locksim

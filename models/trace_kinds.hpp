@@ -210,6 +210,13 @@ inline constexpr KindSpec job_finished{"job.finished", "the job ended", job_fini
 
 // ---- at the billing database: every statement on the renewals table ----
 
+inline constexpr FieldSpec queue_arrived_fields[] = {
+    {"customer", FieldType::integer, false, "the new item's id (a leader loop's queue; \"customer\" as everywhere)"},
+    {"period", FieldType::text, false, "the name its sends are counted under"},
+};
+inline constexpr KindSpec queue_arrived{"queue.arrived", "a new item joined the queue, pending until sent",
+                                        queue_arrived_fields};
+
 inline constexpr FieldSpec db_read_fields[] = {
     {"customer", FieldType::integer, false, "the customer's id"},
     {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},

@@ -109,7 +109,7 @@ Verdict judge_design(const Design& design, const RunMetrics& metrics,
                      std::optional<std::int64_t> charged_without_faults) {
     return judge_run(
         metrics, design.expectations,
-        VerdictContext{design.purpose, design.world.job.kind == JobKind::renewals, charged_without_faults});
+        VerdictContext{design.purpose, design.world.job.kind != JobKind::index_rebuild, charged_without_faults});
 }
 
 CheckedRun run_and_check(const WorldSpec& world, std::uint64_t seed, RunOptions options) {

@@ -75,6 +75,7 @@ public:
         provider_->on_all_arrived([this] { stop_when_over(); });
         build_servers();
         schedule_faults(seed);
+        if (spec_.job.kind == JobKind::leader_loop) schedule_arrivals(seed);
     }
 
     RunResult run() {
@@ -141,6 +142,26 @@ private:
         if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; }) &&
             !provider_->requests_in_flight())
             engine_.stop();
+    }
+
+    // A leader loop's queue grows while the service runs: one item each `every`, or at the
+    // times of a Poisson process drawn from the seed's own stream for arrivals.
+    void schedule_arrivals(std::uint64_t seed) {
+        const QueueSpec& queue = spec_.job.queue;
+        if (!queue.arrive_every && !queue.arrive_mean_interval) return;
+        arrivals_.emplace(seed, "queue/arrivals");
+        next_item_ = queue.first_arrival_id;
+        schedule_arrival(spec_.job.starts_at);
+    }
+    void schedule_arrival(Instant after) {
+        const QueueSpec& queue = spec_.job.queue;
+        const Instant at =
+            after + (queue.arrive_every ? *queue.arrive_every : arrivals_->exponential(*queue.arrive_mean_interval));
+        if (at >= spec_.job.stops_at) return;
+        engine_.schedule_at(at, node(spec_.billing_node), [this, at] {
+            billing_->add_item(next_item_++, spec_.job.period);
+            schedule_arrival(at);
+        });
     }
 
     void schedule_faults(std::uint64_t seed) {
@@ -245,7 +266,9 @@ private:
     std::vector<std::unique_ptr<JobServer>> servers_;
     std::vector<bool> jobs_ended_ = std::vector<bool>(spec_.servers.size(), false);
     std::uint64_t event_limit_;
-    std::optional<std::size_t> striking_;  // the scenario's fault striking now, by its place in the file
+    std::optional<std::size_t> striking_;   // the scenario's fault striking now, by its place in the file
+    std::optional<RandomStream> arrivals_;  // a leader loop's queue: when items arrive…
+    std::int64_t next_item_ = 0;            // …and the next one's id
 };
 
 }  // namespace

@@ -21,6 +21,10 @@ namespace locksim {
 enum class JobKind {
     renewals,       // charge each customer's renewal: a double run charges twice (correctness)
     index_rebuild,  // rebuild the search index: a double run wastes processor time (efficiency)
+    // While elected, every `every`: read the queue's pending items and send each (a leader
+    // elected with client-go exporting batches): work starts when leadership is won, and
+    // stops when the leader itself notices it is lost.
+    leader_loop,
 };
 
 // Which customers a server's job handles.
@@ -45,6 +49,17 @@ struct ChargeRequestSpec {
     // Each retry on a connection of its own, beside the attempts still in flight (an HTTP
     // client that opens a new one); shared: behind them, as on one TCP connection.
     Connection retry_connection = Connection::shared;
+};
+
+// A leader loop's work: items with ids, pending in the database until sent (the job's
+// `customers` are those pending at the start), and more arriving while the service runs.
+struct QueueSpec {
+    // Arrivals, one every `arrive_every`, or at the times of a Poisson process of this
+    // mean drawn from the run's seed; neither: no arrivals.
+    std::optional<Duration> arrive_every;
+    std::optional<Duration> arrive_mean_interval;
+    // The arrivals' id from which ids count up (the one after the highest pending, or 1).
+    std::int64_t first_arrival_id = 1;
 };
 
 struct JobSpec {
@@ -75,6 +90,11 @@ struct JobSpec {
     Duration every{};
     std::int64_t runs = 1;
     std::map<std::string, Duration> start_offsets;
+    // leader_loop: the queue it works through, and the true time the service is stopped
+    // (a leader finishes its tick and releases; candidates stop standing). `every` is the
+    // loop's interval.
+    QueueSpec queue;
+    Instant stops_at;
 
     // "2026-10" for a job that runs once; "2026-10#3" for the third run of a recurring one.
     std::string period_of_run(std::int64_t run) const {

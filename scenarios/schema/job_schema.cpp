@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "scenarios/schema/world_schema.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
@@ -44,7 +45,10 @@ Value read_choice(const JsonReader& field, std::initializer_list<std::pair<std::
         if (text == word) return value;
         quoted.push_back(fmt::format("\"{}\"", word));
     }
-    field.fail(fmt::format("unknown value \"{}\"; expected {}", text, fmt::join(quoted, " or ")));
+    const std::string last = quoted.back();
+    quoted.pop_back();
+    field.fail(fmt::format("unknown value \"{}\"; expected {}{}{}", text, fmt::join(quoted, ", "),
+                           quoted.empty() ? "" : " or ", last));
 }
 
 // {"timeout": "5s", "retries": 2, "backoff": "1s", "jitter": "500ms", "connection": "new"}
@@ -73,18 +77,22 @@ ChargeRequestSpec read_charge_request(const JsonReader& field) {
     return request;
 }
 
-void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
-    job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
-                    "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
-                    "lock_for", "charge_request", "min_lease_left"});
+// A list of ids, each once: a job's customers, or a queue's pending items.
+std::vector<std::int64_t> read_ids(const JsonReader& list, std::string_view what) {
+    std::vector<std::int64_t> ids;
     std::set<std::int64_t> seen;
-    for (const auto& item : job["customers"].elements()) {
-        const std::int64_t customer = item.integer();
-        if (!seen.insert(customer).second) item.fail(fmt::format("customer {} is listed twice", customer));
-        spec.customers.push_back(customer);
+    for (const auto& item : list.elements()) {
+        const std::int64_t id = item.integer();
+        if (!seen.insert(id).second) item.fail(fmt::format("{} {} is listed twice", what, id));
+        ids.push_back(id);
     }
-    if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
-    spec.work_per_customer = read_distribution(job["work_per_customer"]);
+    return ids;
+}
+
+// What the renewals job and the leader loop do for each item: prepare it (`work_field`),
+// check the lease as the design says, and send the charge.
+void read_item_work(const JsonReader& job, std::string_view work_field, JobSpec& spec) {
+    spec.work_per_customer = read_distribution(job[work_field]);
     if (job.has("recheck_before_charge")) spec.recheck_before_charge = job["recheck_before_charge"].boolean();
     if (job.has("check_lease")) spec.check_lease = job["check_lease"].boolean();
     if (job.has("min_lease_left")) {
@@ -94,6 +102,16 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
         spec.min_lease_left = job["min_lease_left"].duration();
         if (spec.min_lease_left->ns <= 0) job["min_lease_left"].fail("expected a margin above 0s");
     }
+    if (job.has("charge_request")) spec.charge_request = read_charge_request(job["charge_request"]);
+}
+
+void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
+    job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
+                    "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
+                    "lock_for", "charge_request", "min_lease_left"});
+    spec.customers = read_ids(job["customers"], "customer");
+    if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
+    read_item_work(job, "work_per_customer", spec);
     if (job.has("on_refused")) {
         const std::string refused = job["on_refused"].string();
         if (refused != "retry" && refused != "skip")
@@ -114,10 +132,47 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
             error["customer"].fail("expected one of the job's customers");
     }
     if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
-    if (job.has("charge_request")) spec.charge_request = read_charge_request(job["charge_request"]);
     if (job.has("assign"))
         spec.assignment =
             read_choice<Assignment>(job["assign"], {{"all", Assignment::all}, {"hash", Assignment::hash}});
+}
+
+// A leader loop's queue: {"pending": [1, 2, 3], "arrive": {"every": "5m"}} or
+// {"arrive": {"mean_interval": "5m"}}.
+constexpr std::int64_t max_queue_items = 100'000;
+
+void read_queue(const JsonReader& field, Duration service_time, JobSpec& spec) {
+    field.allow_only({"pending", "arrive"});
+    if (field.has("pending")) spec.customers = read_ids(field["pending"], "item");
+    if (static_cast<std::int64_t>(spec.customers.size()) > max_queue_items)
+        field["pending"].fail(fmt::format("expected at most {} items", max_queue_items));
+    if (!spec.customers.empty())
+        spec.queue.first_arrival_id = *std::max_element(spec.customers.begin(), spec.customers.end()) + 1;
+    if (!field.has("arrive")) {
+        if (spec.customers.empty())
+            field.fail("expected \"pending\" items or items that \"arrive\": a queue that never holds one is no work");
+        return;
+    }
+    const JsonReader arrive = field["arrive"];
+    arrive.allow_only({"every", "mean_interval"});
+    if (arrive.has("every") == arrive.has("mean_interval"))
+        arrive.fail(
+            "expected \"every\" (one item each interval) or \"mean_interval\" (at random, drawn from the seed)");
+    const std::string_view which = arrive.has("every") ? "every" : "mean_interval";
+    const Duration interval = arrive[which].duration();
+    if (interval.ns <= 0 || service_time.ns / interval.ns > max_queue_items)
+        arrive[which].fail(
+            fmt::format("expected an interval that brings at most {} items while the service runs", max_queue_items));
+    (which == "every" ? spec.queue.arrive_every : spec.queue.arrive_mean_interval) = interval;
+}
+
+void read_leader_loop(const JsonReader& job, JobSpec& spec) {
+    job.allow_only({"kind", "name", "at", "every", "until", "queue", "period", "work_per_item", "recheck_before_charge",
+                    "check_lease", "charge_request"});
+    spec.every = job["every"].duration();
+    if (spec.every.ns <= 0) job["every"].fail("expected the loop's interval, above 0s");
+    spec.stops_at = Instant{} + job["until"].duration();
+    read_item_work(job, "work_per_item", spec);
 }
 
 void read_index_rebuild(const JsonReader& job, JobSpec& spec) {
@@ -151,14 +206,26 @@ void read_schedule(const JsonReader& job, const std::vector<std::string>& server
 JobSpec read_job(const JsonReader& job, const std::vector<std::string>& servers) {
     JobSpec spec;
     if (job.has("kind"))
-        spec.kind = read_choice<JobKind>(job["kind"],
-                                         {{"renewals", JobKind::renewals}, {"index-rebuild", JobKind::index_rebuild}});
+        spec.kind = read_choice<JobKind>(job["kind"], {{"renewals", JobKind::renewals},
+                                                       {"index-rebuild", JobKind::index_rebuild},
+                                                       {"leader-loop", JobKind::leader_loop}});
     if (spec.kind == JobKind::renewals)
         read_renewals(job, servers, spec);
+    else if (spec.kind == JobKind::leader_loop)
+        read_leader_loop(job, spec);
     else
         read_index_rebuild(job, spec);
     spec.name = job["name"].string();
     spec.starts_at = read_time_of_day(job["at"]);
+    if (spec.kind == JobKind::leader_loop) {
+        if (spec.stops_at <= spec.starts_at)
+            job["until"].fail(
+                fmt::format("expected a time after the service starts (\"at\", {})", format_seconds(spec.starts_at)));
+        read_queue(job["queue"], spec.stops_at - spec.starts_at, spec);
+        // A queue's items are sent once, not once per period: the period only names them.
+        spec.period = job.has("period") ? job["period"].string() : spec.name;
+        return spec;
+    }
     read_schedule(job, servers, spec);
     spec.period = job["period"].string();
     if (job.has("lock_for"))

@@ -231,8 +231,9 @@ private:
         ProtectionSpec protection;
         if (root_.has("unique_claim")) {
             protection.unique_claim = root_["unique_claim"].boolean();
-            if (protection.unique_claim && job.kind != JobKind::renewals)
-                root_["unique_claim"].fail("a unique claim inserts renewal rows; the job must be the renewals job");
+            if (protection.unique_claim && job.kind == JobKind::index_rebuild)
+                root_["unique_claim"].fail(
+                    "a unique claim inserts renewal rows; the job must be the renewals job or a leader loop");
         }
         if (root_.has("fencing")) read_fencing(root_["fencing"], lock, protection);
         if (root_.has("reclaim_after")) {
