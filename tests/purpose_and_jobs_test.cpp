@@ -578,7 +578,8 @@ TEST_CASE("index rebuild: the loader refuses renewals fields, a zero build, and 
     const auto kind = error_of(
         scenario_around(servers_3 + ", " + redis_lock_json +
                         R"(, "job": { "kind": "reindex", "name": "i", "at": "00:00", "period": "P", "work": "1s" })"));
-    CHECK(contains(kind, "/job/kind: unknown value \"reindex\"; expected \"renewals\", \"index-rebuild\" or \"leader-loop\""));
+    CHECK(contains(
+        kind, "/job/kind: unknown value \"reindex\"; expected \"renewals\", \"index-rebuild\" or \"leader-loop\""));
 }
 
 // --- Host::compute ----------------------------------------------------------------------
