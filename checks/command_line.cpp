@@ -51,10 +51,12 @@ std::string shell_quoted(const std::string& word) {
 }
 
 std::string replay_command(const std::string& program, const std::string& file, std::uint64_t seed,
-                           const std::optional<std::string>& design, const std::optional<std::string>& faults) {
-    return fmt::format("{} run {} --seed {}{}{}", shell_quoted(program), shell_quoted(file), seed,
+                           const std::optional<std::string>& design, const std::optional<std::string>& faults,
+                           std::optional<std::uint64_t> given_fault) {
+    return fmt::format("{} run {} --seed {}{}{}{}", shell_quoted(program), shell_quoted(file), seed,
                        design ? " --design " + shell_quoted(*design) : "",
-                       faults ? " --faults " + shell_quoted(*faults) : "");
+                       faults ? " --faults " + shell_quoted(*faults) : "",
+                       given_fault ? fmt::format(" --given-fault {}", *given_fault) : "");
 }
 
 }  // namespace locksim

@@ -13,9 +13,11 @@ namespace locksim {
 // written $'…' with those bytes as \xNN, which bash, zsh and POSIX sh (2024) read back.
 std::string shell_quoted(const std::string& word);
 
-// `locksim run FILE --seed N [--design D] [--faults JSON]`, as `program` was invoked.
+// `locksim run FILE --seed N [--design D] [--faults JSON] [--given-fault G]`, as `program`
+// was invoked.
 std::string replay_command(const std::string& program, const std::string& file, std::uint64_t seed,
                            const std::optional<std::string>& design = std::nullopt,
-                           const std::optional<std::string>& faults = std::nullopt);
+                           const std::optional<std::string>& faults = std::nullopt,
+                           std::optional<std::uint64_t> given_fault = std::nullopt);
 
 }  // namespace locksim

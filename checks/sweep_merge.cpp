@@ -29,6 +29,13 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
     const auto design = [](const SweepSettings& settings) {
         return settings.design ? nlohmann::json(*settings.design).dump() : std::string("every design");
     };
+    // As it reads: the generator, and the probability the shard weighed its runs by.
+    const auto given = [](const SweepSummary& summary) {
+        return summary.given ? nlohmann::json{{"generator", summary.given->generator},
+                                              {"probability", summary.given->probability}}
+                                   .dump()
+                             : std::string("none (plain runs)");
+    };
     const std::string edited =
         what_changed(first.provenance, first_file, s.provenance.data_files, file, "between the shards");
     const Field fields[] = {
@@ -47,6 +54,7 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         {"settings.design", design(s.settings), design(first.settings)},
         {"settings.max_events", fmt::format("{}", s.settings.event_limit),
          fmt::format("{}", first.settings.event_limit)},
+        {"given_fault", given(s), given(first)},
         {"designs", design_names(s), design_names(first)},
     };
     for (const auto& field : fields) {

@@ -227,6 +227,7 @@ std::string sweep_command_line(const std::string& file, SeedBlock seeds, const S
     if (settings.design) command += " --design " + shell_quoted(*settings.design);
     if (settings.event_limit != Engine::default_event_limit)
         command += fmt::format(" --max-events {}", settings.event_limit);
+    if (settings.given_fault) command += fmt::format(" --given-fault {}", *settings.given_fault);
     if (shards > 1) command += fmt::format(" --shard {}/{}", shard, shards);
     return command;
 }
@@ -287,6 +288,13 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
             entry["violation_rate"] = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
             entry["wilson_95"] = {ci.low, ci.high};
+            // Given a rare fault, the rate per run above is given that it strikes; weighed
+            // by how often it does (an exact number), the rate of incidents with it.
+            if (summary.given) {
+                const double p = summary.given->probability;
+                entry["rate_with_given_fault"] = p * entry["violation_rate"].get<double>();
+                entry["rate_with_given_fault_95"] = {p * ci.low, p * ci.high};
+            }
         }
         entry["failing_seeds"] = d.failing_seeds;
         entry["unfinished_seeds"] = d.unfinished_seeds;
@@ -308,6 +316,10 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
     }
     document["settings"] = {{"design", summary.settings.design ? Json(*summary.settings.design) : Json(nullptr)},
                             {"max_events", summary.settings.event_limit}};
+    if (summary.given)
+        document["given_fault"] = {{"generator", summary.given->generator},
+                                   {"probability", summary.given->probability},
+                                   {"fault", summary.given->fault}};
     document["provenance"] = provenance_json(summary.provenance);
     document["vocabulary"] = {{"item", summary.words.item},
                               {"effect", summary.words.effect},

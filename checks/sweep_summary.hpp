@@ -120,7 +120,20 @@ std::string what_changed(const SweepProvenance& before, const std::string& befor
 struct SweepSettings {
     std::optional<std::string> design;                        // only this design (--design)
     std::uint64_t event_limit = Engine::default_event_limit;  // --max-events
+    // Every run drawn given that this fault generator strikes (--given-fault): its index
+    // in fault_generators.
+    std::optional<std::uint64_t> given_fault;
     bool operator==(const SweepSettings&) const = default;
+};
+
+// A sweep whose runs were drawn given that a rare fault generator strikes at least once
+// (runners/given_fault.hpp): its rates are per run given that, and weighed by the
+// probability of it they are the rates of incidents in runs where it strikes.
+struct GivenFault {
+    std::uint64_t generator = 0;  // its index in fault_generators
+    double probability = 0;       // that a plain run draws at least one of its faults
+    std::string fault;            // "fault_generators/0: a pause on exporter-1, …" for the text
+    bool operator==(const GivenFault&) const = default;
 };
 
 struct SweepSummary {
@@ -131,6 +144,7 @@ struct SweepSummary {
     std::uint32_t shards = 1;
     SeedBlock covered;  // the seeds this summary ran
     SweepSettings settings;
+    std::optional<GivenFault> given;  // set when settings.given_fault is
     SweepProvenance provenance;
     std::vector<DesignTally> designs;
     Vocabulary words;  // what the scenario calls its things, for the text

@@ -27,6 +27,7 @@
 #include "reports/text_timeline.hpp"
 #include "reports/text_wrap.hpp"
 #include "reports/trace_json.hpp"
+#include "runners/given_fault.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
@@ -136,8 +137,8 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
                        "\n";
     out += unfinished_lines(outcome, style);
     out += inert_fault_lines(outcome, style);
-    out += fmt::format("Replay: {}\n",
-                       replay_command(options.program, outcome.file, outcome.seed, options.design, options.faults));
+    out += fmt::format("Replay: {}\n", replay_command(options.program, outcome.file, outcome.seed, options.design,
+                                                      options.faults, options.given_fault));
     return out;
 }
 
@@ -149,10 +150,22 @@ int run_command(const RunCommandOptions& options) {
     if (options.faults) {
         replace_faults(*loaded, *options.faults, "--faults");
     }
-    const Scenario& scenario = *loaded;
-    const bool every_design = every_timeline(scenario, options.design);
+    const bool every_design = every_timeline(*loaded, options.design);
     const std::optional<std::string> only_design = every_design ? std::nullopt : options.design;
-    if (!has_design_or_report(scenario, only_design)) return 2;
+    if (!has_design_or_report(*loaded, only_design)) return 2;
+    if (options.given_fault) {
+        if (options.faults) {
+            fmt::print(stderr, "--given-fault conditions the faults drawn, and --faults draws none: give one\n");
+            return 2;
+        }
+        try {
+            give_fault(*loaded, *options.given_fault, only_design);
+        } catch (const GivenFaultError& error) {
+            fmt::print(stderr, "{}\n", error.what());
+            return 2;
+        }
+    }
+    const Scenario& scenario = *loaded;
     if (options.report_directory)
         check_outputs({OutputTarget{"--report", *options.report_directory, true}}, inputs_of(scenario));
 
@@ -171,9 +184,9 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     if (options.report_directory) {
-        const auto files = scenario_report_files(
-            outcome, scenario, options.program,
-            replay_command(options.program, options.file, outcome.seed, options.design, options.faults));
+        const auto files = scenario_report_files(outcome, scenario, options.program,
+                                                 replay_command(options.program, options.file, outcome.seed,
+                                                                options.design, options.faults, options.given_fault));
         write_files_atomically(*options.report_directory, files, "--report");
         // Where the report went is for the person at the terminal: on stderr, so that
         // stdout stays one clean document in the json, trace and other formats.
@@ -204,6 +217,10 @@ Subcommand add_run_command(CLI::App& app, const std::string& program) {
                     "drawn): replays a placement that `locksim explore` found, e.g.\n"
                     "'[{\"pause\": \"server-1\", \"for\": \"40s\", \"when\": {\"event\": \"job.preparing\", "
                     "\"node\": \"server-1\", \"nth\": 2}}]'");
+    add_whole_number(*run, "--given-fault", line->options.given_fault,
+                     "Draw the run given that fault_generators/N strikes at least once, as `sweep --given-fault`\n"
+                     "does: replays a seed such a sweep lists")
+        ->type_name("N");
     run->add_option(
            "--format", line->format,
            "text: table and timeline (default); json: metrics and expectations; trace: every event;\n"

@@ -14,9 +14,10 @@ enum class RunFormat { text, json, trace, mermaid, perfetto };
 
 struct RunCommandOptions {
     std::string file;
-    std::optional<std::uint64_t> seed;  // overrides the file's seed
-    std::optional<std::string> design;  // run only this design
-    std::optional<std::string> faults;  // JSON: these faults instead of the file's (and none drawn)
+    std::optional<std::uint64_t> seed;         // overrides the file's seed
+    std::optional<std::string> design;         // run only this design
+    std::optional<std::string> faults;         // JSON: these faults instead of the file's (and none drawn)
+    std::optional<std::uint64_t> given_fault;  // draw the run given this fault generator strikes
     RunFormat format = RunFormat::text;
     ColorChoice color = ColorChoice::automatic;
     std::string program = "locksim";              // how the user invoked us, for the replay line

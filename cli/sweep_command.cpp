@@ -28,6 +28,7 @@
 #include "reports/junit.hpp"
 #include "reports/study_report.hpp"
 #include "reports/sweep_text.hpp"
+#include "runners/given_fault.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/shard_verify.hpp"
 #include "runners/study_runner.hpp"
@@ -148,10 +149,11 @@ std::string study_command_line(const SweepCommandOptions& options) {
 // `sweep FILE --vary …`: the sweep at every point of the grid, as one table or document,
 // and with --report a page of charts.
 int study_command(const SweepCommandOptions& options, unsigned threads) {
-    if (options.shard || !options.max_rates.empty() || options.junit || options.runs_per_day > 0) {
+    if (options.shard || !options.max_rates.empty() || options.junit || options.runs_per_day > 0 ||
+        options.given_fault) {
         fmt::print(stderr,
-                   "--vary runs a study of whole sweeps: it takes no --shard, --max-rate, --junit or "
-                   "--runs-per-day (run one point as a plain sweep for those)\n");
+                   "--vary runs a study of whole sweeps: it takes no --shard, --max-rate, --junit, --runs-per-day or "
+                   "--given-fault (run one point as a plain sweep for those)\n");
         return 2;
     }
     std::vector<VariedField> fields;
@@ -252,12 +254,15 @@ int sweep_command(const SweepCommandOptions& options) {
     if (!threads) return 2;
 
     SweepSummary summary;
-    {
+    try {
         ProgressBar bar(mine.count, "seeds");
         // A shard keeps its per-seed counts, for `merge` to check and rerun.
         summary = run_sweep(
             scenario, mine, *threads, [&bar](std::uint64_t done) { bar.update(done); },
-            SweepSettings{options.design, options.max_events}, options.shard.has_value());
+            SweepSettings{options.design, options.max_events, options.given_fault}, options.shard.has_value());
+    } catch (const GivenFaultError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return 2;
     }
     summary.seeds = all;
     summary.shard = shard.index;
@@ -353,6 +358,13 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
                             "becomes expected incidents a day and a year, with their interval",
                             max_runs_per_day),
                 1, max_runs_per_day * 1'000'000);
+    add_whole_number(*sweep, "--given-fault", options->given_fault,
+                     "For a rare fault: draw every run given that fault_generators/N strikes at least once\n"
+                     "(its first fault falls in the window by the exponential law cut there), and weigh each\n"
+                     "rate by the exact probability that it does. Rates per run are then given the fault; the\n"
+                     "rates with it, a day and a year count incidents in runs where it strikes, from far fewer\n"
+                     "seeds than a plain sweep needs. Runs without it are not drawn: sweep those plainly")
+        ->type_name("N");
     add_color(*sweep, options->color);
     sweep->footer(
         "Example: locksim sweep scenarios/random-gc-pauses.json --seeds 100000\n"
@@ -360,6 +372,7 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
         "Study:   locksim sweep FILE --seeds 500 --vary lock.ttl=5s,10s,30s --vary "
         "fault_generators/0/mean_interval=10s,1m\n"
         "Charts:  locksim sweep FILE --seeds 500 --vary lock.ttl=1s,10s,100s --report report\n"
+        "Rare:    locksim sweep FILE --seeds 2000 --given-fault 0 --runs-per-day 24\n"
         "Shards:  locksim sweep FILE --seeds 100000 --shard 3/8 --output shard-3.json\n"
         "         locksim merge shard-*.json\n"
         "Slurm:   scripts/sweep.sbatch FILE 100000 results/   (an array job and its merge)");

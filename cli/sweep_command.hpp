@@ -26,6 +26,7 @@ struct SweepCommandOptions {
     double runs_per_day = 0;                      // turn rates into incidents a day and a year (0: not asked)
     std::vector<std::string> vary;                // "lock.ttl=5s,10s": a parameter study over the grid of these
     std::optional<std::string> report_directory;  // with vary: also write DIR/<scenario>-study.html
+    std::optional<std::uint64_t> given_fault;     // draw every run given this fault generator strikes
 };
 
 // 0 done and every --max-rate held, 1 a gate breached, 2 unusable input.

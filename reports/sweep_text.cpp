@@ -34,11 +34,12 @@ std::string expected_count(double value) {
 
 }  // namespace
 
-std::string rate_with_interval(const DesignTally& d) {
+std::string rate_with_interval(const DesignTally& d, double weight) {
     if (d.runs == 0) return "—";
     const auto ci = wilson_interval(d.runs_with_violation, d.runs);
-    return fmt::format("{} ({}–{})", percent(static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs)),
-                       percent(ci.low), percent(ci.high));
+    return fmt::format("{} ({}–{})",
+                       percent(weight * static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs)),
+                       percent(weight * ci.low), percent(weight * ci.high));
 }
 
 std::string_view sampling_disclaimer() {
@@ -70,11 +71,21 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
         out += fmt::format(" · seeds {}…{}", summary.covered.first, summary.covered.first + summary.covered.count - 1);
         if (summary.shards > 1) out += fmt::format(" · shard {}/{}", summary.shard, summary.shards);
     }
-    out += "\n\n";
+    out += "\n";
+    const std::optional<GivenFault>& given = summary.given;
+    if (given)
+        out +=
+            fmt::format("Given {}: every run drew at least one of its faults; a plain run does with probability {}.\n",
+                        given->fault, percent(given->probability));
+    out += "\n";
     std::vector<std::string> header{"design", "runs", "with a violation", "unfinished"};
     for (const auto& spec : metric_table)
         if (spec.swept) header.push_back(metric_heading(spec.metric, summary.words));
-    header.insert(header.end(), {"violation rate (95% CI)", "first failing seeds"});
+    if (given)
+        header.insert(header.end(), {"violation rate given it (95% CI)", "rate with it, per run (95% CI)"});
+    else
+        header.push_back("violation rate (95% CI)");
+    header.push_back("first failing seeds");
     std::vector<std::vector<std::string>> rows{header};
     for (const auto& d : summary.designs) {
         std::vector<std::string> seeds;
@@ -85,8 +96,9 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
                                      fmt::format("{}", d.runs_unfinished)};
         for (const auto& spec : metric_table)
             if (spec.swept) row.push_back(fmt::format("{}", d.metric_total(spec.metric)));
-        row.insert(row.end(),
-                   {rate_with_interval(d), seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", "))});
+        row.push_back(rate_with_interval(d));
+        if (given) row.push_back(rate_with_interval(d, given->probability));
+        row.push_back(seeds.empty() ? "none" : fmt::format("{}", fmt::join(seeds, ", ")));
         rows.push_back(std::move(row));
     }
     out += text_table(rows, style);
@@ -97,25 +109,37 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
             unfinished += style.fault(fmt::format("UNFINISHED {}: {}", d.name, cut)) + "\n";
     if (!unfinished.empty()) out += "\n" + unfinished;
     if (runs_per_day > 0) {
-        out += fmt::format("\nAt {} runs a day:\n", runs_per_day);
+        out += given ? fmt::format("\nAt {} runs a day, incidents in runs where it strikes:\n", runs_per_day)
+                     : fmt::format("\nAt {} runs a day:\n", runs_per_day);
         for (const auto& d : summary.designs) {
             if (d.runs == 0) continue;
             const double rate = static_cast<double>(d.runs_with_violation) / static_cast<double>(d.runs);
             const auto ci = wilson_interval(d.runs_with_violation, d.runs);
-            const double day = runs_per_day;
+            // Given a fault, the runs where it strikes come that much less often than runs.
+            const double day = runs_per_day * (given ? given->probability : 1.0);
             out += fmt::format("  {}: {} incidents a day ({}–{}), {} a year ({}–{})\n", d.name,
                                expected_count(rate * day), expected_count(ci.low * day), expected_count(ci.high * day),
                                expected_count(rate * day * 365), expected_count(ci.low * day * 365),
                                expected_count(ci.high * day * 365));
         }
     }
+    if (given)
+        out += "\n" +
+               style.fault(
+                   fmt::format("Only runs in which {} strikes were drawn: incidents in the others ({} of runs) are not "
+                               "in these rates. Sweep without --given-fault to count those.",
+                               fmt::format("fault_generators/{}", given->generator), percent(1 - given->probability))) +
+               "\n";
     out += "\n" + style.quiet(sampling_disclaimer()) + "\n";
     bool any = false;
     for (const auto& d : summary.designs) {
         for (std::size_t i = 0; i < std::min(replayed_seeds, d.failing_seeds.size()); ++i) {
             if (!any) out += "\nReplay a failing seed:\n";
             any = true;
-            out += "  " + replay_command(program, summary.file, d.failing_seeds[i], d.name) + "\n";
+            out += "  " +
+                   replay_command(program, summary.file, d.failing_seeds[i], d.name, std::nullopt,
+                                  summary.settings.given_fault) +
+                   "\n";
         }
     }
     return out;

@@ -11,7 +11,8 @@ namespace locksim {
 
 // "0.30% (0.14%–0.65%)": a design's violation rate with its 95 % Wilson interval; "—"
 // when it ran no seeds.
-std::string rate_with_interval(const DesignTally& tally);
+// `weight`: a probability the rate and its bounds are multiplied by (a given fault's).
+std::string rate_with_interval(const DesignTally& tally, double weight = 1.0);
 
 // What every rate's interval covers, said once under each table of rates.
 std::string_view sampling_disclaimer();

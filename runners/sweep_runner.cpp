@@ -3,12 +3,15 @@
 #include <cassert>
 #include <vector>
 
+#include "runners/given_fault.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
 
 namespace locksim {
 
-std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t seed, const SweepSettings& settings) {
+namespace {
+
+std::vector<SeedCounts> counts_of_seed(const Scenario& scenario, std::uint64_t seed, const SweepSettings& settings) {
     const ScenarioOutcome outcome =
         run_scenario(scenario, seed, settings.design,
                      RunOptions{.trace_messages = false, .event_limit = settings.event_limit, .keep_trace = false},
@@ -19,10 +22,25 @@ std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t s
     return counts;
 }
 
-SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threads,
+}  // namespace
+
+std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t seed, const SweepSettings& settings) {
+    if (!settings.given_fault) return counts_of_seed(scenario, seed, settings);
+    Scenario given = scenario;
+    give_fault(given, *settings.given_fault, settings.design);
+    return counts_of_seed(given, seed, settings);
+}
+
+SweepSummary run_sweep(const Scenario& plain, SeedBlock seeds, unsigned threads,
                        const std::function<void(std::uint64_t done)>& progress, const SweepSettings& settings,
                        bool keep_seeds) {
     SweepSummary total;
+    Scenario given_scenario;
+    if (settings.given_fault) {
+        given_scenario = plain;
+        total.given = give_fault(given_scenario, *settings.given_fault, settings.design);
+    }
+    const Scenario& scenario = settings.given_fault ? given_scenario : plain;
     total.scenario = scenario.name;
     total.file = scenario.file;
     total.seeds = total.covered = seeds;
@@ -41,7 +59,7 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
     run_in_parallel(
         seeds.count, threads,
         [&](std::uint64_t k, unsigned worker) {
-            const std::vector<SeedCounts> runs = sweep_one_seed(scenario, seeds.first + k, settings);
+            const std::vector<SeedCounts> runs = counts_of_seed(scenario, seeds.first + k, settings);
             assert(runs.size() == tallies[worker].designs.size());
             for (std::size_t d = 0; d < runs.size(); ++d) tallies[worker].designs[d].add(runs[d]);
         },

@@ -11,6 +11,8 @@
 namespace locksim {
 
 // `progress` is called now and then from the calling thread with the seeds done so far.
+// With settings.given_fault every run is drawn given that generator strikes (and a
+// GivenFaultError says why it cannot be).
 // `keep_seeds`: each design keeps the counts of every run that counted anything
 // (DesignTally::seeds_counted), as a shard does for `merge`.
 SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threads,

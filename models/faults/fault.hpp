@@ -107,6 +107,11 @@ struct FaultGenerator {
     // upgrade slows every pod's calls at once), from one stream; the mean interval is then
     // between draws rather than per target.
     bool at_once = false;
+    // Each run draws at least one fault from it (a conditioned sweep, for a fault too rare
+    // to meet by chance): the first fault of all its targets together falls in the window
+    // by the exponential law cut at the window's end, on a target chosen evenly; after it,
+    // every target draws on as usual.
+    bool given = false;
     Duration mean_interval{};
     DrawnAmounts amounts;  // by member: "for", "by", "restart_after", "heal_after", "extra"
     Instant from;

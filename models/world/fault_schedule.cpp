@@ -1,6 +1,8 @@
 #include "models/world/fault_schedule.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 
 namespace locksim {
@@ -56,12 +58,42 @@ Fault drawn_fault(const Fault& shape, Instant at, const DrawnAmounts& amounts, R
     return fault;
 }
 
+// A generator given to strike: the first of its faults over all `streams`, and on which.
+// The first of n Poisson streams of mean m is exponential of mean m / n; given that it
+// falls before the window closes, inverting its law cut at the window's length T gives
+// t = -(m / n) ln(1 - u (1 - e^(-n T / m))). By the streams' lack of memory, each then
+// draws on from t as if nothing had been asked of it.
+struct FirstFault {
+    Instant at;
+    std::size_t stream = 0;
+};
+FirstFault first_fault(const FaultGenerator& generator, std::size_t streams, const std::string& prefix,
+                       std::uint64_t seed) {
+    RandomStream random(seed, prefix + "given");
+    const double mean = static_cast<double>(generator.mean_interval.ns) / static_cast<double>(streams);
+    const double window = static_cast<double>((generator.until - generator.from).ns);
+    const double u = static_cast<double>(random.next_u64() >> 11) * 0x1.0p-53;  // [0, 1)
+    const double t = -mean * std::log1p(u * std::expm1(-window / mean));
+    // Rounding may put t a nanosecond past the window: keep it inside.
+    const auto offset = std::min(static_cast<std::int64_t>(t), (generator.until - generator.from).ns - 1);
+    return FirstFault{generator.from + Duration{offset}, static_cast<std::size_t>(random.below(streams))};
+}
+
 // Each target its own stream of faults.
 void draw_apart(const FaultGenerator& generator, const std::string& prefix, std::uint64_t seed,
                 std::vector<Fault>& faults) {
-    for (const Target& target : targets_of(generator)) {
+    const std::vector<Target> targets = targets_of(generator);
+    std::optional<FirstFault> first;
+    if (generator.given) first = first_fault(generator, targets.size(), prefix, seed);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const Target& target = targets[i];
         RandomStream random(seed, prefix + target.stream);
-        for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
+        Instant from = generator.from;
+        if (first) {
+            if (first->stream == i) faults.push_back(drawn_fault(target.shape, first->at, generator.amounts, random));
+            from = first->at;
+        }
+        for (Instant at = from + random.exponential(generator.mean_interval); at < generator.until;
              at += random.exponential(generator.mean_interval))
             faults.push_back(drawn_fault(target.shape, at, generator.amounts, random));
     }
@@ -73,8 +105,9 @@ void draw_at_once(const FaultGenerator& generator, const std::string& prefix, st
                   std::vector<Fault>& faults) {
     const std::vector<Target> targets = targets_of(generator);
     RandomStream random(seed, prefix + "at_once");
-    for (Instant at = generator.from + random.exponential(generator.mean_interval); at < generator.until;
-         at += random.exponential(generator.mean_interval)) {
+    const Instant first = generator.given ? first_fault(generator, 1, prefix, seed).at
+                                          : generator.from + random.exponential(generator.mean_interval);
+    for (Instant at = first; at < generator.until; at += random.exponential(generator.mean_interval)) {
         RandomStream after = random;
         for (const Target& target : targets) {
             after = random;
@@ -85,6 +118,12 @@ void draw_at_once(const FaultGenerator& generator, const std::string& prefix, st
 }
 
 }  // namespace
+
+double strike_probability(const FaultGenerator& generator) {
+    const double streams = generator.at_once ? 1.0 : static_cast<double>(targets_of(generator).size());
+    return -std::expm1(-streams * static_cast<double>((generator.until - generator.from).ns) /
+                       static_cast<double>(generator.mean_interval.ns));
+}
 
 std::vector<Fault> draw_fault_schedule(const std::vector<FaultGenerator>& generators, std::uint64_t seed) {
     std::vector<Fault> faults;

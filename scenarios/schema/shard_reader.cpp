@@ -119,8 +119,8 @@ std::vector<SeedCounts> read_seed_counts(const JsonReader& field, std::uint64_t 
 SweepSummary read_sweep_shard(const JsonReader& root, const std::string& file) {
     if (root.has("partial"))
         throw SweepError(fmt::format("{}: the totals of a partial merge; merge the shard files themselves", file));
-    root.allow_only(
-        {"scenario", "file", "seeds", "shard", "covered", "settings", "provenance", "vocabulary", "designs"});
+    root.allow_only({"scenario", "file", "seeds", "shard", "covered", "settings", "given_fault", "provenance",
+                     "vocabulary", "designs"});
     SweepSummary summary;
     summary.scenario = root["scenario"].string();
     summary.file = root["file"].string();
@@ -135,13 +135,22 @@ SweepSummary read_sweep_shard(const JsonReader& root, const std::string& file) {
     summary.settings.design = read_design_choice(settings["design"]);
     summary.settings.event_limit = whole(settings["max_events"]);
     if (summary.settings.event_limit == 0) settings["max_events"].fail("expected at least 1 event");
+    if (root.has("given_fault")) {
+        const JsonReader given = root["given_fault"];
+        given.allow_only({"generator", "probability", "fault"});
+        summary.given = GivenFault{whole(given["generator"]), given["probability"].number(), given["fault"].string()};
+        if (!(summary.given->probability > 0 && summary.given->probability <= 1))
+            given["probability"].fail("expected a probability above 0 and at most 1");
+        summary.settings.given_fault = summary.given->generator;
+    }
     summary.provenance = read_provenance(root["provenance"]);
     summary.words = read_words(root["vocabulary"]);
 
     const std::vector<TotalSpec> totals = sweep_totals();
     std::vector<std::string_view> fields{"name"};
     for (const auto& total : totals) fields.push_back(total.name);
-    fields.insert(fields.end(), {"violation_rate", "wilson_95", "failing_seeds", "unfinished_seeds", "per_seed"});
+    fields.insert(fields.end(), {"violation_rate", "wilson_95", "rate_with_given_fault", "rate_with_given_fault_95",
+                                 "failing_seeds", "unfinished_seeds", "per_seed"});
     struct Rates {
         JsonReader rate, low, high;
     };

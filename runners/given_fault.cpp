@@ -1,0 +1,46 @@
+#include "runners/given_fault.hpp"
+
+#include <fmt/format.h>
+
+#include "models/world/fault_schedule.hpp"
+#include "sim/duration_text.hpp"
+
+namespace locksim {
+
+GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::optional<std::string>& design) {
+    std::optional<GivenFault> given;
+    std::string first_design;
+    for (auto& d : scenario.designs) {
+        if (design && d.name != *design) continue;
+        auto& generators = d.world.fault_generators;
+        if (index >= generators.size())
+            throw GivenFaultError(fmt::format(
+                "--given-fault {}: design \"{}\" has {} fault generator{} (fault_generators/0 to /{}); name one of "
+                "them by its index",
+                index, d.name, generators.size(), generators.size() == 1 ? "" : "s",
+                generators.empty() ? std::string("…") : std::to_string(generators.size() - 1)));
+        FaultGenerator& generator = generators[index];
+        generator.given = true;
+        const double probability = strike_probability(generator);
+        const std::size_t targets = generator.links.empty() ? generator.targets.size() : generator.links.size();
+        const std::string fault =
+            fmt::format("fault_generators/{} ({}{} target{}, one fault every {}{}, from {} until {})", index,
+                        generator.at_once ? "all at once on " : "", std::max<std::size_t>(targets, 1),
+                        targets == 1 || targets == 0 ? "" : "s", format_duration(generator.mean_interval),
+                        generator.at_once || targets <= 1 ? "" : " on each", format_seconds(generator.from),
+                        format_seconds(generator.until));
+        if (!given) {
+            given = GivenFault{index, probability, fault};
+            first_design = d.name;
+        } else if (given->probability != probability) {
+            throw GivenFaultError(fmt::format(
+                "--given-fault {}: designs \"{}\" and \"{}\" strike with it at different odds ({:.6g} and {:.6g} a "
+                "run): one probability weighs every design; sweep them apart with --design",
+                index, first_design, d.name, given->probability, probability));
+        }
+    }
+    if (!given) throw GivenFaultError(fmt::format("--given-fault {}: no design runs", index));
+    return *given;
+}
+
+}  // namespace locksim
