@@ -52,12 +52,12 @@ std::string exporters_with_freezes(const std::string& mean_interval) {
 })";
 }
 
-void no_progress(std::uint64_t) {}
+void no_sweep_progress(std::uint64_t) {}
 
 // Shard i of n of a sweep, as `sweep --shard i/n` writes it.
-std::string shard_text(const Scenario& scenario, SeedBlock seeds, std::uint32_t i, std::uint32_t n,
-                       const SweepSettings& settings) {
-    SweepSummary part = run_sweep(scenario, shard_block(seeds, i, n), 1, no_progress, settings, true);
+std::string given_shard_text(const Scenario& scenario, SeedBlock seeds, std::uint32_t i, std::uint32_t n,
+                             const SweepSettings& settings) {
+    SweepSummary part = run_sweep(scenario, shard_block(seeds, i, n), 1, no_sweep_progress, settings, true);
     part.seeds = seeds;
     part.shard = i;
     part.shards = n;
@@ -141,11 +141,11 @@ TEST_CASE("a conditioned sweep and a plain sweep agree within their intervals on
     // one of a run in which a freeze struck, which is what the conditioned one measures.
     Scenario without = scenario;
     for (auto& design : without.designs) design.world.fault_generators.clear();
-    CHECK(run_sweep(without, SeedBlock{1, 300}, 2, no_progress).designs.front().runs_with_violation == 0);
+    CHECK(run_sweep(without, SeedBlock{1, 300}, 2, no_sweep_progress).designs.front().runs_with_violation == 0);
 
-    const SweepSummary plain = run_sweep(scenario, SeedBlock{1, 2000}, 2, no_progress, SweepSettings{"plain"});
+    const SweepSummary plain = run_sweep(scenario, SeedBlock{1, 2000}, 2, no_sweep_progress, SweepSettings{"plain"});
     const SweepSummary given =
-        run_sweep(scenario, SeedBlock{1, 1000}, 2, no_progress, SweepSettings{"plain", 50'000'000, 0});
+        run_sweep(scenario, SeedBlock{1, 1000}, 2, no_sweep_progress, SweepSettings{"plain", 50'000'000, 0});
     REQUIRE(given.given.has_value());
     const double p = given.given->probability;
     CHECK(p == Approx(1 - std::exp(-3.0 * 10 / 84)));
@@ -172,7 +172,7 @@ TEST_CASE("a conditioned sweep and a plain sweep agree within their intervals on
 TEST_CASE("a conditioned sweep says it was conditioned, weighs its rates a day, and replays with --given-fault") {
     const Scenario scenario = parse_scenario(exporters_with_freezes("30d"), "freezes.json", metric_names());
     const SweepSummary summary =
-        run_sweep(scenario, SeedBlock{1, 200}, 2, no_progress, SweepSettings{std::nullopt, 50'000'000, 0});
+        run_sweep(scenario, SeedBlock{1, 200}, 2, no_sweep_progress, SweepSettings{std::nullopt, 50'000'000, 0});
     REQUIRE(summary.given.has_value());
     const std::string text = render_sweep_text(summary, "locksim", false, 24);
     CHECK_THAT(text, Catch::Contains("Given fault_generators/0 (3 targets, one fault every 720h on each, from 0.000s "
@@ -201,20 +201,20 @@ TEST_CASE("conditioned shards merge into the conditioned whole, and never with p
     const SeedBlock seeds{1, 60};
     ShardFiles files;
     for (std::uint32_t i = 1; i <= 3; ++i)
-        add_shard_file(files, fmt::format("shard-{}.json", i), shard_text(scenario, seeds, i, 3, settings));
+        add_shard_file(files, fmt::format("shard-{}.json", i), given_shard_text(scenario, seeds, i, 3, settings));
     const SweepSummary merged = merge_shards(files, MergeMode::whole);
-    const SweepSummary whole = run_sweep(scenario, seeds, 2, no_progress, settings);
+    const SweepSummary whole = run_sweep(scenario, seeds, 2, no_sweep_progress, settings);
     CHECK(sweep_json(merged)["designs"] == sweep_json(whole)["designs"]);
     CHECK(sweep_json(merged)["given_fault"] == sweep_json(whole)["given_fault"]);
     CHECK_THAT(merged.provenance.command, Catch::Contains("--given-fault 0"));
 
     ShardFiles mixed;
-    add_shard_file(mixed, "a.json", shard_text(scenario, seeds, 1, 2, settings));
-    add_shard_file(mixed, "b.json", shard_text(scenario, seeds, 2, 2, {}));
+    add_shard_file(mixed, "a.json", given_shard_text(scenario, seeds, 1, 2, settings));
+    add_shard_file(mixed, "b.json", given_shard_text(scenario, seeds, 2, 2, {}));
     CHECK_THROWS_WITH(merge_shards(mixed, MergeMode::whole), Catch::Contains("given_fault is none (plain runs)"));
 }
 
-TEST_CASE("--given-fault names a generator every design has, at one probability") {
+TEST_CASE("a given fault names a generator every design has, at one probability") {
     Scenario scenario = parse_scenario(exporters_with_freezes("30d"), "freezes.json", metric_names());
     CHECK_THROWS_WITH(give_fault(scenario, 1, std::nullopt),
                       "--given-fault 1: design \"plain\" has 1 fault generator (fault_generators/0 to /0); name one "

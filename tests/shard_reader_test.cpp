@@ -94,8 +94,9 @@ TEST_CASE("a key twice in a shard is refused where the second stands, as a scena
 TEST_CASE("a field a shard does not have, or one it lacks, is refused") {
     CHECK_THAT(
         merge_refusal(edited(shard_text(shard(1)), "\"covered\"", "\"extra\": 1, \"covered\""), shard_text(shard(2))),
-        Catch::Matches("shard-1\\.json:[0-9]+:[0-9]+: /extra: unknown field \"extra\"; expected one of: "
-                       "scenario, file, seeds, shard, covered, settings, provenance, vocabulary, designs"));
+        Catch::Matches(
+            "shard-1\\.json:[0-9]+:[0-9]+: /extra: unknown field \"extra\"; expected one of: "
+            "scenario, file, seeds, shard, covered, settings, given_fault, provenance, vocabulary, designs"));
     CHECK_THAT(merge_refusal(edited(shard_text(shard(1)), "\"failing_seeds\"", "\"failing\": [], \"failing_seeds\""),
                              shard_text(shard(2))),
                Catch::Contains(": /designs/0/failing: unknown field \"failing\""));
