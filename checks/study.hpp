@@ -5,6 +5,8 @@
 // an answer hangs on, which a sweep's interval (sampling error only) cannot.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,15 @@ struct Study {
     std::vector<VariedField> fields;
     std::vector<StudyPoint> points;  // the grid, the first field varying slowest
     std::string command;             // the command that reproduces it, for a report to print
+    // Per design, the varied fields (by index) it sets itself: a design's override wins
+    // over the base world's value, so those values never reach it.
+    std::map<std::string, std::vector<std::size_t>> kept_by_design;
+
+    bool keeps(const std::string& design, std::size_t field) const {
+        const auto found = kept_by_design.find(design);
+        return found != kept_by_design.end() &&
+               std::find(found->second.begin(), found->second.end(), field) != found->second.end();
+    }
 };
 
 }  // namespace locksim

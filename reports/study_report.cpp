@@ -21,7 +21,8 @@ std::string render_study_text(const Study& study, bool colour) {
         for (const auto& tally : point.summary.designs) {
             std::vector<std::string> row;
             for (std::size_t f = 0; f < study.fields.size(); ++f)
-                row.push_back(study.fields[f].written[point.choice[f]]);
+                row.push_back(study.keeps(tally.name, f) ? std::string("(its own)")
+                                                         : study.fields[f].written[point.choice[f]]);
             row.push_back(tally.name);
             row.push_back(grouped(tally.runs));
             row.push_back(grouped(tally.runs_with_violation));
@@ -29,6 +30,17 @@ std::string render_study_text(const Study& study, bool colour) {
             rows.push_back(std::move(row));
         }
     out += text_table(rows, style);
+    // A row per value that never reached the design would read as a finding that the
+    // value does not matter.
+    for (const auto& [design, kept] : study.kept_by_design) {
+        std::vector<std::string> paths;
+        for (std::size_t f : kept) paths.push_back(study.fields[f].path);
+        out += "\n" +
+               style.fault(fmt::format("(its own): design {} sets {} itself, so the values varied never reached it; "
+                                       "its rows differ only by the other fields, or not at all",
+                                       design, fmt::join(paths, " and ")));
+    }
+    if (!study.kept_by_design.empty()) out += "\n";
     out += "\n" + style.quiet(sampling_disclaimer()) + "\n";
     return out;
 }
@@ -52,6 +64,11 @@ nlohmann::ordered_json study_json(const Study& study) {
                              static_cast<double>(std::max<std::uint64_t>(1, tally.runs));
             design["rate_ci95"] = {ci.low, ci.high};
             design["failing_seeds"] = tally.failing_seeds;
+            // The varied fields this design sets itself: their values here never reached it.
+            Json own = Json::array();
+            for (std::size_t f = 0; f < study.fields.size(); ++f)
+                if (study.keeps(tally.name, f)) own.push_back(study.fields[f].path);
+            if (!own.empty()) design["sets_itself"] = std::move(own);
             designs.push_back(std::move(design));
         }
         points.push_back({{"values", values}, {"designs", designs}});

@@ -6,9 +6,13 @@
 
 #include "checks/metrics.hpp"
 #include "runners/sweep_runner.hpp"
+#include "scenarios/schema/input_file.hpp"
 
 namespace locksim {
 namespace {
+
+// The file was loaded as a scenario first, which holds it to a mebibyte.
+constexpr InputLimit study_file_limit{1 << 20, "1 MiB", "a scenario is a few kilobytes"};
 
 // The values after "=", split at commas outside brackets, braces and quotes.
 std::vector<std::string> split_values(const std::string& text) {
@@ -50,6 +54,33 @@ std::vector<std::vector<std::size_t>> grid(const std::vector<VariedField>& field
         points = std::move(next);
     }
     return points;
+}
+
+// Whether a design's merge patch sets the field at `pointer`: it holds the path, or
+// replaces a whole array or value on the way (objects merge, anything else replaces).
+bool patch_sets(const Json& patch, const std::string& pointer) {
+    const Json* at = &patch;
+    for (std::size_t from = 1; from <= pointer.size();) {
+        const std::size_t to = std::min(pointer.find('/', from), pointer.size());
+        if (!at->is_object()) return true;
+        const auto found = at->find(Json::json_pointer("/" + pointer.substr(from, to - from)).back());
+        if (found == at->end()) return false;
+        at = &*found;
+        from = to + 1;
+    }
+    return true;
+}
+
+// The varied fields each design of `file` sets itself.
+std::map<std::string, std::vector<std::size_t>> fields_kept(const std::string& file,
+                                                            const std::vector<VariedField>& fields) {
+    std::map<std::string, std::vector<std::size_t>> kept;
+    const Json document = Json::parse(read_input_file(file, study_file_limit), nullptr, false);
+    if (!document.is_object() || !document.contains("designs") || !document["designs"].is_object()) return kept;
+    for (const auto& [design, patch] : document["designs"].items())
+        for (std::size_t f = 0; f < fields.size(); ++f)
+            if (patch_sets(patch, fields[f].pointer)) kept[design].push_back(f);
+    return kept;
 }
 
 }  // namespace
@@ -107,7 +138,7 @@ bool varies_apart(const VariedField& field, const std::vector<VariedField>& earl
 Study run_study(const std::string& file, const std::vector<VariedField>& fields, SeedBlock seeds, unsigned threads,
                 const std::function<void(std::uint64_t done)>& progress, std::uint64_t event_limit,
                 const std::optional<std::string>& only_design) {
-    Study study{"", file, seeds, fields, {}, ""};
+    Study study{"", file, seeds, fields, {}, "", fields_kept(file, fields)};
     std::uint64_t done_before = 0;
     for (const auto& choice : grid(fields)) {
         std::vector<ScenarioVariation> variations;

@@ -129,3 +129,31 @@ TEST_CASE("a value that reads as JSON is that value, and commas inside brackets 
     CHECK(field->written[0] == R"({"uniform": ["1ms", "3ms"]})");
     CHECK(locksim::parse_varied_field("/lock/ttl=1s")->pointer == "/lock/ttl");
 }
+
+TEST_CASE("a design that sets the varied field itself is marked: the values never reached it") {
+    // clock-chaos's zookeeper design writes its own fault_generators (its store's nodes are
+    // others), so a value varied in the base world's generators is not its own.
+    const std::string command =
+        "sweep scenarios/clock-chaos.json --seeds 5 --vary fault_generators/0/mean_interval=10s,40s";
+    const auto text = run_locksim(command);
+    REQUIRE(text.exit_code == 0);
+    // The column is as wide as the field's name, 32, and three spaces part the columns.
+    CHECK(locksim::testing::count_of(text.out, "(its own)" + std::string(35 - 9, ' ') + "zookeeper") == 2);
+    CHECK(locksim::testing::count_of(text.out, "10s" + std::string(35 - 3, ' ') + "redis") == 1);
+    CHECK_THAT(text.out, Catch::Contains("(its own): design zookeeper sets fault_generators/0/mean_interval itself, so "
+                                         "the values varied never reached it"));
+    const auto json = run_locksim(command + " --format json");
+    REQUIRE(json.exit_code == 0);
+    const auto document = nlohmann::json::parse(json.out);
+    for (const auto& point : document.at("points"))
+        for (const auto& design : point.at("designs")) {
+            if (design.at("name") == "zookeeper")
+                CHECK(design.at("sets_itself") == nlohmann::json::array({"fault_generators/0/mean_interval"}));
+            else
+                CHECK_FALSE(design.contains("sets_itself"));
+        }
+    // A design whose patch merges into the field's object without setting it is not marked.
+    const auto ttl = run_locksim("sweep scenarios/clock-chaos.json --seeds 2 --vary lock.ttl=10s,20s");
+    REQUIRE(ttl.exit_code == 0);
+    CHECK_THAT(ttl.out, !Catch::Contains("(its own)"));
+}
