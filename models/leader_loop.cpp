@@ -11,8 +11,9 @@
 namespace locksim {
 
 Task<void> JobServer::run_leader_loop() {
-    // The service is stopped at `until`: a candidate stops standing at once, a leader
-    // after the item in hand, releasing its lease (client-go's ReleaseOnCancel).
+    // The service is stopped at `until`: a candidate stops standing at once, a leader at
+    // its next check (after the item in hand, or when its wait for the next tick ends),
+    // releasing its lease (client-go's ReleaseOnCancel).
     host_.engine().schedule_at(job_.stops_at, host_.id(), [this] {
         stopped_ = true;
         if (!leading_) finished_();
