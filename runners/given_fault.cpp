@@ -13,12 +13,16 @@ GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::option
     for (auto& d : scenario.designs) {
         if (design && d.name != *design) continue;
         auto& generators = d.world.fault_generators;
+        if (generators.empty())
+            throw GivenFaultError(fmt::format(
+                "--given-fault {}: design \"{}\" has no fault generators; --given-fault conditions a sweep on one "
+                "of the file's fault_generators",
+                index, d.name));
         if (index >= generators.size())
             throw GivenFaultError(fmt::format(
                 "--given-fault {}: design \"{}\" has {} fault generator{} (fault_generators/0 to /{}); name one of "
                 "them by its index",
-                index, d.name, generators.size(), generators.size() == 1 ? "" : "s",
-                generators.empty() ? std::string("…") : std::to_string(generators.size() - 1)));
+                index, d.name, generators.size(), generators.size() == 1 ? "" : "s", generators.size() - 1));
         FaultGenerator& generator = generators[index];
         generator.given = true;
         const double probability = strike_probability(generator);

@@ -219,6 +219,11 @@ TEST_CASE("a given fault names a generator every design has, at one probability"
     CHECK_THROWS_WITH(give_fault(scenario, 1, std::nullopt),
                       "--given-fault 1: design \"plain\" has 1 fault generator (fault_generators/0 to /0); name one "
                       "of them by its index");
+    Scenario without = scenario;
+    for (auto& design : without.designs) design.world.fault_generators.clear();
+    CHECK_THROWS_WITH(give_fault(without, 0, std::nullopt),
+                      "--given-fault 0: design \"plain\" has no fault generators; --given-fault conditions a sweep "
+                      "on one of the file's fault_generators");
     Scenario differing = scenario;
     differing.designs[1].world.fault_generators[0].mean_interval = hours(24 * 60);
     CHECK_THROWS_WITH(give_fault(differing, 0, std::nullopt),
