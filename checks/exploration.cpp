@@ -211,4 +211,12 @@ nlohmann::ordered_json placement_faults(const DesignExploration& design, const P
     return faults;
 }
 
+Vocabulary words_of(const DesignExploration& design) {
+    return vocabulary_of(design.baseline);
+}
+
+Vocabulary words_of(const Exploration& exploration) {
+    return exploration.designs.empty() ? Vocabulary{} : words_of(exploration.designs.front());
+}
+
 }  // namespace locksim

@@ -14,6 +14,7 @@
 #include "checks/run_outcome.hpp"
 #include "checks/verdict.hpp"
 #include "models/faults/explore_shape.hpp"
+#include "models/vocabulary.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
 
@@ -211,5 +212,9 @@ nlohmann::ordered_json fault_object(const DesignExploration& design, const Fault
 nlohmann::ordered_json region_fault(const DesignExploration& design, const FaultRegion& region);
 // All of a placement's faults: a "faults" list.
 nlohmann::ordered_json placement_faults(const DesignExploration& design, const PlacementOutcome& placement);
+
+// The scenario's words, for what people read: every design runs the same world's.
+Vocabulary words_of(const DesignExploration& design);
+Vocabulary words_of(const Exploration& exploration);
 
 }  // namespace locksim

@@ -18,5 +18,11 @@ std::string metric_many(Metric metric, const Vocabulary& words = {});
 std::string metric_counted(Metric metric, std::int64_t count, const Vocabulary& words = {});
 // A column of its values: the words for many and the unit, "double emails", "stall ms".
 std::string metric_heading(Metric metric, const Vocabulary& words = {});
+// A metric an expectation names, as a person reads it: the name the file wrote
+// ("double_charges") under the renewals job's words, the scenario's words ("double
+// transfers") under its own; a name that is no metric (a sweep's "runs") stays.
+std::string expected_metric_words(std::string_view name, const Vocabulary& words);
+// Each violation a run's flags name, in words: "double transfer, stale write accepted".
+std::string violations_in_words(std::uint32_t violations, const Vocabulary& words);
 
 }  // namespace locksim

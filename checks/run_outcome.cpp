@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "checks/metric_words.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -129,8 +130,9 @@ std::string efficiency_cost(const DesignOutcome& design) {
     return fmt::format("{} of duplicated work", format_duration_rounded(design.metrics.duplicate_work));
 }
 
-std::string describe_failure(const ExpectationResult& result) {
+std::string describe_failure(const ExpectationResult& result, const Vocabulary& words) {
     const Expectation& e = result.expectation;
+    const std::string metric = expected_metric_words(e.metric, words);
     const char* how = "";
     switch (e.comparison) {
         case Expectation::Comparison::equals: how = ""; break;
@@ -140,16 +142,16 @@ std::string describe_failure(const ExpectationResult& result) {
     switch (e.subject) {
         case Expectation::Subject::count: break;
         case Expectation::Subject::customers:
-            return fmt::format("{} expected customers [{}], got {}", e.metric, fmt::join(e.customers, ", "),
+            return fmt::format("{} expected {} [{}], got {}", metric, words.items(), fmt::join(e.customers, ", "),
                                result.found);
         case Expectation::Subject::holders:
-            return fmt::format("{} expected one between {}, got {}", e.metric, pair_text(e.holders[0], e.holders[1]),
+            return fmt::format("{} expected one between {}, got {}", metric, pair_text(e.holders[0], e.holders[1]),
                                result.found);
         case Expectation::Subject::time:
-            return fmt::format("{} expected {}{}, got {}", e.metric, how, format_duration(Duration{e.value}),
+            return fmt::format("{} expected {}{}, got {}", metric, how, format_duration(Duration{e.value}),
                                result.found == "none" ? "no violation" : result.found);
     }
-    return fmt::format("{} expected {}{}{}, got {}", e.metric, how, e.value,
+    return fmt::format("{} expected {}{}{}, got {}", metric, how, e.value,
                        e.implied ? fmt::format(" ({})", e.implied_because) : "", result.actual);
 }
 

@@ -12,6 +12,7 @@
 #include "checks/fault_effects.hpp"
 #include "checks/metrics.hpp"
 #include "checks/verdict.hpp"
+#include "models/vocabulary.hpp"
 #include "sim/engine.hpp"
 #include "sim/trace.hpp"
 
@@ -73,6 +74,7 @@ std::string efficiency_cost(const DesignOutcome& design);
 
 // "<metric> expected 0, got 1" / "<metric> expected at least 3, got 2" /
 // "<metric> expected customers [42], got [41, 42]".
-std::string describe_failure(const ExpectationResult& result);
+// "double_charges expected 0, got 2"; in the scenario's words when it names its own.
+std::string describe_failure(const ExpectationResult& result, const Vocabulary& words = Vocabulary::defaults());
 
 }  // namespace locksim

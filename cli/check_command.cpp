@@ -10,6 +10,7 @@
 
 #include "checks/command_line.hpp"
 #include "checks/exploration.hpp"
+#include "checks/metric_words.hpp"
 #include "checks/metrics.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/output_paths.hpp"
@@ -42,14 +43,14 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
         if (design.expectations.empty()) continue;
         CheckedDesign result{"explore: " + design.name, {}, ""};
         for (const auto& expectation : design.expectations)
-            if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+            if (!expectation.held) result.failures.push_back(describe_failure(expectation, words_of(design)));
         const auto first = std::find_if(design.placements.begin(), design.placements.end(),
                                         [](const PlacementOutcome& p) { return p.violations != 0; });
         if (!result.failures.empty() && first != design.placements.end()) {
             const std::string faults = placement_faults(design, *first).dump();
             result.failures.push_back(
                 fmt::format("first violating placement: {} after {} ({}); replay: {}",
-                            fmt::join(violation_names(first->violations), ", "),
+                            violations_in_words(first->violations, words_of(design)),
                             describe_strike_point(design, first->faults.front().point), faults,
                             replay_command(options.program, scenario.file, exploration.seed, design.name, faults)));
         }
@@ -58,8 +59,9 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
             auto faults = nlohmann::ordered_json::array();
             faults.push_back(region_fault(design, region));
             result.failures.push_back(fmt::format(
-                "first violating region: {} on {}, {}; replay: {}", fmt::join(violation_names(region.violations), ", "),
-                target_words(region.node), region_text(region),
+                "first violating region: {} on {}, {}; replay: {}",
+                violations_in_words(region.violations, words_of(design)), target_words(region.node),
+                region_text(region),
                 replay_command(options.program, scenario.file, exploration.seed, design.name, faults.dump())));
         }
         checked.push_back(std::move(result));
@@ -83,7 +85,7 @@ std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckComm
         CheckedDesign result{fmt::format("sweep of {} seeds: {}", spec.seeds, tally.name), {}, ""};
         const auto value_of = [&tally](std::string_view metric) { return tally.total(metric); };
         for (const auto& expectation : evaluate(expected->second, value_of))
-            if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+            if (!expectation.held) result.failures.push_back(describe_failure(expectation, summary.words));
         if (!result.failures.empty() && !tally.failing_seeds.empty())
             result.failures.push_back(
                 fmt::format("first failing seeds: {}; replay: {}", fmt::join(tally.failing_seeds, ", "),
@@ -125,7 +127,8 @@ int check_command(const CheckCommandOptions& options) {
             for (const auto& design : outcome.designs) {
                 CheckedDesign result{design.name, {}, efficiency_cost(design), {}};
                 for (const auto& expectation : design.expectations)
-                    if (!expectation.held) result.failures.push_back(describe_failure(expectation));
+                    if (!expectation.held)
+                        result.failures.push_back(describe_failure(expectation, vocabulary_of(design.trace)));
                 // A vacuous pass is one line naming every fault and what it struck instead,
                 // whatever its kind; otherwise a line per fault that missed and changed nothing.
                 if (design.passes_only_with_inert_faults()) {

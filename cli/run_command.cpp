@@ -132,8 +132,8 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
     for (const auto& design : outcome.designs)
         for (const auto& result : design.expectations)
             if (!result.held)
-                out += style.violation(
-                           fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result))) +
+                out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name,
+                                                   describe_failure(result, vocabulary_of(design.trace)))) +
                        "\n";
     out += unfinished_lines(outcome, style);
     out += inert_fault_lines(outcome, style);

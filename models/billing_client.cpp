@@ -12,34 +12,47 @@
 namespace locksim {
 
 BillingClient::BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database,
-                             std::string period)
-    : host_(host), network_(network), database_node_(database_node), database_(database), period_(std::move(period)) {}
+                             std::string period, const Vocabulary& words)
+    : host_(host),
+      network_(network),
+      database_node_(database_node),
+      database_(database),
+      period_(std::move(period)),
+      names_{sql_name(words.table()), sql_name(words.item), sql_name(words.effected())} {}
 
 // No statement has a timeout, and the foundation's network loses nothing: every request
 // is answered, so the replies below are dereferenced without a check.
 
 Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
-    auto request = call(
-        network_, host_, database_node_,
-        MessageText(deferred_label("SELECT status FROM renewals WHERE customer={} AND period='{}'", customer, period_),
-                    {{"customer", customer}}),
-        [db = database_, customer, period = period_] {
-            const RenewalRow found = db->read(customer, period);
-            return Answer<RenewalRow>{found, deferred_label("'{}'", to_string(found.status))};
-        });
+    auto request =
+        call(network_, host_, database_node_,
+             MessageText(MessageText::made_by([names = &names_, customer, period = period_] {
+                             return fmt::format("SELECT status FROM {} WHERE {}={} AND period='{}'", names->table,
+                                                names->item, customer, period);
+                         }),
+                         {{"customer", customer}}),
+             [db = database_, customer, period = period_, names = &names_] {
+                 const RenewalRow found = db->read(customer, period);
+                 return Answer<RenewalRow>{found, MessageText::made_by([names, status = found.status] {
+                                               return fmt::format("'{}'", status == RenewalStatus::charged
+                                                                              ? names->done
+                                                                              : std::string(to_string(status)));
+                                           })};
+             });
     auto row = co_await request;
     co_return *row;
 }
 
 Task<std::vector<std::int64_t>> BillingClient::pending_items() {
-    auto request =
-        call(network_, host_, database_node_,
-             deferred_label("SELECT customer FROM renewals WHERE period='{}' AND status <> 'charged'", period_),
-             [db = database_, period = period_] {
-                 std::vector<std::int64_t> items = db->pending(period);
-                 const int rows = static_cast<int>(items.size());
-                 return Answer<std::vector<std::int64_t>>{std::move(items), rows_label(rows)};
-             });
+    auto request = call(network_, host_, database_node_, MessageText::made_by([names = &names_, period = period_] {
+                            return fmt::format("SELECT {} FROM {} WHERE period='{}' AND status <> '{}'", names->item,
+                                               names->table, period, names->done);
+                        }),
+                        [db = database_, period = period_] {
+                            std::vector<std::int64_t> items = db->pending(period);
+                            const int rows = static_cast<int>(items.size());
+                            return Answer<std::vector<std::int64_t>>{std::move(items), rows_label(rows)};
+                        });
     auto items = co_await request;
     co_return std::move(*items);
 }
@@ -47,13 +60,17 @@ Task<std::vector<std::int64_t>> BillingClient::pending_items() {
 Task<int> BillingClient::insert_renewal(std::int64_t customer) {
     auto request = call(
         network_, host_, database_node_,
-        MessageText(deferred_label("INSERT INTO renewals (customer, period, status) VALUES ({}, '{}', 'claimed')",
-                                   customer, period_),
+        MessageText(MessageText::made_by([names = &names_, customer, period = period_] {
+                        return fmt::format("INSERT INTO {} ({}, period, status) VALUES ({}, '{}', 'claimed')",
+                                           names->table, names->item, customer, period);
+                    }),
                     {{"customer", customer}}),
-        [db = database_, customer, period = period_, client = host_.id()] {
+        [db = database_, customer, period = period_, client = host_.id(), names = &names_] {
             const int inserted = db->insert_claim(customer, period, client);
-            return Answer<int>{inserted, inserted == 1 ? std::string("INSERT 0 1")
-                                                       : std::string("duplicate key: renewals_customer_period_key")};
+            if (inserted == 1) return Answer<int>{inserted, std::string("INSERT 0 1")};
+            return Answer<int>{inserted, MessageText::made_by([names] {
+                                   return fmt::format("duplicate key: {}_{}_period_key", names->table, names->item);
+                               })};
         });
     auto rows = co_await request;
     co_return *rows;
@@ -75,10 +92,13 @@ std::string claim_condition(const ClaimRule& rule, std::int64_t token) {
 Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token) {
     auto request =
         call(network_, host_, database_node_,
-             MessageText(deferred_label("UPDATE renewals SET status='claimed', fence={0}{1} WHERE customer={2} AND "
-                                        "period='{3}' AND {4}",
-                                        token, database_->claim_rule().once ? ", claimed_at=now()" : "", customer,
-                                        period_, claim_condition(database_->claim_rule(), token)),
+             MessageText(MessageText::made_by([names = &names_, db = database_, token, customer, period = period_] {
+                             return fmt::format(
+                                 "UPDATE {0} SET status='claimed', fence={1}{2} WHERE {3}={4} AND "
+                                 "period='{5}' AND {6}",
+                                 names->table, token, db->claim_rule().once ? ", claimed_at=now()" : "", names->item,
+                                 customer, period, claim_condition(db->claim_rule(), token));
+                         }),
                          {{"customer", customer}, {"token", token}}),
              [db = database_, customer, period = period_, token, client = host_.id()] {
                  const int changed = db->claim(customer, period, token, client);
@@ -89,13 +109,13 @@ Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token
 }
 
 Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std::int64_t> token) {
-    MessageText statement =
-        token ? deferred_label(
-                    "UPDATE renewals SET status='charged', fence={0} WHERE customer={1} AND period='{2}' AND "
-                    "fence <= {0}",
-                    *token, customer, period_)
-              : deferred_label("UPDATE renewals SET status='charged' WHERE customer={} AND period='{}'", customer,
-                               period_);
+    MessageText statement = MessageText::made_by([names = &names_, token, customer, period = period_] {
+        std::string text = fmt::format("UPDATE {} SET status='{}'", names->table, names->done);
+        if (token) text += fmt::format(", fence={}", *token);
+        text += fmt::format(" WHERE {}={} AND period='{}'", names->item, customer, period);
+        if (token) text += fmt::format(" AND fence <= {}", *token);
+        return text;
+    });
     std::vector<OwnedField> about{{"customer", customer}};
     if (token) about.push_back({"token", *token});
     auto request = call(network_, host_, database_node_, MessageText(std::move(statement), std::move(about)),

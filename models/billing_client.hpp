@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/billing_database.hpp"
+#include "models/vocabulary.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 #include "sim/task.hpp"
@@ -16,8 +17,10 @@ namespace locksim {
 
 class BillingClient {
 public:
-    // `period` is the billing period (or the index hour) every statement names.
-    BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period);
+    // `period` is the billing period (or the index hour) every statement names; `words`
+    // name the table, its item column and the done status in the statements' text.
+    BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period,
+                  const Vocabulary& words = Vocabulary::defaults());
 
     // SELECT status FROM renewals …
     Task<RenewalRow> read_renewal(std::int64_t customer);
@@ -44,6 +47,13 @@ private:
     NodeId database_node_;
     BillingDatabase* database_;
     std::string period_;
+    // The statements' names for the scenario's words: "batches", "batch", 'transferred'.
+    struct SqlNames {
+        std::string table;
+        std::string item;
+        std::string done;
+    };
+    SqlNames names_;
 };
 
 }  // namespace locksim

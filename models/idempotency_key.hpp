@@ -1,6 +1,6 @@
 #pragma once
 // Idempotency keys such as renewal-42-2026-10, made from a template with the
-// placeholders {customer} and {period}.
+// placeholders {item} (also written {customer}: the item's id) and {period}.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -26,6 +26,7 @@ struct JobResources {
     BillingDatabase* billing = nullptr;
     NodeId provider_node;
     PaymentProvider* provider = nullptr;
+    const Vocabulary* words = &Vocabulary::defaults();  // the scenario's, for the messages' text
 };
 
 // Where this server stands among the job servers (for hash assignment).

@@ -11,14 +11,15 @@
 namespace locksim {
 
 ProviderClient::ProviderClient(Host host, Network& network, NodeId provider_node, PaymentProvider* provider,
-                               std::string period, ChargeRequestSpec request)
+                               std::string period, ChargeRequestSpec request, const Vocabulary& words)
     : host_(host),
       network_(network),
       provider_node_(provider_node),
       provider_(provider),
       period_(std::move(period)),
       request_(request),
-      jitter_(host.random_stream("charge-retry")) {}
+      jitter_(host.random_stream("charge-retry")),
+      words_(words) {}
 
 Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key,
                                            std::optional<std::int64_t> token) {
@@ -32,8 +33,8 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
                                                         {"timeout", *request_.timeout},
                                                         {"retrying", again}});
         if (!again)
-            throw ChargeTimedOut(fmt::format("the payment provider did not answer {} charge request{} for customer {}",
-                                             retry + 1, retry == 0 ? "" : "s", customer));
+            throw ChargeTimedOut(fmt::format("the {} did not answer {} {} request{} for {} {}", words_.provider,
+                                             retry + 1, words_.effect, retry == 0 ? "" : "s", words_.item, customer));
         co_await host_.sleep(request_.backoff * (std::int64_t{1} << retry) +
                              jitter_.uniform(Duration{}, request_.jitter));
     }
@@ -41,8 +42,8 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
 
 Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer, const std::optional<std::string>& key,
                                                            std::optional<std::int64_t> token, int retry) {
-    auto label = MessageText::made_by([customer, key, token, retry] {
-        std::string text = fmt::format("charge customer {}", customer);
+    auto label = MessageText::made_by([words = &words_, customer, key, token, retry] {
+        std::string text = fmt::format("{} {} {}", words->effect, words->item, customer);
         if (key) text += fmt::format(" (Idempotency-Key: {})", *key);
         if (token) text += fmt::format(" (Fencing-Token: {})", *token);
         if (retry > 0) text += fmt::format(" (retry {})", retry);
@@ -54,12 +55,14 @@ Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer
     const std::int64_t sent = provider_->request_sent();
     auto request = call(
         network_, host_, provider_node_, MessageText(std::move(label), std::move(about)),
-        [provider = provider_, sent, customer, period = period_, key, token, client = host_.id()] {
+        [provider = provider_, sent, customer, period = period_, key, token, client = host_.id(), words = &words_] {
             provider->request_arrived(sent);
             const ChargeReceipt r = provider->charge(customer, period, key, token, client);
             if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
-            return Answer<ChargeReceipt>{r, r.replayed ? deferred_label("already charged (charge {})", r.charge_id)
-                                                       : deferred_label("charged (charge {})", r.charge_id)};
+            return Answer<ChargeReceipt>{r, MessageText::made_by([words, replayed = r.replayed, id = r.charge_id] {
+                                             return fmt::format("{}{} ({} {})", replayed ? "already " : "",
+                                                                words->effected(), words->effect, id);
+                                         })};
         },
         request_.timeout, retry == 0 ? Connection::shared : request_.retry_connection);
     co_return co_await request;

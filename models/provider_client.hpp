@@ -11,6 +11,7 @@
 
 #include "models/job_error.hpp"
 #include "models/payment_provider.hpp"
+#include "models/vocabulary.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 #include "sim/random.hpp"
@@ -20,8 +21,9 @@ namespace locksim {
 
 class ProviderClient {
 public:
+    // `words` name the request and its reply on the arrows: "transfer batch 3", "transferred".
     ProviderClient(Host host, Network& network, NodeId provider_node, PaymentProvider* provider, std::string period,
-                   ChargeRequestSpec request);
+                   ChargeRequestSpec request, const Vocabulary& words = Vocabulary::defaults());
 
     // POST a charge for this customer's period; the receipt says whether the provider
     // replayed an earlier charge for the same key, or refused a stale fencing token,
@@ -43,6 +45,7 @@ private:
     std::string period_;
     ChargeRequestSpec request_;
     RandomStream jitter_;
+    const Vocabulary& words_;
 };
 
 // What the job sees when the provider never answered: the charge may or may not have

@@ -17,11 +17,28 @@ struct Vocabulary {
     std::string effect = "charge";  // a noun that is also the verb: "charges customer 42", "emails user 1001"
     std::string provider = "payment provider";
     std::string record = "invoice";
+    // The plural of item and the past of effect as a scenario writes them ("batches",
+    // "transferred"); empty: by the English rules below.
+    std::string items_written;
+    std::string effected_written;
+    // The table of the items' rows ("batches"); empty: the renewals job's table is
+    // "renewals", another job's is named for its items.
+    std::string table_written;
 
-    std::string effects() const { return effect + "s"; }  // the plural, and the verb's third person
-    // The past participle: "charged", "emailed".
-    std::string effected() const { return effect + (effect.ends_with('e') ? "d" : "ed"); }
+    // The plural: "customers", "batches", "replies".
+    std::string items() const { return items_written.empty() ? plural_of(item) : items_written; }
+    // The plural, and the verb's third person: "charges", "pushes".
+    std::string effects() const { return plural_of(effect); }
+    // The past participle: "charged", "emailed", "copied"; "transferred" only when written,
+    // since doubling the last consonant follows the stress.
+    std::string effected() const;
+    std::string table() const;
     bool operator==(const Vocabulary&) const = default;
+
+    // -es after s, x, z, ch and sh; -ies for a consonant and y; else -s.
+    static std::string plural_of(const std::string& word);
+    // The renewals job's words, for a part built without a scenario's.
+    static const Vocabulary& defaults();
 };
 
 // The words a run's world wrote into its trace, or the defaults.

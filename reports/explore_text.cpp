@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checks/command_line.hpp"
+#include "checks/metric_words.hpp"
 #include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
@@ -89,7 +90,7 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
         const FaultRegion& region = design.regions[r];
         const FaultFamilyPlan& family = design.families[region.family];
         out += fmt::format("  R{}. {} on {}: a {} that {}\n", r + 1,
-                           style.violation(fmt::format("{}", fmt::join(violation_names(region.violations), ", "))),
+                           style.violation(violations_in_words(region.violations, words_of(design))),
                            target_words(region.node), family.name(), region_text(region));
         out += "      replay: " + region_replay(exploration, design, region, program) + "\n";
     }
@@ -156,7 +157,7 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
                         [kind](const DesignExploration& d) { return d.count_of(kind) > 0; }))
             kinds.push_back(kind);
     std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "run", "violating"}};
-    for (const Metric kind : kinds) rows.front().emplace_back(metric_name(kind));
+    for (const Metric kind : kinds) rows.front().emplace_back(metric_many(kind, words_of(exploration)));
     rows.front().push_back(exploration.depth == 1 ? "windows" : "");
     bool ranged = false;
     for (const auto& design : exploration.designs)
@@ -179,7 +180,7 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         out += "\n" + style.heading(design.name);
         if (design.baseline_violations != 0)
             out += style.violation(fmt::format(" · violates even without faults ({})",
-                                               fmt::join(violation_names(design.baseline_violations), ", ")));
+                                               violations_in_words(design.baseline_violations, words_of(design))));
         if (exploration.depth == 2) {
             out += fmt::format(
                 ": {} pairs tried ({} ordered pairs skipped: mirror images and a placement paired with "
@@ -197,8 +198,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
             const ExploreWindow& window = design.windows[w];
             const FaultFamilyPlan& family = design.families[window.family];
             out += fmt::format("  {}. {} on {}, {} to {}: {} (shortest {}: {})\n", w + 1,
-                               style.violation(fmt::format("{}", fmt::join(violation_names(window.violations), ", "))),
-                               window.node, format_seconds(design.points[window.first].at),
+                               style.violation(violations_in_words(window.violations, words_of(design))), window.node,
+                               format_seconds(design.points[window.first].at),
                                format_seconds(design.points[window.last].at),
                                fmt::format("{} violating placement{}", window.violating_placements,
                                            window.violating_placements == 1 ? "" : "s"),
@@ -219,8 +220,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         for (const auto& result : design.expectations)
             if (!result.held) {
                 ++failed;
-                out += style.violation(
-                           fmt::format("FAIL {} {}: {}", exploration.name, design.name, describe_failure(result))) +
+                out += style.violation(fmt::format("FAIL {} {}: {}", exploration.name, design.name,
+                                                   describe_failure(result, words_of(design)))) +
                        "\n";
             }
     if (failed == 0)

@@ -22,7 +22,7 @@ std::string double_charge_cell(const RunMetrics& metrics, const Vocabulary& word
     if (metrics.double_charged.empty()) return "0";
     std::vector<std::string> customers;
     for (const auto& d : metrics.double_charged) customers.push_back(fmt::format("{}", d.customer));
-    const std::string noun = customers.size() == 1 ? words.item : words.item + "s";
+    const std::string noun = customers.size() == 1 ? words.item : words.items();
     return style.violation(
         fmt::format("{} ({} {})", metrics.value(Metric::double_charges), noun, fmt::join(customers, ", ")));
 }

@@ -252,10 +252,10 @@ TEST_CASE("check runs explore and sweep blocks as test cases whose failures name
     const auto failure = ran.out.find("FAIL gc-pause-40s explore: fenced: violating_placements expected 0, got ");
     REQUIRE(failure != std::string::npos);
     const std::string line = ran.out.substr(failure, ran.out.find('\n', failure) - failure);
-    CHECK(line.find("first violating placement: double_charges after server-1") != std::string::npos);
+    CHECK(line.find("first violating placement: double charge after server-1") != std::string::npos);
     CHECK(line.find("--design fenced --faults '[{\"pause\":\"server-1\"") != std::string::npos);
     CHECK(ran.out.find("; regions expected 0, got ") != std::string::npos);
-    CHECK(ran.out.find("first violating region: double_charges on server-1, starts ") != std::string::npos);
+    CHECK(ran.out.find("first violating region: double charge on server-1, starts ") != std::string::npos);
     CHECK(slurp(junit).find("<testcase classname=\"gc-pause-40s\" name=\"explore: fenced\"") != std::string::npos);
 
     std::string pauses = slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/random-gc-pauses.json");

@@ -236,7 +236,7 @@ TEST_CASE("explore --format json lists clock step regions by size and each examp
     }
     const auto text = run_locksim("explore '" + file + "' --design unfenced");
     CHECK_THAT(text.out, Catch::Contains("sizes to 1 ms at each start class's first instant, not between them") &&
-                             Catch::Contains("R1. double_charges on lock-store: a clock step that strikes at"));
+                             Catch::Contains("R1. double charge on lock-store: a clock step that strikes at"));
 }
 
 TEST_CASE("explore shards of a clock step range merge into exactly the unsharded explore") {

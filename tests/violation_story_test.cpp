@@ -101,10 +101,10 @@ TEST_CASE("a holder that charged first after its lease ended is named, not the h
     // at 30.001s, server-2 is granted the lock and server-1 still charges customer 48 first.
     const auto said = violations_in("partition.json", "fenced");
     REQUIRE(said.size() == 1);
-    CHECK(
-        said[0].starts_with("customer 48 charged a second time for 2026-10 because server-1 had charged it first, "
-                            "at 32.063s (charge 8), 2.062s after its lease had ended at the store (30.001s): a "
-                            "partition had cut it off from lock-store since 5.000s, and its renewals were lost"));
+    CHECK(said[0].starts_with(
+        "customer 48 charged a second time for 2026-10 because server-1 had charged it first, "
+        "at 32.063s (charge 8), 2.062s after its lease had ended at the store (30.001s): a "
+        "partition had cut it off from lock-store since 5.000s, and the messages renewing its lock were lost"));
     CHECK(said[0].ends_with("server-2 was legitimately granted the lock later, at 30.789s"));
 }
 

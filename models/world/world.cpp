@@ -105,7 +105,7 @@ private:
 
     void build_servers() {
         const JobResources resources{node(spec_.billing_node), billing_.get(), node(spec_.provider_node),
-                                     provider_.get()};
+                                     provider_.get(), &spec_.vocabulary};
         for (const auto& name : spec_.servers) {
             const Host host(engine_, node(name));
             LockHolder* holder = nullptr;
@@ -223,7 +223,7 @@ private:
     std::string role_of(NodeId id) const {
         const std::string& name = engine_.node_name(id);
         if (name == spec_.billing_node) return "billing database";
-        if (name == spec_.provider_node) return "payment provider";
+        if (name == spec_.provider_node) return spec_.vocabulary.provider;
         if (std::find(spec_.servers.begin(), spec_.servers.end(), name) != spec_.servers.end()) return "server";
         return "lock store";
     }

@@ -162,7 +162,7 @@ std::optional<HolderTrouble> partition_over(const Trace& trace, const std::strin
     }
     if (healed && lost == 0) return std::nullopt;
     return HolderTrouble{fmt::format("a partition had cut it off from {} since {}{}", store, format_seconds(cut->at),
-                                     lost > 0 ? ", and its renewals were lost" : ""),
+                                     lost > 0 ? ", and the messages renewing its lock were lost" : ""),
                          std::nullopt};
 }
 

@@ -45,7 +45,7 @@ std::string contract_verdict(const DesignOutcome& design) {
                            design.expectations.size(), design.expectations.size() == 1 ? "" : "s");
     std::string failures;
     for (const auto& e : design.expectations)
-        if (!e.held) failures += (failures.empty() ? "" : "; ") + describe_failure(e);
+        if (!e.held) failures += (failures.empty() ? "" : "; ") + describe_failure(e, vocabulary_of(design.trace));
     return fmt::format("<span class=\"contract contract-failed\">not as the file expects: {} of {} failed: {}</span>",
                        failed, design.expectations.size(), escaped(failures));
 }
@@ -267,7 +267,8 @@ std::string counted(std::size_t count, std::string_view one, std::string_view ma
 }
 
 // What the story view left out, and the way to all of it.
-std::string story_note(const StoryFigure& story, const SequenceFigure& full, const std::string& steps_page) {
+std::string story_note(const StoryFigure& story, const SequenceFigure& full, const std::string& steps_page,
+                       const Vocabulary& words) {
     std::vector<std::string> folded;
     const auto fold = [&](std::size_t count, std::string_view one, std::string_view many, std::string_view rest) {
         if (count > 0) folded.push_back(counted(count, one, many) + std::string(rest));
@@ -277,7 +278,8 @@ std::string story_note(const StoryFigure& story, const SequenceFigure& full, con
     fold(story.far_from_flags, "step", "steps",
          " of the lock's life, faults and work far from any violation or protection");
     fold(story.store_traffic_folded, "message", "messages", " between store nodes");
-    fold(story.other_left_out, "other step", "other steps", " (other customers' work, renewals, reads)");
+    fold(story.other_left_out, "other step", "other steps",
+         fmt::format(" (the work on other {}, the lock's upkeep, reads)", words.items()));
     if (!story.lanes_left_out.empty())
         folded.push_back(fmt::format("the lane{} of {}, where nothing in the story happens",
                                      story.lanes_left_out.size() == 1 ? "" : "s",
@@ -302,7 +304,7 @@ std::string design_article(const DesignOutcome& design, const SequenceFigure& fu
     html += design_summary(
         design,
         step_lists(full, href, 12, fmt::format("on <a href=\"{}\">the page of every step</a>", escaped(steps_page))));
-    html += story_note(story, full, steps_page);
+    html += story_note(story, full, steps_page, vocabulary_of(design.trace));
     html += render_story_svg(story, anchor, steps_page);
     return html + "</article>\n";
 }
@@ -478,7 +480,9 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
     html += exercises(outcome, page);
     html +=
         "<section>\n<h2>How to read the stories</h2>\n<p class=\"howto\">Each design's story shows only the steps "
-        "that decide its outcome: the lock's life, the faults, the work on the customers a checker flagged, each "
+        "that decide its outcome: the lock's life, the faults, the work on the " +
+        escaped(vocabulary_of(outcome.designs.front().trace).items()) +
+        " a checker flagged, each "
         "violation and protection, and the message that set each of them off. One narrow lane per node, whose "
         "name stays at the top of the window; the steps follow each other down the page in time order, evenly "
         "spaced, not to scale: the true time of each is on the left, and a grey band says how much time passed "

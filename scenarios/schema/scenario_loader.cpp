@@ -44,7 +44,7 @@ bool is_node_name(std::string_view name) {
 // "vocabulary": {"item": "user", "effect": "email", "provider": "email provider",
 // "record": "statement"}: the job's words, for the reports; any word left out keeps the renewals job's.
 Vocabulary read_vocabulary(const JsonReader& field) {
-    field.allow_only({"item", "effect", "provider", "record"});
+    field.allow_only({"item", "effect", "provider", "record", "items", "effected", "table"});
     Vocabulary words;
     const auto read = [&field](std::string_view key, std::string& word) {
         if (!field.has(key)) return;
@@ -57,12 +57,43 @@ Vocabulary read_vocabulary(const JsonReader& field) {
     read("effect", words.effect);
     read("provider", words.provider);
     read("record", words.record);
+    read("items", words.items_written);
+    read("effected", words.effected_written);
+    read("table", words.table_written);
     return words;
+}
+
+// The service nodes' names: the defaults, or the file's "nodes": {"provider": "partner-bank",
+// "database": "ledger-db"}, so that lanes, links and faults name the engineer's own system.
+struct ServiceNodes {
+    std::string provider{provider_node};
+    std::string database{billing_node};
+};
+
+ServiceNodes read_service_nodes(const JsonReader& field) {
+    field.allow_only({"provider", "database"});
+    ServiceNodes names;
+    const auto read = [&field](std::string_view key, std::string& name) {
+        if (!field.has(key)) return;
+        const JsonReader value = field[key];
+        name = value.string();
+        if (!is_node_name(name))
+            value.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
+        if (name == "world" || is_store_node_name(name))
+            value.fail(
+                fmt::format("\"{}\" is reserved for a lock store's node or the world; name it differently", name));
+    };
+    read("provider", names.provider);
+    read("database", names.database);
+    if (names.provider == names.database)
+        field["database"].fail(
+            fmt::format("expected a name other than the provider's, got \"{}\" for both", names.database));
+    return names;
 }
 
 class WorldReader {
 public:
-    explicit WorldReader(const JsonReader& root) : root_(root) {}
+    WorldReader(const JsonReader& root, const ServiceNodes& services) : root_(root), services_(services) {}
 
     WorldSpec read() {
         WorldSpec world;
@@ -71,8 +102,8 @@ public:
         world.servers = read_servers(root_["servers"]);
         world.lock = read_lock(root_["lock"]);
         world.store_nodes = store_node_names(world.lock);
-        world.billing_node = billing_node;
-        world.provider_node = provider_node;
+        world.billing_node = services_.database;
+        world.provider_node = services_.provider;
         nodes_ = node_names(world);
 
         if (root_.has("clocks")) world.clocks = read_clocks(root_["clocks"]);
@@ -152,7 +183,7 @@ private:
             if (!is_node_name(name))
                 item.fail(
                     fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
-            if (name == billing_node || name == provider_node || name == "world" || is_store_node_name(name))
+            if (name == services_.database || name == services_.provider || name == "world" || is_store_node_name(name))
                 item.fail(
                     fmt::format("\"{}\" is reserved for a service node or the world; name servers differently", name));
             if (!listed.insert(name).second) item.fail(fmt::format("server \"{}\" is listed twice", name));
@@ -254,6 +285,7 @@ private:
     }
 
     JsonReader root_;
+    const ServiceNodes& services_;
     std::vector<std::string> nodes_;
 };
 
@@ -440,8 +472,8 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     std::map<std::string, std::string> data_files;
     const JsonSource base_source{file, &positions, nullptr, "", "", &data_files};
     const JsonReader root(base_source, document, "");
-    std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson", "section",
-                                                   "seed",    "designs", "explore",     "sweep",  "vocabulary"};
+    std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson",     "section", "seed",
+                                                   "designs", "explore", "sweep",       "vocabulary", "nodes"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     check_every_text(root);
     root.allow_only(top_level_fields);
@@ -468,6 +500,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
     const Json base_world = base_world_json(document);
     const Vocabulary vocabulary = root.has("vocabulary") ? read_vocabulary(root["vocabulary"]) : Vocabulary{};
+    const ServiceNodes services = root.has("nodes") ? read_service_nodes(root["nodes"]) : ServiceNodes{};
 
     const auto designs = root["designs"].members();
     if (designs.empty()) root["designs"].fail("expected at least one design");
@@ -484,7 +517,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 
         const JsonSource design_source{file, &positions, &overrides, design.pointer(), name, &data_files};
         const JsonReader merged_reader(design_source, merged, "");
-        WorldReader world(merged_reader);
+        WorldReader world(merged_reader, services);
         Design result{name, world.read(), read_purpose(merged_reader), {}};
         result.world.vocabulary = vocabulary;
         if (design.has("expect"))
