@@ -198,14 +198,16 @@ WilsonInterval wilson_interval(std::uint64_t successes, std::uint64_t trials) {
                           successes == trials ? 1.0 : std::min(1.0, centre + half)};
 }
 
-std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file) {
+std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file,
+                                std::optional<std::uint64_t> given_fault) {
     if (tally.runs_unfinished == 0) return "";
     std::string text = fmt::format(
         "{} of {} runs were cut by their horizon with work pending (runs_unfinished): what they would have done "
         "after it is not counted",
         tally.runs_unfinished, tally.runs);
     if (!tally.unfinished_seeds.empty())
-        text += "; replay the first: " + replay_command(program, file, tally.unfinished_seeds.front(), tally.name);
+        text += "; replay the first: " +
+                replay_command(program, file, tally.unfinished_seeds.front(), tally.name, std::nullopt, given_fault);
     return text;
 }
 

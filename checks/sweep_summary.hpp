@@ -162,7 +162,10 @@ struct SweepSummary {
 // runs were cut by their horizon with work pending (runs_unfinished): what they would
 // have done after it is not counted; replay the first: locksim run FILE --seed 7 --design
 // fenced". A rate gate and a sweep block's expectations fail with it.
-std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file);
+// `given_fault`: the sweep drew its runs given that generator strikes (--given-fault), and
+// so must the replay.
+std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file,
+                                std::optional<std::uint64_t> given_fault = std::nullopt);
 
 // Ascending indices as Slurm's --array takes them: {2, 5, 6, 7} is "2,5-7".
 std::string index_ranges(const std::vector<std::uint32_t>& indices);

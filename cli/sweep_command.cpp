@@ -115,12 +115,14 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
             fmt::format("{} of {} runs ({:.4g}%, 95% CI {:.4g}%–{:.4g}%)", tally->runs_with_violation, tally->runs,
                         100 * rate, 100 * ci.low, 100 * ci.high);
         // A rate over runs cut short is the rate of what they got to do: no pass.
-        const std::string cut = describe_unfinished(*tally, options.program, summary.file);
+        const std::string cut =
+            describe_unfinished(*tally, options.program, summary.file, summary.settings.given_fault);
         if (rate > gate.max_rate) {
             result.failures.push_back(fmt::format("{} broke it, above {}", measured, gate.written));
             if (!tally->failing_seeds.empty())
                 result.failures.push_back("replay: " + replay_command(options.program, summary.file,
-                                                                      tally->failing_seeds.front(), gate.design));
+                                                                      tally->failing_seeds.front(), gate.design,
+                                                                      std::nullopt, summary.settings.given_fault));
             if (!cut.empty()) result.failures.push_back(cut);
         } else if (!cut.empty()) {
             result.failures.push_back(fmt::format("{} would be at most {}, but {}", measured, gate.written, cut));

@@ -91,3 +91,21 @@ TEST_CASE("a recurring job's last run must start before the horizon, and both ev
     CHECK(no_runs.exit_code == 2);
     CHECK_THAT(no_runs.err, Catch::Contains("/job: a recurring job needs both \"every\""));
 }
+
+TEST_CASE("the ledger example's rate gate, given its monthly freezes, fails without the key and replays the run") {
+    const std::string ledger = "scenarios/examples/ledger-export.json";
+    const auto gated = run_locksim(
+        "sweep " + ledger + " --seeds 2000 --given-fault 0 --max-rate as-deployed=0 --max-rate idempotency-key=0");
+    CHECK(gated.exit_code == 1);
+    CHECK_THAT(gated.err, Catch::Contains("FAIL rate gate as-deployed") &&
+                              Catch::Contains("PASS rate gate idempotency-key: 0 of 2000 runs"));
+    // The replay draws the run as the sweep did, given the freeze, and shows its double transfer.
+    const auto replay = gated.err.find("replay: ");
+    REQUIRE(replay != std::string::npos);
+    std::string command = gated.err.substr(replay + 8, gated.err.find('\n', replay) - replay - 8);
+    CHECK_THAT(command, Catch::EndsWith("--design as-deployed --given-fault 0"));
+    const auto ran = run_locksim(command.substr(command.find(" run ") + 1) + " --color never");
+    CHECK(ran.exit_code == 1);
+    CHECK_THAT(ran.out, Catch::Contains("sigstop pause: frozen for") &&
+                            Catch::Contains("FAIL ledger-export as-deployed: double transfers expected 0"));
+}
