@@ -83,10 +83,10 @@ TEST_CASE("the table is the renewals job's for its own item, named for the items
 }
 
 TEST_CASE("the messages carry the scenario's words: the request, the reply and every statement") {
-    const Scenario scenario = parse_scenario(
-        ledger_scenario(R"({ "item": "batch", "effect": "transfer", "effected": "transferred",
+    const Scenario scenario =
+        parse_scenario(ledger_scenario(R"({ "item": "batch", "effect": "transfer", "effected": "transferred",
                              "provider": "partner bank" })"),
-        "ledger.json", metric_names());
+                       "ledger.json", metric_names());
     const auto run = design_named(run_scenario(scenario, scenario.seed), "keyed");
     const std::vector<std::string> labels = message_labels(run.trace);
     CHECK(has_label(labels, "transfer batch 1 (Idempotency-Key: batch-1-2026-12)"));
@@ -102,18 +102,18 @@ TEST_CASE("the messages carry the scenario's words: the request, the reply and e
 }
 
 TEST_CASE("a word with spaces or quotes becomes a SQL name that cannot break its statement") {
-    const Scenario scenario =
-        parse_scenario(ledger_scenario(R"({ "item": "ledger batch", "table": "it's" })"), "ledger.json", metric_names());
+    const Scenario scenario = parse_scenario(ledger_scenario(R"({ "item": "ledger batch", "table": "it's" })"),
+                                             "ledger.json", metric_names());
     const auto run = design_named(run_scenario(scenario, scenario.seed), "keyed");
     CHECK(has_label(message_labels(run.trace), "SELECT status FROM it_s WHERE ledger_batch=1 AND period='2026-12'"));
 }
 
 TEST_CASE("the service nodes take the scenario's names, in links and in the trace") {
-    const Scenario scenario = parse_scenario(
-        ledger_scenario(R"({ "item": "batch" })", R"(
+    const Scenario scenario =
+        parse_scenario(ledger_scenario(R"({ "item": "batch" })", R"(
   "nodes": { "provider": "partner-bank", "database": "ledger-db" },)",
-                        R"([{ "between": ["exporter-1", "partner-bank"], "delay": "40ms" }])"),
-        "ledger.json", metric_names());
+                                       R"([{ "between": ["exporter-1", "partner-bank"], "delay": "40ms" }])"),
+                       "ledger.json", metric_names());
     const auto run = design_named(run_scenario(scenario, scenario.seed), "keyed");
     const auto& names = run.trace.node_names();
     CHECK(std::find(names.begin(), names.end(), "partner-bank") != names.end());
