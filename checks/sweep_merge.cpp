@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "checks/vocabulary_json.hpp"
+
 namespace locksim {
 namespace {
 
@@ -23,9 +25,7 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         for (const auto& d : summary.designs) names.push_back(d.name);
         return names.dump();
     };
-    const auto words = [](const Vocabulary& v) {
-        return nlohmann::json::array({v.item, v.effect, v.provider, v.record}).dump();
-    };
+    const auto words = [](const Vocabulary& v) { return vocabulary_json(v).dump(); };
     const auto design = [](const SweepSettings& settings) {
         return settings.design ? nlohmann::json(*settings.design).dump() : std::string("every design");
     };

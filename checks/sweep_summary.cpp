@@ -12,6 +12,7 @@
 
 #include "checks/command_line.hpp"
 #include "checks/metric_words.hpp"
+#include "checks/vocabulary_json.hpp"
 #include "sim/wide_int.hpp"
 
 namespace locksim {
@@ -323,10 +324,7 @@ nlohmann::ordered_json sweep_json(const SweepSummary& summary) {
                                    {"probability", summary.given->probability},
                                    {"fault", summary.given->fault}};
     document["provenance"] = provenance_json(summary.provenance);
-    document["vocabulary"] = {{"item", summary.words.item},
-                              {"effect", summary.words.effect},
-                              {"provider", summary.words.provider},
-                              {"record", summary.words.record}};
+    document["vocabulary"] = vocabulary_json(summary.words);
     document["designs"] = std::move(designs);
     return document;
 }

@@ -21,6 +21,7 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
       job_(job),
       protection_(protection),
       bad_record_(bad_record),
+      words_(*resources.words),
       work_(host.random_stream("work")),
       period_(job.period_of_run(1)) {}
 
@@ -148,7 +149,7 @@ Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
 // The job's own code takes up the customer's record; an injected bad record throws here,
 // before anything is sent.
 void JobServer::open_record(std::int64_t customer) const {
-    if (customer == bad_record_) throw JobError(fmt::format("an error while handling customer {}", customer));
+    if (customer == bad_record_) throw JobError(fmt::format("an error while handling {} {}", words_.item, customer));
 }
 
 // One customer, in the story's order: check the lease, skip what is already

@@ -81,6 +81,7 @@ private:
     JobSpec job_;
     ProtectionSpec protection_;
     std::optional<std::int64_t> bad_record_;
+    const Vocabulary& words_;                // what the job calls its items, in its errors
     std::shared_ptr<HeldLease> leadership_;  // lock scope leadership: set once elected
     RandomStream work_;                      // how long each customer's invoice takes
     std::string period_;                     // the period this run renews

@@ -60,10 +60,10 @@ Described job_event(const TraceEvent& event, const Context& context) {
     if (k == kind::job_preparing)
         return EventText{fmt::format("prepares {} {}'s {}", words.item, event.integer("customer"), words.record)};
     if (k == kind::job_charge_timed_out)
-        return EventText{fmt::format("no reply in {} to charge {} {} (attempt {}): {}",
-                                     format_duration_rounded(event.duration("timeout")), words.item,
-                                     event.integer("customer"), event.integer("attempt"),
-                                     event.flag("retrying") ? "sends it again" : "gives up; it may have been charged")};
+        return EventText{fmt::format(
+            "no reply in {} to {} {} {} (attempt {}): {}", format_duration_rounded(event.duration("timeout")),
+            words.effect, words.item, event.integer("customer"), event.integer("attempt"),
+            event.flag("retrying") ? std::string("sends it again") : "gives up; it may have been " + words.effected())};
     if (k == kind::job_customer_skipped)
         return EventText{fmt::format(
             "skips {} {}: {}", words.item, event.integer("customer"),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "checks/vocabulary_json.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/duration_text.hpp"
 
@@ -138,14 +139,9 @@ Json result_json(const ScenarioOutcome& outcome) {
     for (const auto& design : outcome.designs) designs.push_back(design_json(design));
     // The scenario's words for its things, beside metric names that never change with them.
     const Vocabulary words = outcome.designs.empty() ? Vocabulary{} : vocabulary_of(outcome.designs.front().trace);
-    return Json{
-        {"scenario", outcome.name},
-        {"file", outcome.file},
-        {"seed", outcome.seed},
-        {"vocabulary",
-         {{"item", words.item}, {"effect", words.effect}, {"provider", words.provider}, {"record", words.record}}},
-        {"designs", designs},
-        {"held", outcome.held()}};
+    return Json{{"scenario", outcome.name}, {"file", outcome.file},
+                {"seed", outcome.seed},     {"vocabulary", vocabulary_json(words)},
+                {"designs", designs},       {"held", outcome.held()}};
 }
 
 std::string render_result_json(const ScenarioOutcome& outcome) {

@@ -7,6 +7,23 @@
 
 namespace locksim {
 
+std::vector<std::string> own_value_notes(const Study& study) {
+    std::vector<std::string> notes;
+    for (const auto& [design, kept] : study.kept_by_design) {
+        std::vector<std::string> paths;
+        for (std::size_t f : kept) paths.push_back(study.fields[f].path);
+        notes.push_back(
+            fmt::format("(its own): design {} sets {} itself, so the values varied never reached it; "
+                        "its rows differ only by the other fields, or not at all",
+                        design, fmt::join(paths, " and ")));
+    }
+    return notes;
+}
+
+std::string study_value_cell(const Study& study, const StudyPoint& point, const std::string& design, std::size_t f) {
+    return study.keeps(design, f) ? std::string("(its own)") : study.fields[f].written[point.choice[f]];
+}
+
 std::string render_study_text(const Study& study, bool colour) {
     const TextStyle style(colour);
     std::string out =
@@ -21,8 +38,7 @@ std::string render_study_text(const Study& study, bool colour) {
         for (const auto& tally : point.summary.designs) {
             std::vector<std::string> row;
             for (std::size_t f = 0; f < study.fields.size(); ++f)
-                row.push_back(study.keeps(tally.name, f) ? std::string("(its own)")
-                                                         : study.fields[f].written[point.choice[f]]);
+                row.push_back(study_value_cell(study, point, tally.name, f));
             row.push_back(tally.name);
             row.push_back(grouped(tally.runs));
             row.push_back(grouped(tally.runs_with_violation));
@@ -32,15 +48,9 @@ std::string render_study_text(const Study& study, bool colour) {
     out += text_table(rows, style);
     // A row per value that never reached the design would read as a finding that the
     // value does not matter.
-    for (const auto& [design, kept] : study.kept_by_design) {
-        std::vector<std::string> paths;
-        for (std::size_t f : kept) paths.push_back(study.fields[f].path);
-        out += "\n" +
-               style.fault(fmt::format("(its own): design {} sets {} itself, so the values varied never reached it; "
-                                       "its rows differ only by the other fields, or not at all",
-                                       design, fmt::join(paths, " and ")));
-    }
-    if (!study.kept_by_design.empty()) out += "\n";
+    const std::vector<std::string> notes = own_value_notes(study);
+    for (const auto& note : notes) out += "\n" + style.fault(note);
+    if (!notes.empty()) out += "\n";
     out += "\n" + style.quiet(sampling_disclaimer()) + "\n";
     return out;
 }

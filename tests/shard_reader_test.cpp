@@ -81,6 +81,24 @@ TEST_CASE("a shard as sweep --shard writes it merges, and keeps its per-seed cou
     CHECK(merge_refusal(shard_text(first), shard_text(shard(2))) == "merged");
 }
 
+TEST_CASE("a shard keeps the forms its scenario wrote, so the merged sweep spells them as the file does") {
+    SweepSummary first = shard(1);
+    SweepSummary second = shard(2);
+    for (SweepSummary* part : {&first, &second}) {
+        part->words.item = "batch";
+        part->words.effect = "transfer";
+        part->words.effected_written = "transferred";
+    }
+    CHECK_THAT(shard_text(first), Catch::Contains("\"effected\": \"transferred\""));
+    ShardFiles read;
+    add_shard_file(read, "shard-1.json", shard_text(first));
+    add_shard_file(read, "shard-2.json", shard_text(second));
+    const SweepSummary merged = merge_shards(read, MergeMode::whole);
+    CHECK(merged.words.effected() == "transferred");
+    CHECK(merged.words.items() == "batches");
+    CHECK(merged.words.table_written.empty());  // not written, not invented
+}
+
 TEST_CASE("a key twice in a shard is refused where the second stands, as a scenario's is") {
     const std::string text = edited(shard_text(shard(1)), "\"runs\": 50,", "\"runs\": 50,\n      \"runs\": 0,");
     CHECK_THAT(merge_refusal(text, shard_text(shard(2))),
@@ -225,9 +243,14 @@ TEST_CASE("shards that differ in a field that must agree do not merge, naming it
           "every shard with one scenario file and one locksim");
     SweepSummary words = shard(2);
     words.words.effect = "email";
-    CHECK_THAT(merge_refusal(shard_text(shard(1)), shard_text(words)),
-               Catch::Contains("vocabulary is [\"customer\",\"email\",\"payment provider\",\"invoice\"], not "
-                               "[\"customer\",\"charge\",\"payment provider\",\"invoice\"]"));
+    CHECK_THAT(
+        merge_refusal(shard_text(shard(1)), shard_text(words)),
+        Catch::Contains("vocabulary is {\"item\":\"customer\",\"effect\":\"email\",\"provider\":\"payment "
+                        "provider\",\"record\":\"invoice\"}, not {\"item\":\"customer\",\"effect\":\"charge\","));
+    // A form the scenario wrote is part of its words: shards that spell it otherwise do not merge.
+    SweepSummary spelt = shard(2);
+    spelt.words.effected_written = "chargd";
+    CHECK_THAT(merge_refusal(shard_text(shard(1)), shard_text(spelt)), Catch::Contains("\"effected\":\"chargd\"}"));
     SweepSummary limit = shard(2);
     limit.settings.event_limit = 1000;
     limit.provenance.command = sweep_command_line(limit, 2);

@@ -375,3 +375,17 @@ TEST_CASE("sweep --help explains --report") {
     CHECK(help.exit_code == 0);
     CHECK_THAT(help.out, Catch::Contains("--report") && Catch::Contains("<scenario>-study.html"));
 }
+
+TEST_CASE("the study page marks a design that sets the varied field itself, in its table and above its charts") {
+    const auto folder = study_report_folder("its_own");
+    const auto ran = run_locksim(
+        "sweep scenarios/clock-chaos.json --seeds 3 --vary fault_generators/0/mean_interval=10s,40s "
+        "--report " +
+        folder.string());
+    REQUIRE(ran.exit_code == 0);
+    const std::string html = slurp(folder / "clock-chaos-study.html");
+    CHECK(locksim::testing::count_of(html, "<td>(its own)</td><td>zookeeper</td>") == 2);
+    CHECK(locksim::testing::count_of(html, "<td>10s</td><td>redis") == 1);
+    CHECK_THAT(html, Catch::Contains("<p class=\"own-value\">(its own): design zookeeper sets "
+                                     "fault_generators/0/mean_interval itself, so the values varied never reached it"));
+}

@@ -65,9 +65,10 @@ public:
                                writer, sent, figure_.lanes[write->resource]);
         if (const auto retried = retried_charge(flagged, *write))
             return fmt::format(
-                ": {} sent it at {}, because its charge request got no reply in {} at {} and it sent the same "
-                "charge again (no idempotency key tells the provider it is a retry)",
-                writer, sent, format_duration_rounded(retried->duration("timeout")), format_seconds(retried->at));
+                ": {} sent it at {}, because its {} request got no reply in {} at {} and it sent the same {} again "
+                "(no idempotency key tells the {} it is a retry)",
+                writer, sent, words_.effect, format_duration_rounded(retried->duration("timeout")),
+                format_seconds(retried->at), words_.effect, words_.provider);
         switch (standing.kind) {
             case LeaseStanding::Kind::no_lock:
                 return fmt::format(": {} sent it at {}, because this design has no lock: {} all ran the job", writer,

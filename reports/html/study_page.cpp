@@ -5,11 +5,13 @@
 #include <string_view>
 #include <vector>
 
+#include "checks/metric_words.hpp"
 #include "reports/figure/study_axes.hpp"
 #include "reports/figure/study_series.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/page_style.hpp"
 #include "reports/html/study_chart.hpp"
+#include "reports/study_report.hpp"
 #include "reports/sweep_text.hpp"
 #include "reports/text_style.hpp"
 
@@ -77,7 +79,7 @@ std::string numbers_table(const Study& study) {
         for (const auto& tally : point.summary.designs) {
             html += "<tr>";
             for (std::size_t f = 0; f < study.fields.size(); ++f)
-                html += fmt::format("<td>{}</td>", escaped(study.fields[f].written[point.choice[f]]));
+                html += fmt::format("<td>{}</td>", escaped(study_value_cell(study, point, tally.name, f)));
             html += fmt::format(
                 "<td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
                 escaped(tally.name), grouped(tally.runs), grouped(tally.runs_with_violation),
@@ -110,7 +112,7 @@ std::string render_study_page(const Study& study) {
         grouped(study.seeds.count), study.seeds.count == 1 ? "" : "s", study.seeds.first, last_seed);
     html += fmt::format(
         "<p class=\"description\">A chart per varied field. Each point is the share of the runs at that point (one "
-        "per seed) in which the design broke the lock's promise (a double charge, a stale write accepted, a lock "
+        "per seed) in which the design broke the lock's promise (a {1}, a stale write accepted, a lock "
         "released by "
         "a non-holder), and the bar through it is its 95 % Wilson interval, the one the text table prints. "
         "<strong>Up, the rate runs on a log scale</strong>: each darker line is ten times the one below, so a "
@@ -119,8 +121,12 @@ std::string render_study_page(const Study& study) {
         "these runs cannot rule out, which is how much a 0 can hide. Across, the field's values as written: on a "
         "log scale when they are durations or numbers spanning a factor of 10 or more, evenly spaced otherwise. "
         "Hover over a point for its numbers; the table under the charts has them all.</p>\n</header>\n",
-        zero_label(study.seeds.count));
+        zero_label(study.seeds.count),
+        escaped(metric_one(Metric::double_charges,
+                           study.points.empty() ? Vocabulary{} : study.points.front().summary.words)));
     const RateAxis rates(all_intervals(study));
+    for (const auto& note : own_value_notes(study))
+        html += fmt::format("<p class=\"own-value\">{}</p>\n", escaped(note));
     for (std::size_t f = 0; f < study.fields.size(); ++f) html += chart_section(study, f, rates);
     html += fmt::format(
         "<section class=\"provenance\">\n<p class=\"disclaimer\">{}</p>\n<p>Seeds {}…{} at every point. The same "

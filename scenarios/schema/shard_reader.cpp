@@ -70,9 +70,14 @@ SweepProvenance read_provenance(const JsonReader& field) {
 }
 
 Vocabulary read_words(const JsonReader& field) {
-    field.allow_only({"item", "effect", "provider", "record"});
-    return Vocabulary{field["item"].string(), field["effect"].string(), field["provider"].string(),
-                      field["record"].string()};
+    field.allow_only({"item", "effect", "provider", "record", "items", "effected", "table"});
+    Vocabulary words{field["item"].string(), field["effect"].string(), field["provider"].string(),
+                     field["record"].string()};
+    // The forms the scenario wrote; the others follow the rules (checks/vocabulary_json.hpp).
+    if (field.has("items")) words.items_written = field["items"].string();
+    if (field.has("effected")) words.effected_written = field["effected"].string();
+    if (field.has("table")) words.table_written = field["table"].string();
+    return words;
 }
 
 // "3:1,0,1,0,2,0 17:0,0,0,0,1,0" (seed_counts_text): rows rising, each of a run that
