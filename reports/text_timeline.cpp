@@ -78,12 +78,12 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
     for (std::size_t lane = 0; lane < design.lanes.size(); ++lane)
         if (auto node = trace.find_node(design.lanes[lane])) lane_of_node[node->index] = lane;
 
-    // The figure's sentences say why a violation happened and what protected the rest; the
-    // terminal tells the same story.
+    // The figure's sentences say why a violation happened and what protected the rest, and
+    // its marks sit where those sentences point (violation_story.hpp); the terminal tells
+    // the same story with the same marks.
     const SequenceFigure figure = build_sequence_figure(design);
-    std::map<std::uint64_t, const FigureStep*> told;
-    for (const auto& step : figure.steps)
-        if (!step.explanation.empty()) told[step.sequence] = &step;
+    std::map<std::uint64_t, const FigureStep*> drawn;
+    for (const auto& step : figure.steps) drawn[step.sequence] = &step;
 
     const bool columns = in_columns(design);
     std::vector<Line> lines;
@@ -119,11 +119,13 @@ std::string render_compact_timeline(const DesignOutcome& design, const TextStyle
         end_refusals();
         Line line{event.at, lane, std::move(text->text), text->tone, frozen, !event.node.valid()};
         const FlaggedEvent* flag = design.metrics.flag_for(event.sequence);
-        if (flag) line.tone = tone_of(*flag);
-        if (const auto found = told.find(event.sequence); found != told.end())
-            line.text += ": " + found->second->explanation;
-        else if (flag)
+        if (const auto found = drawn.find(event.sequence); found != drawn.end()) {
+            line.tone = found->second->tone;
+            if (!found->second->explanation.empty()) line.text += ": " + found->second->explanation;
+        } else if (flag) {  // past the figure's cap
+            line.tone = tone_of(*flag);
             line.text += ": " + flag->explanation;
+        }
         lines.push_back(std::move(line));
         if (columns && event.kind == trace_kind::node_paused) frozen[lane] = true;
     }

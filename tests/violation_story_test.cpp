@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checks/metrics.hpp"
@@ -18,8 +19,10 @@
 #include "models/trace_kinds.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/html_report.hpp"
+#include "reports/text_timeline.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
+#include "sim/duration_text.hpp"
 #include "tests/scenario_support.hpp"
 
 using namespace locksim;
@@ -106,6 +109,46 @@ TEST_CASE("a holder that charged first after its lease ended is named, not the h
         "at 32.063s (charge 8), 2.062s after its lease had ended at the store (30.001s): a "
         "partition had cut it off from lock-store since 5.000s, and the messages renewing its lock were lost"));
     CHECK(said[0].ends_with("server-2 was legitimately granted the lock later, at 30.789s"));
+}
+
+TEST_CASE("the mark sits on the write the sentence blames: the stale holder's first charge, not the second") {
+    // partition.json and stores-compared.json's redis/failover: the stale holder charged
+    // first, so the checker flags the legitimate holder's second charge, and the sentence
+    // blames the first. The figure, and every output drawn from it, marks the first.
+    for (const auto& [file, name] : {std::pair{"partition.json", "fenced"}, std::pair{"partition.json", "unfenced"},
+                                     std::pair{"stores-compared.json", "redis/failover"}}) {
+        INFO(file << " " << name);
+        const DesignOutcome design = design_named(run_shipped(file), name);
+        const SequenceFigure figure = build_sequence_figure(design);
+        int marked = 0;
+        for (const auto& step : figure.steps) {
+            if (step.tone != EventTone::violation) continue;
+            const TraceEvent& event = design.trace.events()[step.sequence];
+            if (event.kind != trace_kind::provider_charged.name) continue;
+            ++marked;
+            // The charge marked is the one whose sender the sentence names as having charged first.
+            const std::string sender = design.trace.node_name(event.node_ref("by"));
+            INFO(step.explanation);
+            CHECK(step.explanation.find("because " + sender + " had charged it first, at " +
+                                        format_seconds(event.at)) != std::string::npos);
+            // The checker flagged another event, a later charge of the same customer by another server.
+            CHECK(design.metrics.flag_for(event.sequence) == nullptr);
+        }
+        CHECK(marked >= 1);
+        // The flagged later charges are drawn plain.
+        for (const auto& flag : design.metrics.flagged) {
+            if (!flag.violation()) continue;
+            const auto step = std::find_if(figure.steps.begin(), figure.steps.end(),
+                                           [&](const FigureStep& s) { return s.sequence == flag.sequence; });
+            REQUIRE(step != figure.steps.end());
+            CHECK(step->tone == EventTone::normal);
+        }
+    }
+    // The terminal draws the same mark: on charge 8, server-1's, not on charge 9.
+    const auto text =
+        render_compact_timeline(design_named(run_shipped("partition.json"), "unfenced"), TextStyle{false});
+    CHECK_THAT(text, Catch::Contains("✗ charges customer 48 (charge 8): customer 48 charged a second time"));
+    CHECK_THAT(text, !Catch::Contains("✗ charges customer 48 (charge 9)"));
 }
 
 TEST_CASE("a 40 s gc pause is named as the cause of the late holder's second charge") {

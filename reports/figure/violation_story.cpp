@@ -15,8 +15,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
@@ -35,6 +38,15 @@ struct Landed {
     bool copy = false;  // the network delivered this request a second time
 };
 
+// What follows the checker's sentence, and the earlier write it blames when that write,
+// not the flagged one, broke the rule: the report draws the mark there.
+struct Told {
+    Told(std::string words, std::optional<std::uint64_t> earlier = std::nullopt)  // NOLINT: implicit on purpose
+        : text(std::move(words)), blamed(earlier) {}
+    std::string text;
+    std::optional<std::uint64_t> blamed;  // the blamed write's trace event
+};
+
 class ViolationTeller {
 public:
     ViolationTeller(const SequenceFigure& figure, const Trace& trace)
@@ -45,7 +57,7 @@ public:
 
     // What follows the checker's sentence: ": server-1 sent it at …, because …", or
     // " because server-1 had charged it first …" when an earlier write was the offence.
-    std::optional<std::string> explain(const TraceEvent& flagged) const {
+    std::optional<Told> explain(const TraceEvent& flagged) const {
         // A replay is flagged when its key returned another customer's or period's charge:
         // the key's doing, whoever held the lock. Who sent it, and where the key was first used.
         if (flagged.kind == trace_kind::provider_replayed) {
@@ -177,7 +189,7 @@ private:
 
     // The flagged write's sender held the lock: was an earlier write of the same thing sent
     // by a holder that no longer did? Then that one is the offence.
-    std::optional<std::string> earlier_offence(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
+    std::optional<Told> earlier_offence(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
         for (std::size_t i = flagged.sequence; i-- > 0;) {
             const TraceEvent& event = trace_.events()[i];
             if (!same_thing(event, flagged)) continue;
@@ -203,7 +215,7 @@ private:
                                      figure_.lanes[legitimate.grants.front()->holder],
                                      legitimate.since > lost.since ? "later, " : "", format_seconds(legitimate.since),
                                      same_token(lost, legitimate));
-            return story;
+            return Told{story, event.sequence};
         }
         return unfinished_work(flagged, legitimate);
     }
@@ -303,10 +315,26 @@ private:
 
 void explain_violations(SequenceFigure& figure, const Trace& trace) {
     const ViolationTeller teller(figure, trace);
-    for (auto& step : figure.steps) {
+    std::vector<std::pair<std::size_t, std::uint64_t>> blamed;  // (flagged step, the earlier write's event)
+    for (std::size_t s = 0; s < figure.steps.size(); ++s) {
+        FigureStep& step = figure.steps[s];
         if (step.tone != EventTone::violation || step.explanation.empty()) continue;
         if (step.sequence >= trace.events().size()) continue;
-        if (auto story = teller.explain(trace.events()[step.sequence])) step.explanation += *story;
+        if (auto told = teller.explain(trace.events()[step.sequence])) {
+            step.explanation += told->text;
+            if (told->blamed) blamed.emplace_back(s, *told->blamed);
+        }
+    }
+    // The mark goes where the sentence points: on the stale holder's earlier write, while
+    // the legitimate holder's write that the checker flagged is drawn as the plain step it was.
+    for (const auto& [flagged, earlier] : blamed) {
+        const auto found = std::find_if(figure.steps.begin(), figure.steps.end(),
+                                        [earlier](const FigureStep& step) { return step.sequence == earlier; });
+        if (found == figure.steps.end() || found->tone == EventTone::violation) continue;
+        found->tone = EventTone::violation;
+        found->explanation = std::move(figure.steps[flagged].explanation);
+        figure.steps[flagged].tone = EventTone::normal;
+        figure.steps[flagged].explanation.clear();
     }
 }
 
