@@ -10,6 +10,10 @@
 
 namespace locksim {
 
+bool DesignOutcome::did_nothing() const {
+    return verdict.job_charges && metrics.value(Metric::charges) == 0;
+}
+
 bool DesignOutcome::held() const {
     return std::all_of(expectations.begin(), expectations.end(), [](const auto& e) { return e.held; });
 }

@@ -44,6 +44,9 @@ struct DesignOutcome {
     // Its expectations held, but every fault missed (changed nothing and reached no
     // holder), and they hold without any fault too: the pass says nothing about them.
     bool passes_only_with_inert_faults() const;
+    // Its job charges, and it charged no one: it lost nothing because it did nothing, which
+    // is no sign of safety (a design that stalls).
+    bool did_nothing() const;
 };
 
 struct ScenarioOutcome {

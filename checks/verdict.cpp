@@ -24,6 +24,7 @@ bool named(const std::vector<Expectation>& expectations, std::string_view metric
 Verdict judge_run(const RunMetrics& metrics, const std::vector<Expectation>& expectations,
                   const VerdictContext& context) {
     Verdict verdict;
+    verdict.job_charges = context.job_charges;
     verdict.violations = violations_in(metrics);
     for (const Metric metric : violated_metrics(verdict.violations)) {
         const MetricSpec& spec = metric_spec(metric);

@@ -43,6 +43,7 @@ struct Verdict {
     // The run charged nothing, and the design does not declare it.
     bool no_effects = false;
     std::optional<std::int64_t> charged_without_faults;  // with no_effects: as in VerdictContext
+    bool job_charges = true;                             // as in VerdictContext
 
     bool fails() const { return undeclared != 0 || no_effects; }
 };

@@ -166,6 +166,22 @@ TEST_CASE("the violation mark is drawn exactly when a checker flagged a violatio
     CHECK(design_named(ran.outcome, "idempotent").metrics.value(Metric::double_charges) == 0);
 }
 
+TEST_CASE("a design that charged no one is shown as having done nothing, never as nothing lost in green") {
+    // replica-failover-wait's crash-before-replication stalls: WAIT is never acknowledged
+    // again, every holder gives the lock back unused, and no customer is charged.
+    const auto ran = run_file("replica-failover-wait.json");
+    const std::string page = page_of(ran);
+    const std::string stalled = article_of(page, "crash-before-replication");
+    CHECK(design_named(ran.outcome, "crash-before-replication").did_nothing());
+    CHECK_THAT(stalled,
+               Catch::Contains("<span class=\"outcome outcome-idle\">nothing done: no customer charged</span>") &&
+                   Catch::Contains("nothing was done: no customer was charged in this run") &&
+                   !Catch::Contains("outcome-safe") && !Catch::Contains("Nothing went wrong in this run."));
+    // A design that charged and lost nothing keeps its green.
+    CHECK_FALSE(design_named(ran.outcome, "crash-after-replication").did_nothing());
+    CHECK_THAT(article_of(page, "crash-after-replication"), Catch::Contains("outcome-safe\">nothing lost"));
+}
+
 TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure and once in the table") {
     for (const auto& file : structure_scenarios) {
         const auto ran = run_file(file);

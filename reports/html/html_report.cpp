@@ -51,8 +51,12 @@ std::string contract_verdict(const DesignOutcome& design) {
 }
 
 std::string outcome_verdict(const DesignOutcome& design) {
-    if (!design.violated()) return "<span class=\"outcome outcome-safe\">nothing lost</span>";
     const Vocabulary words = vocabulary_of(design.trace);
+    // Nothing lost because nothing was done is no green.
+    if (!design.violated() && design.did_nothing())
+        return fmt::format("<span class=\"outcome outcome-idle\">nothing done: no {} {}</span>", escaped(words.item),
+                           escaped(words.effected()));
+    if (!design.violated()) return "<span class=\"outcome outcome-safe\">nothing lost</span>";
     // The money: charged twice, or never charged at all.
     for (const Metric lost : {Metric::double_charges, Metric::suppressed_effects})
         if (const auto count = design.metrics.value(lost); count > 0)
@@ -256,8 +260,16 @@ std::string design_summary(const DesignOutcome& design, const StepLists& lists) 
     if (!lists.protections.empty())
         html +=
             "<p class=\"good\">What protected it:</p>\n<ul class=\"protections\">\n" + lists.protections + "</ul>\n";
-    if (lists.violations.empty() && design.metrics.double_charged.empty() && design.metrics.overlaps.empty())
+    const bool nothing_wrong =
+        lists.violations.empty() && design.metrics.double_charged.empty() && design.metrics.overlaps.empty();
+    if (nothing_wrong && design.did_nothing()) {
+        const Vocabulary words = vocabulary_of(design.trace);
+        html +=
+            fmt::format("<p class=\"idle\">Nothing went wrong, and nothing was done: no {} was {} in this run.</p>\n",
+                        escaped(words.item), escaped(words.effected()));
+    } else if (nothing_wrong) {
         html += "<p class=\"good\">Nothing went wrong in this run.</p>\n";
+    }
     return html;
 }
 

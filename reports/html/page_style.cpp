@@ -39,6 +39,8 @@ table.compare th, table.compare td { padding: 4px 6px; overflow-wrap: anywhere; 
 .outcome-harmed::before { content: "✗ "; }
 .outcome-safe { background: #dcf1e8; color: #005c43; }
 .outcome-safe::before { content: "✓ "; }
+.outcome-idle { background: #ececec; color: #333333; }
+.outcome-idle::before { content: "○ "; }
 .contract { display: inline-block; border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; color: #424a53; }
 .contract-failed { border-color: var(--ink); color: var(--ink); font-weight: 700; }
 .contract-failed::before { content: "≠ "; }
