@@ -78,6 +78,31 @@ TEST_CASE("a story keeps every flagged step and every fault of a short run, and 
     }
 }
 
+TEST_CASE("a reply in a story comes with the request it answers, never bare") {
+    std::size_t replies = 0;
+    for (const auto& file : shipped_scenario_files()) {
+        const ScenarioOutcome outcome = run_shipped(file);
+        for (const auto& design : outcome.designs) {
+            INFO(file << " · " << design.name);
+            const SequenceFigure full = every_step(design);
+            std::set<std::uint64_t> drawn;
+            for (const auto& step : full.steps) drawn.insert(step.sequence);
+            const StoryFigure story = build_story_figure(full);
+            std::set<std::uint64_t> kept;
+            for (const auto& step : story.figure.steps) kept.insert(step.sequence);
+            for (const auto& step : story.figure.steps) {
+                if (!step.reply) continue;
+                ++replies;
+                INFO("e" << step.number << " " << step.text);
+                // Every reply knows its request when the full figure drew it.
+                REQUIRE(step.request.has_value() == drawn.contains(step.request.value_or(~std::uint64_t{0})));
+                if (step.request) CHECK(kept.contains(*step.request));
+            }
+        }
+    }
+    CHECK(replies > 100);  // the shipped stories show many
+}
+
 TEST_CASE("the gc-pause-40s story tells the pause, the expiry, both grants and the stale charge that caused it") {
     const ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
     const SequenceFigure full = every_step(design_named(outcome, "unfenced"));

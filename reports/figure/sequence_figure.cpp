@@ -179,6 +179,10 @@ private:
                 step.arrives = swallowed.value_or(event.at);
             }
             step.reply = event.has("reply_to");
+            sent_as_[id] = event.sequence;
+            if (step.reply)
+                if (const auto request = sent_as_.find(event.integer("reply_to")); request != sent_as_.end())
+                    step.request = request->second;
             const bool refused = ahead_.refused_requests.contains(id) ||
                                  (event.has("reply_to") && ahead_.refused_requests.contains(event.integer("reply_to")));
             if (refused) {
@@ -370,6 +374,7 @@ private:
     std::vector<std::size_t> lane_of_node_;
     std::set<std::int64_t> customers_;
     std::set<std::int64_t> related_requests_;
+    std::map<std::int64_t, std::uint64_t> sent_as_;  // a drawn message's id → the trace event that sent it
     struct RetryCandidate {
         std::size_t step = 0;
         std::size_t client = 0;  // the lane of the client that was refused

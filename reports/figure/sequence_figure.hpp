@@ -34,10 +34,11 @@ struct FigureStep {
     Instant arrives;
     std::optional<std::uint64_t> delivered_as;  // the trace event that delivered it (none: lost or in flight)
     bool lost = false;
-    bool in_flight = false;  // still travelling when the run stopped: drawn as a short stub
-    bool reply = false;      // an answer to an earlier request
-    bool retry = false;      // a refused attempt after the first: drawn thin, without a label
-    std::string note;        // on a client's first refusal: how many more followed, until when
+    bool in_flight = false;                // still travelling when the run stopped: drawn as a short stub
+    bool reply = false;                    // an answer to an earlier request
+    std::optional<std::uint64_t> request;  // a reply: the trace event that sent the request it answers
+    bool retry = false;                    // a refused attempt after the first: drawn thin, without a label
+    std::string note;                      // on a client's first refusal: how many more followed, until when
 
     bool is_message() const { return to_lane.has_value(); }
 };
