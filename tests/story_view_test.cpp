@@ -78,6 +78,33 @@ TEST_CASE("a story keeps every flagged step and every fault of a short run, and 
     }
 }
 
+TEST_CASE("a story draws the messages a fault lost: the cause its sentence names is on the page") {
+    // partition.json: the checker's sentence says server-1's renewals were lost; the story
+    // draws each lost renewal, and the release that was lost too.
+    for (const std::string name : {"unfenced", "fenced"}) {
+        INFO(name);
+        const SequenceFigure full = every_step(design_named(run_shipped("partition.json"), name));
+        const StoryFigure story = build_story_figure(full);
+        std::size_t lost = 0;
+        for (const auto& step : story.figure.steps) lost += step.lost ? 1 : 0;
+        CHECK(lost >= 3);
+    }
+    // Wherever a story had room for all its background, every lost message is in it.
+    for (const auto& file : shipped_scenario_files()) {
+        const ScenarioOutcome outcome = run_shipped(file);
+        for (const auto& design : outcome.designs) {
+            INFO(file << " · " << design.name);
+            const SequenceFigure full = every_step(design);
+            const StoryFigure story = build_story_figure(full);
+            if (story.far_from_flags > 0) continue;
+            const auto kept = by_number(story.figure);
+            // A refused retry is folded into its first attempt, lost or not.
+            for (const auto& step : full.steps)
+                if (step.lost && !step.retry) CHECK(kept.contains(step.number));
+        }
+    }
+}
+
 TEST_CASE("a reply in a story comes with the request it answers, never bare") {
     std::size_t replies = 0;
     for (const auto& file : shipped_scenario_files()) {
