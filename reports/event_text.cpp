@@ -110,7 +110,13 @@ Described belief_event(const TraceEvent& event, const Context&) {
         return EventText{fmt::format("holds {} ({}), {}", event.text("key"), lease_identity(event), time_left(event))};
     if (k == kind::belief_checked) return EventText{fmt::format("checks its lease: {}", time_left(event))};
     if (k == kind::belief_extended) return EventText{fmt::format("renewed: {}", time_left(event))};
-    if (k == kind::belief_ended) return EventText{fmt::format("stops holding: {}", event.text("reason"))};
+    if (k == kind::belief_ended) {
+        // "released" is the holder letting go: whether the store heard it, the release's own
+        // arrow says (a lost one ends in a cross).
+        const std::string_view reason = event.text("reason");
+        return EventText{reason == "released" ? std::string("stops holding: lets the lock go")
+                                              : fmt::format("stops holding: {}", reason)};
+    }
     return std::nullopt;
 }
 
