@@ -76,8 +76,8 @@ const char* to_string(LockPurpose purpose);
 std::string efficiency_cost(const DesignOutcome& design);
 
 // "<metric> expected 0, got 1" / "<metric> expected at least 3, got 2" /
-// "<metric> expected customers [42], got [41, 42]".
-// "double_charges expected 0, got 2"; in the scenario's words when it names its own.
+// "<metric> expected customers [42], got [41, 42]"; the metric and the items in the
+// scenario's words when it names its own ("double transfers expected 0, got 2").
 std::string describe_failure(const ExpectationResult& result, const Vocabulary& words = Vocabulary::defaults());
 
 }  // namespace locksim

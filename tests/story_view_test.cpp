@@ -38,44 +38,50 @@ std::map<int, const FigureStep*> by_number(const SequenceFigure& figure) {
     return steps;
 }
 
-}  // namespace
-
-TEST_CASE("a story keeps every flagged step and every fault of a short run, and accounts for every step it folds") {
+// Runs `check` on the full figure and the story of every design of every shipped scenario.
+template <class Check>
+void for_each_shipped_story(Check check) {
     for (const auto& file : shipped_scenario_files()) {
         const ScenarioOutcome outcome = run_shipped(file);
         for (const auto& design : outcome.designs) {
             INFO(file << " · " << design.name);
             const SequenceFigure full = every_step(design);
-            const StoryFigure story = build_story_figure(full);
-            const auto kept = by_number(story.figure);
-            CHECK(kept.size() == story.figure.steps.size());  // each step once
-            for (const auto& step : full.steps)
-                if (is_flagged(step)) CHECK(kept.contains(step.number));
-            // Every step is kept or counted once among the folded.
-            CHECK(story.figure.steps.size() + story.retries_folded + story.repeats_folded + story.far_from_flags +
-                      story.store_traffic_folded + story.other_left_out ==
-                  full.steps.size());
-            // A kept step is the full figure's step, unchanged but for its lanes.
-            for (const auto& step : story.figure.steps) {
-                const auto original = std::find_if(full.steps.begin(), full.steps.end(),
-                                                   [&](const FigureStep& s) { return s.number == step.number; });
-                REQUIRE(original != full.steps.end());
-                CHECK(step.text == original->text);
-                CHECK(step.at == original->at);
-                CHECK(story.figure.lanes[step.lane] == full.lanes[original->lane]);
-                if (step.is_message()) CHECK(story.figure.lanes[*step.to_lane] == full.lanes[*original->to_lane]);
-                CHECK_FALSE(step.retry);
-            }
-            // Steps stay in the order they happened.
-            CHECK(std::is_sorted(story.figure.steps.begin(), story.figure.steps.end(),
-                                 [](const FigureStep& a, const FigureStep& b) { return a.number < b.number; }));
-            // A lane is left out only when no kept step touches it.
-            for (const auto& name : story.lanes_left_out)
-                CHECK(std::find(story.figure.lanes.begin(), story.figure.lanes.end(), name) ==
-                      story.figure.lanes.end());
-            CHECK(story.figure.lanes.size() + story.lanes_left_out.size() == full.lanes.size());
+            check(full, build_story_figure(full));
         }
     }
+}
+
+}  // namespace
+
+TEST_CASE("a story keeps every flagged step and every fault of a short run, and accounts for every step it folds") {
+    for_each_shipped_story([](const SequenceFigure& full, const StoryFigure& story) {
+        const auto kept = by_number(story.figure);
+        CHECK(kept.size() == story.figure.steps.size());  // each step once
+        for (const auto& step : full.steps)
+            if (is_flagged(step)) CHECK(kept.contains(step.number));
+        // Every step is kept or counted once among the folded.
+        CHECK(story.figure.steps.size() + story.retries_folded + story.repeats_folded + story.far_from_flags +
+                  story.store_traffic_folded + story.other_left_out ==
+              full.steps.size());
+        // A kept step is the full figure's step, unchanged but for its lanes.
+        for (const auto& step : story.figure.steps) {
+            const auto original = std::find_if(full.steps.begin(), full.steps.end(),
+                                               [&](const FigureStep& s) { return s.number == step.number; });
+            REQUIRE(original != full.steps.end());
+            CHECK(step.text == original->text);
+            CHECK(step.at == original->at);
+            CHECK(story.figure.lanes[step.lane] == full.lanes[original->lane]);
+            if (step.is_message()) CHECK(story.figure.lanes[*step.to_lane] == full.lanes[*original->to_lane]);
+            CHECK_FALSE(step.retry);
+        }
+        // Steps stay in the order they happened.
+        CHECK(std::is_sorted(story.figure.steps.begin(), story.figure.steps.end(),
+                             [](const FigureStep& a, const FigureStep& b) { return a.number < b.number; }));
+        // A lane is left out only when no kept step touches it.
+        for (const auto& name : story.lanes_left_out)
+            CHECK(std::find(story.figure.lanes.begin(), story.figure.lanes.end(), name) == story.figure.lanes.end());
+        CHECK(story.figure.lanes.size() + story.lanes_left_out.size() == full.lanes.size());
+    });
 }
 
 TEST_CASE("a story draws the messages a fault lost: the cause its sentence names is on the page") {
@@ -100,43 +106,31 @@ TEST_CASE("a story draws the messages a fault lost: the cause its sentence names
                            [](const FigureStep& s) { return s.text == "stops holding: released"; }));
     }
     // Wherever a story had room for all its background, every lost message is in it.
-    for (const auto& file : shipped_scenario_files()) {
-        const ScenarioOutcome outcome = run_shipped(file);
-        for (const auto& design : outcome.designs) {
-            INFO(file << " · " << design.name);
-            const SequenceFigure full = every_step(design);
-            const StoryFigure story = build_story_figure(full);
-            if (story.far_from_flags > 0) continue;
-            const auto kept = by_number(story.figure);
-            // A refused retry is folded into its first attempt, lost or not.
-            for (const auto& step : full.steps)
-                if (step.lost && !step.retry) CHECK(kept.contains(step.number));
-        }
-    }
+    for_each_shipped_story([](const SequenceFigure& full, const StoryFigure& story) {
+        if (story.far_from_flags > 0) return;
+        const auto kept = by_number(story.figure);
+        // A refused retry is folded into its first attempt, lost or not.
+        for (const auto& step : full.steps)
+            if (step.lost && !step.retry) CHECK(kept.contains(step.number));
+    });
 }
 
 TEST_CASE("a reply in a story comes with the request it answers, never bare") {
     std::size_t replies = 0;
-    for (const auto& file : shipped_scenario_files()) {
-        const ScenarioOutcome outcome = run_shipped(file);
-        for (const auto& design : outcome.designs) {
-            INFO(file << " · " << design.name);
-            const SequenceFigure full = every_step(design);
-            std::set<std::uint64_t> drawn;
-            for (const auto& step : full.steps) drawn.insert(step.sequence);
-            const StoryFigure story = build_story_figure(full);
-            std::set<std::uint64_t> kept;
-            for (const auto& step : story.figure.steps) kept.insert(step.sequence);
-            for (const auto& step : story.figure.steps) {
-                if (!step.reply) continue;
-                ++replies;
-                INFO("e" << step.number << " " << step.text);
-                // Every reply knows its request when the full figure drew it.
-                REQUIRE(step.request.has_value() == drawn.contains(step.request.value_or(~std::uint64_t{0})));
-                if (step.request) CHECK(kept.contains(*step.request));
-            }
+    for_each_shipped_story([&replies](const SequenceFigure& full, const StoryFigure& story) {
+        std::set<std::uint64_t> drawn;
+        for (const auto& step : full.steps) drawn.insert(step.sequence);
+        std::set<std::uint64_t> kept;
+        for (const auto& step : story.figure.steps) kept.insert(step.sequence);
+        for (const auto& step : story.figure.steps) {
+            if (!step.reply) continue;
+            ++replies;
+            INFO("e" << step.number << " " << step.text);
+            // Every reply knows its request when the full figure drew it.
+            REQUIRE(step.request.has_value() == drawn.contains(step.request.value_or(~std::uint64_t{0})));
+            if (step.request) CHECK(kept.contains(*step.request));
         }
-    }
+    });
     CHECK(replies > 100);  // the shipped stories show many
 }
 

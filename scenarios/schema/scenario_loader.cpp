@@ -35,10 +35,15 @@ constexpr std::string_view provider_node = "payment-provider";
 // Defaults for fields a scenario may leave out; docs/scenario-format.md lists them.
 constexpr Duration default_horizon = hours(1);
 
-bool is_node_name(std::string_view name) {
-    return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+// A node the file names (a server, a service node): its name, refused unless it is one.
+std::string read_node_name(const JsonReader& value) {
+    std::string name = value.string();
+    const bool usable = !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
     });
+    if (!usable)
+        value.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
+    return name;
 }
 
 // "vocabulary": {"item": "user", "effect": "email", "provider": "email provider",
@@ -76,9 +81,7 @@ ServiceNodes read_service_nodes(const JsonReader& field) {
     const auto read = [&field](std::string_view key, std::string& name) {
         if (!field.has(key)) return;
         const JsonReader value = field[key];
-        name = value.string();
-        if (!is_node_name(name))
-            value.fail(fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
+        name = read_node_name(value);
         if (name == "world" || is_store_node_name(name))
             value.fail(
                 fmt::format("\"{}\" is reserved for a lock store's node or the world; name it differently", name));
@@ -179,10 +182,7 @@ private:
         std::vector<std::string> servers;
         std::set<std::string> listed;  // a world may have many thousands of servers
         for (const auto& item : list.elements()) {
-            std::string name = item.string();
-            if (!is_node_name(name))
-                item.fail(
-                    fmt::format("expected a node name of lowercase letters, digits, '-' or '_', got \"{}\"", name));
+            std::string name = read_node_name(item);
             if (name == services_.database || name == services_.provider || name == "world" || is_store_node_name(name))
                 item.fail(
                     fmt::format("\"{}\" is reserved for a service node or the world; name servers differently", name));
