@@ -158,6 +158,25 @@ struct SweepSummary {
     void merge_tallies(const SweepSummary& other);  // same sweep, other seeds
 };
 
+// The sweep behind a report's rates (runners/lesson_rates.hpp): a scenario whose faults
+// are drawn at random teaches how often each design loses, not what one run did.
+struct LessonRates {
+    SweepSummary sweep;
+    bool seeds_from_file = false;  // the file's "sweep" block chose them; else a default
+    std::string command;           // the command that gives the same totals
+    // Per design of sweep.designs: the command that replays its first failing seed, or "";
+    // why its rate is only a lower bound (runs cut by the horizon, describe_unfinished), or "".
+    std::vector<std::string> replay_first;
+    std::vector<std::string> unfinished;
+
+    // The tally of the design of this name, or null when the sweep left it out.
+    const DesignTally* tally_of(const std::string& design) const {
+        for (const auto& tally : sweep.designs)
+            if (tally.name == design) return &tally;
+        return nullptr;
+    }
+};
+
 // Why a design's sweep cannot pass while runs were cut, or "" when none was: "3 of 100
 // runs were cut by their horizon with work pending (runs_unfinished): what they would
 // have done after it is not counted; replay the first: locksim run FILE --seed 7 --design

@@ -9,6 +9,7 @@
 
 #include "checks/command_line.hpp"
 #include "checks/metrics.hpp"
+#include "cli/course_order.hpp"
 #include "cli/terminal.hpp"
 #include "reports/text_style.hpp"
 #include "runners/scenario_runner.hpp"
@@ -40,6 +41,7 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
         std::vector<std::string> designs;
     };
     std::vector<Entry> entries;
+    std::vector<Scenario> scenarios;
     int unusable = 0;
     for (const auto& path : unusable_paths) {
         fmt::print(stderr, "{}\n", path.message);
@@ -56,15 +58,22 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
                         {}};
             for (const auto& design : scenario.designs) entry.designs.push_back(design.name);
             entries.push_back(std::move(entry));
+            scenarios.push_back(scenario);
         } catch (const ScenarioError& error) {
             fmt::print(stderr, "{}\n", error.what());
             ++unusable;
         }
     }
-    // In the course's order: by chapter (the file's section), then by name.
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-        return std::tie(a.section, a.name) < std::tie(b.section, b.name);
-    });
+    std::vector<const Scenario*> in_files;
+    for (const auto& scenario : scenarios) in_files.push_back(&scenario);
+    std::vector<Entry> in_order;
+    try {
+        for (const std::size_t k : course_order(in_files)) in_order.push_back(std::move(entries[k]));
+    } catch (const CourseOrderError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return 2;
+    }
+    entries = std::move(in_order);
     if (format == "json") {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& e : entries)

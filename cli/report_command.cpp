@@ -12,12 +12,15 @@
 
 #include "checks/command_line.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/course_order.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
+#include "cli/worker_threads.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/text_style.hpp"
+#include "runners/lesson_rates.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/what_if.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -37,15 +40,15 @@ std::string page_name(const std::string& scenario, std::set<std::string>& taken)
 
 std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, const Scenario& scenario,
                                               const std::string& program, const std::string& replay,
-                                              const CourseLinks& course) {
+                                              const CourseLinks& course, std::optional<LessonRates> rates) {
     std::set<std::string> only_this;
     const std::string page = course.file_name.empty() ? page_name(outcome.name, only_this) : course.file_name;
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
-    HtmlReport report =
-        render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
-                                               course.previous, course.next, course.see_also, page});
+    HtmlReport report = render_html_report(
+        outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list), course.previous,
+                            course.next, course.see_also, page, teaches_a_rate(scenario), std::move(rates)});
     std::vector<OutputFile> files;
     for (auto& steps : report.step_pages) files.push_back(OutputFile{steps.path, std::move(steps.html)});
     files.push_back(OutputFile{page, std::move(report.page)});
@@ -62,25 +65,27 @@ struct CoursePage {
     std::string page;  // its file name in the output directory
 };
 
-// The course's order: by chapter (the file's section), then by name, as `locksim list` prints it.
-bool in_course_order(const std::string& section_a, const std::string& name_a, const std::string& section_b,
-                     const std::string& name_b) {
-    const std::string sa = section_a.empty() ? "9" : section_a, sb = section_b.empty() ? "9" : section_b;
-    return std::tie(sa, name_a) < std::tie(sb, name_b);
-}
-
 CourseLinks links_of(const std::vector<CoursePage>& pages, const std::vector<std::size_t>& order, std::size_t at) {
     CourseLinks links{pages[order[at]].page, "index.html", std::nullopt, std::nullopt, {}};
     const auto link = [&](std::size_t k) { return PageLink{pages[k].page, pages[k].scenario.name}; };
     if (at > 0) links.previous = link(order[at - 1]);
     if (at + 1 < order.size()) links.next = link(order[at + 1]);
-    const auto chapter = [&](std::size_t k) {
-        const auto& section = pages[k].scenario.section;
-        return section.empty() ? '9' : section.front();
-    };
+    const auto chapter = [&](std::size_t k) { return first_chapter(pages[k].scenario); };
     for (const std::size_t k : order)
         if (k != order[at] && chapter(k) == chapter(order[at])) links.see_also.push_back(link(k));
     return links;
+}
+
+// A course entry's outcome, from its sweep: which designs lost in any run, and in how many.
+void swept_outcome(const LessonRates& rates, CourseEntry& entry) {
+    entry.runs = rates.sweep.seeds.count;
+    entry.violated.clear();
+    for (const auto& tally : rates.sweep.designs) {
+        if (tally.runs_with_violation > 0)
+            entry.violated.push_back(
+                fmt::format("{} in {} of {} runs", tally.name, tally.runs_with_violation, tally.runs));
+        if (tally.runs_unfinished > 0) entry.uncounted.push_back(tally.name);
+    }
 }
 
 }  // namespace
@@ -105,12 +110,15 @@ int report_command(const ReportCommandOptions& options) {
         std::string page = page_name(scenario->name, taken);
         pages.push_back(CoursePage{file, std::move(*scenario), std::move(page)});
     }
-    std::vector<std::size_t> order(pages.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return in_course_order(pages[a].scenario.section, pages[a].scenario.name, pages[b].scenario.section,
-                               pages[b].scenario.name);
-    });
+    std::vector<const Scenario*> scenarios;
+    for (const auto& page : pages) scenarios.push_back(&page.scenario);
+    std::vector<std::size_t> order;
+    try {
+        order = course_order(scenarios);
+    } catch (const CourseOrderError& error) {
+        fmt::print(stderr, "{}\n", error.what());
+        return 2;
+    }
 
     // Every page is written at the end, with the index, all or none.
     std::vector<OutputFile> site;
@@ -129,12 +137,15 @@ int report_command(const ReportCommandOptions& options) {
             ++unusable;
             continue;
         }
-        for (auto& file :
-             scenario_report_files(outcome, scenario, options.program,
-                                   replay_command(options.program, course_page.file, seed), links_of(pages, order, at)))
+        std::optional<LessonRates> rates = lesson_rates(scenario, options.program, usable_cpus(), options.max_events);
+        CourseEntry entry{scenario.section, scenario.name,  scenario.lesson,
+                          course_page.page, outcome.held(), outcome.violated_designs()};
+        if (rates) swept_outcome(*rates, entry);
+        for (auto& file : scenario_report_files(outcome, scenario, options.program,
+                                                replay_command(options.program, course_page.file, seed),
+                                                links_of(pages, order, at), std::move(rates)))
             site.push_back(std::move(file));
-        entries.push_back(CourseEntry{scenario.section, scenario.name, scenario.lesson, course_page.page,
-                                      outcome.held(), outcome.violated_designs()});
+        entries.push_back(std::move(entry));
     }
     if (progress) fmt::print(stderr, "\r\033[K");
     site.push_back(OutputFile{"index.html", render_course_index(entries)});

@@ -27,11 +27,12 @@ struct CourseLinks {
 // The scenario's report as files of the report folder: its designs' pages of every step,
 // then the page itself (<scenario>.html, last). `program`: how the user invoked locksim, for
 // the commands the page suggests. The caller writes them (write_files_atomically).
+// A scenario whose faults are drawn at random gets a page that names its run as one draw;
+// `rates`, its sweep (runners/lesson_rates.hpp), when one was run.
 std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, const Scenario& scenario,
                                               const std::string& program, const std::string& replay_command,
-                                              const CourseLinks& course = {});
-
-// "locksim run scenarios/gc-pause-40s.json --seed 1", quoted for a shell.
+                                              const CourseLinks& course = {},
+                                              std::optional<LessonRates> rates = std::nullopt);
 
 struct ReportCommandOptions {
     std::vector<std::string> paths;

@@ -15,6 +15,7 @@
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
 #include "cli/whole_number.hpp"
+#include "cli/worker_threads.hpp"
 #include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
@@ -28,6 +29,7 @@
 #include "reports/text_wrap.hpp"
 #include "reports/trace_json.hpp"
 #include "runners/given_fault.hpp"
+#include "runners/lesson_rates.hpp"
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
@@ -184,9 +186,14 @@ int run_command(const RunCommandOptions& options) {
         }
     }
     if (options.report_directory) {
+        // A run drawn given a fault is no draw of the sweep the page would show: no rates then.
+        std::optional<LessonRates> rates;
+        if (!options.given_fault)
+            rates = lesson_rates(scenario, options.program, usable_cpus(), options.max_events, only_design);
         const auto files = scenario_report_files(outcome, scenario, options.program,
                                                  replay_command(options.program, options.file, outcome.seed,
-                                                                options.design, options.faults, options.given_fault));
+                                                                options.design, options.faults, options.given_fault),
+                                                 {}, std::move(rates));
         write_files_atomically(*options.report_directory, files, "--report");
         // Where the report went is for the person at the terminal: on stderr, so that
         // stdout stays one clean document in the json, trace and other formats.

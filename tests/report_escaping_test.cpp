@@ -228,8 +228,8 @@ TEST_CASE("a hostile course index holds its entries' text only escaped") {
     const std::string index = render_course_index(entries);
     check_no_raw_payload(index);
     check_only_own_markup(index);
-    CHECK(count_of(index, "<strong>" + hostile_payload_escaped + " it&#39;s</strong>") == 2);  // chapters 3 and 4
-    CHECK(count_of(index, "href=\"" + hostile_payload_escaped + "&#39;.html\"") == 2);
+    CHECK(count_of(index, "<strong>" + hostile_payload_escaped + " it&#39;s</strong>") == 1);  // under chapter 3
+    CHECK(count_of(index, "href=\"" + hostile_payload_escaped + "&#39;.html\"") == 1);
     CHECK(index.find("lesson " + hostile_payload_escaped + " it&#39;s") != std::string::npos);
     CHECK(index.find("a lesson &amp; more") != std::string::npos);
     CHECK(index.find("<span class=\"chapter\">chapters 3-4</span>") != std::string::npos);

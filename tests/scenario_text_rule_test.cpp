@@ -139,10 +139,10 @@ TEST_CASE("a text set by --vary follows the same rule, bytes that are not UTF-8 
                   "red \xC2\x9B"
                   "31m") == file + ":5:13: /lesson: " + std::string(plain_text_expected) +
                                 ", got U+009B (a C1 control character) at character 5");
-    CHECK(refusal("/job/period", "2026\xFF") == file + ":24:15: /job/period: " + std::string(plain_text_expected) +
+    CHECK(refusal("/job/period", "2026\xFF") == file + ":25:15: /job/period: " + std::string(plain_text_expected) +
                                                     ", got the byte 0xFF, not UTF-8, at character 5");
     CHECK(refusal("/designs/fenced/lock/key", "k\xEF\xBF\xBF") ==
-          file + ":46:46: /designs/fenced/lock/key: " + std::string(plain_text_expected) +
+          file + ":47:46: /designs/fenced/lock/key: " + std::string(plain_text_expected) +
               ", got U+FFFF (a Unicode noncharacter) at character 2");
     CHECK(refusal("/lesson", "plain words, « guillemets », 🔒") == "accepted");
 }

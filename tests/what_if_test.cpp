@@ -2,6 +2,8 @@
 // suggests runs, on every shipped scenario, and answers what it asks.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -65,10 +67,20 @@ TEST_CASE("the report asks the reader to predict each design's outcome before re
                                       {{"What if the lease were 15s or 1m instead of 30s?", "locksim sweep x"}}})
             .page;
     CHECK_THAT(page, Catch::Contains("<h2>Predict, then reveal</h2>"));
+    // Asked before anything on the page answers it: the table, the strip, the stories.
+    const auto asked = page.find("<h2>Predict, then reveal</h2>");
+    CHECK(asked < page.find("<h2>The designs side by side</h2>"));
+    CHECK(asked < page.find("<div class=\"strip\""));
+    CHECK(asked < page.find("<article"));
+    // Answered with the mechanism, never by restating the question.
     CHECK_THAT(page, Catch::Contains("<details class=\"predict\"><summary>Will “unfenced” charge any customer "
-                                     "twice?</summary><p>Yes: customer 42 was charged 2 times for 2026-10."));
-    CHECK_THAT(page, Catch::Contains("<summary>Will “fenced” charge any customer twice?</summary><p>No customer "
-                                     "charged twice. What stopped it: stale write refused"));
+                                     "twice?</summary><p>Yes: customer 42 charged a second time for 2026-10: server-1 "
+                                     "sent it at 46.000s, 15.999s after its lease had ended at the store"));
+    CHECK_THAT(page, Catch::Contains("<summary>Will “fenced” charge any customer twice?</summary><p>No: stale write "
+                                     "refused: token 33 came after token 34 had written customer 42."));
+    CHECK_THAT(page, Catch::Contains("<summary>Will “idempotent” charge any customer twice?</summary><p>No: the "
+                                     "payment provider had seen key renewal-42-2026-10 at 34.795s"));
+    CHECK(page.find("No customer charged twice") == std::string::npos);
     CHECK_THAT(page, Catch::Contains("<li>What if the lease were 15s or 1m instead of 30s?<br><code>locksim sweep "
                                      "x</code></li>"));
 }
@@ -90,4 +102,53 @@ TEST_CASE("a lease what-if offers the lengths the store accepts, its own limits 
     CHECK(below_it[0].question == "What if the lease were 20s instead of 10s?");
     CHECK(what_ifs(consul("24h"), "locksim", "c.json", 1).at(0).question ==
           "What if the lease were 12h instead of 24h?");
+}
+
+TEST_CASE("a scenario whose faults are drawn at random leads with its rates, and no drawn run earns a green mark") {
+    const auto out = fresh_directory("rate-page");
+    const auto ran = run_locksim("report scenarios/random-gc-pauses.json --out '" + out.string() + "'");
+    REQUIRE(ran.exit_code == 0);
+    const std::string page = slurp(out / "random-gc-pauses.html");
+    const auto swept = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2000 --format json");
+    REQUIRE(swept.exit_code == 0);
+    const auto totals = nlohmann::json::parse(swept.out);
+    CHECK_THAT(page, Catch::Contains("Seed 1: one run of many, each drawing its faults at random."));
+    CHECK_THAT(page, Catch::Contains("<h2>How often: 2000 runs per design</h2>"));
+    CHECK_THAT(page, Catch::Contains("seeds 1–2000 (the file's sweep block)"));
+    for (const auto& design : totals["designs"]) {
+        const std::string name = design["name"];
+        const std::uint64_t lost = design["runs_with_violation"];
+        INFO(name);
+        const std::string badge =
+            lost > 0 ? "<span class=\"outcome outcome-harmed\">lost in " + std::to_string(lost) + " of 2000 runs</span>"
+                     : "<span class=\"outcome outcome-safe\">nothing lost in 2000 runs</span>";
+        // In the rates' table, and again in the comparison's outcome row and the design's summary.
+        CHECK(count_of(page, badge) == 3);
+    }
+    // The drawn run lost nothing, and says so in plain ink: no green ✓ for one run of many.
+    CHECK(count_of(page, "<span class=\"outcome outcome-safe\">nothing lost</span>") == 0);
+    CHECK_THAT(page, Catch::Contains("<span class=\"drawn-run\">seed 1: nothing lost</span>"));
+    CHECK_THAT(page, Catch::Contains("<summary>How often will “unfenced” charge any customer twice?</summary>"));
+    CHECK_THAT(page, Catch::Contains("locksim sweep scenarios/random-gc-pauses.json --seeds 2000 --start 1"));
+    // The index says so too.
+    const std::string index = slurp(out / "index.html");
+    CHECK_THAT(index, Catch::Contains("lost in unfenced in "));
+    CHECK(index.find("nothing lost</span>") == std::string::npos);
+
+    SECTION("a file without a sweep block gets the default, said as such") {
+        const auto clock = run_locksim("report scenarios/clock-chaos.json --out '" + (out / "clock").string() + "'");
+        REQUIRE(clock.exit_code == 0);
+        CHECK_THAT(slurp(out / "clock" / "clock-chaos.html"),
+                   Catch::Contains("seeds 1–200 (a default: the file has no sweep block to say how many)"));
+    }
+    SECTION("run --report with faults of its own draws none at random: one plain run, no rates") {
+        const auto fixed = run_locksim("run scenarios/random-gc-pauses.json --faults '[]' --report '" +
+                                       (out / "fixed").string() + "'");
+        REQUIRE(fixed.exit_code != 2);
+        const std::string one = slurp(out / "fixed" / "random-gc-pauses.html");
+        CHECK(one.find("<h2>How often") == std::string::npos);
+        CHECK(one.find("<table class=\"rate-table\">") == std::string::npos);
+        CHECK(one.find("one run of many") == std::string::npos);
+    }
+    std::filesystem::remove_all(out);
 }

@@ -14,9 +14,11 @@
 #include "reports/html/designs_strip.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/page_style.hpp"
+#include "reports/html/rate_section.hpp"
 #include "reports/html/story_svg.hpp"
 #include "reports/html/svg_figure.hpp"
 #include "reports/summary_table.hpp"
+#include "reports/sweep_text.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -50,22 +52,54 @@ std::string contract_verdict(const DesignOutcome& design) {
                        failed, design.expectations.size(), escaped(failures));
 }
 
-std::string outcome_verdict(const DesignOutcome& design) {
+// What one run did to what the lock protects, as a badge's tone ("safe", "harmed", "idle")
+// and its words.
+struct RunOutcome {
+    std::string_view tone;
+    std::string text;
+};
+
+RunOutcome run_outcome(const DesignOutcome& design) {
     const Vocabulary words = vocabulary_of(design.trace);
     // Nothing lost because nothing was done is no green.
     if (!design.violated() && design.did_nothing())
-        return fmt::format("<span class=\"outcome outcome-idle\">nothing done: no {} {}</span>", escaped(words.item),
-                           escaped(words.effected()));
-    if (!design.violated()) return "<span class=\"outcome outcome-safe\">nothing lost</span>";
+        return {"idle", fmt::format("nothing done: no {} {}", words.item, words.effected())};
+    if (!design.violated()) return {"safe", "nothing lost"};
     // The money: charged twice, or never charged at all.
     for (const Metric lost : {Metric::double_charges, Metric::suppressed_effects})
         if (const auto count = design.metrics.value(lost); count > 0)
-            return fmt::format("<span class=\"outcome outcome-harmed\">{}</span>",
-                               escaped(metric_counted(lost, count, words)));
+            return {"harmed", metric_counted(lost, count, words)};
     const auto flagged = std::count_if(design.metrics.flagged.begin(), design.metrics.flagged.end(),
                                        [](const auto& f) { return f.violation(); });
-    return fmt::format("<span class=\"outcome outcome-harmed\">{} violation{}</span>", flagged,
-                       flagged == 1 ? "" : "s");
+    return {"harmed", fmt::format("{} violation{}", flagged, flagged == 1 ? "" : "s")};
+}
+
+std::string badge(std::string_view tone, const std::string& text) {
+    return fmt::format("<span class=\"outcome outcome-{}\">{}</span>", tone, escaped(text));
+}
+
+// Which run a page draws, and whether it is one draw of many (the scenario's faults are
+// random) with, where it was swept, the design's tally over the sweep.
+struct DrawnRun {
+    std::uint64_t seed = 0;
+    bool one_of_many = false;
+    const DesignTally* tally = nullptr;
+};
+
+DrawnRun drawn_run(const ScenarioOutcome& outcome, const ReportPage& page, const DesignOutcome& design) {
+    return DrawnRun{outcome.seed, page.one_draw_of_many, page.rates ? page.rates->tally_of(design.name) : nullptr};
+}
+
+// A design's outcome. One run of many is evidence of what can go wrong, never that nothing
+// can: on such a page the rate over the sweep leads, and the drawn run's outcome follows
+// in plain ink unless it lost something.
+std::string outcome_verdict(const DesignOutcome& design, const DrawnRun& drawn = {}) {
+    const RunOutcome run = run_outcome(design);
+    if (!drawn.one_of_many) return badge(run.tone, run.text);
+    std::string html = drawn.tally ? rate_verdict(*drawn.tally) + " " : std::string();
+    const std::string this_run = fmt::format("seed {}: {}", drawn.seed, run.text);
+    if (run.tone == "harmed") return html + badge(run.tone, this_run);
+    return html + fmt::format("<span class=\"drawn-run\">{}</span>", escaped(this_run));
 }
 
 std::string fault_verdict(const DesignOutcome& design) {
@@ -83,7 +117,7 @@ constexpr std::size_t designs_in_columns = 4;
 
 // The designs side by side: a column per design when there are a few, else a row per
 // design, so that the table fits the page either way.
-std::string comparison(const ScenarioOutcome& outcome) {
+std::string comparison(const ScenarioOutcome& outcome, const ReportPage& page) {
     std::vector<std::pair<std::string, std::vector<std::string>>> facts;  // title, a cell per design
     const auto row = [&](std::string_view title, auto cell) {
         std::vector<std::string> cells;
@@ -123,7 +157,7 @@ std::string comparison(const ScenarioOutcome& outcome) {
             [&](const DesignOutcome& d) { return count(d.metrics.value(metric), metric_spec(metric).violation()); });
     if (std::any_of(outcome.designs.begin(), outcome.designs.end(), [](const auto& d) { return d.faults; }))
         row("did the faults matter?", [](const DesignOutcome& d) { return fault_verdict(d); });
-    row("outcome", [](const DesignOutcome& d) { return outcome_verdict(d); });
+    row("outcome", [&](const DesignOutcome& d) { return outcome_verdict(d, drawn_run(outcome, page, d)); });
     row("expectations", [](const DesignOutcome& d) { return contract_verdict(d); });
 
     const auto design_link = [&](std::size_t i) {
@@ -250,9 +284,9 @@ StepLists step_lists(const SequenceFigure& figure, Href href_of, std::size_t lim
 }
 
 // A design's verdicts, faults, and what went wrong or protected it.
-std::string design_summary(const DesignOutcome& design, const StepLists& lists) {
-    std::string html = fmt::format("<p>A {} lock. {} {}</p>\n", to_string(design.purpose), outcome_verdict(design),
-                                   contract_verdict(design));
+std::string design_summary(const DesignOutcome& design, const StepLists& lists, const DrawnRun& drawn = {}) {
+    std::string html = fmt::format("<p>A {} lock. {} {}</p>\n", to_string(design.purpose),
+                                   outcome_verdict(design, drawn), contract_verdict(design));
     if (!lists.faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + lists.faults + "</ul>\n";
     html += inert_warning(design);
     if (!lists.violations.empty())
@@ -304,7 +338,7 @@ std::string story_note(const StoryFigure& story, const SequenceFigure& full, con
 }
 
 std::string design_article(const DesignOutcome& design, const SequenceFigure& full, const StoryFigure& story,
-                           const std::string& anchor, const std::string& steps_page) {
+                           const std::string& anchor, const std::string& steps_page, const DrawnRun& drawn) {
     std::string html = fmt::format("<article class=\"design\" id=\"{}\" data-design=\"{}\">\n<h2>{}</h2>\n",
                                    escaped(anchor), escaped(design.name), escaped(design.name));
     std::set<int> in_story;
@@ -315,7 +349,8 @@ std::string design_article(const DesignOutcome& design, const SequenceFigure& fu
     };
     html += design_summary(
         design,
-        step_lists(full, href, 12, fmt::format("on <a href=\"{}\">the page of every step</a>", escaped(steps_page))));
+        step_lists(full, href, 12, fmt::format("on <a href=\"{}\">the page of every step</a>", escaped(steps_page))),
+        drawn);
     html += story_note(story, full, steps_page, vocabulary_of(design.trace));
     html += render_story_svg(story, anchor, steps_page);
     return html + "</article>\n";
@@ -362,43 +397,61 @@ std::string every_step_page(const ScenarioOutcome& outcome, const DesignOutcome&
     return html;
 }
 
-// What a reader should guess before reading on: per design, whether it loses what the
-// lock protects; the answer is folded away until asked for.
-std::string prediction(const DesignOutcome& design) {
-    const Vocabulary words = vocabulary_of(design.trace);
-    const bool efficiency = design.purpose == LockPurpose::efficiency;
-    const std::string question = efficiency
-                                     ? fmt::format("Will “{}” do the same work twice?", design.name)
-                                     : fmt::format("Will “{}” {} any {} twice?", design.name, words.effect, words.item);
-    std::string answer;
-    if (efficiency) {
-        answer = design.metrics.duplicate_work.ns > 0 ? fmt::format("Yes: {}.", efficiency_cost(design))
-                                                      : std::string("No: no work was done twice in this run.");
-    } else if (!design.metrics.double_charged.empty()) {
-        const auto& first = design.metrics.double_charged.front();
-        answer = fmt::format("Yes: {} {} was {} {} times for {}.", words.item, first.customer, words.effected(),
-                             first.charges, first.period);
-    } else {
-        answer = fmt::format("No {} {} twice.", words.item, words.effected());
-    }
-    const auto first_of = [&](bool violation) -> const FlaggedEvent* {
-        for (const auto& flag : design.metrics.flagged)
-            if (flag.violation() == violation) return &flag;
-        return nullptr;
-    };
-    if (const FlaggedEvent* wrong = first_of(true))
-        answer += fmt::format(" What went wrong first: {}.", wrong->explanation);
-    else if (const FlaggedEvent* stopped = first_of(false))
-        answer += fmt::format(" What stopped it: {}.", stopped->explanation);
-    return fmt::format("<details class=\"predict\"><summary>{}</summary><p>{}</p></details>\n", escaped(question),
-                       escaped(answer));
+// The first step of a tone that a checker explained: the mechanism an answer names.
+const FigureStep* first_explained(const SequenceFigure& figure, EventTone tone) {
+    for (const auto& step : figure.steps)
+        if (step.tone == tone && !step.explanation.empty()) return &step;
+    return nullptr;
 }
 
-std::string exercises(const ScenarioOutcome& outcome, const ReportPage& page) {
+// Why a run lost nothing, or what it lost, in the checker's words: "No: the payment provider
+// had seen key renewal-42-2026-10 …". An answer names the mechanism, never the question again.
+std::string run_answer(const DesignOutcome& design, const SequenceFigure& figure) {
+    const Vocabulary words = vocabulary_of(design.trace);
+    if (design.purpose == LockPurpose::efficiency)
+        return design.metrics.duplicate_work.ns > 0 ? fmt::format("Yes: {}.", efficiency_cost(design))
+                                                    : std::string("No: no work was done twice in this run.");
+    if (const FigureStep* wrong = first_explained(figure, EventTone::violation))
+        return fmt::format("{}: {}.", design.metrics.double_charged.empty() ? "Not twice, but it went wrong" : "Yes",
+                           wrong->explanation);
+    if (const FigureStep* stopped = first_explained(figure, EventTone::protection))
+        return fmt::format("No: {}.", stopped->explanation);
+    if (design.did_nothing()) return fmt::format("No: no {} was {} at all.", words.item, words.effected());
+    if (design.metrics.overlaps.empty())
+        return fmt::format("No: no two servers ever held the lock at once, so each {} was {} by one holder.",
+                           words.item, words.effected());
+    return fmt::format("No: two servers held the lock at once, but no {} was {} by both.", words.item,
+                       words.effected());
+}
+
+// What a reader should guess before reading on: per design, whether it loses what the
+// lock protects (on a page that teaches a rate: how often); the answer is folded away
+// until asked for.
+std::string prediction(const DesignOutcome& design, const SequenceFigure& figure, const DrawnRun& drawn) {
+    const Vocabulary words = vocabulary_of(design.trace);
+    const bool efficiency = design.purpose == LockPurpose::efficiency;
+    const std::string what =
+        efficiency ? std::string("do the same work twice") : fmt::format("{} any {} twice", words.effect, words.item);
+    if (!drawn.one_of_many)
+        return fmt::format("<details class=\"predict\"><summary>Will “{}” {}?</summary><p>{}</p></details>\n",
+                           escaped(design.name), escaped(what), escaped(run_answer(design, figure)));
+    std::string answer;
+    if (const DesignTally* tally = drawn.tally; tally)
+        answer = tally->runs_with_violation == 0
+                     ? fmt::format("In none of the {} runs swept. ", tally->runs)
+                     : fmt::format("In {} of the {} runs swept: {}. ", tally->runs_with_violation, tally->runs,
+                                   rate_with_interval(*tally));
+    answer += fmt::format("In the run drawn below (seed {}): {}", drawn.seed, run_answer(design, figure));
+    return fmt::format("<details class=\"predict\"><summary>How often will “{}” {}?</summary><p>{}</p></details>\n",
+                       escaped(design.name), escaped(what), escaped(answer));
+}
+
+std::string exercises(const ScenarioOutcome& outcome, const ReportPage& page, const std::vector<SequenceFigure>& runs) {
     std::string html =
         "<section class=\"exercises\">\n<h2>Predict, then reveal</h2>\n<p>Say what you expect before you open "
-        "each answer; the figures below show why.</p>\n";
-    for (const auto& design : outcome.designs) html += prediction(design);
+        "each answer, and before you read on: everything below the questions gives the answers away.</p>\n";
+    for (std::size_t i = 0; i < outcome.designs.size(); ++i)
+        html += prediction(outcome.designs[i], runs[i], drawn_run(outcome, page, outcome.designs[i]));
     if (!page.what_ifs.empty()) {
         html +=
             "<h3>What if…</h3>\n<p>Each command runs this scenario's seed at the file's own value and at half and "
@@ -434,17 +487,23 @@ std::string see_also(const ReportPage& page) {
     return html + "</ul>\n</section>\n";
 }
 
+std::string course_outcome(const CourseEntry& entry) {
+    if (!entry.violated.empty()) return badge("harmed", fmt::format("lost in {}", fmt::join(entry.violated, ", ")));
+    if (!entry.uncounted.empty())
+        return badge("idle", fmt::format("cut short, not all counted: {}", fmt::join(entry.uncounted, ", ")));
+    return badge("safe",
+                 entry.runs == 1 ? std::string("nothing lost") : fmt::format("nothing lost in {} runs", entry.runs));
+}
+
 std::string course_item(const CourseEntry& entry) {
     return fmt::format(
         "<li><a href=\"{}\"><strong>{}</strong></a>{} — {} {}</li>\n", escaped(entry.href), escaped(entry.name),
         entry.section.size() > 1 ? fmt::format(" <span class=\"chapter\">chapters {}</span>", escaped(entry.section))
                                  : "",
         escaped(entry.lesson),
-        (entry.violated.empty() ? std::string("<span class=\"outcome outcome-safe\">nothing lost</span>")
-                                : fmt::format("<span class=\"outcome outcome-harmed\">lost in {}</span>",
-                                              escaped(fmt::format("{}", fmt::join(entry.violated, ", "))))) +
-            (entry.held ? " <span class=\"contract contract-held\">as expected</span>"
-                        : " <span class=\"contract contract-failed\">an expectation failed</span>"));
+        course_outcome(entry) + (entry.held
+                                     ? " <span class=\"contract contract-held\">as expected</span>"
+                                     : " <span class=\"contract contract-failed\">an expectation failed</span>"));
 }
 
 }  // namespace
@@ -476,7 +535,10 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
         fmt::format("<p class=\"chapter\">{}</p>\n<h1>{}</h1>\n", section_line(page.section), escaped(outcome.name));
     if (!outcome.lesson.empty()) html += fmt::format("<p class=\"lesson\">{}</p>\n", escaped(outcome.lesson));
     html += fmt::format("<p class=\"description\">{}</p>\n", escaped(outcome.description));
-    html += fmt::format("<p>Seed {}. Replay it: <code>{}</code></p>\n</header>\n", outcome.seed,
+    html += fmt::format("<p>{}. Replay it: <code>{}</code></p>\n</header>\n",
+                        page.one_draw_of_many
+                            ? fmt::format("Seed {}: one run of many, each drawing its faults at random", outcome.seed)
+                            : fmt::format("Seed {}", outcome.seed),
                         escaped(page.replay_command));
     // Each design's story is told from every step of its run.
     std::vector<SequenceFigure> runs;
@@ -487,9 +549,11 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
         stories.push_back(build_story_figure(runs.back()));
         anchors.push_back(design_anchor(outcome, i));
     }
-    html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome) +
+    // The questions come before anything that answers them.
+    html += exercises(outcome, page, runs);
+    if (page.rates) html += render_rate_section(*page.rates, outcome.seed);
+    html += "<section>\n<h2>The designs side by side</h2>\n" + comparison(outcome, page) +
             render_designs_strip(outcome, stories, anchors) + "</section>\n";
-    html += exercises(outcome, page);
     html +=
         "<section>\n<h2>How to read the stories</h2>\n<p class=\"howto\">Each design's story shows only the steps "
         "that decide its outcome: the lock's life, the faults, the work on the " +
@@ -510,7 +574,7 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
         const DesignOutcome& design = outcome.designs[i];
         const std::string& anchor = anchors[i];
         const std::string path = steps_page_path(outcome, page, anchor);
-        html += design_article(design, runs[i], stories[i], anchor, path);
+        html += design_article(design, runs[i], stories[i], anchor, path, drawn_run(outcome, page, design));
         // The page of every step draws the first steps of a long run.
         const SequenceFigure figure = build_sequence_figure(design, every_step_cap);
         report.step_pages.push_back(ReportFile{
@@ -536,19 +600,20 @@ std::string render_course_index(const std::vector<CourseEntry>& entries) {
         "page shows the designs side by side and, for each, a sequence figure and every step it took.</p>\n"
         "</header>\n";
     html += "<section>\n";
-    // Chapter by chapter; a scenario that spans sections ("3-4") appears in each of them.
-    for (char chapter = '1'; chapter <= '9'; ++chapter) {
-        std::string items;
-        for (const auto& entry : entries) {
-            const char first = entry.section.empty() ? '9' : entry.section.front();
-            const char last = entry.section.empty() ? '9' : entry.section.back();
-            if (chapter >= first && chapter <= last) items += course_item(entry);
+    // In the order given, each once, under its first chapter: a heading where the chapter changes.
+    std::optional<char> chapter;
+    for (const auto& entry : entries) {
+        const char first = entry.section.empty() ? '9' : entry.section.front();
+        if (first != chapter) {
+            if (chapter) html += "</ol>\n";
+            html +=
+                fmt::format("<h2>{}{}</h2>\n<ol class=\"course\">\n",
+                            first == '9' ? std::string() : fmt::format("{} · ", first), escaped(chapter_title(first)));
+            chapter = first;
         }
-        if (items.empty()) continue;
-        html += fmt::format("<h2>{}{}</h2>\n<ol class=\"course\">\n{}</ol>\n",
-                            chapter == '9' ? std::string() : fmt::format("{} · ", chapter),
-                            escaped(chapter_title(chapter)), items);
+        html += course_item(entry);
     }
+    if (chapter) html += "</ol>\n";
     html += "</section>\n<footer><p>Generated by locksim.</p></footer>\n</body>\n</html>\n";
     return html;
 }

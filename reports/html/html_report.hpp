@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checks/run_outcome.hpp"
+#include "checks/sweep_summary.hpp"
 
 namespace locksim {
 
@@ -35,6 +36,11 @@ struct ReportPage {
     // The page's own file name ("gc-pause-40s.html"); empty: the scenario's name as a slug.
     // Its designs' pages of every step go in the folder named after it ("gc-pause-40s-steps/").
     std::string file_name;
+    // A scenario whose faults are drawn at random: the run drawn is one of many, and the page
+    // leads with how often each design lost over a sweep (`rates`, when it was run). Without
+    // rates such a page still names the run as one draw, and gives no design a green mark.
+    bool one_draw_of_many = false;
+    std::optional<LessonRates> rates;
 };
 
 // A file of the report, its path relative to the scenario's page.
@@ -66,9 +72,15 @@ struct CourseEntry {
     std::string href;                   // the report page, relative to the index
     bool held = true;                   // the file's contract: every expectation of every design held
     std::vector<std::string> violated;  // the world's outcome: designs in which a checker flagged a violation
+    // On a page that teaches a rate, the outcome is the sweep's: `violated` names each design
+    // that lost in any of its `runs` ("unfenced in 47 of 2000 runs"), and `uncounted` each
+    // whose runs the horizon cut; otherwise `runs` is 1, the page's run.
+    std::uint64_t runs = 1;
+    std::vector<std::string> uncounted;
 };
 
-// index.html: the scenarios in the course's order, chapter by chapter.
+// index.html: the scenarios in the order given (the course's, cli/course_order.hpp), each
+// once, under its first chapter.
 std::string render_course_index(const std::vector<CourseEntry>& entries);
 
 // The title of the course's chapter a section number names: '3' → "The catch".

@@ -41,6 +41,10 @@ table.compare th, table.compare td { padding: 4px 6px; overflow-wrap: anywhere; 
 .outcome-safe::before { content: "✓ "; }
 .outcome-idle { background: #ececec; color: #333333; }
 .outcome-idle::before { content: "○ "; }
+.drawn-run { color: #424a53; }
+table.rate-table { font-size: 14px; }
+table.rate-table th, table.rate-table td { overflow-wrap: anywhere; }
+ul.rate-commands code { overflow-wrap: anywhere; }
 .contract { display: inline-block; border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; color: #424a53; }
 .contract-failed { border-color: var(--ink); color: var(--ink); font-weight: 700; }
 .contract-failed::before { content: "≠ "; }

@@ -34,6 +34,8 @@ struct Scenario {
     std::string description;
     std::string lesson;   // one line: what a learner should take away
     std::string section;  // the chapter of the course it tells, "3" or "3-4"; empty if none
+    // The scenarios (by name) a learner should have read first: a course puts it after them.
+    std::vector<std::string> assumes;
     std::uint64_t seed = 0;
     std::vector<Design> designs;  // in file order
     std::optional<ExploreSpec> explore;

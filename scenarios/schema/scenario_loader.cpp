@@ -472,8 +472,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     std::map<std::string, std::string> data_files;
     const JsonSource base_source{file, &positions, nullptr, "", "", &data_files};
     const JsonReader root(base_source, document, "");
-    std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson",     "section", "seed",
-                                                   "designs", "explore", "sweep",       "vocabulary", "nodes"};
+    std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson",
+                                                   "section", "assumes", "seed",        "designs",
+                                                   "explore", "sweep",   "vocabulary",  "nodes"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     check_every_text(root);
     root.allow_only(top_level_fields);
@@ -496,6 +497,15 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
         root["section"].fail(fmt::format(
             "expected the chapter of the course it tells, \"1\" to \"6\" or a range such as \"3-4\", got \"{}\"",
             scenario.section));
+    if (root.has("assumes")) {
+        for (const auto& assumed : root["assumes"].elements()) {
+            std::string name = assumed.string();
+            if (name.empty() || name == scenario.name ||
+                std::find(scenario.assumes.begin(), scenario.assumes.end(), name) != scenario.assumes.end())
+                assumed.fail(fmt::format("expected the name of another scenario, named once, got \"{}\"", name));
+            scenario.assumes.push_back(std::move(name));
+        }
+    }
     scenario.seed = root["seed"].unsigned_integer();
 
     const Json base_world = base_world_json(document);
