@@ -26,20 +26,26 @@ TimeAxis::TimeAxis(const SequenceFigure& figure, Settings settings) {
     const double busy = in_seconds(busy_time(figure, settings.break_after));
     scale_ = busy * settings.px_per_second > settings.max_seconds_height ? settings.max_seconds_height / busy
                                                                          : settings.px_per_second;
+    const auto row_of = [&](std::size_t step) {
+        return step < settings.rows.size() ? settings.rows[step] : settings.row;
+    };
     double y = settings.top;
     Instant previous;
+    // An idle stretch is cut after the previous row's text, and time resumes a line above the next.
+    const auto cut = [&](Instant from, Instant to, double above) {
+        breaks_.push_back(
+            AxisBreak{y + above - settings.row / 2, y + above - settings.row / 2 + settings.break_height, from, to});
+        y += above + settings.break_height;
+    };
     for (std::size_t i = 0; i < figure.steps.size(); ++i) {
         const FigureStep& step = figure.steps[i];
-        const double needed = step.retry ? settings.thin_row : settings.row;
         if (i > 0) {
+            const double needed = row_of(i - 1);
             const Duration gap = step.at - previous;
-            if (gap > settings.break_after) {
-                breaks_.push_back(
-                    AxisBreak{y + settings.row / 2, y + settings.row / 2 + settings.break_height, previous, step.at});
-                y += settings.break_height + needed;
-            } else {
+            if (gap > settings.break_after)
+                cut(previous, step.at, needed);
+            else
                 y += std::max(needed, in_seconds(gap) * scale_);
-            }
         }
         step_y_.push_back(y);
         knots_.push_back(Knot{step.at, y});
@@ -47,14 +53,12 @@ TimeAxis::TimeAxis(const SequenceFigure& figure, Settings settings) {
     }
     // The run goes on after its last step until it stops: arrows in flight and open bars
     // need somewhere to end.
+    const double last_row = figure.steps.empty() ? settings.row : row_of(figure.steps.size() - 1);
     const Duration tail = figure.steps.empty() ? Duration{} : figure.end - previous;
-    if (tail > settings.break_after) {
-        breaks_.push_back(
-            AxisBreak{y + settings.row / 2, y + settings.row / 2 + settings.break_height, previous, figure.end});
-        y += settings.break_height + settings.row;
-    } else {
-        y += std::max(settings.row, in_seconds(tail) * scale_);
-    }
+    if (tail > settings.break_after)
+        cut(previous, figure.end, last_row);
+    else
+        y += std::max(last_row, in_seconds(tail) * scale_);
     knots_.push_back(Knot{figure.end, y});
     bottom_ = y;
 }

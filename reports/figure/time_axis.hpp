@@ -25,9 +25,11 @@ struct AxisBreak {
 class TimeAxis {
 public:
     struct Settings {
-        double top = 0;       // y of the first step
-        double row = 18;      // a step with a label
-        double thin_row = 3;  // a step drawn without a label (a retry)
+        double top = 0;  // y of the first step
+        // Per step, the height its row of text takes below it: the next step comes no nearer.
+        // A step without an entry takes `row`, one line.
+        std::vector<double> rows;
+        double row = 18;
         double break_height = 34;
         Duration break_after = seconds(4);  // an idle stretch longer than this is cut
         double max_seconds_height = 2400;   // time-proportional space, at most (long runs get a smaller scale)

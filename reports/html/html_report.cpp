@@ -371,15 +371,16 @@ std::string every_step_page(const ScenarioOutcome& outcome, const DesignOutcome&
                             std::numeric_limits<std::size_t>::max(), "")) +
             "</section>\n";
     html +=
-        "<section>\n<h2>How to read the figure</h2>\n<p class=\"howto\">One lane per node. Time runs down the page "
-        "in true time, which no node can read: spacing grows with elapsed time, and a message's arrow runs from its "
-        "sending to its arrival, so a slanted arrow is a slow message, except where steps closer than a line of text "
-        "are spread apart. A zig-zag marks a stretch in which nothing happened, cut short and labelled with its "
-        "length; the exact time of each step is printed on the left. Beside a server's lane, a solid bar is its "
-        "lease as it believed it, ending where its own clock said the lease ran out; on the store's lane a hatched "
-        "bar is the lock as the store saw it. Every step has a number: e17 in the figure is row e17 of the table "
-        "below it (click either). When a design went wrong, the steps that tell that story are drawn strong and "
-        "the rest fade.</p>\n" +
+        "<section>\n<h2>How to read the figure</h2>\n<p class=\"howto\">One lane per node; the figure scrolls in "
+        "its own frame, and the lane names stay at its top. Time runs down in true time, which no node can read: "
+        "spacing grows with elapsed time, and a message's arrow runs from its sending to its arrival, so a slanted "
+        "arrow is a slow message, except where steps closer than their text are spread apart. A zig-zag marks a "
+        "stretch in which nothing happened, cut short and labelled with its length. Every step has a row of its "
+        "own: its number and exact time on the left, its arrow or mark in the lanes, and on the right what "
+        "happened, with the checker's sentence in full under it. Beside a server's lane, a solid bar is its lease "
+        "as it believed it, ending where its own clock said the lease ran out; on the store's lane a hatched bar "
+        "is the lock as the store saw it. e17 in the figure is row e17 of the table below it (click either). "
+        "When a design went wrong, the steps that tell that story are drawn strong and the rest fade.</p>\n" +
         render_svg_legend() + "</section>\n";
     html += fmt::format("<div class=\"every-step\" id=\"{}\">\n", escaped(anchor));
     if (figure.left_out > 0)

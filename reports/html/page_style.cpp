@@ -65,7 +65,11 @@ svg.figure.story .caption text { font-size: 12px; }
 .design ul.protections li, section ul.protections li { color: var(--protection-text); }
 .howto { color: #57606a; max-width: 90ch; }
 svg.figure { display: block; font-family: system-ui, sans-serif; }
-svg.figure .lane-name { font-weight: 600; font-size: 13px; }
+div.figure-frame { overflow: auto; max-height: calc(100vh - 24px); width: fit-content; max-width: 100%; border: 1px solid var(--line); border-radius: 6px; margin: 8px 0 16px; }
+div.figure-frame > svg { display: block; }
+svg.figure-lanes { position: sticky; top: 0; z-index: 1; background: #fff; border-bottom: 1px solid var(--line); font-family: system-ui, sans-serif; }
+svg.figure-lanes .lane-name { font-weight: 600; font-size: 11px; }
+svg.figure-lanes .time { fill: var(--faint-text); font-size: 11px; }
 svg.figure .number { fill: var(--faint-text); font-size: 10px; font-family: ui-monospace, monospace; }
 svg.figure .time { fill: #57606a; font-size: 11px; font-family: ui-monospace, monospace; }
 svg.figure .label { font-size: 10.5px; font-family: ui-monospace, monospace; fill: #24292f; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
@@ -83,7 +87,9 @@ svg.figure a { cursor: pointer; }
 svg.figure .step:target text, svg.figure .step:target line { stroke-width: 2.5; }
 svg.legend { display: block; width: 100%; max-width: 820px; height: auto; }
 svg.legend text { font-size: 12px; font-family: system-ui, sans-serif; fill: var(--ink); }
-table.events { font-size: 13px; }
+table.events { font-size: 13px; width: 100%; }
+table.events td { overflow-wrap: anywhere; }
+table.events td.num { white-space: nowrap; }
 table.events tr:target { background: #fff8c5; }
 table.events tr.faded td { color: #6E7781; }
 table.events tr.violation td { color: var(--violation-text); font-weight: 600; }

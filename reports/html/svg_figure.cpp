@@ -9,33 +9,125 @@
 #include "reports/html/markup.hpp"
 #include "reports/html/palette.hpp"
 #include "reports/html/svg_parts.hpp"
+#include "reports/text_wrap.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
 namespace {
 
-constexpr double gutter = 96;  // step number and true time
-constexpr double lane_width = 150;
-constexpr double header = 44;
-constexpr double caption_width = 420;
-constexpr std::size_t label_limit = 48;  // longer labels are cut; the full text is in <title>
-constexpr std::size_t text_limit = 60;
-constexpr std::size_t caption_limit = 90;
-// Wide enough for most sans-serif fonts at the sizes the stylesheet sets: text is placed
-// by estimate, so nothing depends on the fonts a reader has.
-constexpr double text_em = 6.8;
-constexpr double caption_em = 7.2;
+// The figure is wider than most screens: it scrolls in a frame of its own, the lane names
+// in a strip of their own that stays at the frame's top. Text is placed by estimate, wide
+// enough for most fonts at the sizes the stylesheet sets, so nothing depends on the fonts a
+// reader has: the number (10px) and time (11px) are monospace.
+constexpr double number_char = 6.3;
+constexpr double time_char = 6.9;
+constexpr double header = 40;  // the strip of lane names
+constexpr double top_margin = 18;
+constexpr double words_gap = 14;
+// The column of words beside the lanes: each step on a line or two (the table has all of
+// it), then the checker's sentence, wrapped and never cut.
+constexpr std::size_t words_chars = 62;
+constexpr std::size_t words_lines = 2;
+constexpr std::size_t why_chars = 56;
+constexpr double words_width = 440;
+constexpr double words_line = 15;
 
-// Where a step's own sentence ends, so a caption beside it starts clear of it.
-double text_end(const FigureStep& step, double x) {
-    if (step.is_message()) return x;
-    const std::size_t shown = std::min(step.text.size(), text_limit) + 2;
-    const double em = step.tone == EventTone::normal ? text_em : text_em * 1.12;  // bold is wider
-    return x + 9 + em * static_cast<double>(shown);
+// Room on the left for the widest "e1000" and "7881.000s", apart.
+double gutter_width(const SequenceFigure& figure) {
+    std::size_t number = 0, time = 0;
+    for (const auto& step : figure.steps) {
+        number = std::max(number, fmt::formatted_size("e{}", step.number));
+        time = std::max(time, format_seconds(step.at).size());
+    }
+    return 4 + number_char * static_cast<double>(number) + 10 + time_char * static_cast<double>(time) + 8;
 }
 
-double lane_x(std::size_t lane) {
-    return gutter + lane_width * (static_cast<double>(lane) + 0.5);
+// A lane holds a lease bar on its left, up to three of the store's bars on its right, and its
+// name in the strip above in two lines of `name_chars`.
+constexpr double lane_width = 84;
+constexpr std::size_t name_chars = 11;
+
+// "payment-provider" → {"payment-", "provider"}: a name broken after a hyphen, dot or
+// underscore onto two lines at most; what still does not fit is cut (the tooltip has it).
+std::vector<std::string> lane_name_lines(const std::string& name) {
+    std::string breakable;
+    for (const char c : name) breakable += (c == '-' || c == '.' || c == '_') ? std::string{c, ' '} : std::string{c};
+    std::vector<std::string> lines = wrapped_lines(breakable, name_chars);
+    for (auto& line : lines)
+        for (std::size_t at; (at = line.find("- ")) != std::string::npos ||
+                             (at = line.find(". ")) != std::string::npos ||
+                             (at = line.find("_ ")) != std::string::npos;)
+            line.erase(at + 1, 1);
+    if (lines.size() > 2) {
+        for (std::size_t i = 2; i < lines.size(); ++i) lines[1] += lines[i];
+        lines.resize(2);
+    }
+    for (auto& line : lines) line = shortened(line, name_chars);
+    return lines;
+}
+
+// A step's row in the column: what happened, then the checker's sentence.
+struct StepWords {
+    std::vector<std::string> what;
+    std::vector<std::string> why;
+    double height() const {
+        return 3 + words_line * static_cast<double>(std::max<std::size_t>(1, what.size() + why.size()));
+    }
+};
+
+// `lasting`: for the step that began a pause or a downtime, "down 12.19s" (see all_words).
+std::string what_happened(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
+    std::string text;
+    if (step.is_message()) {
+        text = fmt::format("{} → {}: {}", figure.lanes[step.lane], figure.lanes[*step.to_lane], step.text);
+        if (!step.note.empty()) text += fmt::format(" (refused; {})", step.note);
+        if (step.lost) text += " (lost)";
+        if (step.in_flight) text += " (in flight at the end)";
+    } else {
+        const std::string_view mark = step.tone == EventTone::violation    ? "✗ "
+                                      : step.tone == EventTone::protection ? "✓ "
+                                                                           : "";
+        text = fmt::format("{}{}: {}", mark, figure.lanes[step.lane], step.text);
+    }
+    return lasting.empty() ? text : fmt::format("{} ({})", text, lasting);
+}
+
+StepWords words_of(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
+    StepWords words{wrapped_lines(what_happened(step, figure, lasting), words_chars), {}};
+    if (words.what.size() > words_lines) {  // cut the rest short: the table row has it whole
+        words.what[words_lines - 1] =
+            shortened(words.what[words_lines - 1] + " " + words.what[words_lines], words_chars);
+        words.what.resize(words_lines);
+    }
+    if (!step.explanation.empty()) words.why = wrapped_lines(step.explanation, why_chars);
+    return words;
+}
+
+// How long a pause or a downtime lasted is said beside the step that began it, unless
+// that step's words say it already ("frozen for 40s"): no label among the lanes' arrows.
+std::vector<StepWords> all_words(const SequenceFigure& figure) {
+    std::map<std::uint64_t, const FigureSpan*> began;  // by the trace event that began it
+    for (const auto& span : figure.spans)
+        if (span.kind == FigureSpan::Kind::paused || span.kind == FigureSpan::Kind::down) began[span.opened_by] = &span;
+    std::vector<StepWords> all;
+    for (const auto& step : figure.steps) {
+        std::string lasting;
+        if (const auto found = began.find(step.sequence); found != began.end()) {
+            const FigureSpan& span = *found->second;
+            const std::string how_long = format_duration_rounded(span.to - span.from);
+            if (step.text.find(how_long) == std::string::npos)
+                lasting = fmt::format("{} {}{}", span.kind == FigureSpan::Kind::down ? "down" : "paused", how_long,
+                                      span.open ? ", still when the run stopped" : "");
+        }
+        all.push_back(words_of(step, figure, lasting));
+    }
+    return all;
+}
+
+std::vector<double> row_heights(const std::vector<StepWords>& words) {
+    std::vector<double> rows;
+    for (const auto& w : words) rows.push_back(w.height());
+    return rows;
 }
 
 class SvgWriter {
@@ -43,46 +135,64 @@ public:
     SvgWriter(const SequenceFigure& figure, std::string anchor)
         : figure_(figure),
           anchor_(std::move(anchor)),
-          axis_(figure, TimeAxis::Settings{.top = header + 24}),
-          colours_(lane_colours(figure)) {}
+          words_(all_words(figure)),
+          axis_(figure, TimeAxis::Settings{.top = top_margin, .rows = row_heights(words_)}),
+          colours_(lane_colours(figure)),
+          gutter_(gutter_width(figure)),
+          column_x_(gutter_ + lane_width * static_cast<double>(figure.lanes.size()) + words_gap),
+          width_(column_x_ + words_width) {}
 
     std::string render() {
-        double width = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + caption_width;
-        for (const auto& step : figure_.steps)
-            if (!step.explanation.empty())
-                width = std::max(
-                    width, caption_x(step) +
-                               caption_em * static_cast<double>(std::min(step.explanation.size(), caption_limit) + 6));
         const double height = axis_.bottom() + 30;
+        out_ += fmt::format(
+            "<div class=\"figure-frame\" tabindex=\"0\" role=\"region\" aria-label=\"The full figure: it scrolls "
+            "here, the lane names stay at the top\">\n");
+        lane_names();
         out_ += fmt::format(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"figure\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
             "viewBox=\"0 0 {0:.0f} {1:.0f}\" role=\"img\" aria-labelledby=\"{2}-title\">\n"
             "<title id=\"{2}-title\">Sequence figure: {3} nodes, {4} steps, time running down</title>\n",
-            width, height, escaped(anchor_), figure_.lanes.size(), figure_.steps.size());
+            width_, height, escaped(anchor_), figure_.lanes.size(), figure_.steps.size());
         out_ += svg_definitions(anchor_);
-        lanes(height);
+        for (std::size_t lane = 0; lane < figure_.lanes.size(); ++lane)
+            out_ += fmt::format(
+                "<line x1=\"{0:.1f}\" y1=\"0\" x2=\"{0:.1f}\" y2=\"{1:.1f}\" stroke=\"{2}\" stroke-width=\"1.2\" "
+                "opacity=\"0.55\"/>\n",
+                lane_x(lane), height - 20, colours_[lane]);
         spans();
-        breaks(width);
+        breaks();
         steps();
-        out_ += "</svg>\n";
+        out_ += "</svg>\n</div>\n";
         return std::move(out_);
     }
 
 private:
-    void lanes(double height) {
+    double lane_x(std::size_t lane) const { return gutter_ + lane_width * (static_cast<double>(lane) + 0.5); }
+
+    // The lane names, in a strip that stays at the top of the frame as it scrolls down.
+    void lane_names() {
+        out_ += fmt::format(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"figure-lanes\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+            "viewBox=\"0 0 {0:.0f} {1:.0f}\" aria-hidden=\"true\">\n<text x=\"4\" y=\"24\" class=\"time\">step, "
+            "time</text>\n",
+            width_, header);
         for (std::size_t lane = 0; lane < figure_.lanes.size(); ++lane) {
             const double x = lane_x(lane);
-            out_ += fmt::format("<g class=\"lane\" data-node=\"{}\">", escaped(figure_.lanes[lane]));
             out_ += fmt::format(
-                "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
-                "stroke-width=\"1.2\" opacity=\"0.55\"/>",
-                x, header, height - 20, colours_[lane]);
-            out_ += fmt::format("<rect x=\"{:.1f}\" y=\"6\" width=\"{:.1f}\" height=\"28\" rx=\"5\" fill=\"{}\"/>",
-                                x - lane_width / 2 + 8, lane_width - 16, colours_[lane]);
-            out_ += fmt::format(
-                "<text x=\"{:.1f}\" y=\"25\" text-anchor=\"middle\" class=\"lane-name\" fill=\"{}\">{}</text></g>\n", x,
-                palette::text_on(colours_[lane]), escaped(shortened(figure_.lanes[lane], 20)));
+                "<g class=\"lane\" data-node=\"{0}\"><title>{0}</title><rect x=\"{1:.1f}\" y=\"4\" width=\"{2:.1f}\" "
+                "height=\"32\" rx=\"5\" fill=\"{3}\"/>",
+                escaped(figure_.lanes[lane]), x - lane_width / 2 + 3, lane_width - 6, colours_[lane]);
+            const auto lines = lane_name_lines(figure_.lanes[lane]);
+            for (std::size_t k = 0; k < lines.size(); ++k)
+                out_ += fmt::format(
+                    "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"lane-name\" fill=\"{}\">{}</text>",
+                    x, lines.size() == 1 ? 24.0 : 17.0 + 13.0 * static_cast<double>(k),
+                    palette::text_on(colours_[lane]), escaped(lines[k]));
+            out_ += "</g>\n";
         }
+        out_ += fmt::format("<text x=\"{:.0f}\" y=\"24\" class=\"time\">what happened, and why it matters</text>\n",
+                            column_x_);
+        out_ += "</svg>\n";
     }
 
     void spans() {
@@ -100,7 +210,7 @@ private:
                     auto& column = holders_on_lane[span.lane];
                     auto at = std::find(column.begin(), column.end(), span.holder);
                     if (at == column.end()) at = column.insert(column.end(), span.holder);
-                    const double offset = 8 + 9 * static_cast<double>((at - column.begin()) % 4);
+                    const double offset = 8 + 9 * static_cast<double>((at - column.begin()) % 3);
                     out_ += svg_bar("granted", x + offset, top, 7, bottom - top, colours_[span.holder],
                                     fmt::format("url(#{}-hatch)", escaped(anchor_)), tip);
                     break;
@@ -108,14 +218,11 @@ private:
                 case FigureSpan::Kind::paused:
                 case FigureSpan::Kind::down: {
                     const bool down = span.kind == FigureSpan::Kind::down;
+                    // How long it lasted is said in words beside the step that began it.
                     out_ += fmt::format(
                         "<g class=\"{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"40\" "
-                        "height=\"{:.1f}\" "
-                        "fill=\"{}\" opacity=\"0.22\"/>",
+                        "height=\"{:.1f}\" fill=\"{}\" opacity=\"0.22\"/></g>\n",
                         down ? "down" : "pause", escaped(tip), x - 20, top, bottom - top, palette::fault);
-                    out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"span-label\">{} {}</text></g>\n",
-                                        x - 18, top + 11, escaped(down ? std::string("down") : span.label),
-                                        escaped(format_duration_rounded(span.to - span.from)));
                     break;
                 }
             }
@@ -123,27 +230,24 @@ private:
     }
 
     // A zig-zag across the figure where an idle stretch was cut, and how long it was.
-    void breaks(double width) {
+    void breaks() {
         for (const auto& cut : axis_.breaks()) {
             const double middle = (cut.top + cut.bottom) / 2;
             std::string zigzag;
-            for (double x = 4; x < width - 4; x += 12)
+            for (double x = 4; x < width_ - 4; x += 12)
                 zigzag += fmt::format("{}{:.0f},{:.1f} ", zigzag.empty() ? "M" : "L", x,
                                       middle + (static_cast<int>(x / 12) % 2 == 0 ? -4.0 : 4.0));
             out_ += fmt::format(
                 "<g class=\"break\"><rect x=\"0\" y=\"{:.1f}\" width=\"{:.0f}\" height=\"{:.1f}\" "
                 "fill=\"#f6f8fa\"/><path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\"/>"
                 "<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"break-label\">{} later</text></g>\n",
-                cut.top, width, cut.bottom - cut.top, zigzag, palette::faint, 8.0, middle - 6,
+                cut.top, width_, cut.bottom - cut.top, zigzag, palette::faint, 8.0, middle - 6,
                 escaped(format_duration_rounded(cut.to - cut.from)));
         }
     }
 
-    double caption_x(const FigureStep& step) const {
-        const double column = gutter + lane_width * static_cast<double>(figure_.lanes.size()) + 14;
-        return std::max(column, text_end(step, lane_x(step.lane)) + 16);
-    }
-
+    // Each step on its own row: its number and true time on the left, its arrow or mark in
+    // the lanes, its words in the column on the right; no text is drawn among the arrows.
     void steps() {
         for (std::size_t i = 0; i < figure_.steps.size(); ++i) {
             const FigureStep& step = figure_.steps[i];
@@ -153,98 +257,85 @@ private:
             if (!step.related) classes += " faded";
             if (step.tone == EventTone::violation) classes += " violation";
             if (step.tone == EventTone::protection) classes += " protection";
-            out_ += fmt::format("<g class=\"{}\" id=\"{}-fig-e{}\"><a href=\"#{}-e{}\">", classes, escaped(anchor_),
-                                step.number, escaped(anchor_), step.number);
-            if (!step.retry)
-                out_ += fmt::format(
-                    "<text x=\"4\" y=\"{0:.1f}\" class=\"number\">e{1}</text>"
-                    "<text x=\"{2:.0f}\" y=\"{0:.1f}\" class=\"time\" text-anchor=\"end\">{3}</text>",
-                    y + 4, step.number, gutter - 8, format_seconds(step.at));
+            out_ += fmt::format(
+                "<g class=\"{0}\" id=\"{1}-fig-e{2}\"><a href=\"#{1}-e{2}\">"
+                "<text x=\"4\" y=\"{3:.1f}\" class=\"number\">e{2}</text>"
+                "<text x=\"{4:.0f}\" y=\"{3:.1f}\" class=\"time\" text-anchor=\"end\">{5}</text>",
+                classes, escaped(anchor_), step.number, y + 4, gutter_ - 8, format_seconds(step.at));
             if (step.is_message())
                 arrow(step, y);
             else
                 mark(step, y);
+            column(step, words_[i], y);
             out_ += "</a></g>\n";
-            if (!step.explanation.empty()) caption(step, y, caption_x(step));
         }
     }
 
+    // The tooltip has the message whole, and when it was sent and arrived.
     void arrow(const FigureStep& step, double y) {
-        if (step.in_flight) return stub(step, y);
         const double x1 = lane_x(step.lane);
         const double x2 = lane_x(*step.to_lane);
-        const double y2 = std::max(axis_.y_at(step.arrives), y);
-        const double inset = x2 > x1 ? -4 : 4;  // stop short of the lane line so the head shows
         const std::string colour =
             step.tone == EventTone::violation ? std::string(palette::violation) : colours_[step.lane];
-        out_ += fmt::format("<title>e{} · {} → {} · sent {}, {} {}: {}</title>", step.number,
+        const std::string fate =
+            step.in_flight ? std::string("still in flight when the run stopped")
+                           : fmt::format("{} {}", step.lost ? "lost" : "arrived", format_seconds(step.arrives));
+        out_ += fmt::format("<title>e{} · {} → {} · sent {}, {}: {}</title>", step.number,
                             escaped(figure_.lanes[step.lane]), escaped(figure_.lanes[*step.to_lane]),
-                            format_seconds(step.at), step.lost ? "lost" : "arrived", format_seconds(step.arrives),
-                            escaped(step.text));
+                            format_seconds(step.at), fate, escaped(step.text));
+        // Still travelling when the run stopped: a dashed third of the way towards its
+        // receiver, since where it would land is past the end of the figure.
+        if (step.in_flight) {
+            out_ += fmt::format(
+                "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1.3\" "
+                "stroke-dasharray=\"4 3\"/>",
+                x1, y, x1 + (x2 - x1) / 3, y + 6, colour);
+            return;
+        }
+        const double y2 = std::max(axis_.y_at(step.arrives), y);
+        const double inset = step.lost ? 0 : (x2 > x1 ? -4 : 4);  // stop short of the lane line so the head shows
         out_ += fmt::format(
-            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
-            "stroke-width=\"{}\" marker-end=\"url(#{}-{})\"/>",
-            x1, y, x2 + (step.lost ? 0 : inset), y2, colour, step.retry ? "0.6" : "1.3", escaped(anchor_),
-            step.lost ? "lost" : "head");
-        if (step.retry) return;
-        const bool rightwards = x2 >= x1;
-        std::string label = shortened(step.text, label_limit);
-        if (!step.note.empty()) label += " (×" + step.note + ")";
-        out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"label\" text-anchor=\"{}\">{}</text>",
-                            rightwards ? x1 + 6 : x1 - 6, y - 3, rightwards ? "start" : "end", escaped(label));
-    }
-
-    // A message still travelling when the run stopped: a dashed third of the way towards
-    // its receiver, since where it would land is past the end of the figure.
-    void stub(const FigureStep& step, double y) {
-        const double x1 = lane_x(step.lane);
-        const double x2 = x1 + (lane_x(*step.to_lane) - x1) / 3;
-        out_ += fmt::format("<title>e{} · {} → {} · sent {}, still in flight when the run stopped: {}</title>",
-                            step.number, escaped(figure_.lanes[step.lane]), escaped(figure_.lanes[*step.to_lane]),
-                            format_seconds(step.at), escaped(step.text));
-        out_ += fmt::format(
-            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"1.3\" "
-            "stroke-dasharray=\"4 3\"/>",
-            x1, y, x2, y + 6, colours_[step.lane]);
-        if (step.retry) return;
-        const bool rightwards = x2 >= x1;
-        out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"label\" text-anchor=\"{}\">{}</text>",
-                            rightwards ? x1 + 6 : x1 - 6, y - 3, rightwards ? "start" : "end",
-                            escaped(shortened(step.text, label_limit) + " (in flight at the end)"));
+            "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"{}\" "
+            "marker-end=\"url(#{}-{})\"/>",
+            x1, y, x2 + inset, y2, colour, step.retry ? "0.6" : "1.3", escaped(anchor_), step.lost ? "lost" : "head");
     }
 
     void mark(const FigureStep& step, double y) {
-        const double x = lane_x(step.lane);
         std::string_view colour = colours_[step.lane];
-        std::string symbol;
-        if (step.tone == EventTone::violation) {
-            colour = palette::violation;
-            symbol = "✗ ";
-        } else if (step.tone == EventTone::protection) {
-            colour = palette::protection;
-            symbol = "✓ ";
-        } else if (step.tone == EventTone::fault) {
-            colour = palette::fault;
-        }
-        const double r = step.tone == EventTone::violation ? 6 : 3.5;
-        out_ += fmt::format("<title>e{} · {} · {}</title><circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>",
-                            step.number, escaped(figure_.lanes[step.lane]), escaped(step.text), x, y, r, colour);
-        out_ += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"text tone-{}\">{}{}</text>", x + 9, y + 4,
-                            tone_name(step.tone), symbol, escaped(shortened(step.text, text_limit)));
+        if (step.tone == EventTone::violation) colour = palette::violation;
+        if (step.tone == EventTone::protection) colour = palette::protection;
+        if (step.tone == EventTone::fault) colour = palette::fault;
+        out_ += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"/>", lane_x(step.lane), y,
+                            step.tone == EventTone::violation ? 6 : 3.5, colour);
     }
 
-    void caption(const FigureStep& step, double y, double x) {
-        out_ += fmt::format(
-            "<g class=\"caption tone-{0}\"><a href=\"#{1}-e{2}\"><text x=\"{3:.1f}\" y=\"{4:.1f}\">"
-            "<tspan class=\"caption-number\">e{2}</tspan> {5}</text></a></g>\n",
-            tone_name(step.tone), escaped(anchor_), step.number, x, y + 4,
-            escaped(shortened(step.explanation, caption_limit)));
+    // The step in words, a message in the monospace of its operation; under it the
+    // checker's sentence, whole.
+    void column(const FigureStep& step, const StepWords& words, double y) {
+        const std::string kind = step.is_message() ? "label" : fmt::format("text tone-{}", tone_name(step.tone));
+        double line_y = y + 4;
+        for (const auto& line : words.what) {
+            out_ += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\" class=\"{}\">{}</text>", column_x_, line_y, kind,
+                                escaped(line));
+            line_y += words_line;
+        }
+        if (words.why.empty()) return;
+        out_ += fmt::format("<g class=\"caption tone-{}\">", tone_name(step.tone));
+        for (const auto& line : words.why) {
+            out_ += fmt::format("<text x=\"{:.0f}\" y=\"{:.1f}\">{}</text>", column_x_, line_y, escaped(line));
+            line_y += words_line;
+        }
+        out_ += "</g>";
     }
 
     const SequenceFigure& figure_;
     std::string anchor_;
+    std::vector<StepWords> words_;  // per step
     TimeAxis axis_;
     std::vector<std::string> colours_;
+    double gutter_;
+    double column_x_;
+    double width_;
     std::string out_;
 };
 

@@ -1,7 +1,10 @@
 // Opens the pages of a generated course (the scenario pages and index.html) in headless
 // Chromium and checks what a reader sees, at 1280 and 800 px: nothing wider than the page, no overlapping figure labels, the
 // violation and protection sentences on screen, no arrow delivered to a node that is down,
-// readable contrast, and a size budget. tests/layout_test.sh generates the pages and runs it.
+// readable contrast, and a size budget. The pages of every step have rules of their own:
+// the page never scrolls sideways (the figure scrolls in its frame, its lane names on top),
+// labels clear of arrows, of each other and of the time column, the checker's sentences
+// whole, and a number and time on every step. tests/layout_test.sh generates the pages and runs it.
 //   node tests/layout/layout_test.mjs SITE_DIR [SCREENSHOT_DIR]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -212,6 +215,213 @@ function measure() {
   return found;
 }
 
+// The pages of every step (a design's full figure and its table, in <scenario>-steps/): the
+// figure is wider than a screen and scrolls in a frame of its own, so they have rules of their
+// own, h to l, in the functions below.
+Object.assign(RULES, {
+  h: 'every step: no sideways page scroll',
+  i: 'every step: labels clear of arrows, times, labels',
+  j: "every step: the checker's sentences whole",
+  k: 'every step: lane names stay on top when scrolled',
+  l: 'every step: each step has its number and time',
+});
+const STEP_SCREENSHOT = 'gc-pause-40s-steps/d1-unfenced.html';
+
+// Runs in a page of every step: findings per rule, each {detail}.
+function measureSteps() {
+  const W = innerWidth;
+  const SLACK = 0.5;
+  const TOLERANCE = 1.5;  // sub-pixel text boxes, and the halo that lets a label touch a line
+  const found = { h: [], i: [], j: [], l: [] };
+  const box = (r) => `x ${r.left.toFixed(0)}–${r.right.toFixed(0)}, y ${r.top.toFixed(0)}–${r.bottom.toFixed(0)}`;
+  const quote = (s) => {
+    s = s.replace(/\s+/g, ' ').trim();
+    return `“${s.length > 60 ? s.slice(0, 59) + '…' : s}”`;
+  };
+  const shown = (el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true });
+
+  // h: the page never scrolls sideways; what is outside the figure's frame stays within the page.
+  if (document.documentElement.scrollWidth > W) {
+    found.h.push({ detail: `the page scrolls sideways: scrollWidth ${document.documentElement.scrollWidth} > ${W}` });
+  }
+  const range = document.createRange();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const el = node.parentElement;
+    if (!node.data.trim() || el.closest('div.figure-frame, svg, script, style') || !shown(el)) continue;
+    range.selectNodeContents(node);
+    const r = range.getBoundingClientRect();
+    if (r.width > 0 && (r.right > W + SLACK || r.left < -SLACK)) found.h.push({ detail: `text ${quote(node.data)} at ${box(r)}` });
+  }
+  for (const frame of document.querySelectorAll('div.figure-frame')) {
+    const r = frame.getBoundingClientRect();
+    if (r.right > W + SLACK) found.h.push({ detail: `the figure's frame reaches x ${r.right.toFixed(0)}` });
+  }
+
+  for (const figure of document.querySelectorAll('svg.figure')) {
+    // i: every label in its own place. Text boxes by row of 20 px, so a figure of thousands
+    // compares only neighbours; arrows by the rows they cross.
+    const texts = [...figure.querySelectorAll('text')].filter((t) => t.textContent.trim() && shown(t))
+      .map((el, n) => ({ el, n, r: el.getBoundingClientRect() }));
+    const rows = new Map();
+    const rowsOf = (r) => { const out = []; for (let k = Math.floor(r.top / 20); k <= Math.floor(r.bottom / 20); k++) out.push(k); return out; };
+    for (const t of texts) for (const k of rowsOf(t.r)) { if (!rows.has(k)) rows.set(k, []); rows.get(k).push(t); }
+    const told = new Set();
+    for (const list of rows.values()) {
+      for (let a = 0; a < list.length; a++) {
+        for (let b = a + 1; b < list.length; b++) {
+          const [p, q] = [list[a], list[b]];
+          const dx = Math.min(p.r.right, q.r.right) - Math.max(p.r.left, q.r.left);
+          const dy = Math.min(p.r.bottom, q.r.bottom) - Math.max(p.r.top, q.r.top);
+          if (dx <= TOLERANCE || dy <= TOLERANCE || told.has(`${p.n} ${q.n}`)) continue;  // told once, in its first row
+          told.add(`${p.n} ${q.n}`);
+          found.i.push({ detail: `${quote(p.el.textContent)} at ${box(p.r)} overlaps ${quote(q.el.textContent)} at ${box(q.r)}` });
+        }
+      }
+    }
+    // A segment crosses a box if it has a point inside it: clip the segment to the box (Liang–Barsky).
+    const crosses = (s, r) => {
+      let [t0, t1] = [0, 1];
+      const dx = s.x2 - s.x1, dy = s.y2 - s.y1;
+      for (const [p, q] of [[-dx, s.x1 - r.left], [dx, r.right - s.x1], [-dy, s.y1 - r.top], [dy, r.bottom - s.y1]]) {
+        if (p === 0) { if (q < 0) return false; continue; }
+        const t = q / p;
+        if (p < 0) t0 = Math.max(t0, t); else t1 = Math.min(t1, t);
+        if (t0 > t1) return false;
+      }
+      return true;
+    };
+    const arrows = [...figure.querySelectorAll('g.step line')].map((line) => {
+      const m = line.getScreenCTM();
+      const a = new DOMPoint(line.x1.baseVal.value, line.y1.baseVal.value).matrixTransform(m);
+      const b = new DOMPoint(line.x2.baseVal.value, line.y2.baseVal.value).matrixTransform(m);
+      return { x1: a.x, y1: a.y, x2: b.x, y2: b.y, step: line.closest('g.step').id };
+    });
+    for (const t of texts) {
+      const inner = { left: t.r.left + TOLERANCE, right: t.r.right - TOLERANCE, top: t.r.top + TOLERANCE, bottom: t.r.bottom - TOLERANCE };
+      const arrow = arrows.find((s) => Math.max(s.y1, s.y2) >= inner.top && Math.min(s.y1, s.y2) <= inner.bottom && crosses(s, inner));
+      if (arrow) found.i.push({ detail: `${quote(t.el.textContent)} at ${box(t.r)} lies on the arrow of ${arrow.step.replace(/.*-fig-/, '')}` });
+    }
+    // Nothing cut off at the figure's right edge.
+    const edge = figure.getBoundingClientRect().right;
+    for (const t of texts) if (t.r.right > edge + SLACK) found.i.push({ detail: `${quote(t.el.textContent)} at ${box(t.r)} runs past the figure's edge at x ${edge.toFixed(0)}` });
+    // The column of numbers and times is theirs alone (a break's length is told there too).
+    const gutter = Math.max(...[...figure.querySelectorAll('text.time')].map((t) => t.getBoundingClientRect().right));
+    for (const t of texts) {
+      if (t.el.matches('.number, .time, .break-label') || t.r.left >= gutter - TOLERANCE) continue;
+      found.i.push({ detail: `${quote(t.el.textContent)} at ${box(t.r)} is in the column of numbers and times (to x ${gutter.toFixed(0)})` });
+    }
+
+    // j: the figure says each sentence of the table's "why it matters" whole, inside the figure.
+    const whole = figure.getBoundingClientRect();
+    for (const row of document.querySelectorAll('table.events tr[id]')) {
+      const why = row.lastElementChild?.textContent.replace(/\s+/g, ' ').trim();
+      if (!why) continue;
+      const step = document.getElementById(row.id.replace(/-e(\d+)$/, '-fig-e$1'));
+      const caption = step?.closest('svg.figure') === figure ? [...step.parentElement.querySelectorAll(`#${CSS.escape(step.id)} .caption, #${CSS.escape(step.id)} ~ .caption`)] : [];
+      const said = caption.map((c) => [...c.querySelectorAll('text')].map((t) => t.textContent).join(' ')).join(' ').replace(/\s+/g, ' ');
+      if (!said.includes(why)) found.j.push({ detail: `${row.id}: the figure says ${quote(said || 'nothing')}, the table ${quote(why)}` });
+      for (const c of caption) for (const t of c.querySelectorAll('text')) {
+        const r = t.getBoundingClientRect();
+        if (r.right > whole.right + SLACK) found.j.push({ detail: `${row.id}: ${quote(t.textContent)} runs past the figure's edge at x ${whole.right.toFixed(0)}` });
+      }
+    }
+
+    // l: a number and a time on every step's row, the number its own.
+    for (const step of figure.querySelectorAll('g.step')) {
+      const own = step.id.replace(/.*-fig-/, '');
+      const number = step.querySelector('text.number');
+      const time = step.querySelector('text.time');
+      if (!number || !shown(number) || number.textContent !== own) found.l.push({ detail: `${own} shows no number${number ? ` (it shows ${quote(number.textContent)})` : ''}` });
+      if (!time || !shown(time) || !/\d/.test(time.textContent)) found.l.push({ detail: `${own} shows no time` });
+    }
+  }
+  // j: the lists of violations and protections above the figure, on screen.
+  for (const li of document.querySelectorAll('ul.violations li, ul.protections li')) {
+    range.selectNodeContents(li);
+    const r = range.getBoundingClientRect();
+    if (r.right > W + SLACK || r.left < -SLACK) found.j.push({ detail: `${quote(li.textContent)} at ${box(r)}` });
+  }
+  return found;
+}
+
+// Runs in a page of every step, scrolled: findings of rule k. Half way down the figure (in its
+// frame, or the page when it has no frame of its own), each lane name in view must still be at
+// the top of what shows, and on top of the steps passing under it.
+async function lanesStayOnTop() {
+  const found = [];
+  const figure = document.querySelector('svg.figure');
+  if (!figure) return found;
+  const frame = figure.closest('div.figure-frame');
+  const scroller = frame && frame.scrollHeight > frame.clientHeight + 1 ? frame : document.scrollingElement;
+  if (scroller === document.scrollingElement && figure.getBoundingClientRect().height < innerHeight / 2) return found;  // nothing to scroll past
+  if (frame) frame.scrollIntoView({ block: 'start' });
+  if (scroller === frame) frame.scrollTop = (frame.scrollHeight - frame.clientHeight) / 2;
+  else window.scrollTo(0, window.scrollY + figure.getBoundingClientRect().top + figure.getBoundingClientRect().height / 2);
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const view = scroller === frame ? frame.getBoundingClientRect() : { top: 0, bottom: innerHeight, left: 0, right: innerWidth };
+  const names = [...(frame ?? figure).querySelectorAll('.lane-name')];
+  if (names.length === 0) found.push({ detail: 'no lane names' });
+  for (const name of names) {
+    const r = name.getBoundingClientRect();
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    if (x < Math.max(view.left, 0) || x > Math.min(view.right, innerWidth)) continue;  // scrolled aside with its lane
+    const on = document.elementFromPoint(x, y);
+    if (r.top < view.top - 1 || r.bottom > view.top + 60 || !(on === name || name.closest('g')?.contains(on))) {
+      found.push({ detail: `lane “${name.textContent}” at y ${r.top.toFixed(0)}–${r.bottom.toFixed(0)}, not on top at y ${view.top.toFixed(0)} after scrolling half way down ${scroller === frame ? 'its frame' : 'the page'}` });
+    }
+  }
+  if (frame) frame.scrollTop = 0;
+  window.scrollTo(0, 0);
+  return found;
+}
+
+async function checkStepPage(browser, file) {
+  const name = pageName(file);
+  const started = performance.now();
+  const page = await browser.newPage();
+  page.setDefaultTimeout(120_000);
+  try {
+    for (const width of WIDTHS) {
+      await page.setViewport({ width, height: HEIGHT });
+      if (width === WIDTHS[0]) await page.goto('file://' + path.resolve(file), { waitUntil: 'load' });
+      const found = await page.evaluate(measureSteps);
+      found.k = await page.evaluate(lanesStayOnTop);
+      for (const [rule, list] of Object.entries(found)) for (const f of list) fail(name, width, rule, f);
+      if (width === 1280 && screenshotDir && name === STEP_SCREENSHOT) {
+        const turn = screenshotTurn.then(async () => {
+          await page.bringToFront();
+          await page.screenshot({ path: path.join(screenshotDir, 'gc-pause-40s-steps-d1-unfenced.png') });
+        });
+        screenshotTurn = turn.catch(() => {});
+        await turn;
+      }
+    }
+  } finally {
+    await page.close();
+    seconds.set(name, (performance.now() - started) / 1000);
+  }
+}
+
+// Every page of every step, in the same pool of tabs.
+async function checkStepPages(browser) {
+  const started = performance.now();
+  const queue = allFiles.filter((f) => /-steps$/.test(path.basename(path.dirname(f))));
+  const count = queue.length;
+  if (count === 0) fail('*-steps/', '-', 'g', { detail: 'no pages of every step' });
+  if (!queue.some((f) => pageName(f) === STEP_SCREENSHOT)) fail(STEP_SCREENSHOT, 1280, 'g', { detail: 'page missing: no screenshot' });
+  await Promise.all(Array.from({ length: POOL }, async () => {
+    for (let file; (file = queue.shift());) {
+      try {
+        await checkStepPage(browser, file);
+      } catch (error) {
+        fail(pageName(file), '-', 'g', { detail: `the page did not open or measure: ${error.message}` });
+      }
+    }
+  }));
+  console.log(`Checked ${count} pages of every step in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 const failures = [];  // {page, width, rule, detail, key?, faded?}
 const fail = (page, width, rule, finding) => failures.push({ page, width, rule, ...finding });
 
@@ -246,8 +456,8 @@ async function checkPage(browser, file) {
 }
 
 const started = performance.now();
-// The browser opens the pages a reader lands on, the scenario pages and index.html; pages in
-// subfolders (a design's full figure, wide by design) only count against the size budget.
+// The browser opens the pages a reader lands on, the scenario pages and index.html, with rules
+// a to e; then the pages of every step in the subfolders, with rules h to l (checkStepPages).
 const allFiles = fs.readdirSync(siteDir, { recursive: true }).filter((f) => f.endsWith('.html')).sort()
   .map((f) => path.join(siteDir, f));
 const files = allFiles.filter((f) => path.resolve(path.dirname(f)) === path.resolve(siteDir));
@@ -287,6 +497,7 @@ try {
       }
     }
   }));
+  await checkStepPages(browser);
 } finally {
   await browser.close();
 }
