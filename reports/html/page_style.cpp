@@ -78,8 +78,6 @@ svg.figure .tone-violation, svg.figure .caption.tone-violation text { fill: var(
 svg.figure .tone-protection, svg.figure .caption.tone-protection text { fill: var(--protection-text); font-weight: 600; }
 svg.figure .tone-fault { fill: var(--fault); }
 svg.figure .caption text { font-size: 12.5px; }
-svg.figure .caption-number { font-family: ui-monospace, monospace; }
-svg.figure .span-label { font-size: 10px; fill: var(--fault); }
 svg.figure .break-label { font-size: 11px; fill: #57606a; font-style: italic; }
 svg.figure .faded line, svg.figure .faded circle { opacity: .32; }
 svg.figure .faded text, svg.figure .faded .tone-fault { fill: #6E7781; font-weight: 400; }

@@ -75,21 +75,22 @@ struct StepWords {
     }
 };
 
-// `lasting`: for the step that began a pause or a downtime, "down 12.19s" (see all_words).
+// A step in words: who did what, or who sent what to whom, and in brackets what else a
+// reader needs (refused retries, a lost message, how long a pause lasted: `lasting`).
 std::string what_happened(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
-    std::string text;
-    if (step.is_message()) {
-        text = fmt::format("{} → {}: {}", figure.lanes[step.lane], figure.lanes[*step.to_lane], step.text);
-        if (!step.note.empty()) text += fmt::format(" (refused; {})", step.note);
-        if (step.lost) text += " (lost)";
-        if (step.in_flight) text += " (in flight at the end)";
-    } else {
-        const std::string_view mark = step.tone == EventTone::violation    ? "✗ "
-                                      : step.tone == EventTone::protection ? "✓ "
-                                                                           : "";
-        text = fmt::format("{}{}: {}", mark, figure.lanes[step.lane], step.text);
-    }
-    return lasting.empty() ? text : fmt::format("{} ({})", text, lasting);
+    const std::string_view mark = step.tone == EventTone::violation    ? "✗ "
+                                  : step.tone == EventTone::protection ? "✓ "
+                                                                       : "";
+    std::string text = step.is_message() ? fmt::format("{}{} → {}: {}", mark, figure.lanes[step.lane],
+                                                       figure.lanes[*step.to_lane], step.text)
+                                         : fmt::format("{}{}: {}", mark, figure.lanes[step.lane], step.text);
+    const std::pair<bool, std::string> asides[] = {{!step.note.empty(), "refused; " + step.note},
+                                                   {step.lost, "lost"},
+                                                   {step.in_flight, "in flight at the end"},
+                                                   {!lasting.empty(), lasting}};
+    for (const auto& [said, aside] : asides)
+        if (said) text += fmt::format(" ({})", aside);
+    return text;
 }
 
 StepWords words_of(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
@@ -144,9 +145,9 @@ public:
 
     std::string render() {
         const double height = axis_.bottom() + 30;
-        out_ += fmt::format(
+        out_ +=
             "<div class=\"figure-frame\" tabindex=\"0\" role=\"region\" aria-label=\"The full figure: it scrolls "
-            "here, the lane names stay at the top\">\n");
+            "here, the lane names stay at the top\">\n";
         lane_names();
         out_ += fmt::format(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"figure\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
@@ -182,12 +183,14 @@ private:
                 "<g class=\"lane\" data-node=\"{0}\"><title>{0}</title><rect x=\"{1:.1f}\" y=\"4\" width=\"{2:.1f}\" "
                 "height=\"32\" rx=\"5\" fill=\"{3}\"/>",
                 escaped(figure_.lanes[lane]), x - lane_width / 2 + 3, lane_width - 6, colours_[lane]);
+            // One line in the middle of the box, or two, a line apart.
             const auto lines = lane_name_lines(figure_.lanes[lane]);
-            for (std::size_t k = 0; k < lines.size(); ++k)
-                out_ += fmt::format(
-                    "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"lane-name\" fill=\"{}\">{}</text>",
-                    x, lines.size() == 1 ? 24.0 : 17.0 + 13.0 * static_cast<double>(k),
-                    palette::text_on(colours_[lane]), escaped(lines[k]));
+            std::string name;
+            for (const auto& line : lines)
+                name +=
+                    fmt::format("<tspan x=\"{:.1f}\" dy=\"{}\">{}</tspan>", x, name.empty() ? 0 : 13, escaped(line));
+            out_ += fmt::format("<text y=\"{}\" text-anchor=\"middle\" class=\"lane-name\" fill=\"{}\">{}</text>",
+                                lines.size() == 1 ? 24 : 17, palette::text_on(colours_[lane]), name);
             out_ += "</g>\n";
         }
         out_ += fmt::format("<text x=\"{:.0f}\" y=\"24\" class=\"time\">what happened, and why it matters</text>\n",
