@@ -4,7 +4,8 @@
 // readable contrast, and a size budget. The pages of every step have rules of their own:
 // the page never scrolls sideways (the figure scrolls in its frame, its lane names on top),
 // labels clear of arrows, of each other and of the time column, the checker's sentences
-// whole, and a number and time on every step. tests/layout_test.sh generates the pages and runs it.
+// whole, and a number and time on every step (on a named sample of them, STEP_SAMPLE).
+// tests/layout_test.sh generates the pages and runs it.
 //   node tests/layout/layout_test.mjs SITE_DIR [SCREENSHOT_DIR]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -479,7 +480,7 @@ async function checkPage(browser, file) {
 
 const started = performance.now();
 // The browser opens the pages a reader lands on, the scenario pages and index.html, with rules
-// a to e; then the pages of every step in the subfolders, with rules h to l (checkStepPages).
+// a to e; then pages of every step in the subfolders, with rules h to l (checkStepPages).
 const allFiles = fs.readdirSync(siteDir, { recursive: true }).filter((f) => f.endsWith('.html')).sort()
   .map((f) => path.join(siteDir, f));
 const files = allFiles.filter((f) => path.resolve(path.dirname(f)) === path.resolve(siteDir));
