@@ -77,7 +77,7 @@ struct StepWords {
 
 // A step in words: who did what, or who sent what to whom, and in brackets what else a
 // reader needs (refused retries, a lost message, how long a pause lasted: `lasting`).
-std::string what_happened(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
+std::string step_in_words(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
     const std::string_view mark = step.tone == EventTone::violation    ? "✗ "
                                   : step.tone == EventTone::protection ? "✓ "
                                                                        : "";
@@ -94,7 +94,7 @@ std::string what_happened(const FigureStep& step, const SequenceFigure& figure, 
 }
 
 StepWords words_of(const FigureStep& step, const SequenceFigure& figure, const std::string& lasting) {
-    StepWords words{wrapped_lines(what_happened(step, figure, lasting), words_chars), {}};
+    StepWords words{wrapped_lines(step_in_words(step, figure, lasting), words_chars), {}};
     if (words.what.size() > words_lines) {  // cut the rest short: the table row has it whole
         words.what[words_lines - 1] =
             shortened(words.what[words_lines - 1] + " " + words.what[words_lines], words_chars);
