@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "models/faults/fault.hpp"
@@ -86,9 +87,16 @@ std::int64_t magnitude(const std::optional<Duration>& size) {
 
 }  // namespace
 
+bool longer_size(const std::optional<Duration>& a, const std::optional<Duration>& b) {
+    if (!b) return false;
+    if (!a) return b->ns >= 0;
+    return (a->ns < 0) == (b->ns < 0) && magnitude(a) > magnitude(b);
+}
+
 std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
     // Per (family, point): the violations of each size, from the depth-1 placements.
     struct AtPoint {
+        std::set<std::size_t> violating_sizes;
         std::uint32_t violations = 0;
         std::optional<std::size_t> smallest;  // the smallest violating size
         std::uint64_t violating = 0;
@@ -99,6 +107,7 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
         const FaultChoice& choice = placement.faults.front();
         AtPoint& here = at[{choice.family, choice.point}];
         here.violations |= placement.violations;
+        here.violating_sizes.insert(choice.size);
         ++here.violating;
         const auto& sizes = design.families[choice.family].sizes;
         if (!here.smallest || magnitude(sizes[choice.size]) < magnitude(sizes[*here.smallest]))
@@ -126,7 +135,7 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
                 const AtPoint& here = found->second;
                 if (!open) {
                     open = ExploreWindow{
-                        f, node, p, p, last_safe, std::nullopt, *here.smallest, *here.smallest, *here.smallest, 0, 0};
+                        f, node, p, p, last_safe, std::nullopt, *here.smallest, *here.smallest, *here.smallest, 0, 0, std::nullopt};
                 }
                 open->last = p;
                 open->last_size = *here.smallest;
@@ -136,6 +145,18 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
                 open->violating_placements += here.violating;
             }
             if (open) windows.push_back(*open);
+        }
+    }
+    for (auto& window : windows) {
+        const auto& sizes = design.families[window.family].sizes;
+        for (std::size_t p = window.first; p <= window.last && !window.longer_safe; ++p) {
+            const auto found = at.find({window.family, p});
+            if (design.points[p].node != window.node || found == at.end() ||
+                !found->second.violating_sizes.contains(window.shortest_size))
+                continue;
+            for (std::size_t s = 0; s < sizes.size() && !window.longer_safe; ++s)
+                if (longer_size(sizes[s], sizes[window.shortest_size]) && !found->second.violating_sizes.contains(s))
+                    window.longer_safe = FaultChoice{window.family, p, s};
         }
     }
     return windows;

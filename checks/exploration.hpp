@@ -156,7 +156,16 @@ struct ExploreWindow {
     std::size_t shortest_size = 0;  // (indices into the family's sizes)
     std::uint32_t violations = 0;
     std::uint64_t violating_placements = 0;
+    // Whether "the shortest that does it" goes for every longer size too: the first
+    // placement (in time, then size order) of a size longer than `shortest_size` that is
+    // safe at a strike point of the window where `shortest_size` violates. None: every
+    // longer size tried violates wherever the shortest does.
+    std::optional<FaultChoice> longer_safe;
 };
+
+// Whether size `a` is longer than `b`: further from nothing the same way (a clock step
+// forward is never longer than one back); a crash that stays down outlasts every restart.
+bool longer_size(const std::optional<Duration>& a, const std::optional<Duration>& b);
 
 struct DesignExploration {
     std::string name;

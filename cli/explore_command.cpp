@@ -31,19 +31,24 @@
 namespace locksim {
 namespace {
 
-// Each region's example fault run as its replay command runs it (`run --faults`), for the
-// map to tell why the region breaks the design.
-RegionRuns region_examples(const Scenario& scenario, const Exploration& exploration, std::uint64_t event_limit) {
-    RegionRuns runs;
+// Each region's example fault and each window's first violating placement run as its
+// replay command runs it (`run --faults`), for the map to tell why it breaks the design.
+MapExamples map_examples(const Scenario& scenario, const Exploration& exploration, std::uint64_t event_limit) {
+    const auto run_with = [&](const DesignExploration& design, const nlohmann::ordered_json& fault) {
+        Scenario replayed = scenario;
+        replace_faults(replayed, nlohmann::ordered_json::array({fault}).dump(), "explore");
+        auto outcome = run_scenario(replayed, exploration.seed, design.name, RunOptions{.event_limit = event_limit},
+                                    FaultJudging::off);
+        return std::move(outcome.designs.front());
+    };
+    MapExamples runs;
     for (const auto& design : exploration.designs) {
-        auto& examples = runs.emplace_back();
-        for (const auto& region : design.regions) {
-            Scenario replayed = scenario;
-            replace_faults(replayed, nlohmann::ordered_json::array({region_fault(design, region)}).dump(), "explore");
-            auto outcome = run_scenario(replayed, exploration.seed, design.name, RunOptions{.event_limit = event_limit},
-                                        FaultJudging::off);
-            examples.push_back(std::move(outcome.designs.front()));
-        }
+        auto& regions = runs.regions.emplace_back();
+        for (const auto& region : design.regions) regions.push_back(run_with(design, region_fault(design, region)));
+        auto& windows = runs.windows.emplace_back();
+        for (const auto& window : design.windows)
+            windows.push_back(
+                run_with(design, fault_object(design, FaultChoice{window.family, window.first, window.first_size})));
     }
     return runs;
 }
@@ -149,7 +154,7 @@ int explore_command(const ExploreCommandOptions& options) {
         write_files_atomically(
             *options.report_directory,
             {OutputFile{page,
-                        render_explore_page(exploration, region_examples(scenario, exploration, options.max_events))}},
+                        render_explore_page(exploration, map_examples(scenario, exploration, options.max_events))}},
             "--report");
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n",
                    (std::filesystem::path(*options.report_directory) / page).string());

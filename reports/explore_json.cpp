@@ -26,6 +26,9 @@ Json window_json(const DesignExploration& design, const ExploreWindow& window) {
     out["from"] = format_seconds(design.points[window.first].at);
     out["to"] = format_seconds(design.points[window.last].at);
     out["shortest"] = family.size_texts[window.shortest_size];
+    // A longer size safe where the shortest violates, or null: every longer size tried
+    // violates wherever the shortest does.
+    out["longer_safe"] = window.longer_safe ? placement_json(design, *window.longer_safe) : Json(nullptr);
     out["violations"] = violation_names(window.violations);
     out["violating_placements"] = window.violating_placements;
     out["first_violating"] = placement_json(design, FaultChoice{window.family, window.first, window.first_size});
