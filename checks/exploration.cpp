@@ -134,8 +134,18 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
                 }
                 const AtPoint& here = found->second;
                 if (!open) {
-                    open = ExploreWindow{
-                        f, node, p, p, last_safe, std::nullopt, *here.smallest, *here.smallest, *here.smallest, 0, 0, std::nullopt};
+                    open = ExploreWindow{f,
+                                         node,
+                                         p,
+                                         p,
+                                         last_safe,
+                                         std::nullopt,
+                                         *here.smallest,
+                                         *here.smallest,
+                                         *here.smallest,
+                                         0,
+                                         0,
+                                         std::nullopt};
                 }
                 open->last = p;
                 open->last_size = *here.smallest;

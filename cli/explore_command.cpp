@@ -151,11 +151,10 @@ int explore_command(const ExploreCommandOptions& options) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
         // at the terminal, on stderr, so that stdout stays one clean document.
         const std::string page = slug(exploration.name) + "-explore.html";
-        write_files_atomically(
-            *options.report_directory,
-            {OutputFile{page,
-                        render_explore_page(exploration, map_examples(scenario, exploration, options.max_events))}},
-            "--report");
+        write_files_atomically(*options.report_directory,
+                               {OutputFile{page, render_explore_page(exploration, map_examples(scenario, exploration,
+                                                                                               options.max_events))}},
+                               "--report");
         fmt::print(stderr, "Vulnerability map: {} (open it in a browser)\n",
                    (std::filesystem::path(*options.report_directory) / page).string());
     }
