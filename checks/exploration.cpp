@@ -134,18 +134,14 @@ std::vector<ExploreWindow> find_windows(const DesignExploration& design) {
                 }
                 const AtPoint& here = found->second;
                 if (!open) {
-                    open = ExploreWindow{f,
-                                         node,
-                                         p,
-                                         p,
-                                         last_safe,
-                                         std::nullopt,
-                                         *here.smallest,
-                                         *here.smallest,
-                                         *here.smallest,
-                                         0,
-                                         0,
-                                         std::nullopt};
+                    open = ExploreWindow{.family = f,
+                                         .node = node,
+                                         .first = p,
+                                         .last = p,
+                                         .safe_before = last_safe,
+                                         .first_size = *here.smallest,
+                                         .last_size = *here.smallest,
+                                         .shortest_size = *here.smallest};
                 }
                 open->last = p;
                 open->last_size = *here.smallest;
