@@ -93,7 +93,7 @@ DrawnRun drawn_run(const ScenarioOutcome& outcome, const ReportPage& page, const
 // A design's outcome. One run of many is evidence of what can go wrong, never that nothing
 // can: on such a page the rate over the sweep leads, and the drawn run's outcome follows
 // in plain ink unless it lost something.
-std::string outcome_verdict(const DesignOutcome& design, const DrawnRun& drawn = {}) {
+std::string outcome_verdict(const DesignOutcome& design, const DrawnRun& drawn) {
     const RunOutcome run = run_outcome(design);
     if (!drawn.one_of_many) return badge(run.tone, run.text);
     std::string html = drawn.tally ? rate_verdict(*drawn.tally) + " " : std::string();
@@ -284,7 +284,7 @@ StepLists step_lists(const SequenceFigure& figure, Href href_of, std::size_t lim
 }
 
 // A design's verdicts, faults, and what went wrong or protected it.
-std::string design_summary(const DesignOutcome& design, const StepLists& lists, const DrawnRun& drawn = {}) {
+std::string design_summary(const DesignOutcome& design, const StepLists& lists, const DrawnRun& drawn) {
     std::string html = fmt::format("<p>A {} lock. {} {}</p>\n", to_string(design.purpose),
                                    outcome_verdict(design, drawn), contract_verdict(design));
     if (!lists.faults.empty()) html += "<p>Faults:</p>\n<ul class=\"faults\">\n" + lists.faults + "</ul>\n";
@@ -358,18 +358,20 @@ std::string design_article(const DesignOutcome& design, const SequenceFigure& fu
 
 // A design's page of every step: the full figure and the table of every event.
 std::string every_step_page(const ScenarioOutcome& outcome, const DesignOutcome& design, const SequenceFigure& figure,
-                            const std::string& anchor, const std::string& back) {
+                            const std::string& anchor, const std::string& back, const DrawnRun& drawn) {
     std::string html = page_head(fmt::format("{} · {} · every step · locksim", outcome.name, design.name));
     html += fmt::format(
         "<header>\n<p><a href=\"{}\">← the story of {}</a></p>\n<p class=\"chapter\">{}</p>\n<h1>{}: every "
         "step</h1>\n</header>\n",
         escaped(back), escaped(outcome.name), escaped(outcome.name), escaped(design.name));
-    html += "<section>\n" +
-            design_summary(
-                design, step_lists(
-                            figure, [&](const FigureStep& step) { return fmt::format("#{}-e{}", anchor, step.number); },
-                            std::numeric_limits<std::size_t>::max(), "")) +
-            "</section>\n";
+    html +=
+        "<section>\n" +
+        design_summary(design,
+                       step_lists(
+                           figure, [&](const FigureStep& step) { return fmt::format("#{}-e{}", anchor, step.number); },
+                           std::numeric_limits<std::size_t>::max(), ""),
+                       drawn) +
+        "</section>\n";
     html +=
         "<section>\n<h2>How to read the figure</h2>\n<p class=\"howto\">One lane per node; the figure scrolls in "
         "its own frame, and the lane names stay at its top. Time runs down in true time, which no node can read: "
@@ -578,8 +580,9 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
         html += design_article(design, runs[i], stories[i], anchor, path, drawn_run(outcome, page, design));
         // The page of every step draws the first steps of a long run.
         const SequenceFigure figure = build_sequence_figure(design, every_step_cap);
-        report.step_pages.push_back(ReportFile{
-            path, every_step_page(outcome, design, figure, anchor, fmt::format("../{}#{}", own_name, anchor))});
+        report.step_pages.push_back(
+            ReportFile{path, every_step_page(outcome, design, figure, anchor, fmt::format("../{}#{}", own_name, anchor),
+                                             drawn_run(outcome, page, design))});
     }
     html += "</div>\n";
     html += see_also(page);
