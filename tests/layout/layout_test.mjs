@@ -1,7 +1,9 @@
 // Opens the pages of a generated course (the scenario pages and index.html) in headless
 // Chromium and checks what a reader sees, at 1280 and 800 px: nothing wider than the page, no overlapping figure labels, the
 // violation and protection sentences on screen, no arrow delivered to a node that is down,
-// readable contrast, and a size budget. The pages of every step have rules of their own:
+// readable contrast, a size budget, no green ✓ from one run of many on a lesson about a rate
+// (m), each page once in the index (n), the red mark on the write its sentence blames (o).
+// The pages of every step have rules of their own:
 // the page never scrolls sideways (the figure scrolls in its frame, its lane names on top),
 // labels clear of arrows, of each other and of the time column, the checker's sentences
 // whole, and a number and time on every step (on a named sample of them, STEP_SAMPLE).
@@ -25,6 +27,9 @@ const SCREENSHOTS = ['gc-pause-40s.html', 'redlock-clock-jump.html', 'replica-fa
 const BUDGET_PAGE = 'gc-pause-40s.html';
 const BUDGET_BYTES = 150 * 1024;
 const MAX_BYTES = 1024 * 1024;
+// Lessons about how often, whose faults are drawn at random: each page must lead with rates.
+const RATE_LESSONS = ['random-gc-pauses.html', 'random-network-faults.html', 'clock-chaos.html',
+  'monthly-statements-rate.html'];
 const RULES = {
   a: 'within the page width',
   b: 'figure labels do not overlap',
@@ -33,15 +38,18 @@ const RULES = {
   e: 'text contrast (WCAG AA)',
   f: 'page size budget',
   g: 'page opened, screenshots taken',
+  m: 'no green mark from one run of many (a lesson that is a rate)',
+  n: 'the index lists each page once',
+  o: 'the red mark sits on the write its sentence blames',
 };
 
 // Runs in the page. Returns findings per rule, each {detail, key?, faded?}. Only what is
 // rendered counts: Chromium gives the content of a closed <details> client rects all the same
 // (it is laid out, then hidden by content-visibility), so checkVisibility decides.
-function measure() {
+function measure(oneOfMany) {
   const W = innerWidth;
   const SLACK = 0.5;  // sub-pixel rounding of text boxes
-  const found = { a: [], b: [], c: [], d: [], e: [] };
+  const found = { a: [], b: [], c: [], d: [], e: [], m: [], n: [], o: [] };
   // Per element, not per text node: the big pages have tens of thousands of text nodes.
   const cached = (f) => { const memo = new Map(); return (el) => { if (!memo.has(el)) memo.set(el, f(el)); return memo.get(el); }; };
   const visible = cached((el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true }));
@@ -213,6 +221,31 @@ function measure() {
   };
   for (const t of htmlText) checkContrast(t.el, t.text, t.r, false);
   for (const t of svgText) checkContrast(t.el, t.text, t.r, true);
+
+  // m: a page whose faults are drawn at random names its run as one of many; a green ✓ there
+  // must count the runs of its sweep ("nothing lost in 2000 runs"), never the one run drawn.
+  if (oneOfMany || document.querySelector('header')?.textContent.includes('one run of many')) {
+    if (!document.querySelector('section.rates')) found.m.push({ detail: 'one run of many, and no rates' });
+    for (const el of document.querySelectorAll('.outcome-safe')) {
+      if (!/ in \d+ runs?$/.test(el.textContent.trim())) found.m.push({ detail: `${describe(el)} ${quote(el.textContent)}` });
+    }
+  }
+  // n: on the course index, every page once.
+  if (document.querySelector('ol.course')) {
+    const seen = new Map();
+    for (const a of document.querySelectorAll('ol.course a')) seen.set(a.getAttribute('href'), (seen.get(a.getAttribute('href')) ?? 0) + 1);
+    for (const [href, count] of seen) if (count > 1) found.n.push({ detail: `${href} listed ${count} times` });
+  }
+  // o: where a violation's sentence names the write it blames ("(charge 8)"), the red mark is
+  // on that write: the marked step's own words name it.
+  for (const step of document.querySelectorAll('g.step.violation')) {
+    const caption = step.querySelector('g.caption')?.textContent ?? '';
+    const words = [...step.querySelectorAll(':scope > a > text.words, :scope > text.words')].map((t) => t.textContent).join(' ');
+    const blamed = [...caption.matchAll(/\(([^()]+ \d+)\)/g)].map((m) => m[1]).filter((w) => /^[a-z][a-z -]* \d+$/.test(w));
+    if (blamed.length > 0 && !blamed.some((w) => words.includes(`(${w})`) || words.includes(`(${w},`))) {
+      found.o.push({ detail: `${step.id}: marks ${quote(words)}, but its sentence blames ${blamed.map((w) => `(${w})`).join(', ')}` });
+    }
+  }
   return found;
 }
 
@@ -470,7 +503,7 @@ async function inPool(browser, files, check) {
 async function checkPage(browser, file) {
   const name = pageName(file);
   await atEachWidth(browser, file, async (page, width) => {
-    const found = await page.evaluate(measure);
+    const found = await page.evaluate(measure, RATE_LESSONS.includes(name));
     for (const [rule, list] of Object.entries(found)) for (const f of list) fail(name, width, rule, f);
     if (width === 1280 && screenshotDir && SCREENSHOTS.includes(name)) {
       await screenshot(page, { path: path.join(screenshotDir, name.replace(/\.html$/, '.png')), fullPage: true });
