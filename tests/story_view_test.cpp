@@ -248,3 +248,20 @@ TEST_CASE("designs with the same effects in the same order are said to run alike
     one.designs.resize(1);
     CHECK(render_html_report(one, ReportPage{"", "locksim run", ""}).page.find("class=\"strip\"") == std::string::npos);
 }
+
+TEST_CASE("the designs' time axis draws a pause as a band from its start to its end, not a diamond at each") {
+    const ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
+    const std::string page = render_html_report(outcome, ReportPage{"", "locksim run", ""}).page;
+    const auto strip_at = page.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"strip\"");
+    REQUIRE(strip_at != std::string::npos);
+    const std::string strip = page.substr(strip_at, page.find("</svg>", strip_at) - strip_at);
+    // Server-1's 40 s gc pause, in every design's row.
+    std::size_t bands = 0;
+    for (auto at = strip.find("<title>server-1 paused from 6.000s to 46.000s</title>"); at != std::string::npos;
+         at = strip.find("<title>server-1 paused from 6.000s to 46.000s</title>", at + 1))
+        ++bands;
+    CHECK(bands == outcome.designs.size());
+    // No diamond at the pause's ends: the band says when it began and ended.
+    CHECK(strip.find("rotate(45") == std::string::npos);
+    CHECK_THAT(page, Catch::Contains("a purple band while a node is paused or down"));
+}

@@ -37,6 +37,10 @@ double tick_step(double span) {
 }
 
 // What happened at a divergence in one design: "billing-db: refuses token 33's write".
+bool is_fault_band(const FigureSpan& span) {
+    return span.kind == FigureSpan::Kind::paused || span.kind == FigureSpan::Kind::down;
+}
+
 std::string what_happened(const TraceEvent* event, const Trace& trace) {
     if (event == nullptr) return "nothing more happened";
     const auto text = describe_event(*event, trace);
@@ -50,9 +54,12 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
     const std::size_t count = outcome.designs.size();
     if (count < 2 || count > most_designs) return "";
     Instant last{};
-    for (const auto& story : stories)
+    for (const auto& story : stories) {
         for (const auto& step : story.figure.steps)
             if (marked(step)) last = std::max(last, step.at);
+        for (const auto& band : story.figure.spans)
+            if (is_fault_band(band)) last = std::max(last, band.to);
+    }
     const double span = std::max(in_seconds(last - Instant{}) * 1.04, 0.001);
     const auto x_of = [&](Instant at) {
         return names_width + (axis_right - names_width) * std::min(in_seconds(at - Instant{}) / span, 1.0);
@@ -79,8 +86,28 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
             "<g class=\"strip-row\"><a href=\"#{0}\"><text x=\"4\" y=\"{1:.1f}\" class=\"design-name\">{2}</text></a>"
             "<line x1=\"{3:.0f}\" y1=\"{1:.1f}\" x2=\"{4:.0f}\" y2=\"{1:.1f}\" stroke=\"#8C959F\"/>\n",
             escaped(anchors[i]), y, escaped(shortened(outcome.designs[i].name, 20)), names_width, axis_right);
+        // A pause or a crash lasts: a band from its start to its end, not a mark at each.
+        std::vector<std::pair<std::size_t, Instant>> band_edges;
+        for (const auto& band : stories[i].figure.spans) {
+            if (!is_fault_band(band)) continue;
+            const double from = x_of(band.from), to = std::max(x_of(band.to), from + 2);
+            const std::string& node = stories[i].figure.lanes[band.lane];
+            svg += fmt::format(
+                "<g class=\"fault-band\"><title>{} {} from {} to {}{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" "
+                "width=\"{:.1f}\" height=\"8\" fill=\"{}\" fill-opacity=\"0.45\"/></g>\n",
+                escaped(node), band.kind == FigureSpan::Kind::paused ? "paused" : "down", format_seconds(band.from),
+                format_seconds(band.to), band.open ? " (still when the run stopped)" : "", from, y - 4, to - from,
+                palette::fault);
+            band_edges.emplace_back(band.lane, band.from);
+            band_edges.emplace_back(band.lane, band.to);
+        }
+        const auto on_band_edge = [&](const FigureStep& step) {
+            return std::find(band_edges.begin(), band_edges.end(), std::make_pair(step.lane, step.at)) !=
+                   band_edges.end();
+        };
         for (const auto& step : stories[i].figure.steps) {
             if (!marked(step)) continue;
+            if (step.tone == EventTone::fault && on_band_edge(step)) continue;
             const double x = x_of(step.at);
             const std::string link = fmt::format("<a href=\"#{}-story-e{}\"><title>e{} at {}: {}</title>",
                                                  escaped(anchors[i]), step.number, step.number, format_seconds(step.at),
@@ -126,7 +153,8 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
     svg += "</svg>\n";
     const std::string key = fmt::format(
         "<p class=\"strip-key\">The designs on one time axis: a grey tick where the lock changed hands, a purple "
-        "diamond for a fault, a red dot for a violation, a green dot for a protection; a dashed line where a design "
+        "band while a node is paused or down, a purple diamond for another fault, a red dot for a violation, a green "
+        "dot for a protection; a dashed line where a design "
         "parts ways with {}.</p>\n",
         escaped(outcome.designs[0].name));
     return "<div class=\"strip\">\n" + key + svg + "<ul class=\"divergences\">\n" + told + "</ul>\n</div>\n";
