@@ -265,3 +265,20 @@ TEST_CASE("the designs' time axis draws a pause as a band from its start to its 
     CHECK(strip.find("rotate(45") == std::string::npos);
     CHECK_THAT(page, Catch::Contains("a purple band while a node is paused or down"));
 }
+
+TEST_CASE("a story says a message was refused or lost before its words, which a long message may cut") {
+    const ScenarioOutcome outcome = run_shipped("check-before-charge.json");
+    const std::string page = render_html_report(outcome, ReportPage{"", "locksim run", ""}).page;
+    CHECK_THAT(page, Catch::Contains("→ lock-store, refused, and 26 more until"));
+    CHECK(page.find("(refused; ") == std::string::npos);
+    const ScenarioOutcome partition = run_shipped("partition.json");
+    const std::string cut_off = render_html_report(partition, ReportPage{"", "locksim run", ""}).page;
+    CHECK_THAT(cut_off, Catch::Contains("server-1 → lock-store, lost: SET"));
+}
+
+TEST_CASE("a long design name on the designs' time axis is cut short of the first mark") {
+    ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
+    outcome.designs[1].name = "fenced-by-a-very-long-design-name";
+    const std::string page = render_html_report(outcome, ReportPage{"", "locksim run", ""}).page;
+    CHECK_THAT(page, Catch::Contains("class=\"design-name\">fenced-by-a-very-…</text>"));
+}

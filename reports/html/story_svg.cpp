@@ -62,12 +62,16 @@ struct RowText {
 RowText row_text(const FigureStep& step, const SequenceFigure& figure) {
     std::string text;
     if (step.is_message()) {
-        text = fmt::format("{} → {}: {}", figure.lanes[step.lane], figure.lanes[*step.to_lane], step.text);
-        if (!step.note.empty()) text += fmt::format(" (refused; {})", step.note);
-        if (step.lost) text += " (lost)";
-        if (step.in_flight) text += " (still in flight when the run stopped)";
+        // What became of the message comes before its words, which a long message may cut:
+        // a refused claim cut short must not read as a granted one.
+        std::vector<std::string> fate;
+        if (!step.note.empty()) fate.push_back(fmt::format("refused, and {}", step.note));
+        if (step.lost) fate.push_back("lost");
+        if (step.in_flight) fate.push_back("still in flight when the run stopped");
         if (!step.lost && !step.in_flight && step.arrives - step.at >= slow_message)
-            text += fmt::format(" (arrived {} later)", format_duration_rounded(step.arrives - step.at));
+            fate.push_back(fmt::format("arrived {} later", format_duration_rounded(step.arrives - step.at)));
+        text = fmt::format("{} → {}{}: {}", figure.lanes[step.lane], figure.lanes[*step.to_lane],
+                           fate.empty() ? "" : fmt::format(", {}", fmt::join(fate, ", ")), step.text);
     } else {
         text = fmt::format("{}: {}", figure.lanes[step.lane], step.text);
     }
