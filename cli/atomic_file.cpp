@@ -15,6 +15,10 @@
 namespace locksim {
 namespace {
 
+// Why a folder of pages cannot be written into.
+constexpr std::string_view linked_folder =
+    "is a symbolic link or not a folder; pages go only into real folders, never through a link";
+
 // Beside the target, so the rename stays within one file system and is atomic. Named after
 // the host and process, and created exclusively: two tasks on a shared file system (or two
 // containers that are both PID 1) never write the same temporary file.
@@ -145,8 +149,7 @@ private:
             created_.push_back(shown);
             fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         }
-        if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
-            fail(shown, "is a symbolic link or not a folder; pages go only into real folders, never through a link");
+        if (fd < 0 && (errno == ELOOP || errno == ENOTDIR)) fail(shown, std::string(linked_folder));
         if (fd < 0) fail(shown, fmt::format("cannot open the folder: {}", std::strerror(errno)));
         folders_[relative] = fd;
         return fd;
@@ -171,6 +174,14 @@ private:
 };
 
 }  // namespace
+
+void refuse_linked_folder(const std::string& folder, const std::string& relative, std::string_view option) {
+    const std::filesystem::path path = std::filesystem::path(folder) / relative;
+    std::error_code error;
+    const auto status = std::filesystem::symlink_status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_directory(status))
+        throw OutputError(fmt::format("{} {}: {}", option, path.string(), linked_folder));
+}
 
 void write_files_atomically(const std::string& folder, const std::vector<OutputFile>& files, std::string_view option) {
     FolderWrite write(folder.empty() ? "." : folder, option, true);

@@ -34,6 +34,10 @@ struct OutputFile {
 // on any failure, after removing whatever it had written or created.
 void write_files_atomically(const std::string& folder, const std::vector<OutputFile>& files, std::string_view option);
 
+// Before any work: refuses (OutputError, as above) a folder `relative` inside `folder` that
+// exists and is a symbolic link or no folder, which writing would refuse only after it.
+void refuse_linked_folder(const std::string& folder, const std::string& relative, std::string_view option);
+
 // One file at `path`, whose folder must exist; as above.
 void write_file_atomically(const std::string& path, std::string_view content, std::string_view option = "--output");
 

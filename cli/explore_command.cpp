@@ -53,6 +53,17 @@ MapExamples map_examples(const Scenario& scenario, const Exploration& exploratio
     return runs;
 }
 
+}  // namespace
+
+std::string vulnerability_map_page(const Scenario& scenario, std::uint64_t seed, unsigned threads,
+                                   std::uint64_t event_limit) {
+    const Exploration exploration =
+        run_explore(scenario, ExploreOptions{std::nullopt, seed, threads, event_limit, true});
+    return render_explore_page(exploration, map_examples(scenario, exploration, event_limit));
+}
+
+namespace {
+
 // The exploration as `explore` prints it, in either format.
 std::string rendered_exploration(const Exploration& exploration, const std::string& format, bool placements,
                                  const std::string& program, const std::string& color) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/subcommand.hpp"
+#include "scenarios/schema/scenario.hpp"
 #include "sim/engine.hpp"
 
 namespace locksim {
@@ -28,6 +29,11 @@ struct ExploreCommandOptions {
 
 // 0 every explore expectation held, 1 one failed, 2 unusable input.
 int explore_command(const ExploreCommandOptions& options);
+
+// The vulnerability map of `scenario` (which has an "explore" block) explored under `seed`
+// on `threads` threads, every design: the page `explore FILE --report DIR` writes.
+std::string vulnerability_map_page(const Scenario& scenario, std::uint64_t seed, unsigned threads,
+                                   std::uint64_t event_limit);
 
 // `locksim merge` of explore shards (the first of `files` is one): the output `locksim
 // explore FILE` gives, from the file (which must still be the one explored) and the

@@ -13,6 +13,7 @@
 #include "checks/command_line.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/course_order.hpp"
+#include "cli/explore_command.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
@@ -46,9 +47,10 @@ std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, co
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
-    HtmlReport report = render_html_report(
-        outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list), course.previous,
-                            course.next, course.see_also, page, teaches_a_rate(scenario), std::move(rates)});
+    HtmlReport report =
+        render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
+                                               course.previous, course.next, course.see_also, page,
+                                               teaches_a_rate(scenario), std::move(rates), course.explore_map});
     std::vector<OutputFile> files;
     for (auto& steps : report.step_pages) files.push_back(OutputFile{steps.path, std::move(steps.html)});
     files.push_back(OutputFile{page, std::move(report.page)});
@@ -111,7 +113,10 @@ int report_command(const ReportCommandOptions& options) {
         pages.push_back(CoursePage{file, std::move(*scenario), std::move(page)});
     }
     std::vector<const Scenario*> scenarios;
-    for (const auto& page : pages) scenarios.push_back(&page.scenario);
+    for (const auto& page : pages) {
+        scenarios.push_back(&page.scenario);
+        refuse_linked_folder(options.out, page.page.substr(0, page.page.size() - 5) + "-steps", "--out");
+    }
     std::vector<std::size_t> order;
     try {
         order = course_order(scenarios);
@@ -141,9 +146,20 @@ int report_command(const ReportCommandOptions& options) {
         CourseEntry entry{scenario.section, scenario.name,  scenario.lesson,
                           course_page.page, outcome.held(), outcome.violated_designs()};
         if (rates) swept_outcome(*rates, entry);
-        for (auto& file : scenario_report_files(outcome, scenario, options.program,
-                                                replay_command(options.program, course_page.file, seed),
-                                                links_of(pages, order, at), std::move(rates)))
+        CourseLinks links = links_of(pages, order, at);
+        if (scenario.explore) {
+            // Named as `explore --report` names it, unless a page of the course has that name.
+            const std::string stem = course_page.page.substr(0, course_page.page.size() - 5) + "-explore";
+            std::string map = stem;
+            for (int n = 2; taken.contains(map); ++n) map = fmt::format("{}-{}", stem, n);
+            taken.insert(map);
+            links.explore_map = map + ".html";
+            site.push_back(OutputFile{links.explore_map,
+                                      vulnerability_map_page(scenario, seed, usable_cpus(), options.max_events)});
+        }
+        for (auto& file :
+             scenario_report_files(outcome, scenario, options.program,
+                                   replay_command(options.program, course_page.file, seed), links, std::move(rates)))
             site.push_back(std::move(file));
         entries.push_back(std::move(entry));
     }

@@ -22,6 +22,7 @@ struct CourseLinks {
     std::optional<PageLink> previous;
     std::optional<PageLink> next;
     std::vector<PageLink> see_also;
+    std::string explore_map;  // the course's vulnerability map of the scenario, or empty
 };
 
 // The scenario's report as files of the report folder: its designs' pages of every step,

@@ -484,7 +484,7 @@ TEST_CASE("every text of a hostile scenario reaches every output of the program 
                   .contains(tag));
     }
     // Every HTML page: the scenario's, its pages of every step, the course's index, the
-    // vulnerability map, the study charts.
+    // vulnerability map (by explore, and in the course), the study charts.
     REQUIRE(run_locksim("run " + hostile + " --report '" + (folder / "run").string() + "'").exit_code == 0);
     REQUIRE(run_locksim("report tests/hostile --out '" + (folder / "course").string() + "'").exit_code == 0);
     REQUIRE(
@@ -505,7 +505,7 @@ TEST_CASE("every text of a hostile scenario reaches every output of the program 
         CHECK(page.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
                         "'unsafe-inline'; base-uri 'none'; form-action 'none'\">") != std::string::npos);
     }
-    CHECK(pages == 11);  // the scenario's page and three of every step, twice; the index, the map, the charts
+    CHECK(pages == 12);  // the scenario's page and three of every step, twice; the index, two maps, the charts
     // The list: the text as it is, as text and as JSON.
     const auto list = run_locksim("list tests/hostile --format json");
     CHECK(list.exit_code == 0);

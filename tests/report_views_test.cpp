@@ -640,6 +640,18 @@ TEST_CASE("the course index lists each page once, under its first chapter, in th
         std::vector<std::string> expected_order;
         for (const auto& name : listed) expected_order.push_back(slug(name) + ".html");
         CHECK(visited == expected_order);
+        // A lesson with an "explore" block links its vulnerability map, written beside it, and
+        // says how to read it; one without has no such link.
+        for (const auto& [name, scenario] : by_name) {
+            INFO(name);
+            const std::string html = slurp(out / (slug(name) + ".html"));
+            const std::string map = slug(name) + "-explore.html";
+            CHECK((html.find("<a href=\"" + map + "\">The vulnerability map of") != std::string::npos) ==
+                  scenario.explore.has_value());
+            CHECK(std::filesystem::is_regular_file(out / map) == scenario.explore.has_value());
+            if (scenario.explore)
+                CHECK_THAT(html, Catch::Contains("<h2>Where else it breaks: the vulnerability map</h2>"));
+        }
         // `locksim list` prints the same order.
         const auto list = run_locksim("list scenarios --format json");
         REQUIRE(list.exit_code == 0);

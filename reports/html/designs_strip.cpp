@@ -23,7 +23,7 @@ constexpr double strip_row_height = 34;
 constexpr double axis_height = 26;
 // A design's name keeps clear of a mark at 0 s (6 px wide): 17 characters and a "…" at
 // 7.2 px each, the widest of the page's semibold 12 px, end before it.
-constexpr std::size_t name_chars = 17;
+constexpr std::size_t strip_name_chars = 17;
 
 // A step worth a mark on the strip: a verdict, a fault, or the lock changing hands.
 bool marked(const FigureStep& step) {
@@ -88,7 +88,8 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
         svg += fmt::format(
             "<g class=\"strip-row\"><a href=\"#{0}\"><text x=\"4\" y=\"{1:.1f}\" class=\"design-name\">{2}</text></a>"
             "<line x1=\"{3:.0f}\" y1=\"{1:.1f}\" x2=\"{4:.0f}\" y2=\"{1:.1f}\" stroke=\"#8C959F\"/>\n",
-            escaped(anchors[i]), y, escaped(shortened(outcome.designs[i].name, name_chars)), names_width, axis_right);
+            escaped(anchors[i]), y, escaped(shortened(outcome.designs[i].name, strip_name_chars)), names_width,
+            axis_right);
         // A pause or a crash lasts: a band from its start to its end, not a mark at each.
         std::vector<std::pair<std::size_t, Instant>> band_edges;
         for (const auto& band : stories[i].figure.spans) {

@@ -482,6 +482,22 @@ std::string course_navigation(const ReportPage& page) {
     return html + "</nav>\n";
 }
 
+// Where else the designs break: the map of every moment the file's explored faults can
+// strike, and how to read it.
+std::string explore_map_link(const ScenarioOutcome& outcome, const ReportPage& page) {
+    if (page.explore_map.empty()) return "";
+    return fmt::format(
+        "<section class=\"explore-link\">\n<h2>Where else it breaks: the vulnerability map</h2>\n<p "
+        "class=\"howto\">The stories above are one run, with the file's own faults. The map tries each fault of the "
+        "file's explore block at every moment it can strike, design by design, one run each: across, true time at "
+        "the scale its caption states (cut only at a labelled zig-zag); down, the fault's size; a dark cell where a "
+        "run there broke the lock's promise, a pale one where every run kept it. Each block of dark cells is a "
+        "window, outlined and numbered, listed under the map with the sentence that says why its first run fails "
+        "and the command that replays it; a design with no dark cell held at every moment tried, and only at "
+        "those.</p>\n<p><a href=\"{}\">The vulnerability map of {} →</a></p>\n</section>\n",
+        escaped(page.explore_map), escaped(outcome.name));
+}
+
 std::string see_also(const ReportPage& page) {
     if (page.see_also.empty()) return "";
     std::string html = "<section class=\"see-also\">\n<h2>See also, in the same chapter</h2>\n<ul>\n";
@@ -585,6 +601,7 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
                                              drawn_run(outcome, page, design))});
     }
     html += "</div>\n";
+    html += explore_map_link(outcome, page);
     html += see_also(page);
     if (const std::string nav = course_navigation(page); !nav.empty()) html += "<section>\n" + nav + "</section>\n";
     html += fmt::format(

@@ -41,6 +41,8 @@ struct ReportPage {
     // rates such a page still names the run as one draw, and gives no design a green mark.
     bool one_draw_of_many = false;
     std::optional<LessonRates> rates;
+    // The href of the scenario's vulnerability map (`explore`), where the course wrote one.
+    std::string explore_map;
 };
 
 // A file of the report, its path relative to the scenario's page.
