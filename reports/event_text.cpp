@@ -6,6 +6,7 @@
 #include "models/faults/clock_events.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
+#include "reports/partition_cut.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -79,13 +80,16 @@ Described network_event(const TraceEvent& event, const Context& context) {
         return EventText{fmt::format("a message to {} is lost{}", context.name(event.node_ref("to")),
                                      event.flag("cut") ? " (the link is cut)" : ""),
                          EventTone::fault};
-    if (k == kind::network_partitioned)
-        return EventText{
-            fmt::format("network partition{}: {}; groups now {}", event.flag("one_way") ? " (one way)" : "",
-                        event.text("cut"), event.text("groups")),
-            EventTone::fault};
-    if (k == kind::network_healed)
-        return EventText{fmt::format("network healed; groups now {}", event.text("groups")), EventTone::fault};
+    if (k == kind::network_partitioned || k == kind::network_healed) {
+        const auto cut = partition_cut(event);
+        const bool healed = k == kind::network_healed;
+        std::string text = healed ? "network healed" : "network partition";
+        if (cut) text += ": " + (healed ? cut->healed_words() : cut->words());
+        // The groups say more than the cut only when the network is in pieces.
+        const std::string_view groups = event.text("groups");
+        if (!cut || groups.find(" | ") != std::string_view::npos) text += fmt::format("; groups now {}", groups);
+        return EventText{std::move(text), EventTone::fault};
+    }
     if (k == kind::link_held)
         return EventText{
             fmt::format("messages to {} held back {} more until {}", context.name(event.node_ref("to")),

@@ -287,6 +287,8 @@ inline constexpr KindSpec network_partitioned{"network.partitioned", "a partitio
 
 inline constexpr FieldSpec network_healed_fields[] = {
     {"groups", FieldType::text, false, "the groups of nodes that reach each other after the heal"},
+    {"one_way", FieldType::flag, false, "the partition it heals was one way"},
+    {"cut", FieldType::text, false, "the partition's cut, word for word, e.g. a, b / c"},
 };
 inline constexpr KindSpec network_healed{"network.healed", "a partition healed", network_healed_fields};
 

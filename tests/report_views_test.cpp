@@ -676,7 +676,7 @@ TEST_CASE("scenarios that assume each other in a circle are refused with the cir
     write("b", "c");
     write("c", "a");
     write("d", "a");
-    for (const std::string command :
+    for (const std::string& command :
          {"report '" + in.string() + "' --out '" + (in / "site").string() + "'", "list '" + in.string() + "'"}) {
         INFO(command);
         const auto ran = run_locksim(command);

@@ -9,12 +9,21 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "models/trace_kinds.hpp"
+#include "reports/event_text.hpp"
 #include "reports/figure/divergence.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/figure/story_figure.hpp"
+#include "reports/figure/time_axis.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/story_svg.hpp"
+#include "sim/duration_text.hpp"
+#include "tests/program_support.hpp"
 #include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
 
@@ -281,4 +290,94 @@ TEST_CASE("a long design name on the designs' time axis is cut short of the firs
     outcome.designs[1].name = "fenced-by-a-very-long-design-name";
     const std::string page = render_html_report(outcome, ReportPage{"", "locksim run", ""}).page;
     CHECK_THAT(page, Catch::Contains("class=\"design-name\">fenced-by-a-very-…</text>"));
+}
+
+namespace {
+
+// partition.json with its partition replaced by `faults`.
+ScenarioOutcome partition_with(const std::string& faults) {
+    Scenario scenario = load_scenario_file(scenario_path("partition.json"), metric_names());
+    replace_faults(scenario, faults, "the test");
+    return run_scenario(scenario, scenario.seed);
+}
+
+std::string strip_of(const std::string& page) {
+    const auto at = page.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"strip\"");
+    REQUIRE(at != std::string::npos);
+    return page.substr(at, page.find("</svg>", at) - at);
+}
+
+}  // namespace
+
+TEST_CASE("a partition is said as who is cut off from whom, and its heal as who reaches whom again") {
+    const ScenarioOutcome outcome = partition_with(
+        R"([{"partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "20s"},
+            {"partition": [["lock-store"], ["server-2"]], "at": "6s", "heal_after": "2s", "one_way": true},
+            {"partition": "server-3", "at": "7s", "heal_after": "1s"}])");
+    const Trace& trace = design_named(outcome, "unfenced").trace;
+    std::vector<std::string> said;
+    for (const auto& event : trace.events())
+        if (event.kind == trace_kind::network_partitioned || event.kind == trace_kind::network_healed)
+            said.push_back(describe_event(event, trace)->text);
+    CHECK(said == std::vector<std::string>{
+                      "network partition: server-1 cut off from lock-store",
+                      "network partition: messages from lock-store to server-2 cut",
+                      "network partition: server-3 cut off from server-1, server-2, lock-store, payment-provider, "
+                      "billing-db; groups now server-1, server-2, lock-store, payment-provider, billing-db | server-3",
+                      // Both heal at 8 s, the one scheduled first first: server-3 is still apart.
+                      "network healed: messages from lock-store to server-2 pass again; groups now server-1, "
+                      "server-2, lock-store, payment-provider, billing-db | server-3",
+                      "network healed: server-3 reaches server-1, server-2, lock-store, payment-provider, billing-db "
+                      "again",
+                      "network healed: server-1 reaches lock-store again"});
+}
+
+TEST_CASE("a partition is a band on each lane it cuts off, from the cut to its own heal") {
+    const ScenarioOutcome outcome = partition_with(
+        R"([{"partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "20s"},
+            {"partition": [["server-1", "server-2"], ["billing-db"]], "at": "6s", "heal_after": "2s"}])");
+    const SequenceFigure full = build_sequence_figure(design_named(outcome, "unfenced"), 100000);
+    std::vector<std::tuple<std::string, std::string, double, double>> bands;
+    for (const auto& span : full.spans)
+        if (span.kind == FigureSpan::Kind::cut_off)
+            bands.emplace_back(full.lanes[span.lane], span.label, in_seconds(span.from - Instant{}),
+                               in_seconds(span.to - Instant{}));
+    std::sort(bands.begin(), bands.end());
+    CHECK(bands == std::vector<std::tuple<std::string, std::string, double, double>>{
+                       {"server-1", "server-1 cut off from lock-store", 5.0, 25.0},
+                       {"server-1", "server-1, server-2 cut off from billing-db", 6.0, 8.0},
+                       {"server-2", "server-1, server-2 cut off from billing-db", 6.0, 8.0}});
+
+    // On the designs' time axis, a partition is one dashed band a row, however many nodes it
+    // cuts off, titled with who from whom and when.
+    const std::string strip = strip_of(render_html_report(outcome, ReportPage{"", "locksim run", ""}).page);
+    CHECK(count_of(strip, "<title>server-1 cut off from lock-store from 5.000s to 25.000s</title>") ==
+          outcome.designs.size());
+    CHECK(count_of(strip, "<title>server-1, server-2 cut off from billing-db from 6.000s to 8.000s</title>") ==
+          outcome.designs.size());
+    CHECK(count_of(strip, "<g class=\"cut-off\">") == 2 * outcome.designs.size());
+    // Not a diamond at the cut and another at the heal.
+    CHECK(strip.find("rotate(45") == std::string::npos);
+}
+
+TEST_CASE("a tick on the designs' time axis says who got the lock, in its title and under it") {
+    const ScenarioOutcome outcome = run_shipped("gc-pause-40s.json");
+    const std::string strip = strip_of(render_html_report(outcome, ReportPage{"", "locksim run", ""}).page);
+    // Each design: server-1 at the start, then server-2 once the store let server-1's lease go.
+    for (const auto& design : outcome.designs) {
+        INFO(design.name);
+        const SequenceFigure full = build_sequence_figure(design, 100000);
+        std::size_t holds = 0;
+        for (const auto& span : full.spans)
+            if (span.kind == FigureSpan::Kind::believed) {
+                ++holds;
+                CHECK_THAT(strip, Catch::Contains(fmt::format("<title>{} got the lock at {}", full.lanes[span.holder],
+                                                              format_seconds(span.from))));
+            }
+        CHECK(holds >= 2);
+    }
+    CHECK(count_of(strip, "class=\"holder\">server-1</text>") == outcome.designs.size());
+    CHECK(count_of(strip, "class=\"holder\">server-2</text>") == outcome.designs.size());
+    // The lock's other milestones (an expiry, a release) are the stories' to tell, not unnamed ticks.
+    CHECK(count_of(strip, "<g class=\"holder-tick\">") == count_of(strip, " got the lock at "));
 }

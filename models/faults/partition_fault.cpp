@@ -96,11 +96,13 @@ void PartitionFault::strike(FaultWorld& world, NodeId trigger) const {
                           {{"groups", groups}, {"one_way", one_way}, {"cut", sides}});
     if (!heal_after) return;
     world.engine().schedule_at(
-        world.engine().now() + *heal_after, no_node, [&world, cut = *cut, one_way = one_way, cause] {
+        world.engine().now() + *heal_after, no_node, [&world, cut = *cut, one_way = one_way, cause, sides] {
             for_each_pair(cut, one_way,
                           [&world, cause](NodeId from, NodeId to) { world.network().heal(from, to, cause); });
             const std::string groups = world.describe_groups();
-            world.engine().record(no_node, trace_kind::network_healed, {{"groups", groups}});
+            // The same "cut" as the partition's, so that a reader pairs the two.
+            world.engine().record(no_node, trace_kind::network_healed,
+                                  {{"groups", groups}, {"one_way", one_way}, {"cut", sides}});
         });
 }
 

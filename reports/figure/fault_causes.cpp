@@ -7,6 +7,7 @@
 
 #include "models/faults/clock_events.hpp"
 #include "models/trace_kinds.hpp"
+#include "reports/partition_cut.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -120,16 +121,6 @@ std::optional<HolderTrouble> pause_over(const SequenceFigure& figure, const Trac
                          std::nullopt};
 }
 
-bool on_side(std::string_view side, const std::string& name) {
-    std::size_t from = 0;
-    while (from <= side.size()) {
-        const std::size_t comma = std::min(side.find(", ", from), side.size());
-        if (side.substr(from, comma - from) == name) return true;
-        from = comma + 2;
-    }
-    return false;
-}
-
 // A partition that cut the holder's messages to the store and was in force when the
 // store let the lease go.
 std::optional<HolderTrouble> partition_over(const Trace& trace, const std::string& holder, const std::string& store,
@@ -138,16 +129,11 @@ std::optional<HolderTrouble> partition_over(const Trace& trace, const std::strin
     bool healed = false;
     for (std::size_t i = 0; i < ended.sequence; ++i) {
         const TraceEvent& event = trace.events()[i];
-        if (event.kind == trace_kind::network_healed) healed = true;
+        // A heal mends only its own partition's links.
+        if (event.kind == trace_kind::network_healed)
+            if (const auto sides = partition_cut(event); !sides || sides->cuts(holder, store)) healed = true;
         if (event.kind != trace_kind::network_partitioned) continue;
-        const std::string_view sides = event.text("cut");
-        const std::size_t slash = sides.find(" / ");
-        if (slash == std::string_view::npos) continue;
-        const std::string_view a = std::string_view(sides).substr(0, slash);
-        const std::string_view b = std::string_view(sides).substr(slash + 3);
-        const bool forward = on_side(a, holder) && on_side(b, store);
-        const bool backward = !event.flag("one_way") && on_side(b, holder) && on_side(a, store);
-        if (forward || backward) {
+        if (const auto sides = partition_cut(event); sides && sides->cuts(holder, store)) {
             cut = &event;
             healed = false;
         }

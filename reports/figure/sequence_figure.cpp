@@ -12,6 +12,7 @@
 
 #include "models/trace_kinds.hpp"
 #include "reports/figure/violation_story.hpp"
+#include "reports/partition_cut.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -302,6 +303,27 @@ private:
                 FigureSpan::Kind::down, here, event.at, event.at, false, here, "down", std::nullopt, event.sequence};
         } else if (event.kind == kind::node_restarted) {
             close(here, open_downs_, event);
+        } else if (event.kind == kind::network_partitioned || event.kind == kind::network_healed) {
+            track_cut(event);
+        }
+    }
+
+    // A partition is a band on each lane it cuts off, from the cut to the heal that
+    // names the same cut.
+    void track_cut(const TraceEvent& event) {
+        const auto cut = partition_cut(event);
+        if (!cut) return;
+        for (const auto& name : cut->cut_off) {
+            const auto found = std::find(figure_.lanes.begin(), figure_.lanes.end(), name);
+            if (found == figure_.lanes.end()) continue;
+            const auto at = static_cast<std::size_t>(found - figure_.lanes.begin());
+            std::pair<std::size_t, std::string> key{at, std::string(event.text("cut"))};
+            if (event.kind == kind::network_healed) {
+                close(key, open_cuts_, event);
+                continue;
+            }
+            open_cuts_.try_emplace(std::move(key), FigureSpan{FigureSpan::Kind::cut_off, at, event.at, event.at, false,
+                                                              at, cut->words(), std::nullopt, event.sequence});
         }
     }
 
@@ -362,6 +384,7 @@ private:
         finish(open_grants_);
         finish(open_pauses_);
         finish(open_downs_);
+        finish(open_cuts_);
         std::stable_sort(figure_.spans.begin(), figure_.spans.end(),
                          [](const FigureSpan& a, const FigureSpan& b) { return a.from < b.from; });
     }
@@ -386,6 +409,7 @@ private:
     std::map<std::pair<std::size_t, std::string>, FigureSpan> open_grants_;
     std::map<std::size_t, FigureSpan> open_pauses_;
     std::map<std::size_t, FigureSpan> open_downs_;
+    std::map<std::pair<std::size_t, std::string>, FigureSpan> open_cuts_;  // (lane, the cut's words)
 };
 
 }  // namespace

@@ -49,6 +49,7 @@ struct FigureSpan {
         granted,   // on the store's lane: from lock.granted to expiry or release, for one holder
         paused,    // node.paused to node.resumed
         down,      // node.crashed to node.restarted
+        cut_off,   // on each lane a partition cuts off: network.partitioned to its network.healed
     };
     Kind kind = Kind::believed;
     std::size_t lane = 0;
@@ -63,6 +64,12 @@ struct FigureSpan {
     std::uint64_t opened_by = 0;             // the trace event it began at
     std::optional<std::uint64_t> closed_by;  // the trace event it ended at (none: still going)
 };
+
+// A fault that lasts: a pause, a crash until the restart, a partition until it heals.
+inline bool is_fault_span(const FigureSpan& span) {
+    return span.kind == FigureSpan::Kind::paused || span.kind == FigureSpan::Kind::down ||
+           span.kind == FigureSpan::Kind::cut_off;
+}
 
 struct SequenceFigure {
     std::vector<std::string> lanes;

@@ -162,7 +162,7 @@ StoryFigure build_story_figure(const SequenceFigure& full) {
         if (step.is_message()) lane_used[*step.to_lane] = true;
     }
     for (const auto& span : full.spans)
-        if (span.kind == FigureSpan::Kind::down || span.kind == FigureSpan::Kind::paused) lane_used[span.lane] = true;
+        if (is_fault_span(span)) lane_used[span.lane] = true;
 
     SequenceFigure& figure = story.figure;
     std::vector<std::size_t> new_lane(full.lanes.size(), 0);

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "reports/event_text.hpp"
 #include "reports/figure/divergence.hpp"
 #include "reports/figure/time_axis.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/palette.hpp"
+#include "reports/html/svg_parts.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -24,10 +26,47 @@ constexpr double axis_height = 26;
 // A design's name keeps clear of a mark at 0 s (6 px wide): 17 characters and a "…" at
 // 7.2 px each, the widest of the page's semibold 12 px, end before it.
 constexpr std::size_t strip_name_chars = 17;
+// Who got the lock, under its tick: 10 px type, about 6 px a character.
+constexpr std::size_t holder_name_chars = 12;
+constexpr double holder_name_width = 6;
 
-// A step worth a mark on the strip: a verdict, a fault, or the lock changing hands.
+// A step worth a mark of its own on the strip: a verdict or a fault. The lock changing
+// hands is a tick named for who got it (holder_ticks).
 bool marked(const FigureStep& step) {
-    return step.tone != EventTone::normal || !step.explanation.empty() || step.milestone;
+    return step.tone != EventTone::normal || !step.explanation.empty();
+}
+
+// Where each holder came to believe it held the lock: a grey tick, and the holder's name
+// under it where the name fits clear of the one before.
+template <class XOf>
+std::string holder_ticks(const SequenceFigure& figure, const std::string& anchor, const XOf& x_of, double y) {
+    std::string out;
+    double clear_from = 0;  // where the last name drawn on this row ends
+    for (const auto& span : figure.spans) {
+        if (span.kind != FigureSpan::Kind::believed) continue;
+        const std::string& holder = figure.lanes[span.holder];
+        const double x = x_of(span.from);
+        const auto step = std::find_if(figure.steps.begin(), figure.steps.end(),
+                                       [&](const FigureStep& s) { return s.sequence == span.opened_by; });
+        const std::string tip = fmt::format("{} got the lock at {}{}", holder, format_seconds(span.from),
+                                            step == figure.steps.end() ? "" : fmt::format(" (e{})", step->number));
+        std::string tick = fmt::format(
+            "<title>{}</title><line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+            "stroke-width=\"2\"/>",
+            escaped(tip), x, y - 6, x, y + 6, palette::service);
+        const std::string name = shortened(holder, holder_name_chars);
+        const double half = holder_name_width * static_cast<double>(name.size()) / 2;
+        if (x - half >= clear_from) {
+            tick += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"holder\">{}</text>", x,
+                                y + 16, escaped(name));
+            clear_from = x + half + 4;
+        }
+        out += step == figure.steps.end()
+                   ? fmt::format("<g class=\"holder-tick\">{}</g>\n", tick)
+                   : fmt::format("<g class=\"holder-tick\"><a href=\"#{}-story-e{}\">{}</a></g>\n", escaped(anchor),
+                                 step->number, tick);
+    }
+    return out;
 }
 
 // 1, 2 or 5 times a power of ten, so that about six ticks span `span` seconds.
@@ -40,10 +79,6 @@ double tick_step(double span) {
 }
 
 // What happened at a divergence in one design: "billing-db: refuses token 33's write".
-bool is_fault_band(const FigureSpan& span) {
-    return span.kind == FigureSpan::Kind::paused || span.kind == FigureSpan::Kind::down;
-}
-
 std::string what_happened(const TraceEvent* event, const Trace& trace) {
     if (event == nullptr) return "nothing more happened";
     const auto text = describe_event(*event, trace);
@@ -60,8 +95,10 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
     for (const auto& story : stories) {
         for (const auto& step : story.figure.steps)
             if (marked(step)) last = std::max(last, step.at);
+        for (const auto& span : story.figure.spans)
+            if (span.kind == FigureSpan::Kind::believed) last = std::max(last, span.from);
         for (const auto& band : story.figure.spans)
-            if (is_fault_band(band)) last = std::max(last, band.to);
+            if (is_fault_span(band)) last = std::max(last, band.to);
     }
     const double span = std::max(in_seconds(last - Instant{}) * 1.04, 0.001);
     const auto x_of = [&](Instant at) {
@@ -90,21 +127,29 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
             "<line x1=\"{3:.0f}\" y1=\"{1:.1f}\" x2=\"{4:.0f}\" y2=\"{1:.1f}\" stroke=\"#8C959F\"/>\n",
             escaped(anchors[i]), y, escaped(shortened(outcome.designs[i].name, strip_name_chars)), names_width,
             axis_right);
-        // A pause or a crash lasts: a band from its start to its end, not a mark at each.
+        // A pause, a crash or a partition lasts: a band from its start to its end, not a
+        // mark at each. A partition that cuts off several nodes is one band.
         std::vector<std::pair<std::size_t, Instant>> band_edges;
+        std::set<std::uint64_t> cuts_drawn;
         for (const auto& band : stories[i].figure.spans) {
-            if (!is_fault_band(band)) continue;
+            if (!is_fault_span(band)) continue;
             const double from = x_of(band.from), to = std::max(x_of(band.to), from + 2);
-            const std::string& node = stories[i].figure.lanes[band.lane];
-            svg += fmt::format(
-                "<g class=\"fault-band\"><title>{} {} from {} to {}{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" "
-                "width=\"{:.1f}\" height=\"8\" fill=\"{}\" fill-opacity=\"0.45\"/></g>\n",
-                escaped(node), band.kind == FigureSpan::Kind::paused ? "paused" : "down", format_seconds(band.from),
-                format_seconds(band.to), band.open ? " (still when the run stopped)" : "", from, y - 4, to - from,
-                palette::fault);
             band_edges.emplace_back(band.lane, band.from);
             band_edges.emplace_back(band.lane, band.to);
+            const std::string when = fmt::format(" from {} to {}{}", format_seconds(band.from), format_seconds(band.to),
+                                                 band.open ? " (still when the run stopped)" : "");
+            if (band.kind == FigureSpan::Kind::cut_off) {
+                if (cuts_drawn.insert(band.opened_by).second)
+                    svg += cut_off_band(band.label + when, from, y - 4, to - from, 8);
+                continue;
+            }
+            svg += fmt::format(
+                "<g class=\"fault-band\"><title>{} {}{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" "
+                "width=\"{:.1f}\" height=\"8\" fill=\"{}\" fill-opacity=\"0.45\"/></g>\n",
+                escaped(stories[i].figure.lanes[band.lane]), band.kind == FigureSpan::Kind::paused ? "paused" : "down",
+                escaped(when), from, y - 4, to - from, palette::fault);
         }
+        svg += holder_ticks(stories[i].figure, anchors[i], x_of, y);
         const auto on_band_edge = [&](const FigureStep& step) {
             return std::find(band_edges.begin(), band_edges.end(), std::make_pair(step.lane, step.at)) !=
                    band_edges.end();
@@ -127,11 +172,6 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
                                   "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"7\" height=\"7\" fill=\"{}\" "
                                   "transform=\"rotate(45 {:.1f} {:.1f})\"/></a>",
                                   x - 3.5, y - 3.5, palette::fault, x, y);
-            else
-                svg += link + fmt::format(
-                                  "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
-                                  "stroke=\"{3}\" stroke-width=\"2\"/></a>",
-                                  x, y - 6, y + 6, palette::service);
         }
         svg += "</g>\n";
         if (i == 0) continue;
@@ -156,8 +196,9 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
     }
     svg += "</svg>\n";
     const std::string key = fmt::format(
-        "<p class=\"strip-key\">The designs on one time axis: a grey tick where the lock changed hands, a purple "
-        "band while a node is paused or down, a purple diamond for another fault, a red dot for a violation, a green "
+        "<p class=\"strip-key\">The designs on one time axis: a grey tick where a server came to hold the lock, "
+        "with its name; a purple band while a node is paused or down, a dashed one while a partition cuts a node off; "
+        "a purple diamond for another fault; a red dot for a violation, a green "
         "dot for a protection; a dashed line where a design "
         "parts ways with {}.</p>\n",
         escaped(outcome.designs[0].name));

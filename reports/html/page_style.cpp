@@ -26,7 +26,7 @@ th { background: #f6f8fa; font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.compare { font-size: 14px; }
 div.strip svg { display: block; width: 100%; max-width: 900px; height: auto; font-family: system-ui, sans-serif; }
-div.strip .tick { font-size: 10px; fill: var(--faint-text); }
+div.strip .tick, div.strip .holder { font-size: 10px; fill: var(--faint-text); }
 div.strip .design-name { font-size: 12px; font-weight: 600; fill: var(--ink); }
 ul.divergences { max-width: 90ch; }
 table.compare caption { text-align: left; padding: 2px 0 6px; }

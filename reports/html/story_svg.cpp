@@ -233,6 +233,7 @@ private:
                         span.kind == FigureSpan::Kind::down ? "down" : "pause", escaped(span_tip(span)), x - 12, top,
                         height, palette::fault);
                     break;
+                case FigureSpan::Kind::cut_off: out += cut_off_band(span_tip(span), x - 12, top, 24, height); break;
             }
         }
         return out;
@@ -324,7 +325,7 @@ std::string render_story_svg(const StoryFigure& story, const std::string& anchor
 
 std::string render_story_legend() {
     return fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" viewBox=\"0 0 760 108\" role=\"img\" "
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" viewBox=\"0 0 760 134\" role=\"img\" "
         "aria-label=\"Legend\">\n"
         "<line x1=\"10\" y1=\"14\" x2=\"70\" y2=\"18\" stroke=\"#0072B2\" stroke-width=\"1.3\"/>"
         "<path d=\"M64,14 L72,18 L64,22 z\" fill=\"#0072B2\"/>"
@@ -337,6 +338,8 @@ std::string render_story_legend() {
         "<rect x=\"38\" y=\"84\" width=\"5\" height=\"22\" fill=\"#0072B2\" opacity=\"0.85\"/>"
         "<rect x=\"38\" y=\"84\" width=\"5\" height=\"22\" fill=\"url(#story-legend-hatch)\"/>"
         "<text x=\"84\" y=\"100\">hatched: the lock as the store saw it</text>"
+        "<rect x=\"28\" y=\"110\" width=\"24\" height=\"20\" fill=\"{2}\" fill-opacity=\"0.1\" stroke=\"{2}\" "
+        "stroke-dasharray=\"4 3\"/><text x=\"84\" y=\"126\">dashed: a node cut off by a partition</text>"
         "<rect x=\"410\" y=\"6\" width=\"24\" height=\"20\" fill=\"{2}\" opacity=\"0.22\"/>"
         "<text x=\"450\" y=\"20\">a pause, or a node down</text>"
         "<rect x=\"410\" y=\"32\" width=\"24\" height=\"20\" fill=\"#f6f8fa\" stroke=\"#d0d7de\"/>"

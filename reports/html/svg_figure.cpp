@@ -228,6 +228,7 @@ private:
                         down ? "down" : "pause", escaped(tip), x - 20, top, bottom - top, palette::fault);
                     break;
                 }
+                case FigureSpan::Kind::cut_off: out_ += cut_off_band(tip, x - 20, top, 40, bottom - top); break;
             }
         }
     }
@@ -350,7 +351,8 @@ std::string render_svg_figure(const SequenceFigure& figure, const std::string& a
 
 std::string render_svg_legend() {
     std::string out =
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"820\" height=\"86\" viewBox=\"0 0 820 86\" "
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"820\" height=\"112\" viewBox=\"0 0 820 "
+        "112\" "
         "role=\"img\" aria-label=\"Legend\">\n";
     out += fmt::format(
         "<line x1=\"10\" y1=\"14\" x2=\"80\" y2=\"22\" stroke=\"#0072B2\" stroke-width=\"1.3\"/>"
@@ -360,6 +362,8 @@ std::string render_svg_legend() {
         "<text x=\"90\" y=\"46\">a message lost</text>"
         "<rect x=\"40\" y=\"56\" width=\"7\" height=\"24\" fill=\"#0072B2\" opacity=\"0.85\"/>"
         "<text x=\"90\" y=\"72\">the lease as its holder believed it</text>"
+        "<rect x=\"24\" y=\"86\" width=\"40\" height=\"18\" fill=\"{2}\" fill-opacity=\"0.1\" stroke=\"{2}\" "
+        "stroke-dasharray=\"4 3\"/><text x=\"90\" y=\"99\">dashed: a node cut off by a partition</text>"
         "<rect x=\"440\" y=\"6\" width=\"7\" height=\"24\" fill=\"#0072B2\" opacity=\"0.85\"/>"
         "<rect x=\"440\" y=\"6\" width=\"7\" height=\"24\" fill=\"url(#legend-hatch)\"/>"
         "<text x=\"470\" y=\"22\">the lock as the store saw it (on the store's lane)</text>"

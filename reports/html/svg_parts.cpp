@@ -59,4 +59,11 @@ std::string span_tip(const FigureSpan& span) {
                        span.open ? " (still when the run stopped)" : "");
 }
 
+std::string cut_off_band(const std::string& tip, double x, double y, double width, double height) {
+    return fmt::format(
+        "<g class=\"cut-off\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+        "fill=\"{}\" fill-opacity=\"0.1\" stroke=\"{}\" stroke-dasharray=\"4 3\"/></g>\n",
+        escaped(tip), x, y, width, height, palette::fault, palette::fault);
+}
+
 }  // namespace locksim

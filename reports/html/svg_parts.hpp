@@ -26,4 +26,8 @@ std::string_view tone_name(EventTone tone);
 // A span's tooltip: "gc pause: 6.000s to 46.000s".
 std::string span_tip(const FigureSpan& span);
 
+// A node cut off by a partition, down a lane: the fault's colour, lighter than a pause and
+// outlined in dashes, so that a pause during a partition shows through.
+std::string cut_off_band(const std::string& tip, double x, double y, double width, double height);
+
 }  // namespace locksim
