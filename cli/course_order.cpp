@@ -10,10 +10,6 @@
 
 namespace locksim {
 
-char first_chapter(const Scenario& scenario) {
-    return scenario.section.empty() ? '9' : scenario.section.front();
-}
-
 namespace {
 
 // The circle through `start`, following the first unplaced scenario each assumes: "a assumes
@@ -56,8 +52,8 @@ std::vector<std::size_t> course_order(const std::vector<const Scenario*>& scenar
     for (std::size_t k = 0; k < scenarios.size(); ++k) unplaced_assumed[k] = waits_for[k].size();
     std::vector<bool> placed(scenarios.size());
     const auto earlier = [&](std::size_t a, std::size_t b) {
-        return std::make_tuple(first_chapter(*scenarios[a]), std::cref(scenarios[a]->name), a) <
-               std::make_tuple(first_chapter(*scenarios[b]), std::cref(scenarios[b]->name), b);
+        return std::make_tuple(first_chapter(scenarios[a]->section), std::cref(scenarios[a]->name), a) <
+               std::make_tuple(first_chapter(scenarios[b]->section), std::cref(scenarios[b]->name), b);
     };
     std::vector<std::size_t> order;
     while (order.size() < scenarios.size()) {

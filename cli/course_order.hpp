@@ -21,7 +21,4 @@ public:
 // one-line message that names it.
 std::vector<std::size_t> course_order(const std::vector<const Scenario*>& scenarios);
 
-// The chapter a scenario is listed under: the first of its section ('3' for "3-4"), '9' for none.
-char first_chapter(const Scenario& scenario);
-
 }  // namespace locksim

@@ -18,6 +18,7 @@
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
 #include "cli/worker_threads.hpp"
+#include "reports/html/course_index.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/text_style.hpp"
@@ -72,7 +73,7 @@ CourseLinks links_of(const std::vector<CoursePage>& pages, const std::vector<std
     const auto link = [&](std::size_t k) { return PageLink{pages[k].page, pages[k].scenario.name}; };
     if (at > 0) links.previous = link(order[at - 1]);
     if (at + 1 < order.size()) links.next = link(order[at + 1]);
-    const auto chapter = [&](std::size_t k) { return first_chapter(pages[k].scenario); };
+    const auto chapter = [&](std::size_t k) { return first_chapter(pages[k].scenario.section); };
     for (const std::size_t k : order)
         if (k != order[at] && chapter(k) == chapter(order[at])) links.see_also.push_back(link(k));
     return links;

@@ -14,6 +14,7 @@
 
 #include "checks/metrics.hpp"
 #include "reports/figure/sequence_figure.hpp"
+#include "reports/html/course_index.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/html/markup.hpp"
 #include "reports/html/svg_figure.hpp"

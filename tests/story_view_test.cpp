@@ -381,3 +381,30 @@ TEST_CASE("a tick on the designs' time axis says who got the lock, in its title 
     // The lock's other milestones (an expiry, a release) are the stories' to tell, not unnamed ticks.
     CHECK(count_of(strip, "<g class=\"holder-tick\">") == count_of(strip, " got the lock at "));
 }
+
+TEST_CASE("every message a violation's sentence names is drawn in its story, and is the message it says") {
+    std::size_t sentences_citing = 0;
+    for_each_shipped_story([&](const SequenceFigure& full, const StoryFigure& story) {
+        const auto drawn = by_number(story.figure);
+        for (const auto& step : full.steps) {
+            if (step.tone != EventTone::violation) continue;
+            const bool names_lost = step.explanation.find(" were lost") != std::string::npos;
+            const bool names_held = step.explanation.find(" was held in flight") != std::string::npos;
+            INFO("e" << step.number << ": " << step.explanation);
+            CHECK((names_lost || names_held) == !step.cites.empty());
+            if (!step.cites.empty()) ++sentences_citing;
+            for (const std::uint64_t cited : step.cites) {
+                const auto found = std::find_if(full.steps.begin(), full.steps.end(),
+                                                [cited](const FigureStep& s) { return s.sequence == cited; });
+                REQUIRE(found != full.steps.end());
+                CHECK(found->is_message());
+                CHECK(found->at < step.at);
+                // "were lost": each one lost where the partition cut it off.
+                if (names_lost && !names_held) CHECK(found->lost);
+                CHECK(drawn.contains(found->number));
+            }
+        }
+    });
+    // partition (two designs), claim-once-fencing, kubernetes-lease-pause, min-lease-margin.
+    CHECK(sentences_citing >= 5);
+}

@@ -91,7 +91,17 @@ std::optional<std::string> early_expiry(const Trace& trace, const std::string& s
 struct HolderTrouble {
     std::string text;
     std::optional<Instant> pause_end;  // frozen until then: it could not notice
+    CitedMessages cited = {};          // the messages `text` names
 };
+
+// The message.sent event of message `id`, sent before `before`.
+std::optional<std::uint64_t> sending_of(const Trace& trace, std::int64_t id, std::uint64_t before) {
+    for (std::uint64_t i = before; i-- > 0;) {
+        const TraceEvent& event = trace.events()[i];
+        if (event.kind == trace_kind::message_sent && event.integer("id") == id) return i;
+    }
+    return std::nullopt;
+}
 
 bool renewed_between(const Trace& trace, const std::string& holder, Instant from, Instant to) {
     return std::any_of(trace.events().begin(), trace.events().end(), [&](const TraceEvent& e) {
@@ -139,26 +149,34 @@ std::optional<HolderTrouble> partition_over(const Trace& trace, const std::strin
         }
     }
     if (cut == nullptr) return std::nullopt;
-    std::size_t lost = 0;
+    CitedMessages lost;
     for (std::size_t i = cut->sequence; i < ended.sequence; ++i) {
         const TraceEvent& event = trace.events()[i];
         if (event.kind == trace_kind::message_lost && event.flag("cut") && on_node(trace, event, holder) &&
             names_node(trace, event, "to", store))
-            ++lost;
+            if (const auto sent = sending_of(trace, event.integer("id"), i)) lost.push_back(*sent);
     }
-    if (healed && lost == 0) return std::nullopt;
+    if (healed && lost.empty()) return std::nullopt;
     return HolderTrouble{fmt::format("a partition had cut it off from {} since {}{}", store, format_seconds(cut->at),
-                                     lost > 0 ? ", and the messages renewing its lock were lost" : ""),
-                         std::nullopt};
+                                     lost.empty() ? "" : ", and the messages renewing its lock were lost"),
+                         std::nullopt, std::move(lost)};
 }
 
 // Whether `event` is a hold of the next message `sender` sends `receiver` that was still
 // holding at `until`, in words.
 std::optional<std::string> message_hold(const Trace& trace, const TraceEvent& event, const std::string& sender,
-                                        const std::string& receiver, Instant until) {
+                                        const std::string& receiver, Instant until, CitedMessages& cited) {
     if (event.kind != trace_kind::link_holding || !on_node(trace, event, sender) ||
         !names_node(trace, event, "to", receiver) || until >= event.instant("until"))
         return std::nullopt;
+    for (std::size_t i = event.sequence + 1; i < trace.events().size(); ++i) {
+        const TraceEvent& next = trace.events()[i];
+        if (next.kind == trace_kind::message_sent && on_node(trace, next, sender) &&
+            names_node(trace, next, "to", receiver)) {
+            cited.push_back(i);
+            break;
+        }
+    }
     return fmt::format("its next message to {} after {} was held in flight until {}", receiver,
                        format_seconds(event.at), format_seconds(event.instant("until")));
 }
@@ -173,8 +191,9 @@ std::optional<HolderTrouble> spike_over(const Trace& trace, const std::string& h
                 fmt::format("a delay spike held back its messages to {} by {} from {}", store,
                             format_duration_rounded(event.duration("extra")), format_seconds(event.at)),
                 std::nullopt};
-        if (const auto held = message_hold(trace, event, holder, store, ended))
-            return HolderTrouble{*held, std::nullopt};
+        CitedMessages cited;
+        if (const auto held = message_hold(trace, event, holder, store, ended, cited))
+            return HolderTrouble{*held, std::nullopt, std::move(cited)};
     }
     return std::nullopt;
 }
@@ -270,7 +289,7 @@ std::string loss_phrase(const Trace& trace, const LeaseStanding& lost) {
 }
 
 std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::size_t holder, const LeaseStanding& lost,
-                       std::optional<Instant> sent) {
+                       std::optional<Instant> sent, CitedMessages& cited) {
     const FigureSpan& grant = *lost.grants.front();
     const std::string& store = figure.lanes[grant.lane];
     const TraceEvent* ended = closing_event(trace, grant);
@@ -283,6 +302,7 @@ std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::si
         auto trouble = holder_trouble(figure, trace, holder, grant, *ended);
         if (!trouble) return what.empty() ? ran_out(trace, figure.lanes[holder], grant) : what;
         pause_end = trouble->pause_end;
+        cited.insert(cited.end(), trouble->cited.begin(), trouble->cited.end());
         return what.empty() ? trouble->text : what + " while " + trouble->text;
     };
     if (ended->kind == trace_kind::node_crashed) {
@@ -312,14 +332,14 @@ std::string loss_cause(const SequenceFigure& figure, const Trace& trace, std::si
 }
 
 std::optional<std::string> delay_cause(const SequenceFigure& figure, const Trace& trace, std::size_t sender,
-                                       std::size_t receiver, Instant sent) {
+                                       std::size_t receiver, Instant sent, CitedMessages& cited) {
     for (const auto& event : trace.events()) {
         if (event.at > sent) break;
         if (event.kind == trace_kind::link_held && on_node(trace, event, figure.lanes[sender]) &&
             names_node(trace, event, "to", figure.lanes[receiver]) && sent < event.instant("until"))
             return fmt::format("a delay spike held back its messages to {} by {} from {}", figure.lanes[receiver],
                                format_duration_rounded(event.duration("extra")), format_seconds(event.at));
-        if (const auto held = message_hold(trace, event, figure.lanes[sender], figure.lanes[receiver], sent))
+        if (const auto held = message_hold(trace, event, figure.lanes[sender], figure.lanes[receiver], sent, cited))
             return held;
     }
     return std::nullopt;

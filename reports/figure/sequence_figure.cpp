@@ -20,7 +20,8 @@ namespace {
 
 namespace kind = trace_kind;
 
-struct Delivery {
+// Where a message ended: delivered, or lost.
+struct MessageEnd {
     Instant at;
     bool lost = false;
     std::uint64_t sequence = 0;  // the trace event that delivered or lost it
@@ -28,8 +29,8 @@ struct Delivery {
 
 // What the arrows and bars need to know ahead of the event they start at.
 struct Lookahead {
-    std::map<std::int64_t, Delivery> delivery;  // message id → first delivery or loss
-    std::set<std::int64_t> refused_requests;    // lock requests the store refused
+    std::map<std::int64_t, MessageEnd> delivery;  // message id → first delivery or loss
+    std::set<std::int64_t> refused_requests;      // lock requests the store refused
     // Per node, the times it crashed and restarted, in order: a message that never arrived
     // ends where its receiver went down.
     std::map<std::uint32_t, std::vector<std::pair<Instant, std::optional<Instant>>>> downtime;
@@ -53,10 +54,10 @@ Lookahead look_ahead(const Trace& trace) {
     std::map<std::uint32_t, std::int64_t> last_delivered;  // per node: the message its handler runs for
     for (const auto& event : trace.events()) {
         if (event.kind == kind::message_delivered) {
-            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, false, event.sequence});
+            ahead.delivery.try_emplace(event.integer("id"), MessageEnd{event.at, false, event.sequence});
             last_delivered[event.node.index] = event.integer("id");
         } else if (event.kind == kind::message_lost) {
-            ahead.delivery.try_emplace(event.integer("id"), Delivery{event.at, true, event.sequence});
+            ahead.delivery.try_emplace(event.integer("id"), MessageEnd{event.at, true, event.sequence});
         } else if (event.kind == kind::lock_refused) {
             if (auto found = last_delivered.find(event.node.index); found != last_delivered.end())
                 ahead.refused_requests.insert(found->second);

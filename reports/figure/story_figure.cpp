@@ -121,12 +121,18 @@ std::vector<Fate> fates_of(const SequenceFigure& full) {
         });
         for (std::size_t k = room; k < background.size(); ++k) fate[background[k]] = Fate::far;
     }
+    // Every message a kept sentence names is drawn, however far from it (a renewal lost
+    // to a partition long before the write it let through).
+    std::map<std::uint64_t, std::size_t> step_of;  // trace event → step
+    for (std::size_t i = 0; i < count; ++i) step_of.emplace(full.steps[i].sequence, i);
+    for (std::size_t i = 0; i < count; ++i)
+        if (fate[i] == Fate::kept)
+            for (const std::uint64_t cited : full.steps[i].cites)
+                if (const auto found = step_of.find(cited); found != step_of.end()) fate[found->second] = Fate::kept;
     // Back from each kept step to the message that set it off, and from a kept reply to the
     // request it answers (a bare "0" says nothing without its WAIT); a message kept that
     // way pulls in its own cause in turn, since causes come earlier in the trace.
     const Deliveries deliveries(full);
-    std::map<std::uint64_t, std::size_t> step_of;  // trace event → step
-    for (std::size_t i = 0; i < count; ++i) step_of.emplace(full.steps[i].sequence, i);
     for (std::size_t i = count; i-- > 0;) {
         if (fate[i] != Fate::kept) continue;
         if (const auto cause = deliveries.trigger_of(full.steps[i])) fate[*cause] = Fate::kept;

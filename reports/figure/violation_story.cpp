@@ -45,6 +45,7 @@ struct Told {
         : text(std::move(words)), blamed(earlier) {}
     std::string text;
     std::optional<std::uint64_t> blamed;  // the blamed write's trace event
+    CitedMessages cited = {};             // the messages `text` names, by their message.sent
 };
 
 class ViolationTeller {
@@ -58,6 +59,14 @@ public:
     // What follows the checker's sentence: ": server-1 sent it at …, because …", or
     // " because server-1 had charged it first …" when an earlier write was the offence.
     std::optional<Told> explain(const TraceEvent& flagged) const {
+        CitedMessages cited;
+        auto told = told_of(flagged, cited);
+        if (told) told->cited = std::move(cited);
+        return told;
+    }
+
+private:
+    std::optional<Told> told_of(const TraceEvent& flagged, CitedMessages& cited) const {
         // A replay is flagged when its key returned another customer's or period's charge:
         // the key's doing, whoever held the lock. Who sent it, and where the key was first used.
         if (flagged.kind == trace_kind::provider_replayed) {
@@ -90,7 +99,7 @@ public:
                     ": {} sent it at {}, because the lock lives in each server's own memory: {} each held it at once",
                     writer, sent, joined_names(self_granted()));
             case LeaseStanding::Kind::lost: {
-                std::string story = ": " + offence(*write, standing);
+                std::string story = ": " + offence(*write, standing, cited);
                 if (flagged.kind == trace_kind::lock_released && flagged.flag("plain"))
                     story += "; a plain delete does not check whose lock it removes";
                 return story;
@@ -105,13 +114,12 @@ public:
                 "session's lock answers them all",
                 writer, sent, trace_.node_name(shared->node_ref("holder")), format_seconds(shared->at),
                 shared->integer("session"));
-        if (auto earlier = earlier_offence(flagged, standing)) return earlier;
+        if (auto earlier = earlier_offence(flagged, standing, cited)) return earlier;
         if (standing.kind == LeaseStanding::Kind::never_held)
             return fmt::format(": {} sent it at {}, because the store had never granted it the lock", writer, sent);
         return fmt::format(": {} sent it at {}", writer, sent);
     }
 
-private:
     // The last grant before `flagged` of a lock on a database session that an earlier
     // grant had given another client (a pooler lent the session to both).
     const TraceEvent* shared_session_grant(const TraceEvent& flagged) const {
@@ -170,12 +178,12 @@ private:
 
     // "server-1 sent it at 46.000s, 15.999s after its lease had ended at the store
     // (30.001s), because a gc pause froze it …"
-    std::string offence(const Landed& write, const LeaseStanding& lost) const {
+    std::string offence(const Landed& write, const LeaseStanding& lost, CitedMessages& cited) const {
         const std::string& writer = figure_.lanes[write.writer];
         const std::string ended = fmt::format("{} ({})", loss_phrase(trace_, lost), format_seconds(lost.since));
         if (history_.standing(write.writer, write.sent).kind == LeaseStanding::Kind::held) {
             // It left in time and arrived late.
-            const std::string why = delay_cause(figure_, trace_, write.writer, write.resource, write.sent)
+            const std::string why = delay_cause(figure_, trace_, write.writer, write.resource, write.sent, cited)
                                         .value_or(fmt::format("the network took {} to deliver it",
                                                               format_duration_rounded(write.event->at - write.sent)));
             return fmt::format("{} sent it at {} while it held the lock, but it landed at {}, {} after {}, because {}",
@@ -184,12 +192,13 @@ private:
         }
         return fmt::format("{} sent it at {}, {} after {}, because {}", writer, format_seconds(write.sent),
                            format_duration_rounded(write.sent - lost.since), ended,
-                           loss_cause(figure_, trace_, write.writer, lost, write.sent));
+                           loss_cause(figure_, trace_, write.writer, lost, write.sent, cited));
     }
 
     // The flagged write's sender held the lock: was an earlier write of the same thing sent
     // by a holder that no longer did? Then that one is the offence.
-    std::optional<Told> earlier_offence(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
+    std::optional<Told> earlier_offence(const TraceEvent& flagged, const LeaseStanding& legitimate,
+                                        CitedMessages& cited) const {
         for (std::size_t i = flagged.sequence; i-- > 0;) {
             const TraceEvent& event = trace_.events()[i];
             if (!same_thing(event, flagged)) continue;
@@ -201,10 +210,10 @@ private:
             std::string cause;
             if (history_.standing(write->writer, write->sent).kind == LeaseStanding::Kind::held)
                 cause = fmt::format("it sent it at {} while it held the lock, but {}", format_seconds(write->sent),
-                                    delay_cause(figure_, trace_, write->writer, write->resource, write->sent)
+                                    delay_cause(figure_, trace_, write->writer, write->resource, write->sent, cited)
                                         .value_or("the network delivered it late"));
             else
-                cause = loss_cause(figure_, trace_, write->writer, lost, write->sent);
+                cause = loss_cause(figure_, trace_, write->writer, lost, write->sent, cited);
             std::string story =
                 fmt::format(" because {} had {} first, at {}{}, {} after {} ({}): {}", writer, what_it_did(event),
                             format_seconds(event.at), which_one(event), format_duration_rounded(event.at - lost.since),
@@ -217,12 +226,13 @@ private:
                                      same_token(lost, legitimate));
             return Told{story, event.sequence};
         }
-        return unfinished_work(flagged, legitimate);
+        return unfinished_work(flagged, legitimate, cited);
     }
 
     // Both charges were sent under the lock, but the first holder lost it before it
     // recorded its charge, so the next holder found the customer still due.
-    std::optional<std::string> unfinished_work(const TraceEvent& flagged, const LeaseStanding& legitimate) const {
+    std::optional<std::string> unfinished_work(const TraceEvent& flagged, const LeaseStanding& legitimate,
+                                               CitedMessages& cited) const {
         const auto second = landed(flagged);
         if (!second || legitimate.kind != LeaseStanding::Kind::held) return std::nullopt;
         for (std::size_t i = flagged.sequence; i-- > 0;) {
@@ -237,7 +247,7 @@ private:
                 "granted the lock later, at {}",
                 figure_.lanes[first->writer], what_it_did(event), format_seconds(event.at), which_one(event),
                 loss_phrase(trace_, lost), format_seconds(lost.since), recorded(event, first->writer, flagged.at),
-                loss_cause(figure_, trace_, first->writer, lost, std::nullopt),
+                loss_cause(figure_, trace_, first->writer, lost, std::nullopt, cited),
                 figure_.lanes[legitimate.grants.front()->holder], format_seconds(legitimate.since));
         }
         return std::nullopt;
@@ -322,6 +332,7 @@ void explain_violations(SequenceFigure& figure, const Trace& trace) {
         if (step.sequence >= trace.events().size()) continue;
         if (auto told = teller.explain(trace.events()[step.sequence])) {
             step.explanation += told->text;
+            step.cites = told->cited;
             if (told->blamed) blamed.emplace_back(s, *told->blamed);
         }
     }
@@ -333,8 +344,10 @@ void explain_violations(SequenceFigure& figure, const Trace& trace) {
         if (found == figure.steps.end() || found->tone == EventTone::violation) continue;
         found->tone = EventTone::violation;
         found->explanation = std::move(figure.steps[flagged].explanation);
+        found->cites = std::move(figure.steps[flagged].cites);
         figure.steps[flagged].tone = EventTone::normal;
         figure.steps[flagged].explanation.clear();
+        figure.steps[flagged].cites.clear();
     }
 }
 

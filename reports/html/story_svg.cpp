@@ -239,14 +239,29 @@ private:
         return out;
     }
 
+    // The steps of the messages its sentence names, for a reader (and the layout test) to
+    // find: ` data-cites="e12 e15"`. A message the story did not keep is named by its trace
+    // event, "t340", which names no step.
+    std::string cites_attribute(const FigureStep& step) const {
+        if (step.cites.empty()) return "";
+        std::vector<std::string> named;
+        for (const std::uint64_t cited : step.cites) {
+            const auto found = std::find_if(figure_.steps.begin(), figure_.steps.end(),
+                                            [cited](const FigureStep& s) { return s.sequence == cited; });
+            named.push_back(found == figure_.steps.end() ? fmt::format("t{}", cited)
+                                                         : fmt::format("e{}", found->number));
+        }
+        return fmt::format(" data-cites=\"{}\"", fmt::join(named, " "));
+    }
+
     std::string row(std::size_t i) const {
         const FigureStep& step = figure_.steps[i];
         const double y = marks_[i];
         std::string classes = step.is_message() ? "step message" : "step event";
         if (step.tone != EventTone::normal) classes += fmt::format(" {}", tone_name(step.tone));
         std::string out =
-            fmt::format("<g class=\"{}\" id=\"{}-story-e{}\"><a href=\"{}#{}-e{}\">", classes, escaped(anchor_),
-                        step.number, escaped(steps_page_), escaped(anchor_), step.number);
+            fmt::format("<g class=\"{}\" id=\"{}-story-e{}\"{}><a href=\"{}#{}-e{}\">", classes, escaped(anchor_),
+                        step.number, cites_attribute(step), escaped(steps_page_), escaped(anchor_), step.number);
         out += fmt::format(
             "<text x=\"4\" y=\"{0:.1f}\" class=\"number\">e{1}</text>"
             "<text x=\"{2:.0f}\" y=\"{0:.1f}\" class=\"time\" text-anchor=\"end\">{3}</text>",

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checks/expectations.hpp"
@@ -41,6 +42,11 @@ struct Scenario {
     std::optional<ExploreSpec> explore;
     std::optional<SweepSpec> sweep;
 };
+
+// The chapter a scenario is listed under: the first of its section ('3' for "3-4"), '9' for none.
+inline char first_chapter(std::string_view section) {
+    return section.empty() ? '9' : section.front();
+}
 
 // Every node of a design's world: servers, the store's nodes, the billing database and
 // the payment provider.

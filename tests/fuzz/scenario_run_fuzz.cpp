@@ -42,6 +42,7 @@
 #include "checks/run_outcome.hpp"
 #include "fuzz_support.hpp"
 #include "models/world/world.hpp"
+#include "reports/html/course_index.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/junit.hpp"
 #include "reports/mermaid.hpp"

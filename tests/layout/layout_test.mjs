@@ -2,7 +2,8 @@
 // Chromium and checks what a reader sees, at 1280 and 800 px: nothing wider than the page, no overlapping figure labels, the
 // violation and protection sentences on screen, no arrow delivered to a node that is down,
 // readable contrast, a size budget, no green ✓ from one run of many on a lesson about a rate
-// (m), each page once in the index (n), the red mark on the write its sentence blames (o).
+// (m), each page once in the index (n), the red mark on the write its sentence blames (o),
+// every message a violation's sentence names drawn in its story (p).
 // The pages of every step have rules of their own:
 // the page never scrolls sideways (the figure scrolls in its frame, its lane names on top),
 // labels clear of arrows, of each other and of the time column, the checker's sentences
@@ -41,6 +42,7 @@ const RULES = {
   m: 'no green mark from one run of many (a lesson that is a rate)',
   n: 'the index lists each page once',
   o: 'the red mark sits on the write its sentence blames',
+  p: 'every message a sentence names is drawn in its story',
 };
 
 // Runs in the page. Returns findings per rule, each {detail, key?, faded?}. Only what is
@@ -49,7 +51,7 @@ const RULES = {
 function measure(oneOfMany) {
   const W = innerWidth;
   const SLACK = 0.5;  // sub-pixel rounding of text boxes
-  const found = { a: [], b: [], c: [], d: [], e: [], m: [], n: [], o: [] };
+  const found = { a: [], b: [], c: [], d: [], e: [], m: [], n: [], o: [], p: [] };
   // Per element, not per text node: the big pages have tens of thousands of text nodes.
   const cached = (f) => { const memo = new Map(); return (el) => { if (!memo.has(el)) memo.set(el, f(el)); return memo.get(el); }; };
   const visible = cached((el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true }));
@@ -244,6 +246,23 @@ function measure(oneOfMany) {
     const blamed = [...caption.matchAll(/\(([^()]+ \d+)\)/g)].map((m) => m[1]).filter((w) => /^[a-z][a-z -]* \d+$/.test(w));
     if (blamed.length > 0 && !blamed.some((w) => words.includes(`(${w})`) || words.includes(`(${w},`))) {
       found.o.push({ detail: `${step.id}: marks ${quote(words)}, but its sentence blames ${blamed.map((w) => `(${w})`).join(', ')}` });
+    }
+  }
+  // p: the messages a violation's sentence names (renewals a partition lost, a message held in
+  // flight) are listed in its data-cites, and each is a message of the story on screen.
+  for (const step of document.querySelectorAll('g.step.violation')) {
+    if (!visible(step)) continue;
+    const caption = [...step.querySelectorAll('g.caption text')].map((t) => t.textContent).join(' ');
+    const cites = (step.getAttribute('data-cites') ?? '').split(' ').filter(Boolean);
+    if (/ were lost| was held in flight/.test(caption) && cites.length === 0) {
+      found.p.push({ detail: `${step.id}: ${quote(caption)} names messages, and none is cited` });
+    }
+    const story = step.id.replace(/-e\d+$/, '');
+    for (const cited of cites) {
+      const drawn = document.getElementById(`${story}-${cited}`);
+      if (!drawn || !visible(drawn) || !drawn.classList.contains('message')) {
+        found.p.push({ detail: `${step.id}: its sentence names ${cited}, which the story does not draw as a message` });
+      }
     }
   }
   return found;
@@ -574,12 +593,13 @@ for (const [, list] of [...byPageRule].sort(([p], [q]) => p.localeCompare(q))) {
   }
 }
 
-console.log('\nrule                                               failures  pages');
+const ruleWidth = Math.max(...Object.entries(RULES).map(([rule, title]) => `${rule}. ${title}`.length));
+console.log(`\n${'rule'.padEnd(ruleWidth)}  failures  pages`);
 for (const [rule, title] of Object.entries(RULES)) {
   const mine = failures.filter((f) => f.rule === rule);
   const faded = mine.filter((f) => f.faded).length;
   const pages = new Set(mine.map((f) => f.page)).size;
-  console.log(`${`${rule}. ${title}`.padEnd(50)} ${String(mine.length).padStart(9)}  ${String(pages).padStart(5)}${faded ? `   (${faded} on faded steps)` : ''}`);
+  console.log(`${`${rule}. ${title}`.padEnd(ruleWidth)} ${String(mine.length).padStart(9)}  ${String(pages).padStart(5)}${faded ? `   (${faded} on faded steps)` : ''}`);
 }
 const slowest = [...seconds].sort(([, p], [, q]) => q - p).slice(0, 3).map(([page, s]) => `${page} ${s.toFixed(1)} s`);
 console.log(`\nChecked ${files.length} pages at ${WIDTHS.join(' and ')} px in ${((performance.now() - started) / 1000).toFixed(1)} s ` +
