@@ -18,9 +18,10 @@
 namespace locksim {
 namespace {
 
-// The geometry of a chart, in px. At most 880 wide, so that a page read at 1400 px shows
-// it whole beside the margins.
-constexpr double chart_width = 880;
+// The geometry of a chart, in px. 720 wide, so that a page read at 800 px shows it whole
+// within its margins (752 px); a narrower window scales it down (study_page.cpp's style)
+// rather than cutting off the last value and the legend.
+constexpr double chart_width = 720;
 constexpr double plot_left = 112;  // room for "0.001%" and "0 of 1,000 runs" beside the axis
 constexpr double plot_right = chart_width - 24;
 // The outermost values sit this far inside the plot, more when many series stand side
@@ -284,9 +285,11 @@ private:
                             thinned ? "; labels that would overlap are left out" : "");
     }
 
-    // A series' points joined in the order they stand across; a segment to or from a rate
-    // of 0 is dashed, since the band is not on the scale, and two zeros are not joined (the
-    // band is not a line to follow).
+    // A series' points joined in the order they stand across, where both are rates on the
+    // log scale. A rate of 0 is never joined: on a log scale 0 lies infinitely far down, and
+    // a line from 0.2 % into the band would climb decades no run measured (a line reads as
+    // the rates between its ends). Its hollow marker and its bar, up to the largest rate its
+    // runs cannot rule out, say all there is; the line stops at the last rate measured.
     void lines() {
         for (std::size_t s = 0; s < series_.size(); ++s) {
             struct Place {
@@ -300,25 +303,17 @@ private:
                     places.push_back(Place{point_x(v, s), rate_y(interval.rate), interval.violating == 0});
                 }
             std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.x < b.x; });
-            std::string solid;
-            std::string dashed;
+            std::string path;
             for (std::size_t i = 1; i < places.size(); ++i) {
-                if (places[i - 1].zero && places[i].zero) continue;
-                std::string& path = places[i - 1].zero || places[i].zero ? dashed : solid;
+                if (places[i - 1].zero || places[i].zero) continue;
                 path += fmt::format("M{:.1f},{:.1f} L{:.1f},{:.1f} ", places[i - 1].x, places[i - 1].y, places[i].x,
                                     places[i].y);
             }
-            const auto colour = series_colour(s);
-            if (!solid.empty())
+            if (!path.empty())
                 out_ += fmt::format(
                     "<path class=\"series-line\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
                     "stroke-opacity=\"0.75\"/>\n",
-                    solid.substr(0, solid.size() - 1), colour);
-            if (!dashed.empty())
-                out_ += fmt::format(
-                    "<path class=\"series-line to-floor\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\" "
-                    "stroke-opacity=\"0.6\" stroke-dasharray=\"4 3\"/>\n",
-                    dashed.substr(0, dashed.size() - 1), colour);
+                    path.substr(0, path.size() - 1), series_colour(s));
         }
     }
 

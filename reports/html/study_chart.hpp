@@ -3,9 +3,10 @@
 // one varied field's values, as inline SVG. Up: the rate on a log scale (RateAxis, shared
 // by every chart of the page so that they compare), each point with its 95 % Wilson
 // interval as a bar; a rate of 0 sits hollow in a band under the lowest decade, labelled
-// "0 of N runs", with its bar rising to its upper bound. Across: the field's values
-// (ValueAxis). A line per series (study_series.hpp), each with its own colour and marker
-// shape so that it reads in grey too, and a legend under the plot.
+// "0 of N runs", with its bar rising to its upper bound, and no line to it. Across: the
+// field's values (ValueAxis). A line per series (study_series.hpp) through its rates on the
+// scale, each with its own colour and marker shape so that it reads in grey too, and a
+// legend under the plot. 720 px wide, scaled down in a narrower window.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -21,7 +21,7 @@ namespace {
 constexpr std::string_view study_style = R"css(
 .chart-frame { overflow-x: auto; margin: 8px 0 12px; }
 section.varied { margin-top: 28px; }
-svg.study { display: block; font-family: system-ui, sans-serif; }
+svg.study { display: block; max-width: 100%; height: auto; font-family: system-ui, sans-serif; }
 svg.study text { font-size: 12px; fill: var(--ink); }
 svg.study .tick-label, svg.study .value-label { font-size: 11px; font-family: ui-monospace, monospace; fill: #424a53; }
 svg.study .minor-label { fill: #8C959F; }
@@ -118,7 +118,9 @@ std::string render_study_page(const Study& study) {
         "<strong>Up, the rate runs on a log scale</strong>: each darker line is ten times the one below, so a "
         "rate that falls from 1 % to 0.01 % falls two steps. A rate of 0 has no place on a log scale: it is drawn "
         "hollow in the band at the bottom, labelled “{0}”, and its bar rises to the largest rate that "
-        "these runs cannot rule out, which is how much a 0 can hide. Across, the field's values as written: on a "
+        "these runs cannot rule out, which is how much a 0 can hide. No line joins a 0: a line up from the band "
+        "would climb decades no run measured, so a design's line stops at its last rate above 0. Across, the field's "
+        "values as written: on a "
         "log scale when they are durations or numbers spanning a factor of 10 or more, evenly spaced otherwise. "
         "Hover over a point for its numbers; the table under the charts has them all.</p>\n</header>\n",
         zero_label(study.seeds.count),
