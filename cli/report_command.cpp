@@ -15,6 +15,7 @@
 #include "cli/course_order.hpp"
 #include "cli/explore_command.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/sweep_command.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
 #include "cli/worker_threads.hpp"
@@ -48,10 +49,10 @@ std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, co
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
-    HtmlReport report =
-        render_html_report(outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list),
-                                               course.previous, course.next, course.see_also, page,
-                                               teaches_a_rate(scenario), std::move(rates), course.explore_map});
+    HtmlReport report = render_html_report(
+        outcome, ReportPage{scenario.section, replay, course.index, std::move(what_if_list), course.previous,
+                            course.next, course.see_also, page, teaches_a_rate(scenario), std::move(rates),
+                            course.explore_map, course.study});
     std::vector<OutputFile> files;
     for (auto& steps : report.step_pages) files.push_back(OutputFile{steps.path, std::move(steps.html)});
     files.push_back(OutputFile{page, std::move(report.page)});
@@ -77,6 +78,17 @@ CourseLinks links_of(const std::vector<CoursePage>& pages, const std::vector<std
     for (const std::size_t k : order)
         if (k != order[at] && chapter(k) == chapter(order[at])) links.see_also.push_back(link(k));
     return links;
+}
+
+// A page written beside a lesson's, "gc-pause-40s-explore.html": named as the command that
+// writes it alone names it (`explore --report`, `sweep --vary … --report`), unless a page
+// of the course has that name.
+std::string page_beside(const std::string& lesson_page, const std::string& suffix, std::set<std::string>& taken) {
+    const std::string stem = lesson_page.substr(0, lesson_page.size() - 5) + suffix;
+    std::string name = stem;
+    for (int n = 2; taken.contains(name); ++n) name = fmt::format("{}-{}", stem, n);
+    taken.insert(name);
+    return name + ".html";
 }
 
 // A course entry's outcome, from its sweep: which designs lost in any run, and in how many.
@@ -149,14 +161,15 @@ int report_command(const ReportCommandOptions& options) {
         if (rates) swept_outcome(*rates, entry);
         CourseLinks links = links_of(pages, order, at);
         if (scenario.explore) {
-            // Named as `explore --report` names it, unless a page of the course has that name.
-            const std::string stem = course_page.page.substr(0, course_page.page.size() - 5) + "-explore";
-            std::string map = stem;
-            for (int n = 2; taken.contains(map); ++n) map = fmt::format("{}-{}", stem, n);
-            taken.insert(map);
-            links.explore_map = map + ".html";
+            links.explore_map = page_beside(course_page.page, "-explore", taken);
             site.push_back(OutputFile{links.explore_map,
                                       vulnerability_map_page(scenario, seed, usable_cpus(), options.max_events)});
+        }
+        if (scenario.study) {
+            // Its own seeds, whatever --seed says: the study compares values, not draws.
+            links.study = StudyLink{page_beside(course_page.page, "-study", taken), {}, scenario.study->seeds.count};
+            for (const auto& field : scenario.study->fields) links.study->fields.push_back(field.path);
+            site.push_back(OutputFile{links.study->href, study_page(scenario, usable_cpus(), options.max_events)});
         }
         for (auto& file :
              scenario_report_files(outcome, scenario, options.program,

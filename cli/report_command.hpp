@@ -22,7 +22,8 @@ struct CourseLinks {
     std::optional<PageLink> previous;
     std::optional<PageLink> next;
     std::vector<PageLink> see_also;
-    std::string explore_map;  // the course's vulnerability map of the scenario, or empty
+    std::string explore_map;         // the course's vulnerability map of the scenario, or empty
+    std::optional<StudyLink> study;  // the course's study page of the scenario, if it has one
 };
 
 // The scenario's report as files of the report folder: its designs' pages of every step,

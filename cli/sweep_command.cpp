@@ -36,12 +36,11 @@
 #include "scenarios/schema/input_file.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "scenarios/schema/shard_reader.hpp"
+#include "scenarios/schema/varied_field.hpp"
 
 namespace locksim {
 namespace {
 
-// A study's grid: enough for three fields of a dozen values each.
-constexpr std::uint64_t max_study_points = 2000;
 // A job run more often than once a millisecond is no job of this model; above this the
 // incidents a day are a typing mistake.
 constexpr std::uint64_t max_runs_per_day = 86'400'000;
@@ -140,11 +139,12 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
 }
 
 // The command that reproduces a study's rates: like sweep_command_line, the thread count
-// and where the results go are left out, since they never change them.
-std::string study_command_line(const SweepCommandOptions& options) {
-    std::string command = sweep_command_line(options.file, SeedBlock{options.start, options.seeds},
-                                             SweepSettings{options.design, options.max_events}, 1, 1);
-    for (const auto& text : options.vary) command += " --vary " + shell_quoted(text);
+// and where the results go are left out, since they never change them. `vary`: each
+// field as --vary takes it, "lock.ttl=5s,10s".
+std::string study_command_line(const std::string& file, SeedBlock seeds, const SweepSettings& settings,
+                               const std::vector<std::string>& vary) {
+    std::string command = sweep_command_line(file, seeds, settings, 1, 1);
+    for (const auto& text : vary) command += " --vary " + shell_quoted(text);
     return command;
 }
 
@@ -177,7 +177,8 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
             options.file, fields, SeedBlock{options.start, options.seeds}, threads,
             [&bar](std::uint64_t done) { bar.update(done); }, options.max_events, options.design);
     }
-    study.command = study_command_line(options);
+    study.command = study_command_line(options.file, SeedBlock{options.start, options.seeds},
+                                       SweepSettings{options.design, options.max_events}, options.vary);
     const std::string text = options.format == "json"
                                  ? study_json(study).dump(2) + "\n"
                                  : render_study_text(study, !options.output && use_colour(color_choice(options.color)));
@@ -194,6 +195,17 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
 }
 
 }  // namespace
+
+std::string study_page(const Scenario& scenario, unsigned threads, std::uint64_t event_limit) {
+    const StudySpec& spec = *scenario.study;
+    Study study = run_study(
+        scenario.file, spec.fields, spec.seeds, threads, [](std::uint64_t) {}, event_limit, std::nullopt);
+    std::vector<std::string> vary;
+    for (const auto& field : spec.fields)
+        vary.push_back(fmt::format("{}={}", field.path, fmt::join(field.written, ",")));
+    study.command = study_command_line(scenario.file, spec.seeds, SweepSettings{std::nullopt, event_limit}, vary);
+    return render_study_page(study);
+}
 
 int sweep_command(const SweepCommandOptions& options) {
     if (options.seeds == 0) {

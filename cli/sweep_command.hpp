@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "cli/subcommand.hpp"
+#include "scenarios/schema/scenario.hpp"
 #include "sim/engine.hpp"
 
 namespace locksim {
@@ -31,6 +32,10 @@ struct SweepCommandOptions {
 
 // 0 done and every --max-rate held, 1 a gate breached, 2 unusable input.
 int sweep_command(const SweepCommandOptions& options);
+
+// The study page of `scenario` (which has a "study" block), its grid run on `threads`
+// threads: the page `sweep FILE --seeds N --vary … --report DIR` writes for that grid.
+std::string study_page(const Scenario& scenario, unsigned threads, std::uint64_t event_limit);
 
 struct MergeCommandOptions {
     std::vector<std::string> files;

@@ -7,6 +7,7 @@
 #include "checks/metrics.hpp"
 #include "runners/sweep_runner.hpp"
 #include "scenarios/schema/input_file.hpp"
+#include "scenarios/schema/varied_field.hpp"
 
 namespace locksim {
 namespace {
@@ -34,11 +35,6 @@ std::vector<std::string> split_values(const std::string& text) {
     }
     values.push_back(std::move(current));
     return values;
-}
-
-Json value_of(const std::string& written) {
-    const Json parsed = Json::parse(written, nullptr, false);
-    return parsed.is_discarded() ? Json(written) : parsed;
 }
 
 // The grid's points in order, the first field varying slowest.
@@ -95,18 +91,12 @@ std::optional<VariedField> parse_varied_field(const std::string& text) {
         return fail("expected FIELD=VALUE,VALUE…, such as lock.ttl=5s,10s,30s");
     VariedField field;
     field.path = text.substr(0, equals);
-    std::string pointer = field.path;
-    for (auto& c : pointer)
-        if (c == '.') c = '/';
-    field.pointer = pointer.front() == '/' ? pointer : "/" + pointer;
-    try {
-        (void)Json::json_pointer(field.pointer);
-    } catch (const Json::exception&) {
-        return fail("expected a field such as lock.ttl or fault_generators/0/mean_interval");
-    }
+    const auto pointer = varied_pointer(field.path);
+    if (!pointer) return fail("expected a field such as lock.ttl or fault_generators/0/mean_interval");
+    field.pointer = *pointer;
     for (auto& value : split_values(text.substr(equals + 1))) {
         if (value.empty()) return fail("expected values separated by commas, none of them empty");
-        field.values.push_back(value_of(value));
+        field.values.push_back(varied_value(value));
         field.written.push_back(std::move(value));
     }
     return field;
@@ -114,20 +104,8 @@ std::optional<VariedField> parse_varied_field(const std::string& text) {
 
 bool varies_apart(const VariedField& field, const std::vector<VariedField>& earlier) {
     const auto given = [](const VariedField& f) { return fmt::format("{}={}", f.path, fmt::join(f.written, ",")); };
-    const auto inside = [](const VariedField& inner, const VariedField& outer) {
-        return inner.pointer.starts_with(outer.pointer + "/");
-    };
     for (const auto& other : earlier) {
-        std::string why;
-        if (field.pointer == other.pointer)
-            why = fmt::format("{} is varied already, by --vary {}; give each field once, with all its values",
-                              field.path, given(other));
-        else if (inside(field, other))
-            why = fmt::format("{} is inside {}, which --vary {} varies too; vary one or the other", field.path,
-                              other.path, given(other));
-        else if (inside(other, field))
-            why = fmt::format("{} holds {}, which --vary {} varies too; vary one or the other", field.path, other.path,
-                              given(other));
+        const std::string why = overlap_reason(field, other, "--vary " + given(other));
         if (why.empty()) continue;
         fmt::print(stderr, "--vary {}: {}\n", given(field), why);
         return false;

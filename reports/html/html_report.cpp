@@ -21,6 +21,7 @@
 #include "reports/html/svg_figure.hpp"
 #include "reports/summary_table.hpp"
 #include "reports/sweep_text.hpp"
+#include "reports/text_style.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -496,6 +497,24 @@ std::string explore_map_link(const ScenarioOutcome& outcome, const ReportPage& p
         escaped(page.explore_map), escaped(outcome.name));
 }
 
+// How the rate moves with the values the file's study varies: the study's page, and how
+// to read its charts.
+std::string study_link(const ScenarioOutcome& outcome, const ReportPage& page) {
+    if (!page.study) return "";
+    const std::string fields = fmt::format("{}", fmt::join(page.study->fields, " and "));
+    return fmt::format(
+        "<section class=\"study-link\">\n<h2>How it changes with {0}: the study</h2>\n<p class=\"howto\">The "
+        "rates above hold for the file's own values. The study runs the same {1} seeds again at each value of {0}, "
+        "so that its rates differ only by what was varied: a chart per field, across its values (on a log scale when "
+        "they span a factor of 10 or more), up the share of runs in which each design broke the lock's promise, on "
+        "a log scale where each darker line is ten times the one below. The bar through a point is its 95 % "
+        "interval, the rates those runs cannot rule out; where two bars overlap, the runs cannot tell the two values "
+        "apart. A rate of 0 has no place on a log scale: it sits hollow in the band at the bottom, joined to no "
+        "line, its bar rising to the largest rate a 0 can hide.</p>\n<p><a href=\"{2}\">The study of {3} against "
+        "{0} →</a></p>\n</section>\n",
+        escaped(fields), grouped(page.study->seeds), escaped(page.study->href), escaped(outcome.name));
+}
+
 std::string see_also(const ReportPage& page) {
     if (page.see_also.empty()) return "";
     std::string html = "<section class=\"see-also\">\n<h2>See also, in the same chapter</h2>\n<ul>\n";
@@ -569,6 +588,7 @@ HtmlReport render_html_report(const ScenarioOutcome& outcome, const ReportPage& 
     }
     html += "</div>\n";
     html += explore_map_link(outcome, page);
+    html += study_link(outcome, page);
     html += see_also(page);
     if (const std::string nav = course_navigation(page); !nav.empty()) html += "<section>\n" + nav + "</section>\n";
     html += fmt::format(

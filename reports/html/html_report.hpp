@@ -23,6 +23,14 @@ struct PageLink {
     std::string title;
 };
 
+// A lesson's study page, written beside it by the course: its href, the fields it varies
+// ("lock.ttl") and the seeds it runs at each of their values.
+struct StudyLink {
+    std::string href;
+    std::vector<std::string> fields;
+    std::uint64_t seeds = 0;
+};
+
 struct ReportPage {
     std::string section;         // the chapter the scenario tells ("3-4"), may be empty
     std::string replay_command;  // "locksim run scenarios/gc-pause-40s.json --seed 1"
@@ -43,6 +51,8 @@ struct ReportPage {
     std::optional<LessonRates> rates;
     // The href of the scenario's vulnerability map (`explore`), where the course wrote one.
     std::string explore_map;
+    // The scenario's study page ("study"), where the course wrote one.
+    std::optional<StudyLink> study;
 };
 
 // A file of the report, its path relative to the scenario's page.

@@ -11,6 +11,7 @@
 #include "checks/expectations.hpp"
 #include "models/world/world_spec.hpp"
 #include "scenarios/schema/explore_spec.hpp"
+#include "scenarios/schema/study_spec.hpp"
 
 namespace locksim {
 
@@ -41,6 +42,7 @@ struct Scenario {
     std::vector<Design> designs;  // in file order
     std::optional<ExploreSpec> explore;
     std::optional<SweepSpec> sweep;
+    std::optional<StudySpec> study;  // the parameter study its lesson belongs with
 };
 
 // The chapter a scenario is listed under: the first of its section ('3' for "3-4"), '9' for none.

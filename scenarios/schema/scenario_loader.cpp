@@ -21,6 +21,8 @@
 #include "scenarios/schema/json_text.hpp"
 #include "scenarios/schema/sample_file.hpp"
 #include "scenarios/schema/sha256.hpp"
+#include "scenarios/schema/study_schema.hpp"
+#include "scenarios/schema/varied_field.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/text_chars.hpp"
@@ -452,12 +454,39 @@ void vary(Json& document, const ScenarioVariation& variation, const std::string&
     const Json::json_pointer pointer(variation.pointer);
     if (pointer.empty())
         throw ScenarioError(fmt::format("{}: --vary: give the path of one field, such as lock.ttl", file));
-    const Json::json_pointer parent = pointer.parent_pointer();
-    if (!document.contains(parent) || !document.at(parent).is_object())
-        throw ScenarioError(fmt::format("{}: --vary {}: the file has no object at {} to set \"{}\" in", file,
-                                        variation.pointer, parent.to_string().empty() ? "/" : parent.to_string(),
-                                        message_safe(pointer.back())));
+    if (const std::string why = unsettable_reason(document, variation.pointer); !why.empty())
+        throw ScenarioError(fmt::format("{}: --vary {}: {}", file, variation.pointer, why));
     document[pointer] = variation.value;
+}
+
+// An error's line without the file and its place in it ("/lock/ttl: expected a duration
+// …"), as JsonReader::fail writes it: "FILE[:LINE:COLUMN]: POINTER: MESSAGE".
+std::string_view without_location(std::string_view line, std::string_view file) {
+    if (!line.starts_with(file)) return line;
+    line.remove_prefix(file.size());
+    if (line.starts_with(':')) {
+        const auto end = line.find(": ");
+        if (end == std::string_view::npos) return line;
+        line.remove_prefix(end);
+    }
+    return line.starts_with(": ") ? line.substr(2) : line;
+}
+
+// Every value of a study, tried alone: a value the file cannot take is refused where the
+// block names it, when the file is read, rather than in the middle of a course.
+void try_study_values(const JsonReader& block, const StudySpec& study, std::string_view text, const std::string& file,
+                      const std::vector<std::string>& metrics) {
+    for (const auto& field : study.fields) {
+        const auto values = block["vary"][field.path].elements();
+        for (std::size_t v = 0; v < field.values.size(); ++v) {
+            try {
+                (void)parse_scenario(text, file, metrics, {ScenarioVariation{field.pointer, field.values[v]}});
+            } catch (const ScenarioError& error) {
+                values[v].fail(fmt::format("{}={} is not a value the file can take: {}", field.path, field.written[v],
+                                           without_location(error.what(), file)));
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -472,9 +501,9 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     std::map<std::string, std::string> data_files;
     const JsonSource base_source{file, &positions, nullptr, "", "", &data_files};
     const JsonReader root(base_source, document, "");
-    std::vector<std::string_view> top_level_fields{"$schema", "name",    "description", "lesson",
-                                                   "section", "assumes", "seed",        "designs",
-                                                   "explore", "sweep",   "vocabulary",  "nodes"};
+    std::vector<std::string_view> top_level_fields{"$schema", "name",       "description", "lesson",  "section",
+                                                   "assumes", "seed",       "designs",     "explore", "sweep",
+                                                   "study",   "vocabulary", "nodes"};
     top_level_fields.insert(top_level_fields.end(), world_fields.begin(), world_fields.end());
     check_every_text(root);
     root.allow_only(top_level_fields);
@@ -537,6 +566,11 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
     }
     if (root.has("explore")) scenario.explore = read_explore(root["explore"], scenario.designs);
     if (root.has("sweep")) scenario.sweep = read_sweep_block(root["sweep"], scenario.designs);
+    if (root.has("study")) {
+        scenario.study = read_study_block(root["study"], document);
+        // A point of the study is read with its values set; they were tried when the file was read plainly.
+        if (variations.empty()) try_study_values(root["study"], *scenario.study, text, file, metrics);
+    }
     // A file of samples is part of what a sweep ran: the names and hashes of the files read
     // join the scenario's bytes in the hash, so editing one is as visible as editing the file.
     scenario.data_file_sha256 = data_files;
