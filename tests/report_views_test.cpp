@@ -652,7 +652,14 @@ TEST_CASE("the course index lists each page once, under its first chapter, in th
             CHECK(std::filesystem::is_regular_file(out / map) == scenario.explore.has_value());
             if (scenario.explore)
                 CHECK_THAT(html, Catch::Contains("<h2>Where else it breaks: the vulnerability map</h2>"));
+            // And one with a "study" block its study page, with how to read its charts.
+            const std::string study = slug(name) + "-study.html";
+            CHECK(count_of(html, "<a href=\"" + study + "\">The study of ") == (scenario.study ? 1U : 0U));
+            CHECK(std::filesystem::is_regular_file(out / study) == scenario.study.has_value());
+            if (scenario.study) CHECK_THAT(html, Catch::Contains("the band at the bottom, joined to no line"));
         }
+        CHECK(std::any_of(by_name.begin(), by_name.end(),
+                          [](const auto& entry) { return entry.second.study.has_value(); }));
         // `locksim list` prints the same order.
         const auto list = run_locksim("list scenarios --format json");
         REQUIRE(list.exit_code == 0);

@@ -172,3 +172,29 @@ TEST_CASE("durations above a week, a zero retry delay and option of another stor
               scenario_text(R"([])", R"({ "d": {} })", R"({ "store": "redis", "key": "k", "ttl": "30s", "nodes": 5 })"))
               .find("/lock/nodes: \"nodes\" is an option of redlock only") != std::string::npos);
 }
+
+TEST_CASE("a study block reads its fields and values as --vary gives them, and tries each value in the file") {
+    std::string text = scenario_text();
+    text.insert(
+        text.rfind('}'),
+        R"(, "study": {"seeds": 50, "start": 3, "vary": {"lock.ttl": ["5s", "30s"], "network/delay": ["1ms", {"uniform": ["1ms", "3ms"]}]}})");
+    const auto scenario = parse_scenario(text, "test.json", metric_names());
+    REQUIRE(scenario.study);
+    CHECK(scenario.study->seeds.first == 3);
+    CHECK(scenario.study->seeds.count == 50);
+    REQUIRE(scenario.study->fields.size() == 2);
+    const auto& ttl = scenario.study->fields[0];
+    CHECK(ttl.path == "lock.ttl");
+    CHECK(ttl.pointer == "/lock/ttl");
+    CHECK(ttl.written == std::vector<std::string>{"5s", "30s"});
+    CHECK(scenario.study->fields[1].pointer == "/network/delay");
+    CHECK(scenario.study->fields[1].written == std::vector<std::string>{"1ms", R"({"uniform":["1ms","3ms"]})"});
+    // The file's own value is untouched: the study's values are for the course's study page.
+    CHECK(scenario.designs[0].world.lock.ttl == 30_s);
+
+    std::string bad = scenario_text();
+    bad.insert(bad.rfind('}'), R"(, "study": {"seeds": 50, "vary": {"lock.ttl": ["5s", "-1s"]}})");
+    CHECK(error_of(bad).starts_with("test.json"));
+    CHECK_THAT(error_of(bad), Catch::Contains(": /study/vary/lock.ttl/1: lock.ttl=-1s is not a value the file can "
+                                              "take: /lock/ttl: "));
+}

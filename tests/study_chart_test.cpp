@@ -226,6 +226,37 @@ TEST_CASE("a rate of 0 is drawn hollow in the band under the log axis, its bar u
     CHECK(count_of(page, "<g class=\"point\"") == 3);
 }
 
+TEST_CASE("no line joins a rate of 0 in its band to a rate on the log scale, whose decades no run measured") {
+    // Unfenced: 10, 2 and 0 of 20; the other design 1, 0 and 0.
+    const std::string page = render_study_page(three_ttls());
+    std::smatch band;
+    REQUIRE(std::regex_search(
+        page, band, std::regex(R"re(<rect class="zero-band" x="\d+" y="([\d.]+)" width="\d+" height="(\d+)")re")));
+    const double band_top = std::stod(band[1].str());
+    const double band_bottom = band_top + std::stod(band[2].str());
+    std::vector<std::string> lines;
+    const std::regex line(R"re(<path class="series-line[^"]*" d="([^"]*)")re");
+    for (auto it = std::sregex_iterator(page.begin(), page.end(), line); it != std::sregex_iterator(); ++it)
+        lines.push_back((*it)[1].str());
+    // Only the unfenced design has two rates above 0 side by side: 1s to 10s, one segment.
+    REQUIRE(lines.size() == 1);
+    CHECK(count_of(lines.front(), "L") == 1);
+    const std::regex corner(R"re([ML]([\d.]+),([\d.]+))re");
+    for (auto it = std::sregex_iterator(lines.front().begin(), lines.front().end(), corner);
+         it != std::sregex_iterator(); ++it) {
+        const double y = std::stod((*it)[2].str());
+        CHECK((y < band_top || y > band_bottom));
+    }
+    CHECK(page.find("stroke-dasharray=\"4 3\"") == std::string::npos);  // no dashed line into the band either
+    CHECK_THAT(page, Catch::Contains("No line joins a 0"));
+}
+
+TEST_CASE("a chart is 720 px wide, to fit a page read at 800 px, and scales down in a narrower window") {
+    const std::string page = render_study_page(three_ttls());
+    CHECK(count_of(page, "class=\"study log-x\" width=\"720\"") == 1);
+    CHECK_THAT(page, Catch::Contains("svg.study { display: block; max-width: 100%; height: auto;"));
+}
+
 TEST_CASE("series differ in colour and in marker shape, so that a chart reads in grey") {
     std::vector<std::string> designs;
     for (int d = 0; d < 6; ++d) designs.push_back("design-" + std::to_string(d));
@@ -310,6 +341,31 @@ TEST_CASE("locksim sweep --vary --report writes the study page, the same bytes o
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("http://www.w3.org/2000/svg") != std::string::npos);
     CHECK(html.find("src=") == std::string::npos);  // nothing fetched
+    std::filesystem::remove_all(folder.parent_path());
+}
+
+TEST_CASE(
+    "the course writes a lesson's study page beside it: sweep --vary --report's page of its grid, the same bytes "
+    "twice") {
+    const auto folder = study_report_folder("course");
+    const auto course = [&](const std::string& name) {
+        const auto ran = run_locksim("report scenarios/random-gc-pauses.json --out " + (folder / name).string());
+        REQUIRE(ran.exit_code == 0);
+        return slurp(folder / name / "random-gc-pauses-study.html");
+    };
+    const std::string first = course("first");
+    CHECK(course("second") == first);
+    const auto swept =
+        run_locksim("sweep scenarios/random-gc-pauses.json --seeds 500 --vary lock.ttl=2s,10s,30s,2m -j 2 --report " +
+                    (folder / "swept").string());
+    REQUIRE(swept.exit_code == 0);
+    CHECK(slurp(folder / "swept" / "random-gc-pauses-study.html") == first);
+    const std::string lesson = slurp(folder / "first" / "random-gc-pauses.html");
+    CHECK(count_of(lesson,
+                   "<a href=\"random-gc-pauses-study.html\">The study of random-gc-pauses against lock.ttl "
+                   "→</a>") == 1);
+    CHECK_THAT(lesson, Catch::Contains("<h2>How it changes with lock.ttl: the study</h2>"));
+    CHECK_THAT(lesson, Catch::Contains("runs the same 500 seeds again at each value of lock.ttl"));
     std::filesystem::remove_all(folder.parent_path());
 }
 
