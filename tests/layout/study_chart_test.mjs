@@ -7,8 +7,7 @@
 // the log scale, since such a line would climb decades no run measured.
 // tests/study_chart_layout_test.sh generates the page and runs it.
 //   node tests/layout/study_chart_test.mjs PAGE [SCREENSHOT]
-import path from 'node:path';
-import puppeteer from 'puppeteer-core';
+import { checkAtWidths } from './page_at_widths.mjs';
 
 const [pageFile, screenshot] = process.argv.slice(2);
 if (!pageFile) {
@@ -67,30 +66,7 @@ function measure() {
       }
     }
   }
-  return { failures, charts: charts.length };
+  return { failures, count: charts.length };
 }
 
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--hide-scrollbars'],
-});
-let failed = 0;
-try {
-  const page = await browser.newPage();
-  for (const width of [1280, 800]) {
-    await page.setViewport({ width, height: 900 });
-    if (width === 1280) await page.goto('file://' + path.resolve(pageFile), { waitUntil: 'load' });
-    const { failures, charts } = await page.evaluate(measure);
-    for (const f of failures) console.log(`FAIL @${width}px ${f}`);
-    console.log(`${charts} study charts at ${width} px: ${failures.length ? `${failures.length} failures` : 'no failures'}`);
-    failed += failures.length;
-    if (width === 800 && screenshot) {
-      const section = await page.$('section.varied');
-      await section.screenshot({ path: screenshot });
-    }
-  }
-} finally {
-  await browser.close();
-}
-process.exit(failed ? 1 : 0);
+await checkAtWidths(pageFile, measure, 'study charts', { path: screenshot, width: 800, selector: 'section.varied' });
