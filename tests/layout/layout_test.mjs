@@ -3,7 +3,8 @@
 // violation and protection sentences on screen, no arrow delivered to a node that is down,
 // readable contrast, a size budget, no green ✓ from one run of many on a lesson about a rate
 // (m), each page once in the index (n), the red mark on the write its sentence blames (o),
-// every message a violation's sentence names drawn in its story (p).
+// every message a violation's sentence names drawn in its story (p), a lane's name inside its
+// box (q).
 // The pages of every step have rules of their own:
 // the page never scrolls sideways (the figure scrolls in its frame, its lane names on top),
 // labels clear of arrows, of each other and of the time column, the checker's sentences
@@ -43,6 +44,7 @@ const RULES = {
   n: 'the index lists each page once',
   o: 'the red mark sits on the write its sentence blames',
   p: 'every message a sentence names is drawn in its story',
+  q: 'a lane name stays inside its box',
 };
 
 // Runs in the page. Returns findings per rule, each {detail, key?, faded?}. Only what is
@@ -51,7 +53,7 @@ const RULES = {
 function measure(oneOfMany) {
   const W = innerWidth;
   const SLACK = 0.5;  // sub-pixel rounding of text boxes
-  const found = { a: [], b: [], c: [], d: [], e: [], m: [], n: [], o: [], p: [] };
+  const found = { a: [], b: [], c: [], d: [], e: [], m: [], n: [], o: [], p: [], q: [] };
   // Per element, not per text node: the big pages have tens of thousands of text nodes.
   const cached = (f) => { const memo = new Map(); return (el) => { if (!memo.has(el)) memo.set(el, f(el)); return memo.get(el); }; };
   const visible = cached((el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true }));
@@ -262,6 +264,18 @@ function measure(oneOfMany) {
       const drawn = document.getElementById(`${story}-${cited}`);
       if (!drawn || !visible(drawn) || !drawn.classList.contains('message')) {
         found.p.push({ detail: `${step.id}: its sentence names ${cited}, which the story does not draw as a message` });
+      }
+    }
+  }
+  // q: a lane's name stays inside its coloured box (ten lanes leave each about 44 px).
+  for (const lane of document.querySelectorAll('svg.story-lanes g.lane')) {
+    const rect = lane.querySelector('rect');
+    if (!rect || !visible(rect)) continue;
+    const b = rect.getBoundingClientRect();
+    for (const t of lane.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.left < b.left - SLACK || r.right > b.right + SLACK) {
+        found.q.push({ detail: `${lane.dataset.node}: ${quote(t.textContent)} spans x ${r.left.toFixed(1)}–${r.right.toFixed(1)}, its box x ${b.left.toFixed(1)}–${b.right.toFixed(1)}` });
       }
     }
   }
