@@ -42,6 +42,10 @@ std::string rate_with_interval(const DesignTally& d, double weight) {
                        percent(weight * ci.low), percent(weight * ci.high));
 }
 
+std::string rate_not_ruled_out(std::uint64_t failed, std::uint64_t runs) {
+    return runs == 0 ? "—" : percent(wilson_interval(failed, runs).high);
+}
+
 std::string_view sampling_disclaimer() {
     return "The intervals cover the sampling error of these seeds only, not the model's\n"
            "assumptions (pause lengths and how often they come, timings, the job's shape):\n"

@@ -7,6 +7,7 @@
 #include "reports/html/markup.hpp"
 #include "reports/html/outcome_badge.hpp"
 #include "reports/html/page_style.hpp"
+#include "reports/sweep_text.hpp"
 #include "scenarios/schema/scenario.hpp"
 
 namespace locksim {
@@ -16,8 +17,10 @@ std::string course_outcome(const CourseEntry& entry) {
     if (!entry.violated.empty()) return badge("harmed", fmt::format("lost in {}", fmt::join(entry.violated, ", ")));
     if (!entry.uncounted.empty())
         return badge("idle", fmt::format("cut short, not all counted: {}", fmt::join(entry.uncounted, ", ")));
-    return badge("safe",
-                 entry.runs == 1 ? std::string("nothing lost") : fmt::format("nothing lost in {} runs", entry.runs));
+    if (entry.runs == 1) return badge("safe", "nothing lost");
+    return badge("safe", fmt::format("nothing lost in {} runs", entry.runs)) +
+           fmt::format(" <span class=\"not-ruled-out\">(up to {} not ruled out)</span>",
+                       rate_not_ruled_out(0, entry.runs));
 }
 
 std::string course_item(const CourseEntry& entry) {

@@ -41,7 +41,7 @@ table.compare th, table.compare td { padding: 4px 6px; overflow-wrap: anywhere; 
 .outcome-safe::before { content: "✓ "; }
 .outcome-idle { background: #ececec; color: #333333; }
 .outcome-idle::before { content: "○ "; }
-.drawn-run { color: #424a53; }
+.drawn-run, .not-ruled-out { color: #424a53; }
 table.rate-table { font-size: 14px; }
 table.rate-table th, table.rate-table td { overflow-wrap: anywhere; }
 ul.rate-commands code { overflow-wrap: anywhere; }

@@ -36,7 +36,11 @@ std::string rate_verdict(const DesignTally& tally) {
     if (tally.runs_unfinished > 0)
         return fmt::format("<span class=\"outcome outcome-idle\">cut short in {} of {}: not all counted</span>",
                            tally.runs_unfinished, runs(tally.runs));
-    return fmt::format("<span class=\"outcome outcome-safe\">nothing lost in {}</span>", runs(tally.runs));
+    // None in N runs is not none at all: the rate those runs cannot rule out goes with it.
+    return fmt::format(
+        "<span class=\"outcome outcome-safe\">nothing lost in {}</span> <span class=\"not-ruled-out\">(a rate up to "
+        "{} is not ruled out)</span>",
+        runs(tally.runs), rate_not_ruled_out(0, tally.runs));
 }
 
 std::string render_rate_section(const LessonRates& rates, std::uint64_t drawn_seed) {

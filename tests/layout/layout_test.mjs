@@ -234,6 +234,12 @@ function measure(oneOfMany) {
       if (!/ in \d+ runs?$/.test(el.textContent.trim())) found.m.push({ detail: `${describe(el)} ${quote(el.textContent)}` });
     }
   }
+  // m, too: none lost in N runs is not none at all; the rate those runs cannot rule out follows it.
+  for (const el of document.querySelectorAll('.outcome-safe')) {
+    if (/ in \d+ runs?$/.test(el.textContent.trim()) && !el.nextElementSibling?.classList.contains('not-ruled-out')) {
+      found.m.push({ detail: `${describe(el)} ${quote(el.textContent)} without the rate it does not rule out` });
+    }
+  }
   // n: on the course index, every page once.
   if (document.querySelector('ol.course')) {
     const seen = new Map();
