@@ -69,6 +69,8 @@ public:
 private:
     using Highest = std::optional<std::int64_t>;  // the highest token that has written, if any
     std::map<std::pair<std::int64_t, std::string>, Highest> rows_;
+    // Per row, who wrote its token and when: "written by server-1 at 8.017s".
+    std::map<std::pair<std::int64_t, std::string>, std::string> written_by_;
     Highest provider_;
 };
 

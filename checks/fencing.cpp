@@ -12,6 +12,7 @@
 #include "checks/checkers.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
 
@@ -37,6 +38,27 @@ void flag_stale(RunMetrics& metrics, const TraceEvent& event, bool accepted, std
                      fmt::format("{}: {}", accepted ? "stale write ACCEPTED" : "stale write refused", what)});
 }
 
+// A claim refused with a token no lower than the row's: the same token again, or a newer
+// one under claim-once, where a row already claimed or charged is claimed once.
+// `written`: "written by server-1 at 8.017s", who gave the row its token.
+void flag_refused_claim(RunMetrics& metrics, const TraceEvent& event, const Highest& fence, std::int64_t token,
+                        const std::string& row, const std::string& written) {
+    if (fence && token == *fence) {
+        metrics.add(Metric::equal_tokens_refused);
+        metrics.flagged.push_back(FlaggedEvent{
+            event.sequence, Metric::equal_tokens_refused,
+            fmt::format("claim refused: {}'s row already carried token {}{}, and a claim needs a newer one", row, token,
+                        written.empty() ? "" : ", " + written)});
+        return;
+    }
+    metrics.add(Metric::claims_refused_once);
+    metrics.flagged.push_back(FlaggedEvent{
+        event.sequence, Metric::claims_refused_once,
+        fmt::format("claim refused: {}'s row was already claimed or charged, and is claimed once (token {} is above "
+                    "{})",
+                    row, token, fence ? fmt::format("its token {}", *fence) : std::string("any it carried"))});
+}
+
 }  // namespace
 
 void FenceChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
@@ -50,7 +72,16 @@ void FenceChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics& 
             flag_stale(metrics, event, changed,
                        fmt::format("token {} came after token {} had written {} {}", token, *before,
                                    vocabulary_of(trace).item, row.first));
-        if (changed) accepted(fence, token);
+        else if (!changed && event.text("status") == "claimed")
+            flag_refused_claim(metrics, event, fence, token, fmt::format("{} {}", vocabulary_of(trace).item, row.first),
+                               written_by_[row]);
+        if (changed) {
+            accepted(fence, token);
+            written_by_[row] = event.has("client")
+                                   ? fmt::format("written by {} at {}", trace.node_name(event.node_ref("client")),
+                                                 format_seconds(event.at))
+                                   : fmt::format("written at {}", format_seconds(event.at));
+        }
     } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_refused) {
         const std::int64_t token = event.integer("token");
         const bool charged = event.kind == trace_kind::provider_charged;

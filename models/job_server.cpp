@@ -206,7 +206,9 @@ Task<JobServer::Step> JobServer::work_on(std::int64_t customer, HeldLease* held)
                     co_return Step::next_customer;
                 }
             }
-            lost(held, "fenced out: a newer token wrote the row");
+            // A claim needs a token newer than the row's: an equal one (a token issued again
+            // after a failover) is refused too, so "newer" would not be the truth.
+            lost(held, fmt::format("fenced out: the row already carried token {} or newer", *token));
             co_return Step::stop;
         }
     }

@@ -25,6 +25,10 @@ struct ExtendResult {
     enum class Outcome { extended, refused, no_reply };
     Outcome outcome = Outcome::no_reply;
     Instant valid_until;  // when extended
+    // refused: why, where the store's own "no" is not it (a Kubernetes leader gives up when
+    // no renewal went through in time, whether refused or unanswered). Empty: the store
+    // said the value is no longer ours.
+    std::string why = {};
 };
 
 class LockStoreClient {

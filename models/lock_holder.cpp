@@ -86,7 +86,7 @@ Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
                 host_.record(trace_kind::belief_extended, deadline_fields(*held));
                 break;
             case ExtendResult::Outcome::refused:
-                end_belief(*held, "renewal refused: the value is no longer ours");
+                end_belief(*held, result.why.empty() ? "renewal refused: the value is no longer ours" : result.why);
                 co_return;
             case ExtendResult::Outcome::no_reply:
                 break;  // try again next round; the lease may still run out by our clock

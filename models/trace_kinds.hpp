@@ -108,6 +108,8 @@ inline constexpr KindSpec db_session_ended{"db.session_ended", "the database end
 
 inline constexpr FieldSpec store_loaded_fields[] = {
     {"keys", FieldType::integer, false, "how many keys it loaded"},
+    {"persistence", FieldType::text, false,
+     "what it saved, as the file says: none, aof-everysec, aof-always, rdb every 1m"},
 };
 inline constexpr KindSpec store_loaded{"store.loaded", "a restarted redis node loaded what it had saved to disk",
                                        store_loaded_fields};

@@ -128,6 +128,22 @@ TEST_CASE("a refused write with the newest token is not counted as stale") {
     b.fenced_write(1_s, 34, 1).fenced_write(2_s, 34, 0);
     const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
     CHECK(metrics.value(Metric::stale_writes_rejected) == 0);
+    // A claim with the row's own token is refused all the same, and counted as that.
+    CHECK(metrics.value(Metric::equal_tokens_refused) == 1);
+    CHECK(metrics.value(Metric::claims_refused_once) == 0);
+    REQUIRE(metrics.flagged.size() == 1);
+    CHECK(
+        metrics.flagged[0].explanation ==
+        "claim refused: customer 42's row already carried token 34, written at 1.000s, and a claim needs a newer one");
+}
+
+TEST_CASE("a claim refused with a token above the row's is a claim-once refusal") {
+    TraceBuilder b;
+    b.fenced_write(1_s, 34, 1).fenced_write(2_s, 35, 0);
+    const auto metrics = check_trace(b.trace(), Instant{} + 10_s);
+    CHECK(metrics.value(Metric::claims_refused_once) == 1);
+    CHECK(metrics.value(Metric::equal_tokens_refused) == 0);
+    CHECK(metrics.value(Metric::stale_writes_rejected) == 0);
 }
 
 TEST_CASE("a release by a node that did not hold the lock is a foreign release") {

@@ -108,7 +108,8 @@ TEST_CASE("a holder that charged first after its lease ended is named, not the h
         "customer 48 charged a second time for 2026-10 because server-1 had charged it first, "
         "at 32.063s (charge 8), 2.062s after its lease had ended at the store (30.001s): a "
         "partition had cut it off from lock-store since 5.000s, and the messages renewing its lock were lost"));
-    CHECK(said[0].ends_with("server-2 was legitimately granted the lock later, at 30.789s"));
+    // Granted before that charge landed: the times read in their order, never "later".
+    CHECK(said[0].ends_with("server-2 had been legitimately granted the lock at 30.789s, 1.273s before that charge"));
 }
 
 TEST_CASE("the mark sits on the write the sentence blames: the stale holder's first charge, not the second") {
@@ -184,15 +185,26 @@ TEST_CASE("a failover to a replica that never received the lock is named") {
                        "lost its lock (0.050s): redis-primary crashed at 0.050s before copying the lock to a replica, "
                        "and sentinel promoted redis-replica-1 at 6.002s, which had never received it") !=
           std::string::npos);
-    CHECK(said[0].ends_with("server-2 was legitimately granted the lock later, at 6.121s"));
+    CHECK(said[0].ends_with("server-2 had been legitimately granted the lock at 6.121s, 1.889s before that charge"));
 }
 
 TEST_CASE("a restart that loaded nothing from disk is named") {
     const auto said = violations_in("redis-restart-no-persistence.json", "no-persistence");
     REQUIRE_FALSE(said.empty());
     CHECK(any_says(said,
-                   "lock-store crashed at 5.000s and restarted at 6.000s without persistence, loading nothing "
-                   "from disk"));
+                   "lock-store crashed at 5.000s (its process died) and restarted at 6.000s without persistence, "
+                   "loading nothing from disk"));
+}
+
+TEST_CASE("a restart after a power loss names the persistence it had, and the second it never synced") {
+    // appendfsync everysec: a killed process loses nothing, a dead machine the unsynced second.
+    const auto said = violations_in("redis-aof-everysec-crash.json", "power-lost");
+    REQUIRE_FALSE(said.empty());
+    CHECK(any_says(said,
+                   "lock-store crashed at 0.500s (its machine lost power) and restarted at 1.500s with persistence "
+                   "aof-everysec, whose last second of writes was never synced to disk: it loaded no lock"));
+    for (const auto& sentence : said) CHECK(sentence.find("without persistence") == std::string::npos);
+    CHECK(violations_in("redis-aof-everysec-crash.json", "process-killed").empty());
 }
 
 TEST_CASE("a request held back by a delay spike is told as sent in time and landed late") {
@@ -293,8 +305,12 @@ TEST_CASE("a token granted again after a failover is marked a fault, and the fen
     });
     REQUIRE(reused != figure.steps.end());
     CHECK(reused->tone == EventTone::fault);
+    // The fence checker counts it (equal_tokens_refused) and says who wrote the row's token.
     CHECK(any_says(explained(design, EventTone::protection),
-                   "the row already carried token 1, written by server-1 at 8.017s, and token 1 is not above it"));
+                   "claim refused: customer 42's row already carried token 1, written by server-1 at 8.017s, and a "
+                   "claim needs a newer one"));
+    CHECK(design.metrics.value(Metric::equal_tokens_refused) >= 1);
+    CHECK(design.metrics.value(Metric::stale_writes_rejected) == 0);
 }
 
 TEST_CASE("the explanations of a run are the same every time it runs") {
@@ -358,8 +374,55 @@ TEST_CASE("a store clock that NTP slewed forward is named when it expired a leas
     design.metrics = check_trace(design.trace, design.summary.ended_at);
     const auto said = explained(design, EventTone::violation);
     REQUIRE(said.size() == 1);
-    CHECK(said[0] ==
-          "customer 42 charged a second time for 2026-10 because server-1 had charged it first, at 29.996s (charge 1), "
-          "5ms after its lease had ended at the store (29.991s): NTP slewed lock-store's wall clock 10s forward from "
-          "1.000s, and it expired the lease 10ms early; server-2 was legitimately granted the lock later, at 29.992s");
+    CHECK(
+        said[0] ==
+        "customer 42 charged a second time for 2026-10 because server-1 had charged it first, at 29.996s (charge 1), "
+        "5ms after its lease had ended at the store (29.991s): NTP slewed lock-store's wall clock 10s forward from "
+        "1.000s, and it expired the lease 10ms early; server-2 had been legitimately granted the lock at 29.992s, 4ms "
+        "before that charge");
+}
+
+TEST_CASE("a violation's sentence cites its times in their order: the stale write, then what came later") {
+    // "… had charged it first, at 32.063s …; server-2 was legitimately granted the lock later,
+    // at T" claims T after the charge; "had been … granted the lock at T, D before that charge"
+    // claims T before it, by D.
+    const std::regex first(R"( first, at (\d+\.\d{3})s)");
+    const std::regex later(R"(granted the lock later, at (\d+\.\d{3})s)");
+    const std::regex before(R"(had been legitimately granted the lock at (\d+\.\d{3})s, )");
+    std::size_t checked = 0;
+    for (const auto& file : shipped_scenario_files()) {
+        const ScenarioOutcome outcome = run_shipped(file);
+        for (const auto& design : outcome.designs)
+            for (const auto& sentence : explained(design, EventTone::violation)) {
+                INFO(file << " · " << design.name << ": " << sentence);
+                std::smatch at, granted;
+                if (!std::regex_search(sentence, at, first)) continue;
+                const double written = std::stod(at[1]);
+                if (std::regex_search(sentence, granted, later)) {
+                    CHECK(std::stod(granted[1]) > written);
+                    ++checked;
+                }
+                if (std::regex_search(sentence, granted, before)) {
+                    CHECK(std::stod(granted[1]) <= written);
+                    ++checked;
+                }
+            }
+    }
+    CHECK(checked >= 5);
+}
+
+TEST_CASE("a claim refused under claim-once with a newer token is counted as such, never as a stale write") {
+    const ScenarioOutcome outcome = run_shipped("claim-once-fencing.json");
+    const DesignOutcome& design = design_named(outcome, "claim-once");
+    CHECK(design.metrics.value(Metric::claims_refused_once) == 1);
+    CHECK(design.metrics.value(Metric::equal_tokens_refused) == 0);
+    CHECK(design.metrics.value(Metric::stale_writes_rejected) == 0);
+    const auto said = explained(design, EventTone::protection);
+    CHECK(std::count_if(said.begin(), said.end(), [](const std::string& sentence) {
+              return sentence.find("claim refused: customer ") == 0 &&
+                     sentence.find("'s row was already claimed or charged, and is claimed once (token ") !=
+                         std::string::npos;
+          }) == 1);
+    // Without claim-once the same fence refuses nothing a newer token sends.
+    CHECK(design_named(outcome, "fenced").metrics.value(Metric::claims_refused_once) == 0);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
 
 namespace locksim {
@@ -181,7 +182,13 @@ Task<ExtendResult> KubernetesLeaseLockClient::extend(const Lease&) {
         next_try = next_try + spec_.kubernetes.retry_period;
         const Instant wake = std::min(next_try, deadline);
         if (wake > host_.monotonic_now()) co_await host_.sleep(wake - host_.monotonic_now());
-        if (host_.monotonic_now() >= deadline) co_return ExtendResult{ExtendResult::Outcome::refused, {}};
+        // client-go's "failed to renew lease": every try may have gone unanswered (a
+        // partition) as well as refused, so the reason says what is known.
+        if (host_.monotonic_now() >= deadline)
+            co_return ExtendResult{ExtendResult::Outcome::refused,
+                                   {},
+                                   fmt::format("renewal failed: none went through within its renew deadline ({})",
+                                               format_duration(spec_.kubernetes.renew_deadline))};
     }
 }
 

@@ -3,8 +3,23 @@
 #include <cassert>
 
 #include "models/trace_kinds.hpp"
+#include "sim/duration_text.hpp"
 
 namespace locksim {
+namespace {
+
+// The persistence as a scenario file writes it: "none", "aof-everysec", "rdb every 1m".
+std::string persistence_words(const PersistenceSpec& persistence) {
+    switch (persistence.mode) {
+        case PersistenceSpec::Mode::none: return "none";
+        case PersistenceSpec::Mode::snapshot: return "rdb every " + format_duration(persistence.every);
+        case PersistenceSpec::Mode::append_everysec: return "aof-everysec";
+        case PersistenceSpec::Mode::append_always: return "aof-always";
+    }
+    return "none";
+}
+
+}  // namespace
 
 RedisServer::RedisServer(Host host, const PersistenceSpec& persistence) : host_(host), persistence_(persistence) {
     Engine& engine = host_.engine();
@@ -70,7 +85,9 @@ Task<void> RedisServer::save_periodically(Duration every) {
 
 void RedisServer::load_saved() {
     keys_ = saved_;
-    host_.record(trace_kind::store_loaded, {{"keys", static_cast<std::int64_t>(keys_.size())}});
+    const std::string persistence = persistence_words(persistence_);  // a field views its text
+    host_.record(trace_kind::store_loaded,
+                 {{"keys", static_cast<std::int64_t>(keys_.size())}, {"persistence", persistence}});
     for (const auto& [key, entry] : keys_) arm_expiry(key);
 }
 

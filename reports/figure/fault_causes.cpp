@@ -35,14 +35,35 @@ bool names_node(const Trace& trace, const TraceEvent& event, std::string_view fi
 }
 
 // The store crashed with the lock in memory: what came after decides what was lost.
+// " (its machine lost power)": a dead machine loses what the kernel had not yet synced, a
+// dead process only what it held in memory.
+std::string how_it_crashed(const TraceEvent& crash) {
+    if (!crash.has("kind")) return "";
+    return crash.text("kind") == "machine" ? " (its machine lost power)" : " (its process died)";
+}
+
+// Why a restarted store loaded no lock, by the persistence it restarted with.
+std::string why_nothing_loaded(const TraceEvent& loaded) {
+    const std::string_view persistence = loaded.has("persistence") ? loaded.text("persistence") : "none";
+    if (persistence == "none") return "without persistence, loading nothing from disk";
+    if (persistence == "aof-everysec")
+        return "with persistence aof-everysec, whose last second of writes was never synced to disk: it loaded no "
+               "lock";
+    if (persistence.starts_with("rdb"))
+        return fmt::format("with persistence {}, whose last snapshot came before the lock: it loaded no lock",
+                           persistence);
+    return fmt::format("with persistence {}, and loaded no lock", persistence);
+}
+
 std::string crash_story(const Trace& trace, const std::vector<std::string>& stores, const TraceEvent& crash) {
     const std::string& store = stores.front();
     for (std::size_t i = crash.sequence + 1; i < trace.events().size(); ++i) {
         const TraceEvent& next = trace.events()[i];
         if (next.kind == trace_kind::store_loaded && on_node(trace, next, store)) {
             if (next.integer("keys") > 0) break;
-            return fmt::format("{} crashed at {} and restarted at {} without persistence, loading nothing from disk",
-                               joined_names(stores), format_seconds(crash.at), format_seconds(next.at));
+            return fmt::format("{} crashed at {}{} and restarted at {} {}", joined_names(stores),
+                               format_seconds(crash.at), how_it_crashed(crash), format_seconds(next.at),
+                               why_nothing_loaded(next));
         }
         if (next.kind == trace_kind::store_failover && names_node(trace, next, "from", store))
             return fmt::format(

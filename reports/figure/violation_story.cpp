@@ -219,11 +219,20 @@ private:
                             format_seconds(event.at), which_one(event), format_duration_rounded(event.at - lost.since),
                             loss_phrase(trace_, lost), format_seconds(lost.since), cause);
             const bool second_majority = lost.store_nodes > 1 && lost.nodes_held > 0;  // already told
-            if (legitimate.kind == LeaseStanding::Kind::held && !second_majority)
-                story += fmt::format("; {} was legitimately granted the lock {}at {}{}",
-                                     figure_.lanes[legitimate.grants.front()->holder],
-                                     legitimate.since > lost.since ? "later, " : "", format_seconds(legitimate.since),
-                                     same_token(lost, legitimate));
+            // "Later" only when it was: the legitimate holder was often granted the lock
+            // before the stale charge landed, and its times must read in their order.
+            if (legitimate.kind == LeaseStanding::Kind::held && !second_majority) {
+                const std::string& holder = figure_.lanes[legitimate.grants.front()->holder];
+                story +=
+                    legitimate.since > event.at
+                        ? fmt::format("; {} was legitimately granted the lock later, at {}{}", holder,
+                                      format_seconds(legitimate.since), same_token(lost, legitimate))
+                        : fmt::format("; {} had been legitimately granted the lock at {}, {} before that {}{}", holder,
+                                      format_seconds(legitimate.since),
+                                      format_duration_rounded(event.at - legitimate.since),
+                                      event.kind == trace_kind::provider_charged ? words_.effect : std::string("build"),
+                                      same_token(lost, legitimate));
+            }
             return Told{story, event.sequence};
         }
         return unfinished_work(flagged, legitimate, cited);

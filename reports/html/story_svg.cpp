@@ -197,7 +197,8 @@ private:
                 colours_[lane]);
             for (std::size_t k = 0; k < lines.size(); ++k)
                 out += fmt::format(
-                    "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"lane-name\" fill=\"{}\"{}>{}</text>",
+                    "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"lane-name\" "
+                    "fill=\"{}\"{}>{}</text>",
                     x, lines.size() == 1 ? 24.0 : 17.0 + 13.0 * static_cast<double>(k),
                     palette::text_on(colours_[lane]), squeezed_to(lines[k], lane_width_ - 8), escaped(lines[k]));
             out += "</g>\n";
