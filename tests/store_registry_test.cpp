@@ -108,19 +108,24 @@ TEST_CASE("lease rules: every store's floor, Consul's range, client-go's whole s
     CHECK_FALSE(rule_refusing(renewing, 5001_ms));
 }
 
-TEST_CASE("a consensus cluster grants what the real one would: ZooKeeper clamps to ticks, etcd raises to 2s") {
+TEST_CASE("a consensus cluster grants what the real one would: ZooKeeper clamps to ticks, etcd raises to its minimum") {
     const LockSpec zookeeper = lock_of("zookeeper");  // tick 2s: [4s, 40s]
     CHECK(granted_lease(zookeeper, 1_s) == 4_s);
     CHECK(granted_lease(zookeeper, 10_s) == 10_s);
     CHECK(granted_lease(zookeeper, 60_s) == 40_s);
-    CHECK(granted_lease(lock_of("etcd"), 1_s) == 2_s);
+    // election_timeout 2s by default: a minimum of 3s; at etcd's own default of 1s, 2s.
+    CHECK(granted_lease(lock_of("etcd"), 1_s) == 3_s);
     CHECK(granted_lease(lock_of("etcd"), 5_s) == 5_s);
+    LockSpec etcd_defaults = lock_of("etcd");
+    etcd_defaults.consensus.election_timeout = 1_s;
+    CHECK(granted_lease(etcd_defaults, 1_s) == 2_s);
     CHECK(granted_lease(lock_of("redis"), 1_s) == 1_s);
 }
 
 TEST_CASE("the errors that list stores list the registry's, in its order") {
     CHECK(stores_taking(*find_lock_option("tick")) ==
-          "zookeeper (etcd has no ticks; it raises a lease TTL below 2s to 2s)");
+          "zookeeper (etcd has no ticks; it raises a lease TTL below 1.5 election timeouts, rounded up to whole "
+          "seconds)");
     CHECK(stores_taking(*find_lock_option("token_counter")) ==
           "redis and redis-replicated (Redlock's independent nodes have no one counter; zookeeper, etcd, consul, "
           "lease-row and kubernetes-lease give tokens of their own)");
@@ -128,4 +133,14 @@ TEST_CASE("the errors that list stores list the registry's, in its order") {
           "redis, redis-replicated, redlock, consul, lease-row, kubernetes-lease or db-advisory");
     CHECK(store_names([](const StoreEntry& s) { return s.database_lock(); }, "and", true) ==
           "\"db-advisory\" and \"db-for-update\"");
+}
+
+TEST_CASE("etcd's minimum lease TTL is one and a half election timeouts, rounded up to whole seconds") {
+    // server/etcdserver/server.go: minTTL = (3 * ElectionTicks / 2) heartbeats, and the
+    // lessor's MinLeaseTTL is math.Ceil of it in seconds.
+    CHECK(etcd_minimum_ttl(seconds(1)) == seconds(2));  // etcd's defaults: 100 ms heartbeat, 1 s election
+    CHECK(etcd_minimum_ttl(seconds(2)) == seconds(3));
+    CHECK(etcd_minimum_ttl(milliseconds(500)) == seconds(1));
+    CHECK(etcd_minimum_ttl(milliseconds(1400)) == seconds(3));  // 2.1 s, rounded up
+    CHECK(etcd_minimum_ttl(seconds(10)) == seconds(15));
 }

@@ -25,7 +25,7 @@ constexpr std::array<LockOption, 25> lock_options{{
     {"ensemble", ""},
     {"watch", ""},
     {"election_timeout", ""},
-    {"tick", "etcd has no ticks; it raises a lease TTL below 2s to 2s"},
+    {"tick", "etcd has no ticks; it raises a lease TTL below 1.5 election timeouts, rounded up to whole seconds"},
     {"lock_delay", ""},
     {"first_token", ""},
     {"renew_deadline", ""},

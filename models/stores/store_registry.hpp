@@ -99,4 +99,8 @@ bool gives_tokens(const LockSpec& lock);
 // lock (its ttl); nothing for other stores.
 std::optional<Duration> holder_idle_timeout(const LockSpec& lock);
 
+// etcd's minimum lease TTL for a cluster with this election timeout: 1.5 of it, rounded up
+// to whole seconds.
+Duration etcd_minimum_ttl(Duration election_timeout);
+
 }  // namespace locksim
