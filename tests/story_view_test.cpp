@@ -335,7 +335,8 @@ TEST_CASE("a partition is said as who is cut off from whom, and its heal as who 
 TEST_CASE("a partition is a band on each lane it cuts off, from the cut to its own heal") {
     const ScenarioOutcome outcome = partition_with(
         R"([{"partition": [["server-1"], ["lock-store"]], "at": "5s", "heal_after": "20s"},
-            {"partition": [["server-1", "server-2"], ["billing-db"]], "at": "6s", "heal_after": "2s"}])");
+            {"partition": [["server-1", "server-2"], ["billing-db"]], "at": "6s", "heal_after": "2s"},
+            {"partition": [["server-3"], ["lock-store"]], "at": "9s", "heal_after": "1s"}])");
     const SequenceFigure full = build_sequence_figure(design_named(outcome, "unfenced"), 100000);
     std::vector<std::tuple<std::string, std::string, double, double>> bands;
     for (const auto& span : full.spans)
@@ -346,7 +347,8 @@ TEST_CASE("a partition is a band on each lane it cuts off, from the cut to its o
     CHECK(bands == std::vector<std::tuple<std::string, std::string, double, double>>{
                        {"server-1", "server-1 cut off from lock-store", 5.0, 25.0},
                        {"server-1", "server-1, server-2 cut off from billing-db", 6.0, 8.0},
-                       {"server-2", "server-1, server-2 cut off from billing-db", 6.0, 8.0}});
+                       {"server-2", "server-1, server-2 cut off from billing-db", 6.0, 8.0},
+                       {"server-3", "server-3 cut off from lock-store", 9.0, 10.0}});
 
     // On the designs' time axis, a partition is one dashed band a row, however many nodes it
     // cuts off, titled with who from whom and when.
@@ -355,8 +357,8 @@ TEST_CASE("a partition is a band on each lane it cuts off, from the cut to its o
           outcome.designs.size());
     CHECK(count_of(strip, "<title>server-1, server-2 cut off from billing-db from 6.000s to 8.000s</title>") ==
           outcome.designs.size());
-    CHECK(count_of(strip, "<g class=\"cut-off\">") == 2 * outcome.designs.size());
-    // Not a diamond at the cut and another at the heal.
+    CHECK(count_of(strip, "<g class=\"cut-off\">") == 3 * outcome.designs.size());
+    // Not a diamond at the cut and another at the heal, whichever lane the partition's step is on.
     CHECK(strip.find("rotate(45") == std::string::npos);
 }
 

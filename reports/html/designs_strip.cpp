@@ -129,13 +129,13 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
             axis_right);
         // A pause, a crash or a partition lasts: a band from its start to its end, not a
         // mark at each. A partition that cuts off several nodes is one band.
-        std::vector<std::pair<std::size_t, Instant>> band_edges;
+        std::set<std::uint64_t> band_edges;  // the trace events that began and ended a band
         std::set<std::uint64_t> cuts_drawn;
         for (const auto& band : stories[i].figure.spans) {
             if (!is_fault_span(band)) continue;
             const double from = x_of(band.from), to = std::max(x_of(band.to), from + 2);
-            band_edges.emplace_back(band.lane, band.from);
-            band_edges.emplace_back(band.lane, band.to);
+            band_edges.insert(band.opened_by);
+            if (band.closed_by) band_edges.insert(*band.closed_by);
             const std::string when = fmt::format(" from {} to {}{}", format_seconds(band.from), format_seconds(band.to),
                                                  band.open ? " (still when the run stopped)" : "");
             if (band.kind == FigureSpan::Kind::cut_off) {
@@ -150,10 +150,8 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
                 escaped(when), from, y - 4, to - from, palette::fault);
         }
         svg += holder_ticks(stories[i].figure, anchors[i], x_of, y);
-        const auto on_band_edge = [&](const FigureStep& step) {
-            return std::find(band_edges.begin(), band_edges.end(), std::make_pair(step.lane, step.at)) !=
-                   band_edges.end();
-        };
+        // A partition is the world's event, drawn from the first lane, whoever it cuts off.
+        const auto on_band_edge = [&](const FigureStep& step) { return band_edges.contains(step.sequence); };
         for (const auto& step : stories[i].figure.steps) {
             if (!marked(step)) continue;
             if (step.tone == EventTone::fault && on_band_edge(step)) continue;
