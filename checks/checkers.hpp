@@ -69,8 +69,13 @@ public:
 private:
     using Highest = std::optional<std::int64_t>;  // the highest token that has written, if any
     std::map<std::pair<std::int64_t, std::string>, Highest> rows_;
-    // Per row, who wrote its token and when: "written by server-1 at 8.017s".
-    std::map<std::pair<std::int64_t, std::string>, std::string> written_by_;
+    // Per row, the write that gave it its token, said only when a claim is refused ("written
+    // by server-1 at 8.017s"): most runs refuse none. A sweep keeps no events to look back at.
+    struct RowWrite {
+        std::optional<NodeId> client;
+        Instant at;
+    };
+    std::map<std::pair<std::int64_t, std::string>, RowWrite> written_by_;
     Highest provider_;
 };
 

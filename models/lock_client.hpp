@@ -47,6 +47,14 @@ public:
     // stores) keeps the session alive. `refused` means the lease is gone.
     virtual Task<ExtendResult> extend(const Lease& lease) = 0;
     virtual Task<void> release(const Lease& lease) = 0;
+
+    // A client library that watches its lock while it holds it (Consul's api.Lock) learns
+    // of a loss when it happens, not at its next renewal: watch_for_loss returns, with why,
+    // once the lock is no longer the lease's. The others never watch.
+    virtual bool watches_lock() const { return false; }
+    virtual Task<std::string> watch_for_loss(const Lease&) {
+        throw std::logic_error("a store client that does not watch its lock was asked to");
+    }
 };
 
 // Stores that cannot queue a waiter (Redis, Redlock, a lease row): try, and when the

@@ -47,7 +47,13 @@ std::shared_ptr<HeldLease> LockHolder::believe(Lease lease) {
     if (held->lease.token) fields.push_back({"token", *held->lease.token});
     host_.record(trace_kind::belief_acquired, fields);
     if (spec_.renew) host_.spawn(renew_while_believed(held));
+    if (store_.watches_lock()) host_.spawn(watch_while_believed(held));
     return held;
+}
+
+Task<void> LockHolder::watch_while_believed(std::shared_ptr<HeldLease> held) {
+    const std::string lost = co_await store_.watch_for_loss(held->lease);
+    if (held->believed) end_belief(*held, lost);
 }
 
 bool LockHolder::still_believes(HeldLease& held) {

@@ -48,6 +48,7 @@ private:
     Instant lease_clock_now() const;
     FieldList deadline_fields(const HeldLease& held) const;
     Task<void> renew_while_believed(std::shared_ptr<HeldLease> held);
+    Task<void> watch_while_believed(std::shared_ptr<HeldLease> held);
     std::shared_ptr<HeldLease> believe(Lease lease);
     void end_belief(HeldLease& held, std::string_view reason);
 

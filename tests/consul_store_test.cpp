@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/lock_client.hpp"
+#include "models/lock_holder.hpp"
 #include "models/stores/consul_client.hpp"
 #include "models/stores/consul_server.hpp"
 #include "models/stores/store_deployment.hpp"
@@ -497,15 +498,91 @@ TEST_CASE("a paused Consul holder loses its session at twice the TTL, and the ne
     CHECK(first.renewals.back() == ExtendResult::Outcome::refused);
 }
 
-TEST_CASE("a Consul lease is believed for one TTL from the session's last renewal") {
+TEST_CASE("a Consul holder keeps no deadline of its own: api.Lock times nothing on its clock") {
     ConsulClientWorld world;
     ConsulHolding holding;
     hold_from(world, 1, 1_s, 0_s, holding);
     world.run();
     REQUIRE(holding.lease);
-    // The session was created by a request sent at 1s: the grant is believed until 11s on
-    // server-1's monotonic clock, well short of the server's 2 x TTL.
-    CHECK(holding.lease->valid_until == monotonic(11_s));
+    CHECK(holding.lease->valid_until == never);
+}
+
+namespace {
+
+Task<void> believe_consul_lock(LockHolder& holder, std::shared_ptr<HeldLease>& held) {
+    auto acquiring = holder.acquire();
+    held = co_await acquiring;
+}
+
+// server-1 holds through a LockHolder, which renews every ttl/3 (3.33 s) and watches the key.
+struct ConsulBelief {
+    explicit ConsulBelief(ConsulClientWorld& world)
+        : holder(Host(world.engine, world.server(1)), world.client(1), world.world.lock) {
+        Host(world.engine, world.server(1)).spawn(believe_consul_lock(holder, held));
+    }
+    LockHolder holder;
+    std::shared_ptr<HeldLease> held;
+};
+
+std::vector<const TraceEvent*> beliefs_ended(const Engine& engine, NodeId node) {
+    std::vector<const TraceEvent*> ended;
+    for (const auto* event : events_of(engine, trace_kind::belief_ended))
+        if (event->node == node) ended.push_back(event);
+    return ended;
+}
+
+}  // namespace
+
+// api/lock.go: monitorLock reads the key in blocking queries and closes the lock's channel
+// when the key no longer carries the session; RenewPeriodic renews the session, and a
+// pause only delays it.
+TEST_CASE("a paused Consul holder renews on waking while the server still keeps its session, and believes on") {
+    ConsulClientWorld world;
+    ConsulBelief belief(world);
+    // Last renewal at 3.33 s: the server invalidates the session at 23.33 s. Frozen from 4 s
+    // to 19 s, server-1 renews on waking; by its own clock the TTL ran out at 13.33 s.
+    world.on_world(4_s, [&] { world.engine.pause(world.server(1), 15_s, "gc"); });
+    world.run(1_min);
+    REQUIRE(belief.held);
+    CHECK(belief.held->believed);
+    CHECK(beliefs_ended(world.engine, world.server(1)).empty());
+    CHECK(events_of(world.engine, trace_kind::lock_expired).empty());
+}
+
+TEST_CASE("a paused Consul holder learns on waking, from its watch on the key, that the server released its lock") {
+    ConsulClientWorld world;
+    ConsulBelief belief(world);
+    world.on_world(4_s, [&] { world.engine.pause(world.server(1), 40_s, "gc"); });
+    world.run(1_min);
+    const auto expired = events_of(world.engine, trace_kind::lock_expired);
+    REQUIRE(expired.size() == 1);
+    CHECK(expired[0]->at > at(23_s));
+    CHECK(expired[0]->at < at(24_s));
+    const auto ended = beliefs_ended(world.engine, world.server(1));
+    REQUIRE(ended.size() == 1);
+    // The watch's answer waited for server-1 to wake at 44 s, and ends the belief before
+    // the renewal sent on waking is answered 404.
+    CHECK(ended[0]->at >= at(44_s));
+    CHECK(ended[0]->at <= at(44_s + 1_ms));
+    CHECK(ended[0]->text("reason") == "lock lost: its watch saw the key no longer carry its session");
+}
+
+TEST_CASE("a Consul holder cut off from the server believes until its watch gets no answer, not for one TTL") {
+    ConsulClientWorld world;
+    ConsulBelief belief(world);
+    // The watch's blocking query left at about 2 ms; cut off at 5 s, server-1 renews in
+    // vain, and the server invalidates its session at 23.33 s, but the answer is lost.
+    world.on_world(5_s, [&] {
+        world.network.cut(world.server(1), world.node("consul"));
+        world.network.cut(world.node("consul"), world.server(1));
+    });
+    world.run(10_min);
+    const auto ended = beliefs_ended(world.engine, world.server(1));
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0]->text("reason") ==
+          "lock lost: its watch on the key got no answer within the query's 5m wait and 1s request timeout");
+    CHECK(ended[0]->at > at(5_min));
+    CHECK(ended[0]->at < at(5_min + 1_s + 10_ms));
 }
 
 namespace {

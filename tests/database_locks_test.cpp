@@ -351,7 +351,7 @@ namespace {
 
 // Two job servers using the database's own lock through the deployed clients.
 struct ClientWorld {
-    explicit ClientWorld(StoreKind store) : engine(1), network(engine) {
+    explicit ClientWorld(StoreKind store, TcpKeepalives keepalives = {}) : engine(1), network(engine) {
         database = engine.add_node("billing");
         server_1 = engine.add_node("server-1");
         server_2 = engine.add_node("server-2");
@@ -365,6 +365,7 @@ struct ClientWorld {
         world.lock.ttl = 30_s;
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;
+        world.lock.tcp_keepalives = keepalives;
         deployment = deploy_store(testing::store_context(engine, network, world));
         client_1 = deployment->client_for(Host(engine, server_1));
         client_2 = deployment->client_for(Host(engine, server_2));
@@ -415,6 +416,45 @@ TEST_CASE("a client crash closes its connection and the database ends its sessio
     const auto granted = events_of(world.engine, trace_kind::lock_granted);
     REQUIRE(granted.size() == 2);
     CHECK(granted[1]->node_ref("holder") == world.server_2);
+}
+
+// Linux counts a connection's idleness from the last segment it received
+// (keepalive_time_elapsed(), include/net/tcp.h): while the client lived, its kernel answered
+// a probe after each `idle` of silence; once it is dead, `count` probes `interval` apart go
+// unanswered and the connection is reset (tcp_keepalive_timer(), net/ipv4/tcp_timer.c).
+TEST_CASE("TCP keepalive gives up on a dead machine counting from the last packet received, not from the crash") {
+    const StoreKind store = GENERATE(StoreKind::db_advisory, StoreKind::db_for_update);
+    INFO((store == StoreKind::db_advisory ? "advisory" : "for update"));
+    const TcpKeepalives keepalives{60_s, 10_s, 3};
+    // The session opens at 1.001 s and the lock statement arrives at 1.003 s; nothing more
+    // is sent on it.
+    const Instant heard = at(1_s + 3_ms);
+    struct Case {
+        Duration crash;
+        Instant reset;
+    };
+    const Case crash = GENERATE_COPY(
+        // Dead 4 s after its last statement: 60 s of silence, then 3 probes 10 s apart.
+        Case{5_s, heard + 90_s},
+        // Alive and idle for 149 s: it answered the probes at 61.003 s and 121.003 s.
+        Case{150_s, heard + 120_s + 90_s},
+        // Dead at the very moment a probe falls due: that probe goes unanswered.
+        Case{61_s + 3_ms, heard + 90_s});
+    INFO("crash at " << crash.crash.ns << " ns");
+    ClientWorld world(store, keepalives);
+    Acquired first;
+    Host(world.engine, world.server_1)
+        .spawn(acquire_after(Host(world.engine, world.server_1), *world.client_1, 1_s, first));
+    world.engine.schedule_at(at(crash.crash), no_node,
+                             [&] { world.engine.crash(world.server_1, "test", CrashKind::machine); });
+    world.engine.run(at(10_min));
+    REQUIRE(first.lease);
+
+    const auto ended = events_of(world.engine, trace_kind::db_session_ended);
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0]->at == crash.reset);
+    CHECK(ended[0]->text("reason") == "TCP keepalive gave up on a dead machine");
+    CHECK(keepalives.gives_up_at(heard, at(crash.crash)) == crash.reset);
 }
 
 TEST_CASE("an advisory lock taken twice by one session is freed only by its second unlock") {

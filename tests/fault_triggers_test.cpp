@@ -279,6 +279,32 @@ TEST_CASE("a trigger's nth counts the scenario's matching events") {
     CHECK(stepped.instant("new_wall") - stepped.instant("old_wall") == -5_s);
 }
 
+TEST_CASE("a fault can be placed right after a keep-alive of an etcd or ZooKeeper holder's session") {
+    const std::string store = GENERATE(std::string("etcd"), std::string("zookeeper"));
+    INFO(store);
+    std::string text = scenario_with(R"([
+      { "pause": "server-1", "for": "1s", "when": { "event": "lock.renewed", "holder": "server-1", "nth": 2 } }
+    ])");
+    const std::string redis_lock = R"("lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s" })";
+    text.replace(text.find(redis_lock), redis_lock.size(),
+                 R"("lock": { "store": ")" + store + R"(", "key": "/locks/renewals", "ttl": "10s" })");
+    const Trace trace = run_only_design(text);
+    const NodeId server_1 = *trace.find_node("server-1");
+    std::vector<const TraceEvent*> renewed;
+    for (const auto* event : events_of(trace, trace_kind::lock_renewed))
+        if (event->node_ref("holder") == server_1) renewed.push_back(event);
+    REQUIRE(renewed.size() >= 2);
+    // The store records each keep-alive of the holder's session with its lock and token.
+    CHECK(renewed[0]->text("key") == "/locks/renewals");
+    const auto granted = events_of(trace, trace_kind::lock_granted);
+    REQUIRE_FALSE(granted.empty());
+    CHECK(granted[0]->node_ref("holder") == server_1);
+    CHECK(renewed[0]->integer("token") == granted[0]->integer("token"));
+    const auto& paused = only(events_of(trace, trace_kind::node_paused));
+    CHECK(paused.node == server_1);
+    CHECK(paused.at == renewed[1]->at);
+}
+
 TEST_CASE("the trace vocabulary names each kind once, and each field of a kind once") {
     std::set<std::string_view> kinds;
     for (const KindSpec* kind : all_trace_kinds()) {

@@ -225,11 +225,33 @@ void ConsensusEnsemble::arm_session_expiry(std::int64_t session) {
     });
 }
 
+Duration ConsensusEnsemble::heartbeat_interval() const {
+    const ConsensusSpec& consensus = spec_.consensus;
+    return consensus.heartbeat_interval.value_or(consensus.election_timeout / (flavor_ == Flavor::etcd ? 10 : 4));
+}
+
 std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
     if (!is_leader(leader_node())) return std::nullopt;
     if (!members_[leader_].state.has_session(session)) return false;
     if (session_heard_.contains(session)) session_heard_[session] = engine_.monotonic_now(leader_node());
+    report_renewal(session);
     return true;
+}
+
+// A keep-alive of the holder's session (a ZooKeeper ping, an etcd LeaseKeepAlive) extends
+// its lock: the trace says so, so that a fault can be placed right after one.
+void ConsensusEnsemble::report_renewal(std::int64_t session) {
+    const Host host(engine_, leader_node());
+    for (const auto& [prefix, path] : holder_of_) {
+        if (path.empty()) continue;
+        const auto waiting = members_[leader_].state.children(prefix);
+        if (waiting.empty() || waiting.front().path != path || waiting.front().session != session) continue;
+        host.record(trace_kind::lock_renewed, {{"key", prefix},
+                                               {"value", path},
+                                               {"token", waiting.front().create_revision},
+                                               {"holder", waiting.front().client},
+                                               {"expires_at", host.wall_now() + session_timeout_[session]}});
+    }
 }
 
 // ---- requests --------------------------------------------------------------------------
@@ -289,7 +311,7 @@ Task<void> ConsensusEnsemble::lead(std::uint64_t term) {
                 catch_up(follower, members_[me].committed);
             });
         }
-        co_await host.sleep(spec_.consensus.election_timeout / 4);
+        co_await host.sleep(heartbeat_interval());
         if (term != term_) co_return;
     }
 }

@@ -13,7 +13,8 @@
 //    commit index.
 //
 // How the leader changes:
-// 1. The leader sends a heartbeat to every follower each election_timeout/4.
+// 1. The leader sends a heartbeat to every follower each heartbeat interval (etcd: a tenth
+//    of the election timeout unless the file sets it; ZooKeeper: a quarter).
 // 2. A follower that hears nothing for election_timeout asks the others how long their
 //    logs are. With answers from a majority (itself included) and the longest log (the
 //    lowest name on a tie) it takes over: everything in its log is committed, which
@@ -104,6 +105,8 @@ private:
     void announce(const ConsensusCommand& command, std::size_t index, const AppliedCommand& applied);
     void announce_deleted(const ConsensusKey& key, bool expired, NodeId by);
     void report_holder(const std::string& prefix);  // on the leader
+    void report_renewal(std::int64_t session);      // on the leader
+    Duration heartbeat_interval() const;
     void fire_watches(const std::string& path);
     void arm_session_expiry(std::int64_t session);
     // When the leader next looks for expired sessions at or after `due` (monotonic).

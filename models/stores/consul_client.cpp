@@ -94,8 +94,7 @@ Task<std::optional<Lease>> ConsulLockClient::try_acquire() {
     const auto reply = co_await request;
     if (!reply) co_return std::nullopt;
     switch (reply->outcome) {
-        case ConsulAcquireReply::Outcome::acquired:
-            co_return Lease{spec_.key, session.id, reply->lock_index, session.renewal_sent + spec_.ttl};
+        case ConsulAcquireReply::Outcome::acquired: co_return Lease{spec_.key, session.id, reply->lock_index, never};
         case ConsulAcquireReply::Outcome::invalid_session:
             forget_session(session.id);  // the next attempt creates another
             co_return std::nullopt;
@@ -106,12 +105,45 @@ Task<std::optional<Lease>> ConsulLockClient::try_acquire() {
 }
 
 Task<ExtendResult> ConsulLockClient::extend(const Lease& lease) {
-    const Instant sent = host_.monotonic_now();
     const auto renewed = co_await renew(lease.value);
     if (!renewed) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
     // 404: the server invalidated the session, and released the lock with it.
-    if (!*renewed) co_return ExtendResult{ExtendResult::Outcome::refused, {}};
-    co_return ExtendResult{ExtendResult::Outcome::extended, sent + spec_.ttl};
+    if (!*renewed)
+        co_return ExtendResult{
+            ExtendResult::Outcome::refused, {}, "renewal answered 404: the server had invalidated the session"};
+    co_return ExtendResult{ExtendResult::Outcome::extended, never};
+}
+
+namespace {
+
+Task<Answer<ConsulKeyState>> answer_when_changed(ConsulServer* store, std::string key, std::int64_t index) {
+    ConsulKeyState state = co_await store->read_when_changed(std::move(key), index);
+    std::string label = state.session.empty()
+                            ? fmt::format("no session (index {})", state.modify_index)
+                            : fmt::format("session {} (index {})", abbreviated(state.session), state.modify_index);
+    co_return Answer<ConsulKeyState>{std::move(state), std::move(label)};
+}
+
+}  // namespace
+
+// api.Lock's monitorLock: read the key, and again each time it changes, for as long as it
+// carries our session. Its first error ends the lock (no MonitorRetries): a query that gets
+// no answer within its wait and the request timeout counts as one.
+Task<std::string> ConsulLockClient::watch_for_loss(const Lease& lease) {
+    std::int64_t index = 0;  // the first read answers at once
+    for (;;) {
+        auto request = call(
+            network_, host_, store_node_, fmt::format("GET /v1/kv/{}?index={}&consistent", lease.key, index),
+            [store = &store_, key = lease.key, index] { return answer_when_changed(store, key, index); },
+            consul_blocking_query_wait + spec_.request_timeout);
+        const auto state = co_await request;
+        if (!state)
+            co_return fmt::format(
+                "lock lost: its watch on the key got no answer within the query's {} wait and {} request timeout",
+                consul_blocking_query_wait, spec_.request_timeout);
+        if (state->session != lease.value) co_return "lock lost: its watch saw the key no longer carry its session";
+        index = state->modify_index;
+    }
 }
 
 Task<void> ConsulLockClient::release(const Lease& lease) {

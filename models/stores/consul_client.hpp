@@ -5,10 +5,13 @@
 // blocking query for the key to change, this client polls with the lock's retry policy, which the same refusals answer
 // (while a lock-delay holds a key back, api.Lock too sleeps and asks again).
 //
-// While it holds the lock, extend() renews the session: a 404 means the server
-// invalidated it, and with it the lock. Release lets the key go, then destroys the session.
-// The lease is timed from when the last renewal of the session left, for ttl: the server
-// promises not to invalidate it sooner (it waits ttl x 2).
+// Once it holds the lock it keeps no deadline of its own: api.Lock times nothing on the
+// holder's clock. It watches the key with blocking queries (monitorLock in api/lock.go)
+// and learns the lock is lost when the key no longer carries its session, or when a query
+// fails; meanwhile extend() renews the session (RenewPeriodic), which a pause only delays:
+// on waking it renews a session the server has not yet invalidated (the server waits
+// ttl x 2). A 404 means the server invalidated it, and with it the lock. Release lets the
+// key go, then destroys the session.
 #include <optional>
 #include <string>
 
@@ -25,6 +28,8 @@ public:
 
     Task<ExtendResult> extend(const Lease& lease) override;
     Task<void> release(const Lease& lease) override;
+    bool watches_lock() const override { return true; }
+    Task<std::string> watch_for_loss(const Lease& lease) override;
 
 protected:
     Task<std::optional<Lease>> try_acquire() override;

@@ -96,6 +96,7 @@ ConsulAcquireReply ConsulServer::acquire(const std::string& key, const std::stri
     ++entry.lock_index;
     entry.session = id;
     entry.holder = client;
+    changed(entry);
     host_.record(trace_kind::lock_granted, {{"key", key},
                                             {"value", id},
                                             {"token", entry.lock_index},
@@ -117,7 +118,25 @@ bool ConsulServer::release(const std::string& key, const std::string& id, NodeId
                                              {"by", by},
                                              {"plain", false}});
     entry.session.clear();  // the LockIndex stays: the next grant raises it
+    changed(entry);
     return true;
+}
+
+void ConsulServer::changed(Entry& entry) {
+    entry.modify_index = ++raft_index_;
+    key_changed_.notify_all(host_.engine());
+}
+
+Task<ConsulKeyState> ConsulServer::read_when_changed(std::string key, std::int64_t index) {
+    const Instant deadline = host_.monotonic_now() + consul_blocking_query_wait;
+    for (;;) {
+        const auto found = keys_.find(key);
+        const std::int64_t now_at = found == keys_.end() ? 0 : found->second.modify_index;
+        const Duration left = deadline - host_.monotonic_now();
+        if (now_at > index || left.ns <= 0)
+            co_return ConsulKeyState{found == keys_.end() ? "" : found->second.session, now_at};
+        co_await key_changed_.wait(host_, left);
+    }
 }
 
 bool ConsulServer::destroy_session(const std::string& id, NodeId by) {
@@ -141,6 +160,7 @@ void ConsulServer::end_session(const std::string& id, std::optional<NodeId> dest
             host_.record(trace_kind::lock_expired,
                          {{"key", key}, {"value", id}, {"token", entry.lock_index}, {"holder", entry.holder}});
         entry.session.clear();
+        changed(entry);
         if (session.lock_delay.ns > 0) lock_delay_until_[key] = host_.monotonic_now() + session.lock_delay;
     }
 }

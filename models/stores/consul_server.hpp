@@ -8,6 +8,8 @@
 //   PUT /v1/kv/<key>?acquire=<id>                              -> true or false
 //   PUT /v1/kv/<key>?release=<id>                              -> true or false
 //   PUT /v1/session/destroy/<id>                               -> true
+//   GET /v1/kv/<key>?index=<n>&consistent                      -> the key's session, when its
+//                                                                 ModifyIndex passes n (a blocking query)
 //
 // A session's TTL is a lower bound: the server invalidates it once ttl x 2 has passed on
 // its timer without a renewal. Invalidation (or destroying the session) releases the keys
@@ -27,8 +29,10 @@
 
 #include "models/stores/lock_spec.hpp"
 
+#include "sim/condition.hpp"
 #include "sim/host.hpp"
 #include "sim/random.hpp"
+#include "sim/task.hpp"
 
 namespace locksim {
 
@@ -49,6 +53,18 @@ struct ConsulAcquireReply {
     std::int64_t lock_index = 0;  // when acquired
 };
 
+// What a read of a key answers: the session holding it (empty: none) and its ModifyIndex,
+// which a blocking query waits to see pass.
+struct ConsulKeyState {
+    std::string session;
+    std::int64_t modify_index = 0;
+};
+
+// How long a blocking query waits for a change before it answers with none: Consul's
+// default wait (the HTTP API's "wait" parameter; api.Lock's monitor sets none). Consul adds
+// up to wait/16 of random jitter, which the model leaves out.
+inline constexpr Duration consul_blocking_query_wait = minutes(5);
+
 class ConsulServer {
 public:
     explicit ConsulServer(Host host);
@@ -63,6 +79,9 @@ public:
     bool release(const std::string& key, const std::string& session, NodeId by);
     // Ends the session as invalidation does, lock-delay included; true even if it was gone.
     bool destroy_session(const std::string& session, NodeId by);
+    // A blocking query: the key's state once its ModifyIndex is above `index`, or after
+    // consul_blocking_query_wait with nothing new.
+    Task<ConsulKeyState> read_when_changed(std::string key, std::int64_t index);
 
 private:
     struct Session {
@@ -75,6 +94,7 @@ private:
         std::int64_t lock_index = 0;
         std::string session;  // empty: nobody holds the key
         NodeId holder;
+        std::int64_t modify_index = 0;  // the Raft index of the key's last change
     };
 
     Instant invalidation_due(const Session& session) const {
@@ -87,12 +107,16 @@ private:
     // holds each key back for its lock-delay.
     void end_session(const std::string& session, std::optional<NodeId> destroyed_by);
     void refuse(const std::string& key, NodeId client, std::optional<std::string> reason);
+    // The key's holder changed: a new index, and every blocking query on it answers.
+    void changed(Entry& entry);
 
     Host host_;
     RandomStream session_ids_;
     std::map<std::string, Session> sessions_;
     std::map<std::string, Entry> keys_;
     std::map<std::string, Instant> lock_delay_until_;  // monotonic
+    std::int64_t raft_index_ = 0;                      // in the Raft log: survives a restart
+    Condition key_changed_;
 };
 
 }  // namespace locksim

@@ -2,6 +2,7 @@
 // pg_try_advisory_lock, and a row lock that waits in the database's lock queue.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -20,6 +21,26 @@ std::string try_advisory_lock_sql(const std::string& key) {
 
 std::string advisory_unlock_sql(const std::string& key) {
     return fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", key);
+}
+
+// The database's kernel resets the connection of a client whose machine died at `died`
+// once keepalive has probed it unanswered. A statement still on the wire at the death
+// arrives later and starts the count again, so the deadline is read anew when it falls due.
+void keepalive_gives_up(Engine& engine, DatabaseLocks& locks, NodeId database, std::int64_t session,
+                        TcpKeepalives keepalives, Instant died) {
+    const auto heard = locks.last_heard(session);
+    if (!heard) return;  // the session has ended already
+    const Instant now = engine.monotonic_now(database);
+    const Instant reset = keepalives.gives_up_at(std::min(*heard, died), died);
+    const Instant after_late_statement = *heard > died ? *heard + keepalives.gives_up_after() : reset;
+    const Instant due = std::max(reset, after_late_statement);
+    if (due > now) {
+        engine.schedule_after(database, due - now, [&engine, &locks, database, session, keepalives, died] {
+            keepalive_gives_up(engine, locks, database, session, keepalives, died);
+        });
+        return;
+    }
+    locks.end_session(session, "TCP keepalive gave up on a dead machine");
 }
 
 // One client's connection: its session, the statements it sends, and what a crash leaves
@@ -84,10 +105,8 @@ private:
     void connection_closed() {
         if (!session_) return;
         if (host_.engine().crash_kind(host_.id()) == CrashKind::machine) {
-            host_.engine().schedule_after(database_, spec_.tcp_keepalives.gives_up_after(),
-                                          [locks = locks_, session = *session_] {
-                                              locks->end_session(session, "TCP keepalive gave up on a dead machine");
-                                          });
+            keepalive_gives_up(host_.engine(), *locks_, database_, *session_, spec_.tcp_keepalives,
+                               host_.engine().monotonic_now(database_));
         } else {
             network_->send(host_.id(), database_, "connection closed (process died)",
                            [locks = locks_, session = *session_] { locks->end_session(session, "connection closed"); });

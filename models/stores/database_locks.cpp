@@ -22,7 +22,7 @@ DatabaseLocks::DatabaseLocks(Host host, IdleTimeouts idle_timeouts) : host_(host
 
 std::int64_t DatabaseLocks::connect(NodeId client) {
     const std::int64_t id = next_session_++;
-    sessions_[id] = Session{client, host_.monotonic_now(), host_.wall_now()};
+    sessions_[id] = Session{client, host_.monotonic_now(), host_.wall_now(), host_.monotonic_now()};
     arm_idle_check(id);
     return id;
 }
@@ -37,7 +37,14 @@ bool DatabaseLocks::touch(std::int64_t session) {
     if (found == sessions_.end()) return false;
     found->second.last_activity = host_.monotonic_now();
     found->second.last_activity_wall = host_.wall_now();
+    found->second.last_heard = host_.monotonic_now();
     return true;
+}
+
+std::optional<Instant> DatabaseLocks::last_heard(std::int64_t session) const {
+    const auto found = sessions_.find(session);
+    if (found == sessions_.end()) return std::nullopt;
+    return found->second.last_heard;
 }
 
 std::optional<Duration> DatabaseLocks::idle_timeout_of(const Session& session) const {
@@ -56,7 +63,10 @@ void DatabaseLocks::arm_idle_check(std::int64_t session) {
     host_.engine().schedule_after(host_.id(), wait.ns > 0 ? wait : Duration{}, [this, session, check] {
         auto still = sessions_.find(session);
         if (still == sessions_.end() || still->second.idle_check != check) return;
-        if (still->second.waiting) touch(session);  // busy, not idle
+        if (still->second.waiting) {  // busy, not idle: active, though nothing arrived
+            still->second.last_activity = host_.monotonic_now();
+            still->second.last_activity_wall = host_.wall_now();
+        }
         if (idle_time_left(still->second).ns > 0) {
             arm_idle_check(session);
             return;

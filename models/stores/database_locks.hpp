@@ -33,6 +33,9 @@ public:
     void lend(std::int64_t session, NodeId client);
     // Any statement: false if the session has ended. Counts as activity.
     bool touch(std::int64_t session);
+    // When a statement of the session last arrived, on this host's monotonic clock: what
+    // TCP keepalive counts a silent client's idleness from. Nothing once it has ended.
+    std::optional<Instant> last_heard(std::int64_t session) const;
 
     // pg_try_advisory_lock: true if taken, or already ours (then it counts once more).
     std::optional<bool> try_advisory_lock(std::int64_t session, const std::string& key);
@@ -53,6 +56,7 @@ private:
         NodeId client;
         Instant last_activity;         // this host's monotonic clock
         Instant last_activity_wall;    // and its wall clock
+        Instant last_heard;            // the last statement's arrival (a busy session is active without one)
         bool waiting = false;          // a statement waits for a lock: the session is busy, not idle
         bool in_transaction = false;   // from BEGIN to COMMIT
         std::uint64_t idle_check = 0;  // the newest idle check armed

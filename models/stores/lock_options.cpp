@@ -6,7 +6,7 @@
 namespace locksim {
 namespace {
 
-constexpr std::array<LockOption, 25> lock_options{{
+constexpr std::array<LockOption, 26> lock_options{{
     {"ttl",
      "in-memory holds its lock until released; the database holds its locks for the session: see "
      "idle_session_timeout and idle_in_transaction_timeout"},
@@ -25,6 +25,7 @@ constexpr std::array<LockOption, 25> lock_options{{
     {"ensemble", ""},
     {"watch", ""},
     {"election_timeout", ""},
+    {"heartbeat_interval", "a ZooKeeper leader pings every quarter of election_timeout"},
     {"tick", "etcd has no ticks; it raises a lease TTL below 1.5 election timeouts, rounded up to whole seconds"},
     {"lock_delay", ""},
     {"first_token", ""},

@@ -3,6 +3,7 @@
 // scenario gave it. A default here is what a scenario that leaves the option out gets;
 // a bound is the range the loader accepts. store_registry.hpp says what each store is
 // (its name in a file, which options it takes, its nodes, its tokens).
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,6 +57,21 @@ struct TcpKeepalives {
     int count = 9;
 
     Duration gives_up_after() const { return idle + interval * count; }
+
+    // When the database resets the connection of a client whose machine died at `died`,
+    // having last heard from it at `last_heard` (both on the database's monotonic clock).
+    // Linux counts idleness from the last segment it received (keepalive_time_elapsed(),
+    // include/net/tcp.h), and a live client's kernel answers every probe, so while the
+    // client lived a probe went out and was answered each `idle` of silence; after the
+    // last answer come `count` unanswered probes `interval` apart, and then the reset
+    // (tcp_keepalive_timer(), net/ipv4/tcp_timer.c). A probe due at the very moment of
+    // the death goes unanswered.
+    Instant gives_up_at(Instant last_heard, Instant died) const {
+        assert(last_heard <= died);
+        const Duration silent = died - last_heard;
+        const std::int64_t answered = silent.ns > 0 ? (silent.ns - 1) / idle.ns : 0;
+        return last_heard + idle * answered + gives_up_after();
+    }
 };
 
 // What a Redis node keeps across a restart (docs/models.md, Redis persistence).
@@ -96,8 +112,14 @@ struct ConsensusSpec {
 
     int ensemble = 3;
     bool watch_holder = false;  // every waiter watches the holder (the herd effect) instead of its predecessor
+    // etcd's server refuses an election timeout under 5 heartbeat intervals (embed.Config.Validate).
+    static constexpr std::int64_t election_timeout_in_heartbeats = 5;
+
     Duration election_timeout = seconds(2);  // silence from the leader after which a follower takes over
-    Duration tick = seconds(2);              // zookeeper: tickTime; a session timeout is clamped to [2, 20] ticks
+    // etcd: how often the leader says it is alive; by default a tenth of the election
+    // timeout, as etcd's defaults (100 ms, 1 s). ZooKeeper's leader: a quarter of it.
+    std::optional<Duration> heartbeat_interval;
+    Duration tick = seconds(2);  // zookeeper: tickTime; a session timeout is clamped to [2, 20] ticks
 };
 
 // client-go's leader election (k8s.io/client-go/tools/leaderelection); the lease duration

@@ -77,7 +77,7 @@ std::vector<StoreEntry> make_registry() {
         {.kind = StoreKind::etcd,
          .name = "etcd",
          .description = "a consensus cluster; lease-bound keys; token = create revision",
-         .options = {"ttl", "renew", "ensemble", "watch", "election_timeout"},
+         .options = {"ttl", "renew", "ensemble", "watch", "election_timeout", "heartbeat_interval"},
          .lease = {.granted = etcd_lease_ttl},
          .nodes = {.numbered = "etcd-", .count = [](const LockSpec& lock) { return lock.consensus.ensemble; }},
          .tokens = TokenSource::store,

@@ -200,6 +200,13 @@ void read_consensus(const JsonReader& lock, ConsensusSpec& c) {
         c.watch_holder = watch == "holder";
     }
     if (lock.has("election_timeout")) c.election_timeout = positive(lock["election_timeout"]);
+    if (lock.has("heartbeat_interval")) {
+        c.heartbeat_interval = positive(lock["heartbeat_interval"]);
+        if (c.election_timeout < *c.heartbeat_interval * ConsensusSpec::election_timeout_in_heartbeats)
+            lock["heartbeat_interval"].fail(
+                fmt::format("expected at most a fifth of the election_timeout ({}), as etcd's server requires",
+                            c.election_timeout));
+    }
     if (lock.has("tick")) c.tick = positive(lock["tick"]);
 }
 
