@@ -45,7 +45,9 @@ inline constexpr FieldSpec lock_renewed_fields[] = {
     {"holder", FieldType::node, false, "the client whose lease was extended"},
     {"expires_at", FieldType::instant, false, "the new expiry, on the store's wall clock"},
 };
-inline constexpr KindSpec lock_renewed{"lock.renewed", "the store extended the holder's lease", lock_renewed_fields};
+inline constexpr KindSpec lock_renewed{
+    "lock.renewed", "the store extended the holder's lease (etcd, zookeeper: at each keep-alive of its session)",
+    lock_renewed_fields};
 
 inline constexpr FieldSpec lock_released_fields[] = {
     {"key", FieldType::text, false, "the lock's key"},
