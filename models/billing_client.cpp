@@ -12,13 +12,14 @@
 namespace locksim {
 
 BillingClient::BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database,
-                             std::string period, const Vocabulary& words)
+                             std::string period, const Vocabulary& words, std::function<void()> statement_activity)
     : host_(host),
       network_(network),
       database_node_(database_node),
       database_(database),
       period_(std::move(period)),
-      names_{sql_name(words.table()), sql_name(words.item), sql_name(words.effected())} {}
+      names_{sql_name(words.table()), sql_name(words.item), sql_name(words.effected())},
+      statement_activity_(std::move(statement_activity)) {}
 
 // No statement has a timeout, and the foundation's network loses nothing: every request
 // is answered, so the replies below are dereferenced without a check.
@@ -31,14 +32,14 @@ Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
                                                 names->item, customer, period);
                          }),
                          {{"customer", customer}}),
-             [db = database_, customer, period = period_, names = &names_] {
+             at_database([db = database_, customer, period = period_, names = &names_] {
                  const RenewalRow found = db->read(customer, period);
                  return Answer<RenewalRow>{found, MessageText::made_by([names, status = found.status] {
                                                return fmt::format("'{}'", status == RenewalStatus::charged
                                                                               ? names->done
                                                                               : std::string(to_string(status)));
                                            })};
-             });
+             }));
     auto row = co_await request;
     co_return *row;
 }
@@ -48,11 +49,11 @@ Task<std::vector<std::int64_t>> BillingClient::pending_items() {
                             return fmt::format("SELECT {} FROM {} WHERE period='{}' AND status <> '{}'", names->item,
                                                names->table, period, names->done);
                         }),
-                        [db = database_, period = period_] {
+                        at_database([db = database_, period = period_] {
                             std::vector<std::int64_t> items = db->pending(period);
                             const int rows = static_cast<int>(items.size());
                             return Answer<std::vector<std::int64_t>>{std::move(items), rows_label(rows)};
-                        });
+                        }));
     auto items = co_await request;
     co_return std::move(*items);
 }
@@ -65,13 +66,13 @@ Task<int> BillingClient::insert_renewal(std::int64_t customer) {
                                            names->table, names->item, customer, period);
                     }),
                     {{"customer", customer}}),
-        [db = database_, customer, period = period_, client = host_.id(), names = &names_] {
+        at_database([db = database_, customer, period = period_, client = host_.id(), names = &names_] {
             const int inserted = db->insert_claim(customer, period, client);
             if (inserted == 1) return Answer<int>{inserted, std::string("INSERT 0 1")};
             return Answer<int>{inserted, MessageText::made_by([names] {
                                    return fmt::format("duplicate key: {}_{}_period_key", names->table, names->item);
                                })};
-        });
+        }));
     auto rows = co_await request;
     co_return *rows;
 }
@@ -100,10 +101,10 @@ Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token
                                  customer, period, claim_condition(db->claim_rule(), token));
                          }),
                          {{"customer", customer}, {"token", token}}),
-             [db = database_, customer, period = period_, token, client = host_.id()] {
+             at_database([db = database_, customer, period = period_, token, client = host_.id()] {
                  const int changed = db->claim(customer, period, token, client);
                  return Answer<int>{changed, rows_label(changed)};
-             });
+             }));
     auto rows = co_await request;
     co_return *rows;
 }
@@ -119,10 +120,10 @@ Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std
     std::vector<OwnedField> about{{"customer", customer}};
     if (token) about.push_back({"token", *token});
     auto request = call(network_, host_, database_node_, MessageText(std::move(statement), std::move(about)),
-                        [db = database_, customer, period = period_, token, client = host_.id()] {
+                        at_database([db = database_, customer, period = period_, token, client = host_.id()] {
                             const int changed = db->record_charged(customer, period, token, client);
                             return Answer<int>{changed, rows_label(changed)};
-                        });
+                        }));
     auto rows = co_await request;
     co_return *rows;
 }
@@ -130,10 +131,10 @@ Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std
 Task<bool> BillingClient::index_built() {
     auto request =
         call(network_, host_, database_node_, fmt::format("SELECT 1 FROM index_builds WHERE hour='{}'", period_),
-             [db = database_, period = period_] {
+             at_database([db = database_, period = period_] {
                  const bool built = db->index_built_for(period);
                  return Answer<bool>{built, built ? std::string("1 row") : std::string("0 rows")};
-             });
+             }));
     auto built = co_await request;
     co_return *built;
 }
@@ -142,10 +143,10 @@ Task<void> BillingClient::record_index_build(Duration cpu) {
     auto request =
         call(network_, host_, database_node_,
              fmt::format("INSERT INTO index_builds (hour, cpu) VALUES ('{}', '{}')", period_, format_duration(cpu)),
-             [db = database_, period = period_, cpu, client = host_.id()] {
+             at_database([db = database_, period = period_, cpu, client = host_.id()] {
                  db->record_index_build(period, cpu, client);
                  return Answer<bool>{true, std::string("INSERT 0 1")};
-             });
+             }));
     co_await request;
 }
 

@@ -2,6 +2,7 @@
 // The job's SQL connection to the billing database: each method is one statement, sent
 // as a request and answered on the database's node, with the text a SQL client prints.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,8 +20,9 @@ class BillingClient {
 public:
     // `period` is the billing period (or the index hour) every statement names; `words`
     // name the table, its item column and the done status in the statements' text.
+    // `statement_activity` runs at the database with every statement (empty: nothing more).
     BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period,
-                  const Vocabulary& words = Vocabulary::defaults());
+                  const Vocabulary& words = Vocabulary::defaults(), std::function<void()> statement_activity = {});
 
     // SELECT status FROM renewals …
     Task<RenewalRow> read_renewal(std::int64_t customer);
@@ -42,6 +44,15 @@ public:
     void begin_period(std::string period) { period_ = std::move(period); }
 
 private:
+    // `work` as run at the database, with the statement's activity on the lock's session.
+    template <class Work>
+    auto at_database(Work work) const {
+        return [work = std::move(work), activity = statement_activity_] {
+            if (activity) activity();
+            return work();
+        };
+    }
+
     Host host_;
     Network& network_;
     NodeId database_node_;
@@ -54,6 +65,7 @@ private:
         std::string done;
     };
     SqlNames names_;
+    std::function<void()> statement_activity_;
 };
 
 }  // namespace locksim

@@ -14,7 +14,8 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
                      const JobSpec& job, const ProtectionSpec& protection, std::optional<std::int64_t> bad_record)
     : host_(host),
       lock_(lock),
-      billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1), *resources.words),
+      billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1), *resources.words,
+               resources.statement_activity),
       provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1), job.charge_request,
                 *resources.words),
       place_(place),

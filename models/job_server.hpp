@@ -27,6 +27,9 @@ struct JobResources {
     NodeId provider_node;
     PaymentProvider* provider = nullptr;
     const Vocabulary* words = &Vocabulary::defaults();  // the scenario's, for the messages' text
+    // Run at the database with each billing statement: activity on the lock's session when
+    // the job's statements share its connection (LockStoreClient::job_statement_activity).
+    std::function<void()> statement_activity;
 };
 
 // Where this server stands among the job servers (for hash assignment).

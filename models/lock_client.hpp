@@ -2,6 +2,7 @@
 // The wire protocol of one kind of lock store, as its client library speaks it. What
 // every store shares around it (belief, renewal, release) lives in LockHolder.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,11 @@ public:
     virtual Task<std::string> watch_for_loss(const Lease&) {
         throw std::logic_error("a store client that does not watch its lock was asked to");
     }
+
+    // What each of the job's own statements does to the lock, run at the database with the
+    // statement, when they share the lock's connection (a database lock with
+    // job_statements "lock-session"); empty when they run on a connection of their own.
+    virtual std::function<void()> job_statement_activity() { return {}; }
 };
 
 // Stores that cannot queue a waiter (Redis, Redlock, a lease row): try, and when the

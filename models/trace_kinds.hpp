@@ -108,6 +108,13 @@ inline constexpr FieldSpec db_session_ended_fields[] = {
 inline constexpr KindSpec db_session_ended{"db.session_ended", "the database ended a session; its locks went with it",
                                            db_session_ended_fields};
 
+inline constexpr FieldSpec pooler_lent_fields[] = {
+    {"session", FieldType::integer, false, "the server session lent"},
+    {"client", FieldType::node, false, "the client whose transaction runs on it"},
+};
+inline constexpr KindSpec pooler_lent{"pooler.lent", "PgBouncer lent a server session to a client for one transaction",
+                                      pooler_lent_fields};
+
 inline constexpr FieldSpec store_loaded_fields[] = {
     {"keys", FieldType::integer, false, "how many keys it loaded"},
     {"persistence", FieldType::text, false,

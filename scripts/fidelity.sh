@@ -14,7 +14,7 @@ started=$(date +%s%N)
 record=0
 if [ "${1:-}" = --record ]; then record=1; shift; fi
 scripts/install-packages.sh redis-server etcd-server etcd-client zookeeper postgresql \
-  python3-redis python3-etcd3 python3-kazoo python3-psycopg2 gcc
+  python3-redis python3-etcd3 python3-kazoo python3-psycopg2 pgbouncer gcc
 
 cases=()
 if [ $# -eq 0 ]; then

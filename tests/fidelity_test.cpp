@@ -91,7 +91,7 @@ std::vector<Difference> compare(const json& case_file, const json& model, const 
     const auto& r = real.at("results");
     REQUIRE(m.size() == r.size());
     for (std::size_t i = 0; i < m.size(); ++i) {
-        for (const char* field : {"reply", "holder"}) {
+        for (const char* field : {"reply", "holder", "connection", "holder_connection"}) {
             const json a = m[i].value(field, json()), b = r[i].value(field, json());
             if (a != b) found.push_back({name, i, field, a.dump(), b.dump()});
         }

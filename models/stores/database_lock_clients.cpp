@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <utility>
-#include <vector>
 
 #include "models/stores/database_locks.hpp"
 #include "models/stores/store_registry.hpp"
+#include "models/stores/transaction_pool.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
 
@@ -88,6 +89,14 @@ public:
         co_return ExtendResult{ExtendResult::Outcome::extended, valid_from(sent)};
     }
 
+    // With job_statements "lock-session": a job statement on this session is activity on it.
+    std::function<void()> job_statement_activity() {
+        if (spec_.job_statements != JobStatements::lock_session) return {};
+        return [this] {
+            if (session_) locks_->touch(*session_);
+        };
+    }
+
     // Until when the holder may believe: for ever without an idle timeout.
     Instant valid_from(Instant sent) const {
         const auto timeout = holder_idle_timeout(spec_);
@@ -123,6 +132,7 @@ public:
         : PollingLockClient(host, spec.retry), connection_(host, network, database, locks, spec) {}
 
     Task<ExtendResult> extend(const Lease&) override { return connection_.keep_alive(); }
+    std::function<void()> job_statement_activity() override { return connection_.job_statement_activity(); }
 
     Task<void> release(const Lease& lease) override {
         const std::int64_t session = co_await connection_.session();
@@ -162,36 +172,6 @@ private:
     DatabaseConnection connection_;
 };
 
-// PgBouncer's pool in transaction mode: server sessions it opened itself and lends to
-// whichever client sends the next transaction. A session-level advisory lock stays on the
-// server session, not with the client that took it.
-class TransactionPool {
-public:
-    TransactionPool(DatabaseLocks& locks, NodeId pooler, PoolerSpec spec)
-        : locks_(locks), pooler_(pooler), spec_(spec) {}
-
-    // The server session the next transaction of `client` runs on: with LIFO the one
-    // released last (every statement here ends at once, so always the same one), with
-    // round robin the next in turn; a new one while the pool has room for it.
-    std::int64_t lend(NodeId client) {
-        std::size_t index = 0;
-        if (spec_.server_round_robin) {
-            index = next_ % static_cast<std::size_t>(spec_.pool_size);
-            ++next_;
-        }
-        while (sessions_.size() <= index) sessions_.push_back(locks_.connect(pooler_));
-        locks_.lend(sessions_[index], client);
-        return sessions_[index];
-    }
-
-private:
-    DatabaseLocks& locks_;
-    NodeId pooler_;
-    PoolerSpec spec_;
-    std::vector<std::int64_t> sessions_;
-    std::size_t next_ = 0;
-};
-
 // An advisory lock taken through the pooler: the same statements, each on whatever server
 // session the pool lends. Nothing ties the lock to this client: a release may land on
 // another session (and unlock nothing), and another client lent the holding session holds
@@ -211,9 +191,10 @@ public:
         auto request = call(
             network_, host_, database_, "SELECT 1 (pgbouncer)",
             [pool = &pool_, locks = &locks_, client = host_.id()] {
-                const std::int64_t session = pool->lend(client);
-                const bool alive = locks->touch(session);
-                return Answer<bool>{alive, fmt::format("1 (server session {})", session)};
+                return pool->run(client, [locks](std::int64_t session) {
+                    const bool alive = locks->touch(session);
+                    return Answer<bool>{alive, fmt::format("1 (server session {})", session)};
+                });
             },
             spec_.request_timeout);
         const auto alive = co_await request;
@@ -221,14 +202,24 @@ public:
         co_return ExtendResult{ExtendResult::Outcome::extended, never};
     }
 
+    // With job_statements "lock-session" the job's statements go through the pooler too,
+    // each a transaction on whichever session it lends.
+    std::function<void()> job_statement_activity() override {
+        if (spec_.job_statements != JobStatements::lock_session) return {};
+        return [pool = &pool_, locks = &locks_, client = host_.id()] {
+            pool->run(client, [locks](std::int64_t session) { return locks->touch(session); });
+        };
+    }
+
     Task<void> release(const Lease& lease) override {
         auto request = call(
             network_, host_, database_, advisory_unlock_sql(lease.key) + " (pgbouncer)",
             [pool = &pool_, locks = &locks_, client = host_.id(), key = lease.key] {
-                const std::int64_t session = pool->lend(client);
-                const auto unlocked = locks->advisory_unlock(session, key);
-                return Answer<std::optional<bool>>{
-                    unlocked, fmt::format("{} (server session {})", unlocked && *unlocked ? "t" : "f", session)};
+                return pool->run(client, [locks, &key](std::int64_t session) {
+                    const auto unlocked = locks->advisory_unlock(session, key);
+                    return Answer<std::optional<bool>>{
+                        unlocked, fmt::format("{} (server session {})", unlocked && *unlocked ? "t" : "f", session)};
+                });
             },
             spec_.request_timeout);
         co_await request;
@@ -240,11 +231,12 @@ protected:
         auto request = call(
             network_, host_, database_, try_advisory_lock_sql(key) + " (pgbouncer)",
             [pool = &pool_, locks = &locks_, client = host_.id(), key] {
-                const std::int64_t session = pool->lend(client);
-                const auto taken = locks->try_advisory_lock(session, key);
-                const bool granted = taken && *taken;
-                return Answer<std::pair<bool, std::int64_t>>{
-                    {granted, session}, fmt::format("{} (server session {})", granted ? "t" : "f", session)};
+                return pool->run(client, [locks, &key](std::int64_t session) {
+                    const auto taken = locks->try_advisory_lock(session, key);
+                    const bool granted = taken && *taken;
+                    return Answer<std::pair<bool, std::int64_t>>{
+                        {granted, session}, fmt::format("{} (server session {})", granted ? "t" : "f", session)};
+                });
             },
             spec_.request_timeout);
         const auto taken = co_await request;
@@ -291,6 +283,7 @@ public:
     }
 
     Task<ExtendResult> extend(const Lease&) override { return connection_.keep_alive(); }
+    std::function<void()> job_statement_activity() override { return connection_.job_statement_activity(); }
 
     Task<void> release(const Lease&) override {
         const std::int64_t session = co_await connection_.session();
@@ -318,7 +311,8 @@ public:
           database_(context.node(context.world.billing_node)),
           locks_(Host(context.engine, database_),
                  {context.world.lock.idle_session_timeout, context.world.lock.idle_in_transaction_timeout}) {
-        if (context.world.lock.pooler) pool_.emplace(locks_, database_, *context.world.lock.pooler);
+        if (context.world.lock.pooler)
+            pool_.emplace(Host(context.engine, database_), locks_, *context.world.lock.pooler);
     }
 
     using StoreDeployment::client_for;

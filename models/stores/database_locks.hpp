@@ -31,6 +31,8 @@ public:
     std::int64_t connect(NodeId client);
     // A pooler hands an open session to `client` for its next transaction.
     void lend(std::int64_t session, NodeId client);
+    // Whether the session is still open (a pooler learns at once when one ends).
+    bool is_open(std::int64_t session) const { return sessions_.contains(session); }
     // Any statement: false if the session has ended. Counts as activity.
     bool touch(std::int64_t session);
     // When a statement of the session last arrived, on this host's monotonic clock: what

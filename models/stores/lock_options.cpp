@@ -6,7 +6,7 @@
 namespace locksim {
 namespace {
 
-constexpr std::array<LockOption, 26> lock_options{{
+constexpr std::array<LockOption, 27> lock_options{{
     {"ttl",
      "in-memory holds its lock until released; the database holds its locks for the session: see "
      "idle_session_timeout and idle_in_transaction_timeout"},
@@ -36,6 +36,7 @@ constexpr std::array<LockOption, 26> lock_options{{
     {"idle_in_transaction_timeout", ""},
     {"tcp_keepalives", ""},
     {"pooler", "a FOR UPDATE lock lives inside one transaction, which a transaction pooler keeps on one connection"},
+    {"job_statements", "the job's statements go to the billing database, where only a database lock lives"},
 }};
 
 }  // namespace

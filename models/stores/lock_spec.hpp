@@ -153,12 +153,22 @@ struct ConsulSpec {
 
 // PgBouncer in transaction mode (pool_mode = transaction) between the servers and the
 // database: each statement outside a transaction runs on a server connection the pooler
-// picks from a pool it shares among all clients.
+// lends from a pool it shares among all clients (models/stores/transaction_pool.hpp).
 struct PoolerSpec {
     static constexpr CountRange pool_size_range{1, 1000};
+    static constexpr CountRange min_pool_size_range{0, 1000};
 
-    int pool_size = 20;               // default_pool_size
-    bool server_round_robin = false;  // false: reuse the connection released last (PgBouncer's LIFO)
+    int pool_size = 20;     // default_pool_size: at most this many server connections
+    int min_pool_size = 0;  // kept open once a client has connected (at most pool_size, as in PgBouncer)
+    // Which idle connection is lent first: false, the one released last (PgBouncer's LIFO);
+    // true, the one idle longest.
+    bool server_round_robin = false;
+};
+
+// db-*: where the job's own statements (its billing reads and writes) run.
+enum class JobStatements {
+    own_connection,  // a connection of their own: never activity on the lock's session
+    lock_session,    // the lock's session, or a session the pooler lends: activity there
 };
 
 struct LockSpec {
@@ -185,8 +195,9 @@ struct LockSpec {
     // one (idle_in_transaction_session_timeout: a FOR UPDATE holder's).
     std::optional<Duration> idle_session_timeout;
     std::optional<Duration> idle_in_transaction_timeout;
-    TcpKeepalives tcp_keepalives;       // db-*: when the database ends a dead machine's session
-    std::optional<PoolerSpec> pooler;   // db-advisory: the servers reach the database through PgBouncer
+    TcpKeepalives tcp_keepalives;      // db-*: when the database ends a dead machine's session
+    std::optional<PoolerSpec> pooler;  // db-advisory: the servers reach the database through PgBouncer
+    JobStatements job_statements = JobStatements::own_connection;  // db-*
     bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease
     bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
     // redis, redis-replicated: the lock script INCRs this key after every grant, and the

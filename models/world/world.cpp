@@ -109,13 +109,15 @@ private:
         for (const auto& name : spec_.servers) {
             const Host host(engine_, node(name));
             LockHolder* holder = nullptr;
+            JobResources own = resources;
             if (store_) {
                 auto& client = clients_.emplace_back(store_->client_for(host));
                 holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock)).get();
+                own.statement_activity = client->job_statement_activity();
             }
             const std::size_t index = servers_.size();
             auto& server = servers_.emplace_back(
-                std::make_unique<JobServer>(host, network_, holder, resources, ServerPlace{index, spec_.servers.size()},
+                std::make_unique<JobServer>(host, network_, holder, own, ServerPlace{index, spec_.servers.size()},
                                             spec_.job, spec_.protection, injected_error_at(name)));
             host.spawn(server->run_nightly_job([this, index] { job_ended(index); }));
             // A crashed server's job is over too; what it left behind is the story.

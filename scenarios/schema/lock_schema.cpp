@@ -51,17 +51,30 @@ TcpKeepalives read_tcp_keepalives(const JsonReader& field) {
     return keepalives;
 }
 
-// PgBouncer in transaction mode: {"pool_size": 20, "server_round_robin": false}.
+// PgBouncer in transaction mode: {"pool_size": 20, "min_pool_size": 0, "server_round_robin": false}.
 PoolerSpec read_pooler(const JsonReader& field) {
-    field.allow_only({"mode", "pool_size", "server_round_robin"});
+    field.allow_only({"mode", "pool_size", "min_pool_size", "server_round_robin"});
     if (field.has("mode") && field["mode"].string() != "transaction")
         field["mode"].fail(
             "expected \"transaction\": in session mode a client keeps its server connection, as without a "
             "pooler (leave \"pooler\" out), and statement mode refuses the transactions a job needs");
     PoolerSpec pooler;
     if (field.has("pool_size")) pooler.pool_size = read_count(field["pool_size"], PoolerSpec::pool_size_range);
+    if (field.has("min_pool_size"))
+        pooler.min_pool_size = read_count(field["min_pool_size"], PoolerSpec::min_pool_size_range);
     if (field.has("server_round_robin")) pooler.server_round_robin = field["server_round_robin"].boolean();
     return pooler;
+}
+
+// Where the job's own statements run: "own-connection" (the default) or "lock-session".
+JobStatements read_job_statements(const JsonReader& field) {
+    const std::string where = field.string();
+    if (where == "own-connection") return JobStatements::own_connection;
+    if (where == "lock-session") return JobStatements::lock_session;
+    field.fail(fmt::format(
+        "unknown \"{}\"; expected \"own-connection\" (the job's statements on a connection of their own) or "
+        "\"lock-session\" (on the lock's session, or through the pooler: activity there)",
+        message_safe(where)));
 }
 
 // "most-up-to-date" (Sentinel's rule, the default: 0) or a replica's node name (k).
@@ -130,6 +143,7 @@ void read_session(const JsonReader& lock, LockSpec& spec) {
         spec.idle_in_transaction_timeout = positive(lock["idle_in_transaction_timeout"]);
     if (lock.has("tcp_keepalives")) spec.tcp_keepalives = read_tcp_keepalives(lock["tcp_keepalives"]);
     if (lock.has("pooler")) spec.pooler = read_pooler(lock["pooler"]);
+    if (lock.has("job_statements")) spec.job_statements = read_job_statements(lock["job_statements"]);
     spec.ttl = holder_idle_timeout(spec).value_or(max_duration);
     spec.renew = holder_idle_timeout(spec).has_value();
 }

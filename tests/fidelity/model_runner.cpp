@@ -50,6 +50,17 @@ Duration duration_of(const json& value, const std::string& what) {
     return negative ? -d : d;
 }
 
+// server.pooler: PgBouncer's own settings, under their own names.
+PoolerSpec pooler_of(const json& pooler) {
+    if (pooler.value("pool_mode", "") != "transaction")
+        throw std::invalid_argument("server/pooler/pool_mode: expected \"transaction\"");
+    PoolerSpec spec;
+    spec.pool_size = pooler.value("default_pool_size", spec.pool_size);
+    spec.min_pool_size = pooler.value("min_pool_size", spec.min_pool_size);
+    spec.server_round_robin = pooler.value("server_round_robin", spec.server_round_robin);
+    return spec;
+}
+
 // The model's lock settings for one client of a case.
 LockSpec lock_for(const json& case_file, const json& client) {
     const std::string store = case_file.at("store").get<std::string>();
@@ -80,6 +91,7 @@ LockSpec lock_for(const json& case_file, const json& client) {
             lock.idle_in_transaction_timeout = duration_of(server["idle_in_transaction_session_timeout"],
                                                            "server/idle_in_transaction_session_timeout");
         lock.ttl = holder_idle_timeout(lock).value_or(hours(1));
+        if (server.contains("pooler")) lock.pooler = pooler_of(server["pooler"]);
     } else {
         throw std::invalid_argument("store: expected redis, etcd, zookeeper or postgres");
     }
@@ -132,6 +144,7 @@ public:
             lock_clients_[name] =
                 deployment_->client_for(Host(engine_, node(name)), lock_for(case_, case_.at("clients").at(name)));
         store_node_ = node(store_nodes_of(store).front());
+        pooled_ = world_.lock.pooler.has_value();
         forgets_in_crash_ = store == "redis" || store == "postgres";  // a database crash ends every session
     }
 
@@ -180,7 +193,10 @@ private:
                 const Reply& reply = answer->reply;
                 if (reply.reply) result["reply"] = *reply.reply;
                 if (reply.token) result["token"] = *reply.token;
+                if (pooled_ && action != "extend") pooled_statement(name, result);
                 if (reply.reply == "granted" || reply.reply == "extended") last_granted_[name] = engine_.now();
+            } else if (action == "holder" && pooled_) {
+                pooled_holder(result);
             } else if (action == "holder") {
                 const auto holders = holders_at(engine_.now());
                 result["holder"] = holders.empty() ? json(nullptr) : json(*holders.begin());
@@ -316,6 +332,61 @@ private:
 
     bool holds(const std::string& client, Instant at) const { return holders_at(at).contains(client); }
 
+    // Through PgBouncer, as the real runner sees it: the backend each statement ran on
+    // (`pooler.lent`), labelled in order of appearance; who holds the lock is the
+    // application_name of the holding backend, the client lent it last.
+    struct Statement {
+        std::int64_t session = 0;
+        std::optional<std::int64_t> holding;  // the session that held the lock when it ran
+    };
+    struct PoolState {
+        std::optional<std::int64_t> holding;         // the session that holds the advisory lock
+        std::map<std::int64_t, NodeId> lent;         // per session: the client lent it last
+        std::map<NodeId, Statement> last_statement;  // per client
+    };
+    PoolState pool_state() const {
+        PoolState state;
+        for (const auto& event : engine_.trace().events()) {
+            if (event.kind == kind::pooler_lent) {
+                const std::int64_t session = event.integer("session");
+                state.lent.insert_or_assign(session, event.node_ref("client"));
+                state.last_statement.insert_or_assign(event.node_ref("client"), Statement{session, state.holding});
+            } else if (event.kind == kind::lock_granted) {
+                state.holding = event.integer("session");
+            } else if (event.kind == kind::lock_released || event.kind == kind::lock_expired) {
+                state.holding.reset();
+            }
+        }
+        return state;
+    }
+
+    std::string connection_label(std::int64_t session) {
+        const auto [label, _] =
+            connections_.try_emplace(session, fmt::format("server connection {}", connections_.size() + 1));
+        return label->second;
+    }
+
+    void pooled_statement(const std::string& client, json& result) {
+        const PoolState state = pool_state();
+        const auto statement = state.last_statement.find(node(client));
+        if (statement == state.last_statement.end()) return;  // sent nothing
+        const std::int64_t session = statement->second.session;
+        result["connection"] = connection_label(session);
+        // pg_advisory_unlock says true only on the backend that holds the lock.
+        if (result.value("do", "") == "release")
+            result["reply"] = statement->second.holding == session ? "released" : "not_held";
+    }
+
+    void pooled_holder(json& result) {
+        const PoolState state = pool_state();
+        if (!state.holding) {
+            result["holder"] = nullptr;
+            return;
+        }
+        result["holder"] = engine_.trace().node_name(state.lent.at(*state.holding));
+        result["holder_connection"] = connection_label(*state.holding);
+    }
+
     const json& case_;
     Engine engine_;
     Network network_;
@@ -331,7 +402,9 @@ private:
     NodeId store_node_;
     NodeId runner_;
     bool forgets_in_crash_ = false;
-    std::set<std::string> crashed_;  // clients killed, to be replaced before their next step
+    bool pooled_ = false;                              // the clients reach the database through PgBouncer
+    std::map<std::int64_t, std::string> connections_;  // pooled: server session -> its label
+    std::set<std::string> crashed_;                    // clients killed, to be replaced before their next step
 };
 
 }  // namespace

@@ -50,8 +50,14 @@ SERVER_KEYS = {
     "redis": {"appendonly", "appendfsync", "save"},
     "etcd": set(),
     "zookeeper": {"tick"},
-    "postgres": {"idle_session_timeout", "idle_in_transaction_session_timeout"},
+    "postgres": {"idle_session_timeout", "idle_in_transaction_session_timeout", "pooler"},
 }
+# server.pooler (postgres, advisory clients): PgBouncer in front of PostgreSQL.
+POOLER_KEYS = {"pool_mode", "default_pool_size", "min_pool_size", "server_round_robin"}
+# Steps a case through PgBouncer may take: each client statement runs on a lent server
+# connection, and the runner labels those connections; an extend asks pg_locks about the
+# lent backend, which says nothing about the client (README.md, "Through PgBouncer").
+POOLER_STEPS = {"acquire", "release", "holder", "wait", "crash"}
 STEPS = {"acquire", "extend", "release", "holder", "expires", "wait", "clock_step", "crash", "restart", "pause"}
 TRACE = []  # --trace: [monotonic start] and every step is printed with its time
 CLIENT_STEPS = {"acquire", "extend", "release", "expires", "pause"}
@@ -149,6 +155,15 @@ def validate(case, path):
             raise ValueError(f"{path}: client {name}: no ttl")
     if len(kinds) > 1:
         raise ValueError(f"{path}: all PostgreSQL clients of a case use the same lock")
+    pooler = case.get("server", {}).get("pooler")
+    if pooler is not None:
+        if set(pooler) - POOLER_KEYS or pooler.get("pool_mode") != "transaction":
+            raise ValueError(f"{path}: server.pooler: pool_mode \"transaction\" and only {sorted(POOLER_KEYS)}")
+        if kinds != {"advisory"}:
+            raise ValueError(f"{path}: server.pooler: the clients take advisory locks")
+        for i, step in enumerate(case["steps"]):
+            if step.get("do") not in POOLER_STEPS or (step.get("do") == "crash" and "client" not in step):
+                raise ValueError(f"{path}: step {i}: through the pooler only {sorted(POOLER_STEPS)} (of a client)")
     for i, step in enumerate(case["steps"]):
         do = step.get("do")
         if do not in STEPS:
@@ -472,11 +487,85 @@ class PostgresServer:
     def crash(self, kind):
         self.kill()  # machine = process: synchronous_commit is on, WAL is flushed before COMMIT returns
 
+    def server_connections(self):
+        """Client backends other than the caller's own: PgBouncer's server connections."""
+        import psycopg2
+        conn = psycopg2.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
+                                application_name="observer", connect_timeout=2)
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                            "AND pid <> pg_backend_pid()")
+                return cur.fetchone()[0]
+        finally:
+            conn.close()
+
     def restart(self):
         self.start()
 
     def stop(self):
         self.kill()
+
+
+class PgBouncerServer:
+    """Debian's PgBouncer in front of a PostgresServer: its own ini and auth file in the
+    case's folder, a free port, run as the postgres user (PgBouncer refuses root), stopped
+    by PID. With min_pool_size, start() ends when the pool is warm (README.md)."""
+
+    def __init__(self, settings, folder, postgres):
+        self.settings = settings
+        self.folder = folder
+        self.postgres = postgres
+        self.port = free_port()
+        self.proc = None
+        self.warm_up = None
+        os.makedirs(folder)
+        user = postgres.user
+        with open(os.path.join(folder, "userlist.txt"), "w") as f:
+            f.write('"postgres" ""\n')
+        with open(os.path.join(folder, "pgbouncer.ini"), "w") as f:
+            f.write(f"""[databases]
+postgres = host=127.0.0.1 port={postgres.port} dbname=postgres user=postgres
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {self.port}
+unix_socket_dir =
+auth_type = trust
+auth_file = {folder}/userlist.txt
+logfile = {folder}/pgbouncer.log
+pool_mode = {settings["pool_mode"]}
+default_pool_size = {settings.get("default_pool_size", 20)}
+min_pool_size = {settings.get("min_pool_size", 0)}
+server_round_robin = {1 if settings.get("server_round_robin", False) else 0}
+""")
+        if user:
+            for name in os.listdir(folder) + [""]:
+                os.chown(os.path.join(folder, name), user["user"], user["group"])
+
+    def start(self):
+        self.version = subprocess.run(["/usr/sbin/pgbouncer", "--version"], check=True, capture_output=True,
+                                      text=True, **self.postgres.user).stdout.splitlines()[0].strip()
+        log = open(os.path.join(self.folder, "pgbouncer.stderr"), "a")
+        self.proc = subprocess.Popen(["/usr/sbin/pgbouncer", os.path.join(self.folder, "pgbouncer.ini")],
+                                     stdin=subprocess.DEVNULL, stdout=log, stderr=log, **self.postgres.user)
+        log.close()
+        wait_until("pgbouncer", lambda: port_open(self.port))
+        kept = min(self.settings.get("min_pool_size", 0), self.settings.get("default_pool_size", 20))
+        if kept == 0:
+            return
+        # PgBouncer keeps min_pool_size connections once a client has connected, opening
+        # them one at a time from its maintenance loop (three rounds a second). A client of
+        # the runner's own stays connected, so that the pool is full before step 0.
+        import psycopg2
+        self.warm_up = psycopg2.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
+                                        application_name="warm-up", connect_timeout=5)
+        wait_until("pgbouncer's min_pool_size", lambda: self.postgres.server_connections() >= kept, 20)
+
+    def stop(self):
+        if self.warm_up is not None:
+            self.warm_up.close()
+        kill_and_wait(self.proc)
 
 
 # ---------------------------------------------------------------------------------------
@@ -570,6 +659,7 @@ class PostgresObserver:
         self.server = server
         self.kind = kind
         self.conn = None
+        self.holder_pid = None  # advisory: the backend the last holder() found
 
     def _query(self, sql):
         import psycopg2
@@ -595,9 +685,11 @@ class PostgresObserver:
             rows = self._query("SELECT a.application_name FROM pgrowlocks('jobs') r, unnest(r.pids) AS p(pid) "
                                "JOIN pg_stat_activity a ON a.pid = p.pid ORDER BY 1")
         else:
-            rows = self._query("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+            rows = self._query("SELECT a.application_name, a.pid FROM pg_locks l "
+                               "JOIN pg_stat_activity a ON a.pid = l.pid "
                                f"WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = {PG_ADVISORY_KEY} "
                                "AND l.objsubid = 1 AND l.granted ORDER BY 1")
+            self.holder_pid = rows[0][1] if rows else None
         return rows[0][0] if rows else None
 
     def gone(self, name, lock):
@@ -796,6 +888,7 @@ class PostgresClient:
         self.kind = config["lock"]
         self.conn = None
         self.in_lock_transaction = False
+        self.backend = None  # the backend (through PgBouncer: the lent server connection) of the last statement
 
     def _connect(self):
         if self.conn is None or self.conn.closed:
@@ -819,7 +912,8 @@ class PostgresClient:
 
     def _try_lock(self):
         if self.kind == "advisory":
-            return self._query(f"SELECT pg_try_advisory_lock({PG_ADVISORY_KEY})")[0][0]
+            granted, self.backend = self._query(f"SELECT pg_try_advisory_lock({PG_ADVISORY_KEY}), pg_backend_pid()")[0]
+            return granted
         try:
             self._query("SELECT name FROM jobs WHERE name = 'lock' FOR UPDATE NOWAIT")
             self.in_lock_transaction = True
@@ -840,7 +934,7 @@ class PostgresClient:
                 self._lost()
                 if attempt:
                     raise
-        return {"reply": "granted" if granted else "taken"}
+        return {"reply": "granted" if granted else "taken", "_pid": self.backend}
 
     def extend(self):
         if self.conn is None or (self.kind == "for_update" and not self.in_lock_transaction):
@@ -863,7 +957,7 @@ class PostgresClient:
             return {"reply": "not_held"}
         try:
             if self.kind == "advisory":
-                done = self._query(f"SELECT pg_advisory_unlock({PG_ADVISORY_KEY})")[0][0]
+                done, self.backend = self._query(f"SELECT pg_advisory_unlock({PG_ADVISORY_KEY}), pg_backend_pid()")[0]
             else:
                 self.conn.commit()
                 self.in_lock_transaction = False
@@ -871,7 +965,7 @@ class PostgresClient:
         except (self.pg.OperationalError, self.pg.InterfaceError):
             self._lost()
             done = False
-        return {"reply": "released" if done else "not_held"}
+        return {"reply": "released" if done else "not_held", "_pid": self.backend}
 
 
 CLIENTS = {"redis": RedisClient, "etcd": EtcdClient, "zookeeper": ZooKeeperClient, "postgres": PostgresClient}
@@ -993,8 +1087,11 @@ def run_case(case, folder, shared):
     clock = None  # only a case that steps the clock runs its server under the shim
     if "clock_step" in steps_do and store != "etcd":
         clock = ClockShift(folder, shared["shim"]())
+    pooler = None
     if store == "postgres":
         server = PostgresServer(case, os.path.join(folder, "server"), clock, shared["pg_template"]())
+        if "pooler" in case.get("server", {}):
+            pooler = PgBouncerServer(case["server"]["pooler"], os.path.join(folder, "pgbouncer"), server)
     else:
         sub = os.path.join(folder, "server")
         os.makedirs(sub)
@@ -1002,9 +1099,17 @@ def run_case(case, folder, shared):
     clients = {}
     observer = None
     results = []
+    connections = {}  # through PgBouncer: backend pid -> "server connection N", in order of appearance
+
+    def connection(pid):
+        return connections.setdefault(pid, f"server connection {len(connections) + 1}")
+
     try:
         server.start()
         version = server.version
+        if pooler is not None:
+            pooler.start()
+            version += " + " + pooler.version
         if store == "redis":
             observer = RedisObserver(server)
         elif store == "etcd":
@@ -1015,7 +1120,8 @@ def run_case(case, folder, shared):
             kinds = {c.get("lock") for c in case.get("clients", {}).values()}
             observer = PostgresObserver(server, kinds.pop() if kinds else "advisory")
         for name, config in sorted(case.get("clients", {}).items()):
-            clients[name] = ClientProcess(name, {"store": store, "port": server.port,
+            port = pooler.port if pooler is not None else server.port
+            clients[name] = ClientProcess(name, {"store": store, "port": port,
                                                  "ttl": seconds(config["ttl"]) if "ttl" in config else None,
                                                  "lock": config.get("lock")}, folder)
         for client in clients.values():
@@ -1031,6 +1137,8 @@ def run_case(case, folder, shared):
                 reply = clients[name].call(do)
                 answered = time.monotonic()  # the lease runs from the server's answer
                 entry.update({k: v for k, v in reply.items() if not k.startswith("_")})
+                if pooler is not None and reply.get("_pid") is not None:
+                    entry["connection"] = connection(reply["_pid"])
                 if "_error" in reply:
                     print(f"  {case['name']} step {index}: client {name}: {reply['_error']}", file=sys.stderr)
                 if reply["reply"] == "granted":
@@ -1040,6 +1148,8 @@ def run_case(case, folder, shared):
             elif do == "holder":
                 try:
                     entry["holder"] = observer.holder()
+                    if pooler is not None and observer.holder_pid is not None:
+                        entry["holder_connection"] = connection(observer.holder_pid)
                 except Exception as error:
                     if not unavailable(error):
                         raise
@@ -1078,6 +1188,8 @@ def run_case(case, folder, shared):
                 observer.close()
             except Exception:
                 pass
+        if pooler is not None:
+            pooler.stop()
         server.stop()
     return {"name": case["name"], "store": store, "server": version, "results": results}
 

@@ -1,0 +1,78 @@
+// lock.job_statements: whether the job's own billing statements share the database lock's
+// connection. On a connection of their own they never count as activity on the lock's
+// session; through the pooler they run on the sessions it lends, and keep them busy.
+#include <catch2/catch.hpp>
+
+#include "tests/support.hpp"
+
+#include <string>
+
+#include "models/trace_kinds.hpp"
+#include "tests/scenario_support.hpp"
+
+using namespace locksim;
+using namespace locksim::testing;
+
+namespace {
+
+// One server holds an advisory lock behind a round-robin pool of four sessions kept open,
+// and PostgreSQL ends a session idle 3 s. The holder's keep-alive, every second, lands on
+// the next session in turn, so the session holding the lock is touched only every 4 s.
+std::string four_session_world(const std::string& job_statements) {
+    return R"({"name": "job-statements", "description": "d", "seed": 1, "horizon": "2m",
+      "servers": ["server-1"], "network": {"delay": "1ms"},
+      "lock": {"store": "db-advisory", "key": "renewals", "idle_session_timeout": "3s",
+               "pooler": {"pool_size": 4, "min_pool_size": 4, "server_round_robin": true},
+               "job_statements": ")" +
+           job_statements + R"("},
+      "job": {"name": "renewals", "at": "00:00", "customers": [41, 42, 43, 44, 45, 46], "period": "2026-10",
+              "work_per_customer": "1s"},
+      "designs": {"d": {}}})";
+}
+
+// The lock ended with its session while the job ran (lock.expired for an advisory lock).
+int locks_lost_with_their_session(const std::string& job_statements) {
+    const ScenarioOutcome outcome =
+        run_scenario(parse_scenario(four_session_world(job_statements), "test.json", metric_names()), 1);
+    const auto& design = design_named(outcome, "d");
+    int lost = 0;
+    for (const auto& event : design.trace.events())
+        if (event.kind == trace_kind::lock_expired) ++lost;
+    return lost;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "job statements on a connection of their own leave the holding pooled session idle until the database ends it") {
+    CHECK(locks_lost_with_their_session("own-connection") == 1);
+}
+
+TEST_CASE("job statements through the pooler keep the holding session busy, and the lock stays") {
+    CHECK(locks_lost_with_their_session("lock-session") == 0);
+}
+
+TEST_CASE("job statements through the pooler are lent sessions as the lock's statements are") {
+    const auto lends = [](const std::string& job_statements) {
+        const ScenarioOutcome outcome =
+            run_scenario(parse_scenario(four_session_world(job_statements), "test.json", metric_names()), 1);
+        return events_of(design_named(outcome, "d").trace, trace_kind::pooler_lent.name).size();
+    };
+    // Six customers: at least a read and a record of the charge each, on top of the lock's own.
+    CHECK(lends("lock-session") >= lends("own-connection") + 12);
+}
+
+TEST_CASE("the loader takes job_statements for database locks only") {
+    const std::string world = R"({"name": "x", "description": "d", "seed": 1, "horizon": "1m",
+      "servers": ["server-1"], "network": {"delay": "1ms"},
+      "job": {"name": "renewals", "at": "00:00", "customers": [1], "period": "p", "work_per_customer": "1s"},
+      "designs": {"d": {}}, "lock": )";
+    CHECK(error_of(world + R"({"store": "db-for-update", "key": "k", "job_statements": "lock-session"}})") ==
+          "no error");
+    CHECK(error_of(world + R"({"store": "db-advisory", "key": "k", "job_statements": "own-connection"}})") ==
+          "no error");
+    CHECK(says(error_of(world + R"({"store": "redis", "key": "k", "ttl": "10s", "job_statements": "lock-session"}})"),
+               "/lock/job_statements: \"job_statements\" is an option of db-advisory and db-for-update"));
+    CHECK(says(error_of(world + R"({"store": "db-advisory", "key": "k", "job_statements": "pooled"}})"),
+               "/lock/job_statements: unknown \"pooled\""));
+}
