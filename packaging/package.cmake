@@ -58,15 +58,17 @@ install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME locksim)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "deterministic simulator of distributed locks")
+# Lines of at most 79 columns, as the control file holds them (lintian).
 set(CPACK_PACKAGE_DESCRIPTION
-    "locksim runs a small world of job servers, a lock store, a billing database and a payment
-provider under pauses, clock jumps, crashes and network faults, in every design of a
-scenario (no protection, fencing tokens, idempotency keys, another store) under the same
-seed, and counts what went wrong: customers charged twice, two holders at once, stale
-writes. The same file and seed give the same output on any machine. It checks a
-scenario's expectations for CI (JUnit XML), sweeps many seeds for rates with intervals,
-explores every point where a fault can strike, and writes HTML reports. The scenario
-library and its JSON Schema are in /usr/share/locksim.")
+    "locksim runs a small world of job servers, a lock store, a billing database
+and a payment provider under pauses, clock jumps, crashes and network faults,
+in every design of a scenario (no protection, fencing tokens, idempotency
+keys, another store) under the same seed, and counts what went wrong:
+customers charged twice, two holders at once, stale writes. The same file and
+seed give the same output on any machine. It checks a scenario's expectations
+for CI (JUnit XML), sweeps many seeds for rates with intervals, explores every
+point where a fault can strike, and writes HTML reports. The scenario library
+and its JSON Schema are in /usr/share/locksim.")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${LOCKSIM_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)

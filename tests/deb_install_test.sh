@@ -47,7 +47,7 @@ done < <(find scenarios -name '*.json' ! -path 'scenarios/schema/*' | sort)
 dpkg-deb -f "$deb" Depends | grep -q 'libfmt' || fail "Depends, from dpkg-shlibdeps, names no libfmt: $(dpkg-deb -f "$deb" Depends)"
 
 # lintian: no error; each warning one that docs/packaging.md lists with its reason.
-lintian_out=$(lintian --no-tag-display-limit "$deb" 2>&1) || true
+lintian_out=$(lintian --tag-display-limit 0 --display-info "$deb" 2>&1) || true
 echo "$lintian_out" | sed 's/^/  lintian: /'
 if grep -q '^E: ' <<<"$lintian_out"; then fail "lintian reports errors"; fi
 listed=$(sed -n '/<!-- lintian warnings: begin -->/,/<!-- lintian warnings: end -->/p' docs/packaging.md |
@@ -66,7 +66,12 @@ installed=$(dpkg-query -W -f='${Version}' locksim)
 echo "deb_install_test: installed locksim $installed"
 
 away=$(mktemp -d /tmp/locksim-deb-XXXXXX)
-trap 'rm -rf "$away"' EXIT
+# A failure leaves no package behind either: this run installed it.
+finish() {
+  rm -rf "$away"
+  if dpkg-query -W -f='${Status}' locksim 2>/dev/null | grep -q "installed"; then apt-get purge -y -qq locksim >/dev/null; fi
+}
+trap finish EXIT
 cd "$away"
 [ "$(command -v locksim)" = /usr/bin/locksim ] || fail "locksim on PATH is $(command -v locksim), not /usr/bin/locksim"
 [ "$(locksim --version)" = "$("$checkout/$build/locksim" --version)" ] ||
@@ -94,18 +99,24 @@ echo "deb_install_test: man -w locksim: $(man -w locksim); bash completes 'locks
 cd "$checkout"
 /usr/bin/python3 tests/ci_recipes_test.py --deb "$deb"
 
+# Removed, then installed again and purged: each time none of its files is left, and dpkg
+# forgets it (it has no configuration files, so remove alone does).
+gone() {  # $1: how it went
+  if dpkg-query -W -f='${Status}' locksim 2>/dev/null | grep -q "installed\|config-files"; then
+    fail "dpkg still knows locksim after $1: $(dpkg-query -W -f='${Status}' locksim)"
+  fi
+  local path left=0
+  while IFS= read -r path; do
+    case $path in /usr/share/locksim* | /usr/share/doc/locksim* | */locksim | */locksim.1.gz) ;; *) continue ;; esac
+    if [ -e "$path" ] || [ -L "$path" ]; then echo "deb_install_test: left behind by $1: $path" >&2; left=1; fi
+  done <<<"$contents"
+  [ "$left" -eq 0 ] || fail "$1 left files behind"
+  hash -r
+  ! command -v locksim >/dev/null || fail "locksim is still on PATH after $1: $(command -v locksim)"
+}
 apt-get remove -y -qq locksim >/dev/null
+gone "apt-get remove"
+apt-get install -y -qq "$(realpath "$deb")" >/dev/null
 apt-get purge -y -qq locksim >/dev/null
-if dpkg-query -W -f='${Status}' locksim 2>/dev/null | grep -q "installed\|config-files"; then
-  fail "dpkg still knows locksim after purge: $(dpkg-query -W -f='${Status}' locksim)"
-fi
-left=0
-while IFS= read -r path; do
-  [ "$path" = / ] && continue
-  case $path in /usr/share/locksim* | /usr/share/doc/locksim* | */locksim | */locksim.1.gz) ;; *) continue ;; esac
-  if [ -e "$path" ] || [ -L "$path" ]; then echo "deb_install_test: left behind: $path" >&2; left=1; fi
-done <<<"$contents"
-[ "$left" -eq 0 ] || fail "apt-get remove and purge left files behind"
-hash -r
-! command -v locksim >/dev/null || fail "locksim is still on PATH after removal: $(command -v locksim)"
-echo "deb_install_test: removed and purged; none of its $(grep -c . <<<"$contents") paths is left"
+gone "apt-get purge"
+echo "deb_install_test: removed, and installed again and purged; none of its $(grep -c . <<<"$contents") paths is left either time"
