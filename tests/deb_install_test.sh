@@ -18,11 +18,13 @@ checkout=$PWD
 build=${1:-build}
 
 fail() { echo "deb_install_test: FAIL: $*" >&2; exit 1; }
+# dpkg's state of locksim: "installed", "config-files", …, or "not-installed".
+state() { local status; status=$(dpkg-query -W -f='${Status}' locksim 2>/dev/null) || status=not-installed; echo "${status##* }"; }
 if [ "$(id -u)" -ne 0 ]; then
   echo "deb_install_test: needs root, to install the package with apt-get" >&2
   exit 2
 fi
-if dpkg-query -W -f='${Status}' locksim 2>/dev/null | grep -q "installed"; then
+if [ "$(state)" != not-installed ]; then
   echo "deb_install_test: a locksim package is installed already; remove it first (apt-get remove locksim)" >&2
   exit 2
 fi
@@ -47,8 +49,11 @@ done < <(find scenarios -name '*.json' ! -path 'scenarios/schema/*' | sort)
 dpkg-deb -f "$deb" Depends | grep -q 'libfmt' || fail "Depends, from dpkg-shlibdeps, names no libfmt: $(dpkg-deb -f "$deb" Depends)"
 
 # lintian: no error; each warning one that docs/packaging.md lists with its reason.
-lintian_out=$(lintian --tag-display-limit 0 --display-info "$deb" 2>&1) || true
+# It exits 2 when it finds an error, so any other failure is lintian's own.
+lintian_status=0
+lintian_out=$(lintian --tag-display-limit 0 --display-info "$deb" 2>&1) || lintian_status=$?
 echo "$lintian_out" | sed 's/^/  lintian: /'
+[ $lintian_status -eq 0 ] || [ $lintian_status -eq 2 ] || fail "lintian did not run (exit $lintian_status)"
 if grep -q '^E: ' <<<"$lintian_out"; then fail "lintian reports errors"; fi
 listed=$(sed -n '/<!-- lintian warnings: begin -->/,/<!-- lintian warnings: end -->/p' docs/packaging.md |
   sed -n 's/^| `\([a-z0-9-]*\)` .*/\1/p')
@@ -69,7 +74,7 @@ away=$(mktemp -d /tmp/locksim-deb-XXXXXX)
 # A failure leaves no package behind either: this run installed it.
 finish() {
   rm -rf "$away"
-  if dpkg-query -W -f='${Status}' locksim 2>/dev/null | grep -q "installed"; then apt-get purge -y -qq locksim >/dev/null; fi
+  if [ "$(state)" != not-installed ]; then apt-get purge -y -qq locksim >/dev/null; fi
 }
 trap finish EXIT
 cd "$away"
@@ -102,9 +107,7 @@ cd "$checkout"
 # Removed, then installed again and purged: each time none of its files is left, and dpkg
 # forgets it (it has no configuration files, so remove alone does).
 gone() {  # $1: how it went
-  if dpkg-query -W -f='${Status}' locksim 2>/dev/null | grep -q "installed\|config-files"; then
-    fail "dpkg still knows locksim after $1: $(dpkg-query -W -f='${Status}' locksim)"
-  fi
+  [ "$(state)" = not-installed ] || fail "dpkg still has locksim after $1: $(state)"
   local path left=0
   while IFS= read -r path; do
     case $path in /usr/share/locksim* | /usr/share/doc/locksim* | */locksim | */locksim.1.gz) ;; *) continue ;; esac
