@@ -66,7 +66,7 @@ TEST_CASE("a monthly fault strikes a week's run as often as its interval says") 
 }
 
 TEST_CASE("a job that runs less than once a day has its incidents a day and a year") {
-    const auto ran = run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2000 --runs-per-day 0.5");
+    const auto ran = testing::run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2000 --runs-per-day 0.5");
     REQUIRE(ran.exit_code == 0);
     // fenced: 6 of 2000 runs × 0.5 a day = 0.0015 a day, 0.5475 a year.
     CHECK_THAT(ran.out, Catch::Contains("At 0.5 runs a day:"));
