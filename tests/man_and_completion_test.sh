@@ -1,30 +1,29 @@
 #!/usr/bin/env bash
-# The man page and the bash completion the package installs describe the program as its
-# --help does: read back independently of the code that writes them.
-#   tests/man_and_completion_test.sh build/locksim build/package
-# 1. The built page (PACKAGE/locksim.1, its .gz) is what `locksim man` prints now.
-# 2. Its commands are the ones `locksim --help` lists, and under each command's heading
-#    are exactly the options and positionals `locksim COMMAND --help` lists; it has the
-#    sections a man page has (SYNOPSIS … EXAMPLES) and every exit code.
-# 3. man renders it without a warning (as lintian checks it).
-# 4. In a real bash, the built completion offers every command for `locksim ''`, `sweep`
-#    for `locksim sw`, exactly each command's options for `locksim COMMAND -`, the
-#    choices of --format, and the designs of the file on the line for --design.
+# The man page and the bash completion the package installs (`locksim man` and `locksim
+# bash-completion` print them; tests/deb_install_test.sh checks the installed ones are
+# those) describe the program as its --help does: read back independently of the code
+# that writes them.
+#   tests/man_and_completion_test.sh build/locksim
+# 1. The page's commands are the ones `locksim --help` lists, and under each command's
+#    heading are exactly the options and positionals `locksim COMMAND --help` lists; it has
+#    the sections a man page has (SYNOPSIS … EXAMPLES) and every exit code.
+# 2. man renders it without a warning (as lintian checks it).
+# 3. In a real bash, the completion offers every command for `locksim ''`, `sweep` for
+#    `locksim sw`, exactly each command's options for `locksim COMMAND -`, the choices of
+#    --format, the designs of the file on the line for --design, and folders for a path.
 set -euo pipefail
 locksim=$(realpath "$1")
-package=$(realpath "$2")
 cd "$(dirname "$0")/.."
 status=0
 fail() { echo "man_and_completion_test: FAIL: $*" >&2; status=1; }
-page=$package/locksim.1
-completion=$package/locksim.bash
+written=$(mktemp -d)
+trap 'rm -rf "$written"' EXIT
+page=$written/locksim.1
+completion=$written/locksim.bash
+"$locksim" man >"$page"
+"$locksim" bash-completion >"$completion"
 
-# 1.
-cmp -s "$page" <("$locksim" man) || fail "$page is not what locksim man prints (rebuild: cmake --build build)"
-cmp -s <(zcat "$package/locksim.1.gz") "$page" || fail "$package/locksim.1.gz is not $page compressed"
-cmp -s "$completion" <("$locksim" bash-completion) || fail "$completion is not what locksim bash-completion prints"
-
-# 2. --help's commands: the lines under "Subcommands:"; a command's options and positionals:
+# 1. --help's commands: the lines under "Subcommands:"; a command's options and positionals:
 # the names that start the lines under "Options:" and "Positionals:".
 commands=$("$locksim" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 [ "$(wc -l <<<"$commands")" -ge 10 ] || fail "locksim --help lists only: $commands"
@@ -56,7 +55,7 @@ for code in 0 1 2 3; do
 done
 grep -q '^locksim run scenarios/gc\\-pause\\-40s.json' "$page" || fail "EXAMPLES lacks run's example"
 
-# 3.
+# 2.
 if command -v man >/dev/null; then
   warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null)
   [ -z "$warnings" ] || fail "man --warnings: $warnings"
@@ -64,7 +63,7 @@ else
   fail "man is not installed (apt-get install man-db, or ./setup.sh --tests)"
 fi
 
-# 4.
+# 3.
 completed() {  # the words bash offers for the line "$@", completing its last word, one a line
   bash --norc --noprofile -c 'source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _locksim
     printf "%s\n" "${COMPREPLY[@]}"' "$completion" "$@" | sed '/^$/d' | sort
