@@ -13,6 +13,7 @@
 #include "checks/metric_words.hpp"
 #include "checks/metrics.hpp"
 #include "cli/atomic_file.hpp"
+#include "cli/installed_files.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
@@ -198,7 +199,8 @@ Subcommand add_check_command(CLI::App& app, const std::string& program) {
     CLI::App* check = app.add_subcommand(
         "check",
         "Run every scenario under PATH (files, or directories searched for *.json) and check its expectations: for CI");
-    check->add_option("PATH", line->options.paths, "Scenario files or directories")->required();
+    check->add_option("PATH", line->options.paths,
+                      "Scenario files or directories (" + default_scenario_paths_help() + ")");
     add_whole_number(*check, "--seed", line->options.seed, "Run every file under this seed instead of its own");
     check->add_option("--junit", line->options.junit, "Also write JUnit XML to this file (one testsuite per scenario)");
     check->add_flag("--refuse-inert", line->options.refuse_inert,
@@ -218,7 +220,10 @@ Subcommand add_check_command(CLI::App& app, const std::string& program) {
         "Exit 0 when every expectation held, 1 when one failed, 2 when a file could not be used.\n"
         "Example: locksim check scenarios/ --junit locksim.xml");
     add_event_limit(*check, line->options.max_events);
-    return Subcommand{.app = check, .run = [line, check] { return check_command(line->options); }};
+    return Subcommand{.app = check, .run = [line] {
+                          line->options.paths = scenario_paths_or_library(line->options.paths);
+                          return check_command(line->options);
+                      }};
 }
 
 }  // namespace locksim

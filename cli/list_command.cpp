@@ -10,6 +10,7 @@
 #include "checks/command_line.hpp"
 #include "checks/metrics.hpp"
 #include "cli/course_order.hpp"
+#include "cli/installed_files.hpp"
 #include "cli/terminal.hpp"
 #include "reports/text_style.hpp"
 #include "runners/scenario_runner.hpp"
@@ -100,19 +101,21 @@ int list_command(const std::vector<std::string>& paths, const std::string& forma
 // `locksim list`: its options and their help on the program's command line.
 Subcommand add_list_command(CLI::App& app) {
     struct Line {
-        std::vector<std::string> paths{"scenarios"};
+        std::vector<std::string> paths;  // none: the library (installed_files.hpp)
         std::string format = "text";
         std::string color = "auto";
     };
     const auto line = std::make_shared<Line>();
     CLI::App* list = app.add_subcommand("list", "List the scenarios with the chapter each tells and its story");
-    list->add_option("PATH", line->paths, "Scenario files or directories (default: scenarios)");
+    list->add_option("PATH", line->paths, "Scenario files or directories (" + default_scenario_paths_help() + ")");
     list->add_option("--format", line->format,
                      "text (default) or json (file, name, section, lesson, description, designs)")
         ->check(CLI::IsMember({"text", "json"}));
     add_color(*list, line->color);
     list->footer("Example: locksim list\n         locksim list scenarios --format json");
-    return Subcommand{.app = list, .run = [line] { return list_command(line->paths, line->format, line->color); }};
+    return Subcommand{.app = list, .run = [line] {
+                          return list_command(scenario_paths_or_library(line->paths), line->format, line->color);
+                      }};
 }
 
 }  // namespace locksim

@@ -14,8 +14,10 @@
 #include "cli/kinds_command.hpp"
 #include "cli/list_command.hpp"
 #include "cli/metrics_command.hpp"
+#include "cli/program_text.hpp"
 #include "cli/report_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/self_description_commands.hpp"
 #include "cli/shrink_command.hpp"
 #include "cli/subcommand.hpp"
 #include "cli/sweep_command.hpp"
@@ -23,11 +25,7 @@
 int main(int argc, char** argv) {
     using namespace locksim;
     const std::string version = fmt::format("locksim {} (commit {})", locksim_version, build_commit);
-    CLI::App app{version +
-                     " — a deterministic simulator of distributed locks under pauses, clock jumps and delays.\n"
-                     "Runs every design of a scenario under the same seed and faults, and counts double charges,\n"
-                     "overlapping holders and stale writes. Same file and seed, same bytes out.",
-                 "locksim"};
+    CLI::App app{fmt::format("{} — {}.\n{}", version, program_summary, program_description), "locksim"};
     app.set_version_flag("--version", version);
     // A usage error is one line, like every other refusal: CLI11's message, then where to
     // read more (its own hint takes a second line).
@@ -43,18 +41,25 @@ int main(int argc, char** argv) {
         return fmt::format("{}; run {} --help for more information\n", message, command);
     });
     app.require_subcommand(1);
-    app.footer(
-        "Exit codes: 0 every expectation held, 1 an expectation failed, 2 unusable input or arguments,\n"
-        "3 an internal error (a bug: please report it with the file and seed).\n"
-        "Example: locksim run scenarios/gc-pause-40s.json");
+    std::string footer;
+    for (const ExitCode& exit : exit_codes)
+        footer += fmt::format("{:<12}{}  {}\n", footer.empty() ? "Exit codes:" : "", exit.code, exit.meaning);
+    app.footer(footer + "Example: locksim run scenarios/gc-pause-40s.json");
 
-    // In the order the help lists them.
+    // In the order the help lists them; man and bash-completion are hidden from it.
     const std::string program = argv[0];
-    const Subcommand commands[] = {add_run_command(app, program),    add_sweep_command(app, program),
-                                   add_merge_command(app, program),  add_list_command(app),
-                                   add_kinds_command(app),           add_metrics_command(app),
-                                   add_check_command(app, program),  add_explore_command(app, program),
-                                   add_shrink_command(app, program), add_report_command(app, program)};
+    const Subcommand commands[] = {add_run_command(app, program),
+                                   add_sweep_command(app, program),
+                                   add_merge_command(app, program),
+                                   add_list_command(app),
+                                   add_kinds_command(app),
+                                   add_metrics_command(app),
+                                   add_check_command(app, program),
+                                   add_explore_command(app, program),
+                                   add_shrink_command(app, program),
+                                   add_report_command(app, program),
+                                   add_man_command(app),
+                                   add_bash_completion_command(app)};
 
     // Bare `locksim`: the program's help, every command listed, as a mistake.
     if (argc == 1) {

@@ -28,14 +28,15 @@ inline std::string slurp(const std::filesystem::path& path) {
     return text.str();
 }
 
-// Runs build/locksim with `arguments` (a shell fragment) from the source directory, with
-// `environment` set (colour off by default).
-inline ProgramRun run_locksim(const std::string& arguments, const std::string& environment = "NO_COLOR=") {
+// Runs build/locksim with `arguments` (a shell fragment) from `folder`, with `environment`
+// set (colour off by default).
+inline ProgramRun run_locksim_in(const std::filesystem::path& folder, const std::string& arguments,
+                                 const std::string& environment = "NO_COLOR=") {
     // One file per test process: CTest runs test cases in parallel processes.
     const auto err_path =
         std::filesystem::temp_directory_path() / ("locksim_test_stderr_" + std::to_string(getpid()) + ".txt");
-    const std::string command = std::string("cd '") + LOCKSIM_SOURCE_DIR + "' && env " + environment + " '" +
-                                LOCKSIM_BINARY + "' " + arguments + " 2>'" + err_path.string() + "'";
+    const std::string command = "cd '" + folder.string() + "' && env " + environment + " '" + LOCKSIM_BINARY + "' " +
+                                arguments + " 2>'" + err_path.string() + "'";
     ProgramRun ran;
     FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
@@ -46,6 +47,11 @@ inline ProgramRun run_locksim(const std::string& arguments, const std::string& e
     ran.err = slurp(err_path);
     std::filesystem::remove(err_path);
     return ran;
+}
+
+// Runs build/locksim with `arguments` from the source directory, as run_locksim_in.
+inline ProgramRun run_locksim(const std::string& arguments, const std::string& environment = "NO_COLOR=") {
+    return run_locksim_in(LOCKSIM_SOURCE_DIR, arguments, environment);
 }
 
 // Writes `text` to a file of this test process's own and returns its path.
