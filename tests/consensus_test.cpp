@@ -41,7 +41,8 @@ const char* name_of(StoreKind flavour) {
 // A three-node ensemble (zk-1.. or etcd-1..; the first leads) and `servers` job servers,
 // every pair linked with a 1ms delay, deployed as a scenario would deploy them.
 struct ConsensusWorld {
-    explicit ConsensusWorld(StoreKind flavour, bool watch_holder = false, int servers = 2)
+    explicit ConsensusWorld(StoreKind flavour, bool watch_holder = false, int servers = 2,
+                            std::optional<Duration> heartbeat_interval = std::nullopt)
         : engine(1), network(engine) {
         for (int i = 1; i <= 3; ++i)
             world.store_nodes.push_back(fmt::format("{}-{}", flavour == StoreKind::zookeeper ? "zk" : "etcd", i));
@@ -58,6 +59,7 @@ struct ConsensusWorld {
         world.lock.retry = RetrySpec{100_ms, 200_ms};
         world.lock.request_timeout = 1_s;
         world.lock.consensus = ConsensusSpec{3, watch_holder, 2_s};
+        world.lock.consensus.heartbeat_interval = heartbeat_interval;
         const StoreContext context{engine, network, world, [this](const std::string& name) { return node(name); }};
         deployment = flavour == StoreKind::zookeeper ? deploy_zookeeper(context) : deploy_etcd(context);
         for (const auto& server : world.servers) clients.push_back(deployment->client_for(Host(engine, node(server))));
@@ -404,4 +406,28 @@ TEST_CASE("hour-long links and a five-hour horizon replicate without waking ever
     ScenarioOutcome outcome;
     REQUIRE_NOTHROW(outcome = run_scenario(scenario, 1, std::nullopt, RunOptions{.event_limit = 2'000'000}));
     REQUIRE(outcome.designs.size() == 1);
+}
+
+// etcd's leader heartbeats every --heartbeat-interval, 100 ms against its 1 s election
+// timeout by default (embed.Config: TickMs 100, ElectionMs 1000); a ZooKeeper leader here
+// pings a quarter of the election timeout.
+TEST_CASE("the leader heartbeats its followers every heartbeat_interval: a tenth of the election timeout in etcd") {
+    const auto heartbeats_in_10s = [](StoreKind flavour, std::optional<Duration> interval) {
+        ConsensusWorld world(flavour, false, 2, interval);
+        world.run(10_s);
+        std::size_t sent = 0;
+        for (const auto* event : events_of(world.engine, trace_kind::message_sent))
+            if (event->node == world.member(1) && event->text("label") == "heartbeat") ++sent;
+        return sent;
+    };
+    // Two followers, 10 s: 2 x 10 s / interval, give or take the first and the last.
+    const std::size_t etcd_default = heartbeats_in_10s(StoreKind::etcd, std::nullopt);  // 200 ms
+    CHECK(etcd_default >= 98);
+    CHECK(etcd_default <= 102);
+    const std::size_t etcd_500ms = heartbeats_in_10s(StoreKind::etcd, 500_ms);
+    CHECK(etcd_500ms >= 38);
+    CHECK(etcd_500ms <= 42);
+    const std::size_t zookeeper = heartbeats_in_10s(StoreKind::zookeeper, std::nullopt);  // 500 ms
+    CHECK(zookeeper >= 38);
+    CHECK(zookeeper <= 42);
 }
