@@ -47,8 +47,8 @@ private:
     // `work` as run at the database, with the statement's activity on the lock's session.
     template <class Work>
     auto at_database(Work work) const {
-        return [work = std::move(work), activity = statement_activity_] {
-            if (activity) activity();
+        return [work = std::move(work), activity = &statement_activity_] {
+            if (*activity) (*activity)();
             return work();
         };
     }

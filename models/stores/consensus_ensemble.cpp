@@ -243,13 +243,12 @@ std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {
 void ConsensusEnsemble::report_renewal(std::int64_t session) {
     const Host host(engine_, leader_node());
     for (const auto& [prefix, path] : holder_of_) {
-        if (path.empty()) continue;
-        const auto waiting = members_[leader_].state.children(prefix);
-        if (waiting.empty() || waiting.front().path != path || waiting.front().session != session) continue;
+        const ConsensusKey* held = members_[leader_].state.find_key(path);  // the lowest key: the holder's
+        if (held == nullptr || held->session != session) continue;
         host.record(trace_kind::lock_renewed, {{"key", prefix},
                                                {"value", path},
-                                               {"token", waiting.front().create_revision},
-                                               {"holder", waiting.front().client},
+                                               {"token", held->create_revision},
+                                               {"holder", held->client},
                                                {"expires_at", host.wall_now() + session_timeout_[session]}});
     }
 }

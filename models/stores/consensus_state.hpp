@@ -55,6 +55,10 @@ public:
 
     bool has_session(std::int64_t session) const { return sessions_.contains(session); }
     bool has_key(const std::string& path) const { return keys_.contains(path); }
+    const ConsensusKey* find_key(const std::string& path) const {
+        const auto found = keys_.find(path);
+        return found == keys_.end() ? nullptr : &found->second;
+    }
     // Open sessions and their clients, by id.
     const std::map<std::int64_t, NodeId>& sessions() const { return sessions_; }
     // The keys under `prefix`, lowest create revision first: the first one holds the lock.

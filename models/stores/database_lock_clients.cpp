@@ -2,7 +2,6 @@
 // pg_try_advisory_lock, and a row lock that waits in the database's lock queue.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <functional>
 #include <optional>
 #include <utility>
@@ -32,9 +31,8 @@ void keepalive_gives_up(Engine& engine, DatabaseLocks& locks, NodeId database, s
     const auto heard = locks.last_heard(session);
     if (!heard) return;  // the session has ended already
     const Instant now = engine.monotonic_now(database);
-    const Instant reset = keepalives.gives_up_at(std::min(*heard, died), died);
-    const Instant after_late_statement = *heard > died ? *heard + keepalives.gives_up_after() : reset;
-    const Instant due = std::max(reset, after_late_statement);
+    // Heard after the death: a statement that was on the wire, and no probe answered since.
+    const Instant due = *heard > died ? *heard + keepalives.gives_up_after() : keepalives.gives_up_at(*heard, died);
     if (due > now) {
         engine.schedule_after(database, due - now, [&engine, &locks, database, session, keepalives, died] {
             keepalive_gives_up(engine, locks, database, session, keepalives, died);

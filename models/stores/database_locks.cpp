@@ -35,10 +35,14 @@ void DatabaseLocks::lend(std::int64_t session, NodeId client) {
 bool DatabaseLocks::touch(std::int64_t session) {
     auto found = sessions_.find(session);
     if (found == sessions_.end()) return false;
-    found->second.last_activity = host_.monotonic_now();
-    found->second.last_activity_wall = host_.wall_now();
+    mark_active(found->second);
     found->second.last_heard = host_.monotonic_now();
     return true;
+}
+
+void DatabaseLocks::mark_active(Session& session) const {
+    session.last_activity = host_.monotonic_now();
+    session.last_activity_wall = host_.wall_now();
 }
 
 std::optional<Instant> DatabaseLocks::last_heard(std::int64_t session) const {
@@ -63,10 +67,7 @@ void DatabaseLocks::arm_idle_check(std::int64_t session) {
     host_.engine().schedule_after(host_.id(), wait.ns > 0 ? wait : Duration{}, [this, session, check] {
         auto still = sessions_.find(session);
         if (still == sessions_.end() || still->second.idle_check != check) return;
-        if (still->second.waiting) {  // busy, not idle: active, though nothing arrived
-            still->second.last_activity = host_.monotonic_now();
-            still->second.last_activity_wall = host_.wall_now();
-        }
+        if (still->second.waiting) mark_active(still->second);  // busy, not idle, though nothing arrived
         if (idle_time_left(still->second).ns > 0) {
             arm_idle_check(session);
             return;

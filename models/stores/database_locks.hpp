@@ -68,6 +68,7 @@ private:
         NodeId client;
         int count = 1;  // advisory: how many times the session took it
     };
+    void mark_active(Session& session) const;
     std::optional<Duration> idle_timeout_of(const Session& session) const;
     Duration idle_time_left(const Session& session) const;
     void arm_idle_check(std::int64_t session);
