@@ -149,6 +149,45 @@ private:
     std::optional<Instant> stalled_since_;            // a holder crashed, nobody has been granted since
 };
 
+// "Every item the job was meant to do is done": at least once, beside ChargeCounter's at
+// most once. What was meant is what the world declared due (job.due); what is done is what
+// the provider charged, or the period's index built.
+class ItemLedger {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+private:
+    struct DueRun {
+        std::uint64_t sequence = 0;
+        std::string period;
+        std::optional<std::string> items;  // the customers as ranges; none for an index build
+    };
+    std::vector<DueRun> due_;
+    std::set<std::pair<std::int64_t, std::string>> charged_;  // (customer, period)
+    std::set<std::string> built_;                             // periods whose index was built
+};
+
+// "No lock is left behind": a lock the store still holds at the end, that no lease will
+// free, for a holder that no longer believes it holds it.
+class LockLeakFinder {
+public:
+    void see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics);
+    void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
+
+private:
+    struct Grant {
+        NodeId holder;
+        NodeId store;  // the node that granted it: the holder itself for a lock in its own memory
+        std::uint64_t sequence = 0;
+        Instant at;
+        bool leased = false;  // a lease (ttl) that runs out by itself
+    };
+    std::map<std::string, Grant> held_;  // by key, the store's current holder
+    std::set<std::uint32_t> believing_;
+    std::set<std::uint32_t> crashed_;
+};
+
 // Work begun and not finished: job runs that started and had not ended, charge requests
 // that timed out and had not reached the provider.
 class PendingWorkFinder {
@@ -163,10 +202,15 @@ private:
         std::int64_t sent = 0;
         std::int64_t arrived = 0;
         std::optional<Instant> first_timed_out;
+        std::uint64_t first_timed_out_sequence = 0;
     };
     void settle(std::uint32_t server);
 
-    std::map<std::uint32_t, Instant> running_;  // server → when its open job run started
+    struct Started {
+        Instant at;
+        std::uint64_t sequence = 0;
+    };
+    std::map<std::uint32_t, Started> running_;  // server → its open job run's job.started
     std::map<std::uint32_t, Instant> frozen_;   // server → when its pause began
     std::map<std::tuple<std::uint32_t, std::int64_t, std::string>, Attempts> charges_;
 };
@@ -183,7 +227,7 @@ private:
     // In the order their flags are listed before sorting.
     using Checkers = std::tuple<ChargeCounter, SuppressedEffectFinder, OverlapFinder, FenceChecker, ReleaseChecker,
                                 WakeupCounter, FinishFinder, RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter,
-                                WaitMeter, PendingWorkFinder>;
+                                WaitMeter, PendingWorkFinder, ItemLedger, LockLeakFinder>;
     Checkers checkers_;
     RunMetrics metrics_;
     std::array<std::vector<FlaggedEvent>, std::tuple_size_v<Checkers>> flags_by_checker_;

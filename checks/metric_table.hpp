@@ -32,6 +32,9 @@ enum class Metric : std::uint8_t {
     claims_refused_once,
     stale_writes_accepted,
     foreign_releases,
+    items_not_done,
+    unfinished_work,
+    locks_leaked,
     max_wakeups_per_release,
     finished_ms,
     token_grants,
@@ -169,6 +172,41 @@ inline constexpr MetricSpec metric_table[] = {
      .many = "foreign releases",
      .violation_bit = 2,
      .safety = true},
+    {.metric = Metric::items_not_done,
+     .name = "items_not_done",
+     .meaning = "Items the job was meant to do and that were never done by the run's end: for each run of the job "
+                "scheduled to start before the horizon (job.due), each of its customers the payment provider never "
+                "charged for the run's period, or its period's index never built. Exactly once is at most once "
+                "(double_charges) and at least once (this).",
+     .one = "{item} never {effected}",
+     .many = "{items} never {effected}",
+     .violation_bit = 5,
+     .swept = true,
+     .safety = true,
+     .zero_for_correctness = true},
+    {.metric = Metric::unfinished_work,
+     .name = "unfinished_work",
+     .meaning = "Work begun and not finished when the run ended, whether its horizon cut it or it ran out of events "
+                "with a process still waiting: job runs that started and never ended (waiting for the lock or a "
+                "reply, or frozen), and charge requests that may still reach the provider. What such a run counted "
+                "is not all it would have done, so it vouches for nothing.",
+     .one = "unfinished work",
+     .many = "unfinished work",
+     .violation_bit = 6,
+     .swept = true,
+     .safety = true,
+     .zero_for_correctness = true},
+    {.metric = Metric::locks_leaked,
+     .name = "locks_leaked",
+     .meaning = "Locks the store still held at the run's end, without a lease that would run out, for a holder that "
+                "no longer believed it held them: its job released them on another session, ended without "
+                "releasing, or crashed. Nobody can take such a lock until an operator or the session's end frees it.",
+     .one = "lock leaked",
+     .many = "locks leaked",
+     .violation_bit = 7,
+     .swept = true,
+     .safety = true,
+     .zero_for_correctness = true},
     {.metric = Metric::max_wakeups_per_release,
      .name = "max_wakeups_per_release",
      .meaning = "The most waiters one deletion woke (watch.fired per deleted key): the herd effect.",

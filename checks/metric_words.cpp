@@ -11,7 +11,9 @@ namespace locksim {
 namespace {
 
 std::string in_words(std::string_view text, const Vocabulary& words) {
-    return fmt::format(fmt::runtime(text), fmt::arg("effect", words.effect), fmt::arg("effects", words.effects()));
+    return fmt::format(fmt::runtime(text), fmt::arg("effect", words.effect), fmt::arg("effects", words.effects()),
+                       fmt::arg("effected", words.effected()), fmt::arg("item", words.item),
+                       fmt::arg("items", words.items()));
 }
 
 }  // namespace

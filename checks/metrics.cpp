@@ -85,5 +85,11 @@ void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics) {
 void find_pending_work(const Trace& trace, RunMetrics& metrics) {
     replay<PendingWorkFinder>(trace, Instant{}, metrics);
 }
+void find_items_not_done(const Trace& trace, Instant run_end, RunMetrics& metrics) {
+    replay<ItemLedger>(trace, run_end, metrics);
+}
+void find_leaked_locks(const Trace& trace, Instant run_end, RunMetrics& metrics) {
+    replay<LockLeakFinder>(trace, run_end, metrics);
+}
 
 }  // namespace locksim

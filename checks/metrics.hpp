@@ -36,6 +36,7 @@ struct HolderOverlap {
 // could still have broken the lock's promise.
 struct PendingWork {
     NodeId server;
+    std::uint64_t sequence = 0;            // its job.started, or the charge request's first time-out
     Instant since;                         // its job run's start, or the charge request's first time-out
     std::optional<std::int64_t> customer;  // set for a charge request that may still reach the provider
     std::string period;                    // the charge request's period
@@ -84,15 +85,18 @@ private:
 // `run_end`: true time the run stopped; a belief still held then counts until it.
 RunMetrics check_trace(const Trace& trace, Instant run_end);
 
-// The one definition of an unfinished run: its horizon cut it (events were still due) while
-// work it had begun was pending. A run that stopped by itself, or whose horizon left only
-// what begins no work (a recurring job's next tick, a store's heartbeat, a leader's
-// renewals), is finished.
-bool cut_with_work_pending(const RunSummary& summary, const RunMetrics& metrics);
+// The one definition of an unfinished run: work it had begun was pending when it ended,
+// whether its horizon cut it or it ran out of events with a job still waiting (a reply
+// that never comes). A run whose horizon left only what begins no work (a recurring job's
+// next tick, a store's heartbeat, a leader's renewals) is finished.
+bool unfinished(const RunMetrics& metrics);
 // "server-1's job run (started at 0.000s; frozen since 6.000s)", "server-2's charge
 // request for customer 42 (2026-10), timed out at 12.000s and not yet at the payment
 // provider": in the run's own words.
 std::string describe_pending(const PendingWork& work, const Trace& trace);
+// The same, and what the server was waiting for when the run ended, where the kept trace
+// shows it ("; waiting since 7201.289s for postgres's reply to UPDATE payouts …").
+std::string describe_pending_wait(const PendingWork& work, const Trace& trace);
 
 // The individual checkers.
 void count_charges(const Trace& trace, RunMetrics& metrics);
@@ -107,5 +111,7 @@ void count_double_applies(const Trace& trace, RunMetrics& metrics);
 void measure_duplicate_work(const Trace& trace, RunMetrics& metrics);
 void measure_waits(const Trace& trace, Instant run_end, RunMetrics& metrics);
 void find_pending_work(const Trace& trace, RunMetrics& metrics);
+void find_items_not_done(const Trace& trace, Instant run_end, RunMetrics& metrics);
+void find_leaked_locks(const Trace& trace, Instant run_end, RunMetrics& metrics);
 
 }  // namespace locksim

@@ -114,7 +114,7 @@ namespace locksim {
 void PendingWorkFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) {
     const std::uint32_t node = event.node.index;
     if (event.kind == trace_kind::job_started) {
-        running_.emplace(node, event.at);
+        running_.emplace(node, Started{event.at, event.sequence});
     } else if (event.kind == trace_kind::job_finished) {
         running_.erase(node);
         settle(node);
@@ -129,7 +129,10 @@ void PendingWorkFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) 
     } else if (event.kind == trace_kind::job_charge_timed_out) {
         auto& attempts = charges_[{node, event.integer("customer"), std::string(event.text("period"))}];
         attempts.sent = std::max(attempts.sent, event.integer("attempt") + (event.flag("retrying") ? 1 : 0));
-        if (!attempts.first_timed_out) attempts.first_timed_out = event.at;
+        if (!attempts.first_timed_out) {
+            attempts.first_timed_out = event.at;
+            attempts.first_timed_out_sequence = event.sequence;
+        }
     } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_replayed ||
                event.kind == trace_kind::provider_refused) {
         ++charges_[{event.node_ref("by").index, event.integer("customer"), std::string(event.text("period"))}].arrived;
@@ -144,25 +147,33 @@ void PendingWorkFinder::settle(std::uint32_t server) {
         request = request->second.sent > request->second.arrived ? std::next(request) : charges_.erase(request);
 }
 
-void PendingWorkFinder::finish(const Trace&, Instant, RunMetrics& metrics) {
+// Each piece of pending work is unfinished work, a violation: the run cannot vouch for
+// what it would have done.
+void PendingWorkFinder::finish(const Trace& trace, Instant, RunMetrics& metrics) {
     const auto frozen = [this](std::uint32_t node) -> std::optional<Instant> {
         const auto found = frozen_.find(node);
         return found == frozen_.end() ? std::nullopt : std::optional<Instant>(found->second);
     };
-    for (const auto& [node, since] : running_)
-        metrics.pending.push_back(PendingWork{NodeId{node}, since, std::nullopt, "", frozen(node)});
+    for (const auto& [node, started] : running_)
+        metrics.pending.push_back(
+            PendingWork{NodeId{node}, started.sequence, started.at, std::nullopt, "", frozen(node)});
     for (const auto& [request, attempts] : charges_) {
         const auto& [node, customer, period] = request;
         if (attempts.sent > attempts.arrived)
-            metrics.pending.push_back(
-                PendingWork{NodeId{node}, *attempts.first_timed_out, customer, period, frozen(node)});
+            metrics.pending.push_back(PendingWork{NodeId{node}, attempts.first_timed_out_sequence,
+                                                  *attempts.first_timed_out, customer, period, frozen(node)});
     }
     std::stable_sort(metrics.pending.begin(), metrics.pending.end(),
                      [](const PendingWork& a, const PendingWork& b) { return a.server.index < b.server.index; });
+    for (const PendingWork& work : metrics.pending) {
+        metrics.add(Metric::unfinished_work);
+        metrics.flagged.push_back(FlaggedEvent{work.sequence, Metric::unfinished_work,
+                                               describe_pending(work, trace) + ": never finished by the run's end"});
+    }
 }
 
-bool cut_with_work_pending(const RunSummary& summary, const RunMetrics& metrics) {
-    return summary.horizon_reached && !metrics.pending.empty();
+bool unfinished(const RunMetrics& metrics) {
+    return !metrics.pending.empty();
 }
 
 std::string describe_pending(const PendingWork& work, const Trace& trace) {
@@ -175,6 +186,44 @@ std::string describe_pending(const PendingWork& work, const Trace& trace) {
     return fmt::format("{}'s {} request for {} {} ({}), timed out at {} and not yet at the {}{}",
                        trace.node_name(work.server), words.effect, words.item, *work.customer, work.period,
                        format_seconds(work.since), words.provider, frozen);
+}
+
+namespace {
+
+// The last request `server` sent since `since` whose reply it never received, as the kept
+// trace shows it: what a job hung on a lost reply waits for. Null where the trace kept no
+// messages (a sweep's runs) or every request was answered.
+const TraceEvent* unanswered_request(const Trace& trace, NodeId server, Instant since) {
+    std::map<std::int64_t, const TraceEvent*> open;    // request id → its message.sent
+    std::map<std::int64_t, std::int64_t> request_of;  // reply id → the request it answers
+    for (const TraceEvent& event : trace.events()) {
+        if (event.kind != trace_kind::message_sent && event.kind != trace_kind::message_delivered) continue;
+        if (event.kind == trace_kind::message_sent) {
+            if (event.has("reply_to")) {
+                if (event.node_ref("to") == server) request_of[event.integer("id")] = event.integer("reply_to");
+            } else if (event.node == server && event.at >= since) {
+                open[event.integer("id")] = &event;
+            }
+        } else if (event.node == server) {
+            if (const auto answered = request_of.find(event.integer("id")); answered != request_of.end())
+                open.erase(answered->second);
+        }
+    }
+    if (open.empty()) return nullptr;
+    return std::max_element(open.begin(), open.end(), [](const auto& a, const auto& b) {
+               return a.second->sequence < b.second->sequence;
+           })->second;
+}
+
+}  // namespace
+
+std::string describe_pending_wait(const PendingWork& work, const Trace& trace) {
+    std::string text = describe_pending(work, trace);
+    if (work.customer || work.frozen_since) return text;
+    if (const TraceEvent* request = unanswered_request(trace, work.server, work.since))
+        text += fmt::format("; it has waited since {} for {}'s reply to '{}'", format_seconds(request->at),
+                            trace.node_name(request->node_ref("to")), request->text("label"));
+    return text;
 }
 
 }  // namespace locksim

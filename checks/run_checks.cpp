@@ -35,14 +35,17 @@ void RunChecks::read(const Trace& trace, const TraceEvent& event) {
 
 RunMetrics RunChecks::finish(const Trace& trace, Instant run_end) {
     std::apply([&](auto&... checks) { (checks.finish(trace, run_end, metrics_), ...); }, checkers_);
+    // What a checker flags once the run is over (an item never done, work never finished)
+    // is known only at the end: that is its time, whichever event it points at.
+    for (const FlaggedEvent& flag : metrics_.flagged) flagged_at_.try_emplace(flag.sequence, run_end);
     for (auto& flags : flags_by_checker_)
         metrics_.flagged.insert(metrics_.flagged.end(), std::make_move_iterator(flags.begin()),
                                 std::make_move_iterator(flags.end()));
     std::sort(metrics_.flagged.begin(), metrics_.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
-    const auto first = std::find_if(metrics_.flagged.begin(), metrics_.flagged.end(),
-                                    [](const FlaggedEvent& f) { return f.violation(); });
-    if (first != metrics_.flagged.end()) metrics_.first_violation = flagged_at_.at(first->sequence);
+    for (const FlaggedEvent& flag : metrics_.flagged)
+        if (flag.violation() && (!metrics_.first_violation || flagged_at_.at(flag.sequence) < *metrics_.first_violation))
+            metrics_.first_violation = flagged_at_.at(flag.sequence);
     return std::move(metrics_);
 }
 

@@ -23,7 +23,7 @@ bool DesignOutcome::violated() const {
 }
 
 bool DesignOutcome::unfinished() const {
-    return cut_with_work_pending(summary, metrics);
+    return locksim::unfinished(metrics);
 }
 
 bool DesignOutcome::passes_only_with_inert_faults() const {
@@ -157,6 +157,16 @@ std::string describe_failure(const ExpectationResult& result, const Vocabulary& 
     }
     return fmt::format("{} expected {}{}{}, got {}", metric, how, e.value,
                        e.implied ? fmt::format(" ({})", e.implied_because) : "", result.actual);
+}
+
+std::string describe_failure(const ExpectationResult& result, const DesignOutcome& design) {
+    std::string text = describe_failure(result, vocabulary_of(design.trace));
+    const MetricSpec* spec = find_metric(result.expectation.metric);
+    if (spec == nullptr || !spec->violation()) return text;
+    const auto flag = std::find_if(design.metrics.flagged.begin(), design.metrics.flagged.end(),
+                                   [spec](const FlaggedEvent& f) { return f.metric == spec->metric; });
+    if (flag != design.metrics.flagged.end()) text += " (" + flag->explanation + ")";
+    return text;
 }
 
 }  // namespace locksim

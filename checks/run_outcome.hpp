@@ -38,7 +38,7 @@ struct DesignOutcome {
     // twice, a stale write let through, somebody else's lock deleted), whatever the file
     // expected. A design written to show a failure holds and is violated.
     bool violated() const;
-    // Its horizon cut it with work pending (cut_with_work_pending): what it counted is not
+    // Work it had begun was pending at its end (locksim::unfinished): what it counted is not
     // all it would have done, so a clean count proves nothing.
     bool unfinished() const;
     // Its expectations held, but every fault missed (changed nothing and reached no
@@ -79,5 +79,9 @@ std::string efficiency_cost(const DesignOutcome& design);
 // "<metric> expected customers [42], got [41, 42]"; the metric and the items in the
 // scenario's words when it names its own ("double transfers expected 0, got 2").
 std::string describe_failure(const ExpectationResult& result, const Vocabulary& words = Vocabulary::defaults());
+// The same of a run's own expectation, and for a violation the sentence of its first
+// flagged event: "items_not_done expected 0, got 1 (customer 44 never charged for 2026-10)",
+// so that a CI log says what the run could not vouch for without a second run.
+std::string describe_failure(const ExpectationResult& result, const DesignOutcome& design);
 
 }  // namespace locksim

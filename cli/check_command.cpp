@@ -129,7 +129,10 @@ int check_command(const CheckCommandOptions& options) {
                 CheckedDesign result{design.name, {}, efficiency_cost(design), {}};
                 for (const auto& expectation : design.expectations)
                     if (!expectation.held)
-                        result.failures.push_back(describe_failure(expectation, vocabulary_of(design.trace)));
+                        result.failures.push_back(describe_failure(expectation, design));
+                if (!result.failures.empty())
+                    result.failures.push_back(
+                        "replay: " + replay_command(options.program, scenario.file, outcome.seed, design.name));
                 // A vacuous pass is one line naming every fault and what it struck instead,
                 // whatever its kind; otherwise a line per fault that missed and changed nothing.
                 if (design.passes_only_with_inert_faults()) {

@@ -88,13 +88,14 @@ std::string design_timeline(const DesignOutcome& design, const TextStyle& style)
         fmt::format(" (true time; {}; messages left out, --format trace has them)\n", compact_timeline_layout(design));
     out += render_compact_timeline(design, style);
     if (design.unfinished())
-        out += style.fault(fmt::format("  … the run stopped at its horizon ({}) with work still pending\n",
+        out += style.fault(fmt::format("  … the run {} ({}) with work still pending\n",
+                                       design.summary.horizon_reached ? "stopped at its horizon" : "ran out of events",
                                        format_seconds(design.summary.ended_at)));
     return out + "\n";
 }
 
-// A design whose horizon cut it with work pending, in one line: what it counted is not all
-// it would have done, whatever its expectations say.
+// A design that ended with work pending, in one line: what it counted is not all it would
+// have done, whatever its expectations say, and what it waited for says why.
 std::string unfinished_lines(const ScenarioOutcome& outcome, const TextStyle& style) {
     constexpr std::size_t named = 3;
     std::string out;
@@ -102,13 +103,16 @@ std::string unfinished_lines(const ScenarioOutcome& outcome, const TextStyle& st
         if (!design.unfinished()) continue;
         std::vector<std::string> pending;
         for (std::size_t i = 0; i < std::min(named, design.metrics.pending.size()); ++i)
-            pending.push_back(describe_pending(design.metrics.pending[i], design.trace));
+            pending.push_back(describe_pending_wait(design.metrics.pending[i], design.trace));
         if (design.metrics.pending.size() > named)
             pending.push_back(fmt::format("and {} more", design.metrics.pending.size() - named));
-        out += style.fault(fmt::format("UNFINISHED {} {}: its horizon ({}) cut the run with work pending: {}; what "
-                                       "it would have done after it is not counted",
-                                       outcome.name, design.name, format_seconds(design.summary.ended_at),
-                                       fmt::join(pending, "; "))) +
+        const std::string how = design.summary.horizon_reached
+                                    ? fmt::format("its horizon ({}) cut the run", format_seconds(design.summary.ended_at))
+                                    : fmt::format("the run ran out of events at {} with a job still waiting",
+                                                  format_seconds(design.summary.ended_at));
+        out += style.fault(fmt::format("UNFINISHED {} {}: {} with work pending: {}; what it would have done after "
+                                       "it is not counted",
+                                       outcome.name, design.name, how, fmt::join(pending, "; "))) +
                "\n";
     }
     return out;
@@ -134,8 +138,8 @@ std::string render_text(const ScenarioOutcome& outcome, const RunCommandOptions&
     for (const auto& design : outcome.designs)
         for (const auto& result : design.expectations)
             if (!result.held)
-                out += style.violation(fmt::format("FAIL {} {}: {}", outcome.name, design.name,
-                                                   describe_failure(result, vocabulary_of(design.trace)))) +
+                out += style.violation(
+                           fmt::format("FAIL {} {}: {}", outcome.name, design.name, describe_failure(result, design))) +
                        "\n";
     out += unfinished_lines(outcome, style);
     out += inert_fault_lines(outcome, style);

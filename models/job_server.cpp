@@ -58,6 +58,7 @@ Task<void> JobServer::run_once() {
         co_return;
     }
     host_.record(trace_kind::job_started, {{"job", job_.name}});
+    fenced_out_ = false;
     std::shared_ptr<HeldLease> held = leadership_;
     if (lock_ != nullptr && !leadership) {
         // Two statements each, not a conditional expression: GCC 12 and co_await (above).
@@ -121,7 +122,10 @@ bool JobServer::lease_too_short(HeldLease* held) const {
            lock_->lease_left(*held) < *job_.min_lease_left;
 }
 
+// Only a fenced write tells the job it lost the lock: the job knows it from the refusal
+// itself, whether or not it ever asks its lock.
 void JobServer::lost(HeldLease* held, std::string_view reason) {
+    fenced_out_ = true;
     if (held != nullptr) lock_->learned_lost(*held, reason);
 }
 
@@ -169,8 +173,9 @@ Task<JobServer::Step> JobServer::renew_subscription(std::int64_t customer, HeldL
 
 // Whether the lease lets the next item start: nullopt if it does.
 std::optional<JobServer::Step> JobServer::may_start(HeldLease* held) {
-    // Code that never looks at its lease still stops once it has been told it lost it.
-    if (job_.check_lease ? !may_act(held) : (held != nullptr && !held->believed)) return Step::stop;
+    // Code that never looks at its lease stops only once a fenced write has refused it: its
+    // client library may stop believing, but nobody asks it.
+    if (job_.check_lease ? !may_act(held) : fenced_out_) return Step::stop;
     if (lease_too_short(held)) return Step::short_lease;
     return std::nullopt;
 }

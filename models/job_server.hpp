@@ -88,6 +88,7 @@ private:
     std::shared_ptr<HeldLease> leadership_;  // lock scope leadership: set once elected
     RandomStream work_;                      // how long each customer's invoice takes
     std::string period_;                     // the period this run renews
+    bool fenced_out_ = false;                // a fenced write refused this run: the lock is gone
     // The leader loop: whether this server leads now, whether the service was stopped, and
     // whom to tell the job is over.
     bool leading_ = false;

@@ -20,6 +20,7 @@ const std::vector<const KindSpec*>& all_trace_kinds() {
                                                     &trace_kind::belief_checked,
                                                     &trace_kind::belief_extended,
                                                     &trace_kind::belief_ended,
+                                                    &trace_kind::job_due,
                                                     &trace_kind::job_started,
                                                     &trace_kind::job_campaigning,
                                                     &trace_kind::job_rebuilding,

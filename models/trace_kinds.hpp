@@ -172,6 +172,19 @@ inline constexpr KindSpec belief_ended{"belief.ended", "the holder stopped belie
 
 // ---- the job on a server ----
 
+inline constexpr FieldSpec job_due_fields[] = {
+    {"job", FieldType::text, false, "the job's name"},
+    {"period", FieldType::text, false, "the period the run works on, as its effects record it"},
+    {"scheduled", FieldType::instant, false, "the wall-clock reading at which the servers' schedulers start the run"},
+    {"items", FieldType::text, true,
+     "the ids of the items the run is meant to do, as ranges (41-44,50); absent for an index build, whose item is "
+     "the period's index"},
+};
+inline constexpr KindSpec job_due{
+    "job.due",
+    "a run of the job is scheduled to start before the horizon: its items are meant to be done by the run's end",
+    job_due_fields};
+
 inline constexpr FieldSpec job_started_fields[] = {
     {"job", FieldType::text, false, "the job's name"},
 };

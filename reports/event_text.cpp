@@ -46,6 +46,11 @@ Described job_event(const TraceEvent& event, const Context& context) {
     const std::string_view k = event.kind;
     const Vocabulary& words = context.words;
     if (k == kind::job_started) return EventText{fmt::format("job {} starts", event.text("job"))};
+    if (k == kind::job_due)
+        return EventText{event.has("items")
+                             ? fmt::format("job {} due for {}: {} {}", event.text("job"), event.text("period"),
+                                           words.items(), event.text("items"))
+                             : fmt::format("job {} due: the index for {}", event.text("job"), event.text("period"))};
     if (k == kind::job_campaigning) return EventText{fmt::format("stands for leader, to run {}", event.text("job"))};
     if (k == kind::job_rebuilding)
         return EventText{fmt::format("starts building the index for {}", event.text("period"))};

@@ -17,8 +17,10 @@ using namespace locksim::time_literals;
 
 namespace {
 
-// gc-pause-40s's world without its pause, one design, with these lock and job fields.
-DesignOutcome run_with(const std::string& lock_extra, const std::string& job_extra) {
+// gc-pause-40s's world without its pause, one design, with these lock and job fields and
+// the design's own `design_fields`.
+DesignOutcome run_with(const std::string& lock_extra, const std::string& job_extra,
+                       const std::string& design_fields = "") {
     const std::string text = R"({
   "name": "shape", "description": "the job's shape", "seed": 1, "horizon": "5m",
   "servers": ["server-1", "server-2"], "network": { "delay": "1ms" },
@@ -27,7 +29,8 @@ DesignOutcome run_with(const std::string& lock_extra, const std::string& job_ext
   "job": { "name": "renewals", "at": "00:00", "customers": [41, 42, 43, 44, 45, 46], "period": "2026-10",
            "work_per_customer": "4s")" +
                              job_extra + R"( },
-  "designs": { "only": {} }
+  "designs": { "only": {)" + design_fields +
+                             R"(} }
 })";
     const Scenario scenario = parse_scenario(text, "shape.json", metric_names());
     ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
@@ -63,6 +66,31 @@ TEST_CASE("a job that does not check its lease before each item never asks, and 
     CHECK(trusting.metrics.value(Metric::charges) == 6);
 }
 
+// How server-1's job run ended.
+std::string ending_of(const DesignOutcome& design) {
+    for (const auto& event : design.trace.events())
+        if (event.kind == trace_kind::job_finished && design.trace.node_name(event.node) == "server-1")
+            return std::string(event.text("outcome"));
+    return "never ended";
+}
+
+TEST_CASE("a job that never asks its lease stops only when a fenced write refuses it, not when its client stops") {
+    // Paused for 15 s with a 10 s lease: server-2 takes the lock, and server-1's first renewal
+    // after the pause is refused, so its client stops believing. The job never asks.
+    const std::string paused = R"("faults": [ { "pause": "server-1", "at": "6s", "for": "15s", "kind": "gc" } ])";
+    const DesignOutcome asking = run_with("", "", paused);
+    const DesignOutcome trusting = run_with("", R"(, "check_lease": false)", paused);
+    REQUIRE_FALSE(times_of(trusting, trace_kind::belief_ended, "server-1").empty());
+    CHECK(ending_of(asking) == "stopped: the lock is no longer ours");
+    CHECK(ending_of(trusting) == "done");  // it charged on to its last customer
+    CHECK(trusting.metrics.value(Metric::double_charges) > asking.metrics.value(Metric::double_charges));
+    // Fenced, the database's refusal is what tells it, and it stops there.
+    const DesignOutcome fenced = run_with(R"(, "token_counter": "lock:renewals:token")", R"(, "check_lease": false)",
+                                          paused + R"(, "fencing": "database")");
+    CHECK(ending_of(fenced) == "stopped: the lock is no longer ours");
+    CHECK(fenced.metrics.value(Metric::stale_writes_rejected) >= 1);
+}
+
 TEST_CASE("a renewal interval that is not shorter than the ttl is refused") {
     CHECK_THROWS_WITH(run_with(R"(, "renew": "10s")", ""),
                       Catch::Contains("/lock/renew") && Catch::Contains("shorter than the ttl (10s)"));
@@ -91,7 +119,8 @@ TEST_CASE("skipping when refused needs a store that refuses, and a known answer"
   "lock": { "store": "zookeeper", "key": "/locks/renewals", "ttl": "10s" },
   "job": { "name": "renewals", "at": "00:00", "customers": [41], "period": "2026-10", "work_per_customer": "1s",
            "on_refused": "skip" },
-  "designs": { "only": {} }
+  "designs": { "only": {)" + design_fields +
+                             R"(} }
 })";
     CHECK_THROWS_WITH(parse_scenario(queueing, "skip.json", metric_names()),
                       Catch::Contains("/job/on_refused") && Catch::Contains("queues a waiter"));

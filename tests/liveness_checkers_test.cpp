@@ -331,10 +331,6 @@ TraceBuilder& timed_out(TraceBuilder& b, Duration when, NodeId node, std::int64_
                  {"retrying", retrying}});
 }
 
-RunSummary cut_at(Duration horizon) {
-    return RunSummary{t(horizon), true, 0};
-}
-
 }  // namespace
 
 TEST_CASE("pending work: a job run that started and had not ended is pending, with its start and its pause") {
@@ -411,15 +407,23 @@ TEST_CASE("pending work: a request that reached the provider before its reply ti
     CHECK(pending_of(b).empty());
 }
 
-TEST_CASE("unfinished: only a run its horizon cut with work pending, not one that ended by itself") {
+TEST_CASE("unfinished: a run that ended with work pending, cut by its horizon or hung on a reply, is a violation") {
     TraceBuilder b;
     b.job_started(0_s, server_1);
     const RunMetrics metrics = check_trace(b.trace(), t(30_s));
     CHECK(metrics.pending.size() == 1);
-    CHECK(cut_with_work_pending(cut_at(30_s), metrics));
-    CHECK_FALSE(cut_with_work_pending(RunSummary{t(30_s), false, 0}, metrics));  // nothing left that could move it
+    CHECK(unfinished(metrics));
+    CHECK(metrics.value(Metric::unfinished_work) == 1);
+    REQUIRE(metrics.flagged.size() == 1);
+    CHECK(metrics.flagged[0].violation());
+    CHECK(metrics.flagged[0].sequence == 0);  // the job run that never ended
+    CHECK(metrics.flagged[0].explanation == "server-1's job run (started at 0.000s): never finished by the run's end");
+    CHECK(metrics.first_violation == t(30_s));  // known only at the end
     job_finished(b, 20_s, server_1);
-    CHECK_FALSE(cut_with_work_pending(cut_at(30_s), check_trace(b.trace(), t(30_s))));  // a tick or heartbeat due
+    const RunMetrics finished = check_trace(b.trace(), t(30_s));  // a tick or heartbeat due: nothing pending
+    CHECK_FALSE(unfinished(finished));
+    CHECK(finished.value(Metric::unfinished_work) == 0);
+    CHECK(finished.flagged.empty());
 }
 
 TEST_CASE("an empty trace measures zero for every liveness metric") {

@@ -63,7 +63,7 @@ TEST_CASE("merge --verify reruns a shard's failing seeds first and refuses one w
     // that the shard still adds up and merges.
     std::string text = slurp(dir / "s1.json");
     text = replaced(text, "\"double_charges\": 2,", "\"double_charges\": 1,");
-    text = replaced(text, "85:1,0,1,0,1,0", "85:1,0,0,0,1,0");
+    text = replaced(text, "85:1,0,1,0,1,0,0,0,0", "85:1,0,0,0,1,0,0,0,0");
     write(dir / "s1.json", text);
     CHECK(run_locksim(merge(dir)).exit_code == 0);
     const auto refused = run_locksim(merge(dir, "--verify 2"));
@@ -84,7 +84,7 @@ TEST_CASE("merge --verify over a whole shard finds violating runs edited out of 
     Json shard = Json::parse(slurp(dir / "s1.json"));
     Json& unfenced = shard["designs"][0];
     REQUIRE(unfenced["name"] == "unfenced");
-    REQUIRE(unfenced["per_seed"] == "19:1,0,1,0,1,0 85:1,0,1,0,1,0");
+    REQUIRE(unfenced["per_seed"] == "19:1,0,1,0,1,0,0,0,0 85:1,0,1,0,1,0,0,0,0");
     for (const char* total : {"runs_with_violation", "double_charges", "overlapping_holders"}) unfenced[total] = 0;
     unfenced["failing_seeds"] = Json::array();
     unfenced["violation_rate"] = 0.0;

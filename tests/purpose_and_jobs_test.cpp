@@ -125,13 +125,14 @@ Task<void> computer(Host host, Duration length, std::vector<Instant>& ended) {
 
 TEST_CASE(
     "purpose: a design is a correctness lock by default, with implied zero double charges, suppressed "
-    "charges and stale writes") {
+    "charges, stale writes, items not done, unfinished work and leaked locks") {
     const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43));
     const auto& design = only_design(scenario);
     CHECK(design.purpose == LockPurpose::correctness);
-    REQUIRE(design.expectations.size() == 3);
-    const char* implied[] = {"double_charges", "suppressed_effects", "stale_writes_accepted"};
-    for (std::size_t i = 0; i < 3; ++i) {
+    const char* implied[] = {"double_charges", "suppressed_effects", "stale_writes_accepted",
+                             "items_not_done", "unfinished_work",    "locks_leaked"};
+    REQUIRE(design.expectations.size() == std::size(implied));
+    for (std::size_t i = 0; i < std::size(implied); ++i) {
         CHECK(design.expectations[i].metric == implied[i]);
         CHECK(design.expectations[i].comparison == Expectation::Comparison::equals);
         CHECK(design.expectations[i].value == 0);
@@ -143,7 +144,7 @@ TEST_CASE("purpose: an expectation the file states on a metric replaces the impl
     const auto scenario = parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
                                                 R"({ "d": { "expect": { "charges": 4, "double_charges": 1 } } })"));
     const auto& design = only_design(scenario);
-    REQUIRE(design.expectations.size() == 4);
+    REQUIRE(design.expectations.size() == 7);
     CHECK(design.expectations[0].metric == "charges");
     CHECK_FALSE(design.expectations[0].implied);
     CHECK(design.expectations[1].metric == "double_charges");
@@ -158,7 +159,7 @@ TEST_CASE("purpose: an expectation the file states on a metric replaces the impl
         parse(scenario_around(servers_3 + ", " + redis_lock_json + ", " + renewals_41_43,
                               R"({ "d": { "expect": { "stale_writes_accepted": { "at_most": 2 } } } })"));
     const auto& stated = only_design(bounded).expectations;
-    REQUIRE(stated.size() == 3);
+    REQUIRE(stated.size() == 6);
     CHECK(stated[0].metric == "stale_writes_accepted");
     CHECK(stated[0].comparison == Expectation::Comparison::at_most);
     CHECK_FALSE(stated[0].implied);
@@ -188,7 +189,7 @@ TEST_CASE("purpose: set at the top level it applies to every design, and a desig
     CHECK(design_named(scenario, "inherits").purpose == LockPurpose::efficiency);
     CHECK(design_named(scenario, "inherits").expectations.empty());
     CHECK(design_named(scenario, "overrides").purpose == LockPurpose::correctness);
-    CHECK(design_named(scenario, "overrides").expectations.size() == 3);
+    CHECK(design_named(scenario, "overrides").expectations.size() == 6);
     CHECK(design_named(scenario, "explicit").purpose == LockPurpose::efficiency);
 }
 
@@ -225,12 +226,13 @@ TEST_CASE(
     const auto& correct = design_named(outcome, "correct");
     CHECK(correct.purpose == LockPurpose::correctness);
     CHECK_FALSE(correct.held());
-    REQUIRE(correct.expectations.size() == 3);
+    REQUIRE(correct.expectations.size() == 6);
     CHECK(correct.expectations[0].actual == 6);
     CHECK_FALSE(correct.expectations[0].held);
     CHECK(describe_failure(correct.expectations[0]) == "double_charges expected 0 (a correctness lock), got 6");
     CHECK(correct.expectations[1].held);  // no key, no replays
     CHECK(correct.expectations[2].held);  // no fencing, no stale writes
+    for (std::size_t i = 3; i < 6; ++i) CHECK(correct.expectations[i].held);  // all done, finished, nothing left held
     // An efficiency lock's purpose declares its duplicated work, not money moved twice.
     const auto& efficient = design_named(outcome, "efficient");
     CHECK(efficient.purpose == LockPurpose::efficiency);

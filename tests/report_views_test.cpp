@@ -170,18 +170,22 @@ TEST_CASE("the violation mark is drawn exactly when a checker flagged a violatio
 
 TEST_CASE("a design that charged no one is shown as having done nothing, never as nothing lost in green") {
     // replica-failover-wait's crash-before-replication stalls: WAIT is never acknowledged
-    // again, every holder gives the lock back unused, and no customer is charged.
+    // again, every holder gives the lock back unused, and no customer is charged: its three
+    // customers never charged are the loss the badge names, in red.
     const auto ran = run_file("replica-failover-wait.json");
     const std::string page = page_of(ran);
     const std::string stalled = article_of(page, "crash-before-replication");
     CHECK(design_named(ran.outcome, "crash-before-replication").did_nothing());
-    CHECK_THAT(stalled,
-               Catch::Contains("<span class=\"outcome outcome-idle\">nothing done: no customer charged</span>") &&
-                   Catch::Contains("nothing was done: no customer was charged in this run") &&
-                   !Catch::Contains("outcome-safe") && !Catch::Contains("Nothing went wrong in this run."));
-    // A design that charged and lost nothing keeps its green.
+    CHECK_THAT(stalled, Catch::Contains("<span class="outcome outcome-harmed">3 customers never charged</span>") &&
+                            Catch::Contains("customers 41, 42 and 43 never charged for 2026-10 because ") &&
+                            !Catch::Contains("outcome-safe") && !Catch::Contains("Nothing went wrong in this run."));
+    // A design that charged everyone but left jobs waiting for ever is no green either.
     CHECK_FALSE(design_named(ran.outcome, "crash-after-replication").did_nothing());
-    CHECK_THAT(article_of(page, "crash-after-replication"), Catch::Contains("outcome-safe\">nothing lost"));
+    CHECK_THAT(article_of(page, "crash-after-replication"),
+               Catch::Contains("outcome-harmed\">2 unfinished work") && !Catch::Contains("outcome-safe"));
+    // A design that charged and lost nothing keeps its green.
+    const auto pause = run_file("gc-pause-40s.json");
+    CHECK_THAT(article_of(page_of(pause), "fenced"), Catch::Contains("outcome-safe\">nothing lost"));
 }
 
 TEST_CASE("steps are numbered 1 to N without gaps, each id once in the figure and once in the table") {

@@ -17,13 +17,18 @@ namespace {
 // gc-pause-40s with a horizon of `horizon`, its own expectations and explore block left out,
 // and `sweep` as its sweep block when given: with 30s the run stops while server 1 is
 // frozen mid-job and servers 2 and 3 wait for the lock, 16 s before the double charge.
-std::string pause_scenario(const std::string& name, const std::string& horizon, const nlohmann::json& sweep = nullptr) {
+// `expect`, when given, is every design's own "expect".
+std::string pause_scenario(const std::string& name, const std::string& horizon, const nlohmann::json& sweep = nullptr,
+                           const nlohmann::json& expect = nullptr) {
     nlohmann::ordered_json scenario =
         nlohmann::ordered_json::parse(slurp(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json"));
     scenario["horizon"] = horizon;
     scenario.erase("explore");
     scenario.erase("$schema");
-    for (auto& [_, design] : scenario["designs"].items()) design.erase("expect");
+    for (auto& [_, design] : scenario["designs"].items()) {
+        design.erase("expect");
+        if (!expect.is_null()) design["expect"] = expect;
+    }
     if (!sweep.is_null()) scenario["sweep"] = sweep;
     return write_temp(name, scenario.dump(2));
 }
@@ -48,10 +53,13 @@ bool has(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("a run its horizon cut with work pending says so in one line and in its JSON") {
+TEST_CASE("a run its horizon cut with work pending fails, and says so in one line and in its JSON") {
     const std::string file = pause_scenario("cut-run.json", "30s");
     const auto text = run_locksim("run " + file);
-    REQUIRE(text.exit_code == 0);  // no expectation failed: the file has none left
+    REQUIRE(text.exit_code == 1);  // unfinished work is a violation, and the file does not expect it
+    CHECK(has(text.out,
+              "FAIL gc-pause-40s unfenced: unfinished_work expected 0 (a correctness lock), got 3 (server-1's job run "
+              "(started at 0.000s; frozen since 6.000s): never finished by the run's end)"));
     CHECK(has(text.out,
               "UNFINISHED gc-pause-40s unfenced: its horizon (30.000s) cut the run with work pending: server-1's job "
               "run (started at 0.000s; frozen since 6.000s); server-2's job run (started at 0.000s)"));
@@ -109,8 +117,12 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
     const std::string whole = pause_scenario("whole-block.json", "5m", block);
     CHECK(has(run_locksim("check " + whole).out, "PASS gc-pause-40s sweep of 8 seeds: idempotent\n"));
 
-    const nlohmann::json expected_cut = {{"seeds", 8}, {"expect", {{"idempotent", {{"runs_unfinished", 8}}}}}};
-    const std::string named = pause_scenario("named-block.json", "30s", expected_cut);
+    // A file about the cut says so everywhere: in the block, and in each design's own run.
+    const nlohmann::json expected_cut = {
+        {"seeds", 8},
+        {"expect", {{"idempotent", {{"runs_unfinished", 8}, {"runs_with_violation", 8}, {"unfinished_work", {{"at_least", 8}}}}}}}};
+    const nlohmann::json own = {{"unfinished_work", {{"at_least", 1}}}, {"items_not_done", {{"at_least", 1}}}};
+    const std::string named = pause_scenario("named-block.json", "30s", expected_cut, own);
     const auto named_check = run_locksim("check " + named);
     CHECK(named_check.exit_code == 0);
     CHECK(has(named_check.out, "PASS gc-pause-40s sweep of 8 seeds: idempotent\n"));

@@ -175,12 +175,14 @@ TEST_CASE("verdict: a design whose faults stop all work fails check with the rea
         R"("lock": { "store": "redis", "key": "lock:renewals", "ttl": "30s", "retry": { "min": "1s", "max": "2s" } },
   "faults": [ { "crash": "lock-store", "at": "0s" } ])";
     const auto file = write_temp("verdict_no_effects.json",
-                                 renewals_file(world, R"({ "stopped": {}, "meant": { "expect": { "charges": 0 } } })"));
+                                 renewals_file(world, R"({ "stopped": {}, "meant": { "expect": { "charges": 0,
+                                   "items_not_done": { "at_least": 1 }, "unfinished_work": { "at_least": 1 } } } })"));
     const auto checked = run_locksim("check " + file);
     CHECK(checked.exit_code == 1);
+    // Its customers never charged and its jobs never finishing fail it too, before the verdict's own reason.
+    CHECK(has_text(checked.out, "FAIL verdict stopped: items_not_done expected 0 (a correctness lock), got "));
     CHECK(has_text(checked.out,
-                   "FAIL verdict stopped: charges expected at least 1 (no effects: the run without "
-                   "faults charged 4), got 0"));
+                   "; charges expected at least 1 (no effects: the run without faults charged 4), got 0; replay: "));
     CHECK(has_text(checked.out, "PASS verdict meant"));
     const auto ran = run_locksim("run " + file + " --design stopped");
     CHECK(ran.exit_code == 1);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/billing_database.hpp"
+#include "models/item_ranges.hpp"
 #include "models/job_server.hpp"
 #include "models/lock_holder.hpp"
 #include "models/payment_provider.hpp"
@@ -74,6 +75,7 @@ public:
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
         provider_->on_all_arrived([this] { stop_when_over(); });
         build_servers();
+        declare_due_runs();
         schedule_faults(seed);
         if (spec_.job.kind == JobKind::leader_loop) schedule_arrivals(seed);
     }
@@ -122,6 +124,24 @@ private:
             host.spawn(server->run_nightly_job([this, index] { job_ended(index); }));
             // A crashed server's job is over too; what it left behind is the story.
             engine_.on_crash(host.id(), [this, index] { job_ended(index); });
+        }
+    }
+
+    // What the job is meant to do, said once before anything happens: each run its
+    // schedulers start before the horizon, with its items. A checker holds the run to it at
+    // the end (at least once), whoever died or hung on the way. A leader loop's items are
+    // its queue's arrivals, which the trace shows as they come.
+    void declare_due_runs() {
+        if (spec_.job.kind == JobKind::leader_loop) return;
+        const std::string items =
+            spec_.job.kind == JobKind::renewals ? format_item_ranges(spec_.job.customers) : std::string();
+        for (std::int64_t run = 1; run <= spec_.job.runs; ++run) {
+            const Instant scheduled = spec_.job.starts_at + spec_.job.every * (run - 1);
+            if (scheduled - Instant{} >= spec_.horizon) break;
+            const std::string period = spec_.job.period_of_run(run);
+            FieldList fields{{"job", spec_.job.name}, {"period", period}, {"scheduled", scheduled}};
+            if (spec_.job.kind == JobKind::renewals) fields.push_back({"items", items});
+            engine_.record(no_node, trace_kind::job_due, fields);
         }
     }
 

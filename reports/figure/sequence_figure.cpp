@@ -147,6 +147,8 @@ private:
     // the arrows' labels; the rest reads as a sentence.
     bool shown(const TraceEvent& event) const {
         if (event.kind == kind::message_sent) return true;
+        // A run's due items are drawn where some were never done: the mark says which.
+        if (event.kind == kind::job_due) return design_.metrics.flag_for(event.sequence) != nullptr;
         if (event.kind == kind::message_delivered || event.kind == kind::message_lost) return false;
         if (event.kind == kind::lock_refused || event.kind == kind::db_read) return false;
         return describe_event(event, trace_).has_value();
@@ -205,6 +207,7 @@ private:
         if (const FlaggedEvent* flag = design_.metrics.flag_for(event.sequence)) {
             step.tone = tone_of(*flag);
             step.explanation = flag->explanation;
+            step.flagged_as = flag->metric;
             step.related = true;
         }
         step.number = static_cast<int>(figure_.steps.size()) + 1;

@@ -23,6 +23,7 @@ struct FigureStep {
     std::string text;  // what happened, in words; for a message, its label
     EventTone tone = EventTone::normal;
     std::string explanation;               // the checker's sentence, if it flagged the event
+    std::optional<Metric> flagged_as;      // the metric of the checker's flag, if it flagged the event
     std::vector<std::uint64_t> cites;      // the messages `explanation` names, by the trace events that sent them
     bool related = true;                   // part of a violation's story; the rest fades
     bool milestone = false;                // in the lock's life (grant, expiry, release, belief, failover, …)

@@ -24,6 +24,7 @@
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 #include "reports/figure/fault_causes.hpp"
+#include "reports/figure/loss_causes.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -58,7 +59,9 @@ public:
 
     // What follows the checker's sentence: ": server-1 sent it at …, because …", or
     // " because server-1 had charged it first …" when an earlier write was the offence.
-    std::optional<Told> explain(const TraceEvent& flagged) const {
+    std::optional<Told> explain(const TraceEvent& flagged, std::optional<Metric> metric) const {
+        if (metric)
+            if (auto lost = cause_of_loss(*metric, flagged, trace_)) return Told(std::move(*lost));
         CitedMessages cited;
         auto told = told_of(flagged, cited);
         if (told) told->cited = std::move(cited);
@@ -339,7 +342,7 @@ void explain_violations(SequenceFigure& figure, const Trace& trace) {
         FigureStep& step = figure.steps[s];
         if (step.tone != EventTone::violation || step.explanation.empty()) continue;
         if (step.sequence >= trace.events().size()) continue;
-        if (auto told = teller.explain(trace.events()[step.sequence])) {
+        if (auto told = teller.explain(trace.events()[step.sequence], step.flagged_as)) {
             step.explanation += told->text;
             step.cites = told->cited;
             if (told->blamed) blamed.emplace_back(s, *told->blamed);

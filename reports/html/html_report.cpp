@@ -50,7 +50,7 @@ std::string contract_verdict(const DesignOutcome& design) {
                            design.expectations.size(), design.expectations.size() == 1 ? "" : "s");
     std::string failures;
     for (const auto& e : design.expectations)
-        if (!e.held) failures += (failures.empty() ? "" : "; ") + describe_failure(e, vocabulary_of(design.trace));
+        if (!e.held) failures += (failures.empty() ? "" : "; ") + describe_failure(e, design);
     return fmt::format("<span class=\"contract contract-failed\">not as the file expects: {} of {} failed: {}</span>",
                        failed, design.expectations.size(), escaped(failures));
 }
@@ -68,8 +68,9 @@ RunOutcome run_outcome(const DesignOutcome& design) {
     if (!design.violated() && design.did_nothing())
         return {"idle", fmt::format("nothing done: no {} {}", words.item, words.effected())};
     if (!design.violated()) return {"safe", "nothing lost"};
-    // The money: charged twice, or never charged at all.
-    for (const Metric lost : {Metric::double_charges, Metric::suppressed_effects})
+    // The money: charged twice, or never charged at all; then work left hanging.
+    for (const Metric lost : {Metric::double_charges, Metric::suppressed_effects, Metric::items_not_done,
+                              Metric::unfinished_work, Metric::locks_leaked})
         if (const auto count = design.metrics.value(lost); count > 0)
             return {"harmed", metric_counted(lost, count, words)};
     const auto flagged = std::count_if(design.metrics.flagged.begin(), design.metrics.flagged.end(),
