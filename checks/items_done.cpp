@@ -23,7 +23,8 @@ std::string named_items(const std::vector<std::int64_t>& ids, const Vocabulary& 
     if (ids.size() == 1) return fmt::format("{} {}", words.item, ids.front());
     std::vector<std::string> shown;
     for (std::size_t i = 0; i < std::min(named, ids.size()); ++i) shown.push_back(std::to_string(ids[i]));
-    if (ids.size() > named) return fmt::format("{} {} and {} more", words.items(), fmt::join(shown, ", "), ids.size() - named);
+    if (ids.size() > named)
+        return fmt::format("{} {} and {} more", words.items(), fmt::join(shown, ", "), ids.size() - named);
     const std::string last = shown.back();
     shown.pop_back();
     return fmt::format("{} {} and {}", words.items(), fmt::join(shown, ", "), last);

@@ -194,7 +194,7 @@ namespace {
 // trace shows it: what a job hung on a lost reply waits for. Null where the trace kept no
 // messages (a sweep's runs) or every request was answered.
 const TraceEvent* unanswered_request(const Trace& trace, NodeId server, Instant since) {
-    std::map<std::int64_t, const TraceEvent*> open;    // request id → its message.sent
+    std::map<std::int64_t, const TraceEvent*> open;   // request id → its message.sent
     std::map<std::int64_t, std::int64_t> request_of;  // reply id → the request it answers
     for (const TraceEvent& event : trace.events()) {
         if (event.kind != trace_kind::message_sent && event.kind != trace_kind::message_delivered) continue;
@@ -210,9 +210,9 @@ const TraceEvent* unanswered_request(const Trace& trace, NodeId server, Instant 
         }
     }
     if (open.empty()) return nullptr;
-    return std::max_element(open.begin(), open.end(), [](const auto& a, const auto& b) {
-               return a.second->sequence < b.second->sequence;
-           })->second;
+    return std::max_element(open.begin(), open.end(),
+                            [](const auto& a, const auto& b) { return a.second->sequence < b.second->sequence; })
+        ->second;
 }
 
 }  // namespace

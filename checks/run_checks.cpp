@@ -44,7 +44,8 @@ RunMetrics RunChecks::finish(const Trace& trace, Instant run_end) {
     std::sort(metrics_.flagged.begin(), metrics_.flagged.end(),
               [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
     for (const FlaggedEvent& flag : metrics_.flagged)
-        if (flag.violation() && (!metrics_.first_violation || flagged_at_.at(flag.sequence) < *metrics_.first_violation))
+        if (flag.violation() &&
+            (!metrics_.first_violation || flagged_at_.at(flag.sequence) < *metrics_.first_violation))
             metrics_.first_violation = flagged_at_.at(flag.sequence);
     return std::move(metrics_);
 }

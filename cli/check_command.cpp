@@ -33,6 +33,24 @@ namespace locksim {
 
 namespace {
 
+// What an unfinished design's jobs were waiting for when the run ended: check runs without
+// the messages, so the design runs once more with them, to name the reply that never came
+// ("server-1's job run (started at 0.000s); it has waited since 7.010s for billing-db's
+// reply to 'UPDATE …'").
+std::string what_it_waited_for(const Scenario& scenario, std::uint64_t seed, const std::string& design,
+                               const CheckCommandOptions& options) {
+    const ScenarioOutcome traced =
+        run_scenario(scenario, seed, design, RunOptions{.event_limit = options.max_events}, FaultJudging::off);
+    const DesignOutcome& run = traced.designs.front();
+    constexpr std::size_t named = 3;
+    std::vector<std::string> pending;
+    for (std::size_t i = 0; i < std::min(named, run.metrics.pending.size()); ++i)
+        pending.push_back(describe_pending_wait(run.metrics.pending[i], run.trace));
+    if (run.metrics.pending.size() > named)
+        pending.push_back(fmt::format("and {} more", run.metrics.pending.size() - named));
+    return fmt::format("unfinished at {}: {}", format_seconds(run.summary.ended_at), fmt::join(pending, "; "));
+}
+
 // A scenario's "explore" block as test cases: one per design it sets expectations for,
 // failing with the first violating placement and the command that replays it.
 std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const CheckCommandOptions& options,
@@ -128,8 +146,9 @@ int check_command(const CheckCommandOptions& options) {
             for (const auto& design : outcome.designs) {
                 CheckedDesign result{design.name, {}, efficiency_cost(design), {}};
                 for (const auto& expectation : design.expectations)
-                    if (!expectation.held)
-                        result.failures.push_back(describe_failure(expectation, design));
+                    if (!expectation.held) result.failures.push_back(describe_failure(expectation, design));
+                if (design.unfinished() && !design.held())
+                    result.failures.push_back(what_it_waited_for(scenario, outcome.seed, design.name, options));
                 if (!result.failures.empty())
                     result.failures.push_back(
                         "replay: " + replay_command(options.program, scenario.file, outcome.seed, design.name));

@@ -106,10 +106,11 @@ std::string unfinished_lines(const ScenarioOutcome& outcome, const TextStyle& st
             pending.push_back(describe_pending_wait(design.metrics.pending[i], design.trace));
         if (design.metrics.pending.size() > named)
             pending.push_back(fmt::format("and {} more", design.metrics.pending.size() - named));
-        const std::string how = design.summary.horizon_reached
-                                    ? fmt::format("its horizon ({}) cut the run", format_seconds(design.summary.ended_at))
-                                    : fmt::format("the run ran out of events at {} with a job still waiting",
-                                                  format_seconds(design.summary.ended_at));
+        const std::string how =
+            design.summary.horizon_reached
+                ? fmt::format("its horizon ({}) cut the run", format_seconds(design.summary.ended_at))
+                : fmt::format("the run ran out of events at {} with a job still waiting",
+                              format_seconds(design.summary.ended_at));
         out += style.fault(fmt::format("UNFINISHED {} {}: {} with work pending: {}; what it would have done after "
                                        "it is not counted",
                                        outcome.name, design.name, how, fmt::join(pending, "; "))) +

@@ -230,8 +230,8 @@ TEST_CASE(
     CHECK(correct.expectations[0].actual == 6);
     CHECK_FALSE(correct.expectations[0].held);
     CHECK(describe_failure(correct.expectations[0]) == "double_charges expected 0 (a correctness lock), got 6");
-    CHECK(correct.expectations[1].held);  // no key, no replays
-    CHECK(correct.expectations[2].held);  // no fencing, no stale writes
+    CHECK(correct.expectations[1].held);                                      // no key, no replays
+    CHECK(correct.expectations[2].held);                                      // no fencing, no stale writes
     for (std::size_t i = 3; i < 6; ++i) CHECK(correct.expectations[i].held);  // all done, finished, nothing left held
     // An efficiency lock's purpose declares its duplicated work, not money moved twice.
     const auto& efficient = design_named(outcome, "efficient");

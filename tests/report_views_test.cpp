@@ -176,7 +176,7 @@ TEST_CASE("a design that charged no one is shown as having done nothing, never a
     const std::string page = page_of(ran);
     const std::string stalled = article_of(page, "crash-before-replication");
     CHECK(design_named(ran.outcome, "crash-before-replication").did_nothing());
-    CHECK_THAT(stalled, Catch::Contains("<span class="outcome outcome-harmed">3 customers never charged</span>") &&
+    CHECK_THAT(stalled, Catch::Contains("<span class=\"outcome outcome-harmed\">3 customers never charged</span>") &&
                             Catch::Contains("customers 41, 42 and 43 never charged for 2026-10 because ") &&
                             !Catch::Contains("outcome-safe") && !Catch::Contains("Nothing went wrong in this run."));
     // A design that charged everyone but left jobs waiting for ever is no green either.

@@ -76,7 +76,8 @@ std::vector<SeedCounts> overlaps_at(const std::vector<std::uint64_t>& seeds, std
 }  // namespace
 
 TEST_CASE("a shard as sweep --shard writes it merges, and keeps its per-seed counts as rows") {
-    const SweepSummary first = shard(1, {SeedCounts{3, {1, 0, 1, 0, 2, 0, 0, 0, 0}}, SeedCounts{17, {0, 0, 0, 0, 1, 0, 0, 0, 0}}});
+    const SweepSummary first =
+        shard(1, {SeedCounts{3, {1, 0, 1, 0, 2, 0, 0, 0, 0}}, SeedCounts{17, {0, 0, 0, 0, 1, 0, 0, 0, 0}}});
     CHECK_THAT(shard_text(first), Catch::Contains("\"per_seed\": \"2:1,0,1,0,2,0,0,0,0 16:0,0,0,0,1,0,0,0,0\""));
     CHECK(merge_refusal(shard_text(first), shard_text(shard(2))) == "merged");
 }
@@ -157,11 +158,14 @@ TEST_CASE("per-seed counts that are not rows of runs of the shard's block are re
     };
     const std::string expected =
         "; expected rows \"SEED-OFFSET:runs_with_violation,runs_unfinished,double_charges,suppressed_effects,"
-        "overlapping_holders,stale_writes_accepted,items_not_done,unfinished_work,locks_leaked\" of whole numbers, rising, apart by one space";
+        "overlapping_holders,stale_writes_accepted,items_not_done,unfinished_work,locks_leaked\" of whole numbers, "
+        "rising, apart by one space";
     CHECK_THAT(with_rows("4:0,0,0,0,1,0,0,0"),
                Catch::Contains(": /designs/0/per_seed: row 1 (\"4:0,0,0,0,1,0,0,0\"): 8 counts, not 9" + expected));
-    CHECK_THAT(with_rows("4:0,0,0,0,1,0,0,0,0,0"), Catch::Contains("row 1 (\"4:0,0,0,0,1,0,0,0,0,0\"): more than 9 counts"));
-    CHECK_THAT(with_rows("4:0,0,0,0,1,0,0,0,0,"), Catch::Contains("row 1 (\"4:0,0,0,0,1,0,0,0,0,\"): more than 9 counts"));
+    CHECK_THAT(with_rows("4:0,0,0,0,1,0,0,0,0,0"),
+               Catch::Contains("row 1 (\"4:0,0,0,0,1,0,0,0,0,0\"): more than 9 counts"));
+    CHECK_THAT(with_rows("4:0,0,0,0,1,0,0,0,0,"),
+               Catch::Contains("row 1 (\"4:0,0,0,0,1,0,0,0,0,\"): more than 9 counts"));
     CHECK_THAT(with_rows("-4:0,0,0,0,1,0,0,0,0"),
                Catch::Contains("row 1 (\"-4:0,0,0,0,1,0,0,0,0\"): no offset from the first seed"));
     CHECK_THAT(with_rows("4:0,0,0,0,-1,0,0,0,0"), Catch::Contains("count 5 is not a whole number of 64 bits"));
@@ -181,7 +185,8 @@ TEST_CASE("per-seed counts that are not rows of runs of the shard's block are re
 
 TEST_CASE("a total edited alone, or with its kept seeds, no longer adds up to the shard's per-seed counts") {
     // Three violating runs hand-edited to none: the rows still show them.
-    std::vector<SeedCounts> three{SeedCounts{2, {1, 0, 1, 0, 1, 0, 0, 0, 0}}, SeedCounts{9, {1, 0, 1, 0, 1, 0, 0, 0, 0}},
+    std::vector<SeedCounts> three{SeedCounts{2, {1, 0, 1, 0, 1, 0, 0, 0, 0}},
+                                  SeedCounts{9, {1, 0, 1, 0, 1, 0, 0, 0, 0}},
                                   SeedCounts{30, {1, 0, 1, 0, 1, 0, 0, 0, 0}}};
     auto document = sweep_json(shard(1, three));
     auto& design = document["designs"][0];

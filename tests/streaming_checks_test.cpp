@@ -106,11 +106,18 @@ TEST_CASE("all checkers together find what each checker finds on its own over th
             measure_duplicate_work(run.trace, alone);
             measure_waits(run.trace, end, alone);
             find_pending_work(run.trace, alone);
+            find_items_not_done(run.trace, end, alone);
+            find_leaked_locks(run.trace, end, alone);
             std::sort(alone.flagged.begin(), alone.flagged.end(),
                       [](const FlaggedEvent& a, const FlaggedEvent& b) { return a.sequence < b.sequence; });
-            const auto first = std::find_if(alone.flagged.begin(), alone.flagged.end(),
-                                            [](const FlaggedEvent& f) { return f.violation(); });
-            if (first != alone.flagged.end()) alone.first_violation = run.trace.events()[first->sequence].at;
+            // A loss of work is known only at the run's end, whichever event its flag points at.
+            for (const FlaggedEvent& flag : alone.flagged) {
+                if (!flag.violation()) continue;
+                const bool at_end = flag.metric == Metric::items_not_done || flag.metric == Metric::unfinished_work ||
+                                    flag.metric == Metric::locks_leaked;
+                const Instant at = at_end ? end : run.trace.events()[flag.sequence].at;
+                if (!alone.first_violation || at < *alone.first_violation) alone.first_violation = at;
+            }
             require_same(run.metrics, alone);
             flagged += alone.flagged.size();
         }

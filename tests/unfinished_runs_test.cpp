@@ -79,9 +79,10 @@ TEST_CASE("a rate gate fails when any run was cut with work pending, naming how 
     const std::string file = pause_scenario("cut-gate.json", "30s");
     const auto gated = run_locksim("sweep " + file + " --seeds 10 --max-rate unfenced=0");
     CHECK(gated.exit_code == 1);
-    CHECK(has(gated.err,
-              "FAIL rate gate unfenced: 0 of 10 runs (0%, 95% CI 0%–27.75%) would be at most 0, but 10 "
-              "of 10 runs were cut by their horizon with work pending (runs_unfinished)"));
+    // Each cut run is a run with a violation now (unfinished_work): the rate itself fails,
+    // and the gate still says how many were cut.
+    CHECK(has(gated.err, "FAIL rate gate unfenced: 10 of 10 runs (100%, 95% CI 72.25%–100%) broke it, above 0; "));
+    CHECK(has(gated.err, "; 10 of 10 runs were cut by their horizon with work pending (runs_unfinished)"));
     CHECK(has(gated.err, "; replay the first: "));
     CHECK(has(gated.err, " run " + file + " --seed 1 --design unfenced"));
     CHECK_FALSE(has(gated.err, "PASS"));
@@ -90,7 +91,8 @@ TEST_CASE("a rate gate fails when any run was cut with work pending, naming how 
     const auto json = nlohmann::json::parse(run_locksim("sweep " + file + " --seeds 10 --format json").out);
     for (const auto& design : json.at("designs")) {
         CHECK(design.at("runs_unfinished") == 10);
-        CHECK(design.at("runs_with_violation") == 0);
+        CHECK(design.at("runs_with_violation") == 10);
+        CHECK(design.at("unfinished_work") == 30);  // three job runs in each
         CHECK(design.at("unfinished_seeds") == nlohmann::json{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
     }
     // With its own horizon the same sweep runs to the end, and the idempotent design passes.
@@ -107,9 +109,9 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
     const std::string cut = pause_scenario("cut-block.json", "30s", block);
     const auto failed = run_locksim("check " + cut);
     CHECK(failed.exit_code == 1);  // every design's own run passes: none gets to a second charge by 30s
-    CHECK(has(failed.out,
-              "FAIL gc-pause-40s sweep of 8 seeds: idempotent: 8 of 8 runs were cut by their horizon "
-              "with work pending (runs_unfinished)"));
+    // A cut run is a run with a violation (unfinished_work), and the block says how many were cut.
+    CHECK(has(failed.out, "FAIL gc-pause-40s sweep of 8 seeds: idempotent: runs_with_violation expected 0, got 8; "));
+    CHECK(has(failed.out, "; 8 of 8 runs were cut by their horizon with work pending (runs_unfinished)"));
     CHECK(has(failed.out, "; replay the first: "));
     CHECK(has(failed.out, " run " + cut + " --seed 1 --design idempotent"));
 
@@ -120,7 +122,9 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
     // A file about the cut says so everywhere: in the block, and in each design's own run.
     const nlohmann::json expected_cut = {
         {"seeds", 8},
-        {"expect", {{"idempotent", {{"runs_unfinished", 8}, {"runs_with_violation", 8}, {"unfinished_work", {{"at_least", 8}}}}}}}};
+        {"expect",
+         {{"idempotent",
+           {{"runs_unfinished", 8}, {"runs_with_violation", 8}, {"unfinished_work", {{"at_least", 8}}}}}}}};
     const nlohmann::json own = {{"unfinished_work", {{"at_least", 1}}}, {"items_not_done", {{"at_least", 1}}}};
     const std::string named = pause_scenario("named-block.json", "30s", expected_cut, own);
     const auto named_check = run_locksim("check " + named);

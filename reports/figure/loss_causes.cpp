@@ -50,13 +50,17 @@ std::optional<std::string> item_cause(const TraceEvent& due, const Trace& trace)
     const Vocabulary words = vocabulary_of(trace);
     const auto item = first_undone(due, trace);
     if (item) {
+        // The last thing done to it, not another server passing it by: a skip says only
+        // that someone else had it.
         const TraceEvent* last = nullptr;
+        const TraceEvent* last_skip = nullptr;
         for (const TraceEvent& event : trace.events()) {
             if (!event.has("customer") || event.integer("customer") != *item || !event.node.valid()) continue;
             if (event.kind.name().starts_with("message.")) continue;
             if (event.has("period") && event.text("period") != due.text("period")) continue;
-            last = &event;
+            (event.kind == kind::job_customer_skipped ? last_skip : last) = &event;
         }
+        if (last == nullptr) last = last_skip;
         if (last != nullptr) {
             const auto text = describe_event(*last, trace);
             const NodeId by = last->has("client") ? last->node_ref("client") : last->node;
@@ -121,9 +125,10 @@ std::string leak_cause(const TraceEvent& granted, const Trace& trace) {
     const std::string& name = trace.node_name(holder);
     if (let_go == nullptr) return fmt::format(" because {} never released it", name);
     if (let_go->kind == kind::node_crashed)
-        return fmt::format(" because {} crashed at {} without releasing it, and the store keeps a session's lock "
-                           "until the session ends",
-                           name, format_seconds(let_go->at));
+        return fmt::format(
+            " because {} crashed at {} without releasing it, and the store keeps a session's lock "
+            "until the session ends",
+            name, format_seconds(let_go->at));
     return fmt::format(" because {} stopped believing it held it at {} ({}) and no release reached the store for it",
                        name, format_seconds(let_go->at), let_go->text("reason"));
 }
@@ -135,10 +140,10 @@ std::optional<std::string> cause_of_loss(Metric metric, const TraceEvent& flagge
         case Metric::items_not_done: return item_cause(flagged, trace);
         case Metric::unfinished_work:
             if (flagged.kind == kind::job_charge_timed_out)
-                return fmt::format(" because {}'s request got no reply by {} and the {} never saw it: lost on the way "
-                                   "or still travelling, it may yet charge",
-                                   trace.node_name(flagged.node), format_seconds(flagged.at),
-                                   vocabulary_of(trace).provider);
+                return fmt::format(
+                    " because {}'s request got no reply by {} and the {} never saw it: lost on the way "
+                    "or still travelling, it may yet charge",
+                    trace.node_name(flagged.node), format_seconds(flagged.at), vocabulary_of(trace).provider);
             return unfinished_cause(flagged, trace);
         case Metric::locks_leaked: return leak_cause(flagged, trace);
         default: return std::nullopt;
