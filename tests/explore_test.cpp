@@ -167,8 +167,8 @@ TEST_CASE("more than a million placements of one fault are refused before any ru
     std::vector<std::string> sizes;
     for (std::uint64_t s = 1; s <= max_explore_placements / points + 1; ++s)
         sizes.push_back(fmt::format("\"{}ms\"", s));
-    const Scenario too_many =
-        tiny_with_explore(fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ] }})", fmt::join(sizes, ", ")));
+    const Scenario too_many = tiny_with_explore(
+        fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ] }})", fmt::join(sizes, ", ")));
     CHECK_THROWS_WITH(run_explore(too_many, ExploreOptions{.design = "idempotent"}),
                       Catch::Contains("more than the 1,000,000 locksim tries") &&
                           Catch::Contains("a range of lengths, {\"from\", \"to\"}"));
