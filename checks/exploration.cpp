@@ -21,17 +21,19 @@ struct ExploreCount {
     std::int64_t (*of)(const DesignExploration&);
 };
 constexpr ExploreCount explore_counts[] = {
-    {"placements", "Placements tried.",
+    {explore_total::placements, "Placements tried.",
      [](const DesignExploration& d) { return static_cast<std::int64_t>(d.placements.size()); }},
-    {"violating_placements",
-     "Placements whose run broke what the lock is for: a checker flagged a violation (the metrics `locksim "
-     "metrics` marks as violations).",
+    {explore_total::violating_placements,
+     "Placements of the listed sizes whose run broke what the lock is for: a checker flagged a violation (the "
+     "metrics `locksim metrics` marks as violations). A range's faults are counted by `regions`; a design whose "
+     "explore expectations name neither this nor `windows` expects 0.",
      [](const DesignExploration& d) { return static_cast<std::int64_t>(d.violating()); }},
-    {"regions",
-     "Regions of faults explored over a range of lengths that violate: rectangles of start and end instants on "
-     "one node.",
+    {explore_total::regions,
+     "Regions of faults explored over a range of lengths or sizes that violate: rectangles of start and end "
+     "instants (or a start and sizes) on one node. A design whose explore expectations do not name it expects 0.",
      [](const DesignExploration& d) { return static_cast<std::int64_t>(d.regions.size()); }},
-    {"windows", "Maximal runs of consecutive strike points on one node at which some size violates (depth 1).",
+    {explore_total::windows,
+     "Maximal runs of consecutive strike points on one node at which some size violates (depth 1).",
      [](const DesignExploration& d) { return static_cast<std::int64_t>(d.windows.size()); }},
 };
 
@@ -59,6 +61,12 @@ std::uint64_t DesignExploration::count_of(Metric violation) const {
     const std::uint32_t bit = violation_flag(violation);
     return static_cast<std::uint64_t>(std::count_if(
         placements.begin(), placements.end(), [bit](const PlacementOutcome& p) { return (p.violations & bit) != 0; }));
+}
+
+std::uint64_t DesignExploration::regions_showing(Metric violation) const {
+    const std::uint32_t bit = violation_flag(violation);
+    return static_cast<std::uint64_t>(std::count_if(regions.begin(), regions.end(),
+                                                    [bit](const FaultRegion& r) { return (r.violations & bit) != 0; }));
 }
 
 std::int64_t DesignExploration::total(std::string_view name) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checks/expectations.hpp"
@@ -190,8 +191,9 @@ struct DesignExploration {
 
     std::uint64_t placements_pruned() const { return placements.size() - placements_run; }
     std::uint64_t violating() const;
-    std::uint64_t count_of(Metric violation) const;   // placements showing it
-    std::int64_t total(std::string_view name) const;  // by a name of explore_totals()
+    std::uint64_t count_of(Metric violation) const;         // placements showing it
+    std::uint64_t regions_showing(Metric violation) const;  // regions showing it
+    std::int64_t total(std::string_view name) const;        // by a name of explore_totals()
     bool held() const;
 };
 
@@ -204,6 +206,14 @@ struct Exploration {
 
     bool held() const;
 };
+
+// The names of an exploration's totals, as an explore block's "expect" writes them.
+namespace explore_total {
+inline constexpr std::string_view placements = "placements";
+inline constexpr std::string_view violating_placements = "violating_placements";
+inline constexpr std::string_view regions = "regions";
+inline constexpr std::string_view windows = "windows";
+}  // namespace explore_total
 
 // What an explore block's "expect" may name, an exploration's own totals per design, with
 // what each counts.

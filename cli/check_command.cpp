@@ -52,7 +52,7 @@ std::string what_it_waited_for(const Scenario& scenario, std::uint64_t seed, con
 }
 
 // A scenario's "explore" block as test cases: one per design it sets expectations for,
-// failing with the first violating placement and the command that replays it.
+// failing with the first violating placement and region and the commands that replay them.
 std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const CheckCommandOptions& options,
                                              unsigned threads) {
     const Exploration exploration =
@@ -63,26 +63,9 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
         CheckedDesign result{"explore: " + design.name, {}, ""};
         for (const auto& expectation : design.expectations)
             if (!expectation.held) result.failures.push_back(describe_failure(expectation, words_of(design)));
-        const auto first = std::find_if(design.placements.begin(), design.placements.end(),
-                                        [](const PlacementOutcome& p) { return p.violations != 0; });
-        if (!result.failures.empty() && first != design.placements.end()) {
-            const std::string faults = placement_faults(design, *first).dump();
-            result.failures.push_back(
-                fmt::format("first violating placement: {} after {} ({}); replay: {}",
-                            violations_in_words(first->violations, words_of(design)),
-                            describe_strike_point(design, first->faults.front().point), faults,
-                            replay_command(options.program, scenario.file, exploration.seed, design.name, faults)));
-        }
-        if (!result.failures.empty() && !design.regions.empty()) {
-            const FaultRegion& region = design.regions.front();
-            auto faults = nlohmann::ordered_json::array();
-            faults.push_back(region_fault(design, region));
-            result.failures.push_back(fmt::format(
-                "first violating region: {} on {}, {}; replay: {}",
-                violations_in_words(region.violations, words_of(design)), target_words(region.node),
-                region_text(region),
-                replay_command(options.program, scenario.file, exploration.seed, design.name, faults.dump())));
-        }
+        if (!result.failures.empty())
+            for (auto& line : first_violations(exploration, design, options.program))
+                result.failures.push_back(std::move(line));
         checked.push_back(std::move(result));
     }
     return checked;

@@ -6,6 +6,7 @@
 
 #include "checks/command_line.hpp"
 #include "checks/metric_words.hpp"
+#include "checks/run_outcome.hpp"
 #include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
@@ -116,6 +117,33 @@ std::string region_replay(const Exploration& exploration, const DesignExploratio
     return replay_command(program, exploration.file, exploration.seed, design.name, faults.dump());
 }
 
+std::vector<std::string> first_violations(const Exploration& exploration, const DesignExploration& design,
+                                          const std::string& program) {
+    std::vector<std::string> lines;
+    const auto first = std::find_if(design.placements.begin(), design.placements.end(),
+                                    [](const PlacementOutcome& p) { return p.violations != 0; });
+    if (first != design.placements.end()) {
+        const std::string faults = placement_faults(design, *first).dump();
+        lines.push_back(fmt::format("first violating placement: {} after {} ({}); replay: {}",
+                                    violations_in_words(first->violations, words_of(design)),
+                                    describe_strike_point(design, first->faults.front().point), faults,
+                                    replay_command(program, exploration.file, exploration.seed, design.name, faults)));
+    }
+    if (!design.regions.empty()) {
+        const FaultRegion& region = design.regions.front();
+        lines.push_back(fmt::format("first violating region: {} on {}, {}; replay: {}",
+                                    violations_in_words(region.violations, words_of(design)), target_words(region.node),
+                                    region_text(region), region_replay(exploration, design, region, program)));
+    }
+    return lines;
+}
+
+std::string placements_and_regions(const DesignExploration& design, Metric kind) {
+    const std::uint64_t regions = design.regions_showing(kind);
+    if (regions == 0) return grouped(design.count_of(kind));
+    return fmt::format("{} + {} region{}", grouped(design.count_of(kind)), grouped(regions), regions == 1 ? "" : "s");
+}
+
 std::string region_text(const FaultRegion& region) {
     // A sized family's region holds the one start instant tried (runners/size_regions.hpp).
     if (region.size)
@@ -150,11 +178,12 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         for (const auto& family : exploration.designs.front().families) out += "  tries " + family_text(family) + "\n";
     out += pruning_text(exploration) + "\n";
 
-    // A column per kind of violation that some design shows.
+    // A column per kind of violation that some design shows, at a listed size or in a region.
     std::vector<Metric> kinds;
     for (const Metric kind : violation_metrics())
-        if (std::any_of(exploration.designs.begin(), exploration.designs.end(),
-                        [kind](const DesignExploration& d) { return d.count_of(kind) > 0; }))
+        if (std::any_of(exploration.designs.begin(), exploration.designs.end(), [kind](const DesignExploration& d) {
+                return d.count_of(kind) > 0 || d.regions_showing(kind) > 0;
+            }))
             kinds.push_back(kind);
     std::vector<std::vector<std::string>> rows{{"design", "strike points", "placements", "run", "violating"}};
     for (const Metric kind : kinds) rows.front().emplace_back(metric_many(kind, words_of(exploration)));
@@ -164,11 +193,15 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         for (const auto& family : design.families) ranged = ranged || family.ranged();
     if (ranged) rows.front().push_back("regions");
     for (const auto& design : exploration.designs) {
+        // A range's regions are not placements: a 0 beside them is not green, and each kind's
+        // column adds the regions that show it ("0 + 20 regions"), as the vulnerability map does.
         const std::uint64_t violating = design.violating();
+        const std::string violating_cell = violating != 0           ? style.violation(grouped(violating))
+                                           : design.regions.empty() ? style.good("0")
+                                                                    : std::string("0");
         std::vector<std::string> row{design.name, grouped(design.points.size()), grouped(design.placements.size()),
-                                     grouped(design.placements_run),
-                                     violating == 0 ? style.good("0") : style.violation(grouped(violating))};
-        for (const Metric kind : kinds) row.push_back(grouped(design.count_of(kind)));
+                                     grouped(design.placements_run), violating_cell};
+        for (const Metric kind : kinds) row.push_back(placements_and_regions(design, kind));
         row.push_back(exploration.depth == 1 ? grouped(design.windows.size()) : "");
         if (ranged)
             row.push_back(design.regions.empty() ? style.good("0") : style.violation(grouped(design.regions.size())));
@@ -189,7 +222,9 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
             continue;
         }
         if (design.windows.empty()) {
-            out += design.placements.empty() ? std::string("\n") : ": " + style.good("no placement violates") + "\n";
+            out += design.placements.empty() ? std::string("\n")
+                                             : ": " + style.good("no placement violates") +
+                                                   (design.regions.empty() ? "" : " (the regions below do)") + "\n";
             out += regions_text(exploration, design, program, style);
             continue;
         }
@@ -216,7 +251,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
         out += regions_text(exploration, design, program, style);
     }
     std::size_t failed = 0;
-    for (const auto& design : exploration.designs)
+    for (const auto& design : exploration.designs) {
+        if (design.held()) continue;
         for (const auto& result : design.expectations)
             if (!result.held) {
                 ++failed;
@@ -224,6 +260,8 @@ std::string render_explore_text(const Exploration& exploration, const std::strin
                                                    describe_failure(result, words_of(design)))) +
                        "\n";
             }
+        for (const auto& line : first_violations(exploration, design, program)) out += "  " + line + "\n";
+    }
     if (failed == 0)
         for (const auto& design : exploration.designs)
             if (!design.expectations.empty()) {

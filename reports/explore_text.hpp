@@ -3,6 +3,7 @@
 // promise and how, then each window — where it opens and closes, what bounds it, the
 // shortest fault that opens it — with the command that replays it.
 #include <string>
+#include <vector>
 
 #include "checks/exploration.hpp"
 #include "reports/text_style.hpp"
@@ -18,6 +19,16 @@ std::string placement_replay(const Exploration& exploration, const DesignExplora
                              const std::string& program);
 std::string region_replay(const Exploration& exploration, const DesignExploration& design, const FaultRegion& region,
                           const std::string& program);
+
+// What a failed explore gate could not vouch for, each with the command that replays it:
+// "first violating placement: …; replay: …" and "first violating region: …; replay: …",
+// each when the design has one.
+std::vector<std::string> first_violations(const Exploration& exploration, const DesignExploration& design,
+                                          const std::string& program);
+
+// The placements that show `kind`, and the regions that do: "78", or "0 + 20 regions". A
+// range's regions are not placements, and a 0 beside them must not read as safe.
+std::string placements_and_regions(const DesignExploration& design, Metric kind);
 
 // "+40s", "-40s": a clock step's size, its sign always shown.
 std::string signed_size_text(Duration size);

@@ -10,6 +10,7 @@
 
 #include "checks/equivalent_placements.hpp"
 #include "checks/explore_shard.hpp"
+#include "checks/explore_verdict.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/world.hpp"
 #include "reports/text_style.hpp"
@@ -374,8 +375,7 @@ void assemble(ExploreWork& work, const ExploreSpec& spec, const std::vector<Unit
         }
         const auto expected = spec.expect.find(explored.name);
         if (expected != spec.expect.end())
-            explored.expectations =
-                evaluate(expected->second, [&explored](std::string_view metric) { return explored.total(metric); });
+            explored.expectations = judge_exploration(explored, spec.depth, expected->second);
     }
 }
 

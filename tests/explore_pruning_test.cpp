@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/scenario_support.hpp"
+#include "tests/small_explore.hpp"
 #include "tests/support.hpp"
 
 #include <fmt/format.h>
@@ -82,24 +83,6 @@ std::vector<std::string> run_pausing_after(const Between& between, std::int64_t 
 
 Scenario gc_pause_40s() {
     return load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
-}
-
-// Two servers, two customers, a 30 s lease: small enough to explore every pair.
-Scenario two_servers_exploring(const std::string& explore) {
-    return parse_scenario(fmt::format(R"({{
-  "name": "pairs",
-  "description": "two servers, every pair of pauses",
-  "seed": 1,
-  "horizon": "5m",
-  "servers": ["server-1", "server-2"],
-  "network": {{ "delay": "1ms" }},
-  "lock": {{ "store": "redis", "key": "lock:renewals", "ttl": "30s" }},
-  "job": {{ "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" }},
-  "designs": {{ "unfenced": {{}} }},
-  "explore": {}
-}})",
-                                      explore),
-                          "pairs.json", metric_names());
 }
 
 // How many placements of two explorations of the same plan differ in their faults or
@@ -242,10 +225,10 @@ TEST_CASE("pruned explore of gc-pause-40s gives every placement the outcome runn
 TEST_CASE("depth 2: pruned and naive explore agree on every pair, and equivalent pairs are pruned") {
     // The first family's fault often strikes later than the second's: pruning must follow the
     // order the faults strike in, not the order the file lists them.
-    const Scenario scenario = two_servers_exploring(
+    const Scenario scenario = tiny_with_explore(
         R"({ "faults": [ { "crash": "server-2", "restart_after": "1s" }, { "pause": "server-1", "for": "40s" } ], "depth": 2 })");
-    const Exploration pruned = run_explore(scenario, ExploreOptions{.threads = 2});
-    const Exploration naive = run_explore(scenario, ExploreOptions{.threads = 2, .prune = false});
+    const Exploration pruned = run_explore(scenario, ExploreOptions{.design = "unfenced", .threads = 2});
+    const Exploration naive = run_explore(scenario, ExploreOptions{.design = "unfenced", .threads = 2, .prune = false});
     const auto& pairs = pruned.designs.front();
     CHECK(disagreements(pairs, naive.designs.front()) == 0);
     CHECK(naive.designs.front().violating() > 0);
@@ -261,9 +244,9 @@ TEST_CASE("explore: a pruned placement's run is the run of the placement it shar
     CHECK(pruned_runs_that_differ(flagship, one.designs.front(), compared) == 0);
     CHECK(compared == one.designs.front().placements_pruned());
 
-    const Scenario pairs = two_servers_exploring(
+    const Scenario pairs = tiny_with_explore(
         R"({ "faults": [ { "pause": "server-2", "for": "40s" }, { "pause": "server-1", "for": "40s" } ], "depth": 2 })");
-    const Exploration two = run_explore(pairs, ExploreOptions{.threads = 2});
+    const Exploration two = run_explore(pairs, ExploreOptions{.design = "unfenced", .threads = 2});
     compared = 0;
     CHECK(pruned_runs_that_differ(pairs, two.designs.front(), compared) == 0);
     CHECK(compared > 0);

@@ -56,24 +56,6 @@ std::string as_list(const nlohmann::ordered_json& fault) {
     return nlohmann::ordered_json::array({fault}).dump();
 }
 
-// A small world for the counting tests: one server, two customers, a 30 s lease.
-Scenario tiny(const std::string& explore) {
-    return parse_scenario(fmt::format(R"({{
-  "name": "tiny",
-  "description": "one server",
-  "seed": 1,
-  "horizon": "5m",
-  "servers": ["server-1", "server-2"],
-  "network": {{ "delay": "1ms" }},
-  "lock": {{ "store": "redis", "key": "lock:renewals", "ttl": "30s" }},
-  "job": {{ "name": "renewals", "at": "00:00", "customers": [41, 42], "period": "2026-10", "work_per_customer": "4s" }},
-  "designs": {{ "unfenced": {{}}, "idempotent": {{ "idempotency_key": "renewal-{{customer}}-{{period}}" }} }},
-  "explore": {}
-}})",
-                                      explore),
-                          "tiny.json", metric_names());
-}
-
 }  // namespace
 
 TEST_CASE("explore finds the unfenced window, the fenced claim-to-charge window, and nothing for idempotent") {
@@ -135,7 +117,7 @@ TEST_CASE("explore's JSON is the same whatever the thread count, including more 
     const std::string one = explore_json(run_explore(scenario, ExploreOptions{.threads = 1}), true).dump();
     const std::string three = explore_json(run_explore(scenario, ExploreOptions{.threads = 3}), true).dump();
     CHECK(one == three);
-    const Scenario small = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
+    const Scenario small = tiny_with_explore(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
     const std::string alone = explore_json(run_explore(small, ExploreOptions{.threads = 1}), true).dump();
     const std::string crowded = explore_json(run_explore(small, ExploreOptions{.threads = 500}), true).dump();
     CHECK(alone == crowded);
@@ -143,7 +125,7 @@ TEST_CASE("explore's JSON is the same whatever the thread count, including more 
 
 TEST_CASE("sizes relative to the TTL resolve per design, and a size that comes to nothing is refused") {
     const Scenario scenario =
-        tiny(R"({ "faults": [ { "pause": "server-1", "for": ["ttl", "ttl+1ms", "ttl-1s", "ttl/3"] } ] })");
+        tiny_with_explore(R"({ "faults": [ { "pause": "server-1", "for": ["ttl", "ttl+1ms", "ttl-1s", "ttl/3"] } ] })");
     const Exploration exploration = run_explore(scenario, ExploreOptions{.design = "unfenced"});
     REQUIRE(exploration.designs.size() == 1);
     const auto& sizes = exploration.designs.front().families.front().sizes;
@@ -153,15 +135,15 @@ TEST_CASE("sizes relative to the TTL resolve per design, and a size that comes t
     CHECK(*sizes[2] == seconds(29));
     CHECK(*sizes[3] == seconds(10));
 
-    const Scenario nothing = tiny(R"({ "faults": [ { "pause": "server-1", "for": ["ttl-30s"] } ] })");
+    const Scenario nothing = tiny_with_explore(R"({ "faults": [ { "pause": "server-1", "for": ["ttl-30s"] } ] })");
     CHECK_THROWS_WITH(run_explore(nothing, ExploreOptions{}),
                       Catch::Contains("\"ttl-30s\" comes to 0s") && Catch::Contains("stay above zero"));
 }
 
 TEST_CASE("depth 2 tries every unordered pair once and says how many ordered pairs it pruned") {
-    const Scenario one = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
+    const Scenario one = tiny_with_explore(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
     const auto singles = run_explore(one, ExploreOptions{.design = "idempotent"}).designs.front().placements.size();
-    const Scenario two = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ], "depth": 2 })");
+    const Scenario two = tiny_with_explore(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ], "depth": 2 })");
     const Exploration explored = run_explore(two, ExploreOptions{.design = "idempotent"});
     const auto& pairs = explored.designs.front();
     CHECK(pairs.placements.size() == singles * (singles - 1) / 2);
@@ -173,20 +155,20 @@ TEST_CASE("depth 2 tries every unordered pair once and says how many ordered pai
     const std::uint64_t sizes_needed = 1500 / singles + 1;
     std::vector<std::string> sizes;
     for (std::uint64_t s = 1; s <= sizes_needed; ++s) sizes.push_back(fmt::format("\"{}s\"", s));
-    const Scenario too_many = tiny(fmt::format(
+    const Scenario too_many = tiny_with_explore(fmt::format(
         R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ], "depth": 2 }})", fmt::join(sizes, ", ")));
     CHECK_THROWS_WITH(run_explore(too_many, ExploreOptions{}),
                       Catch::Contains("depth 2 pairs") && Catch::Contains("use depth 1"));
 }
 
 TEST_CASE("more than a million placements of one fault are refused before any runs, naming what to do instead") {
-    const Scenario one = tiny(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
+    const Scenario one = tiny_with_explore(R"({ "faults": [ { "pause": "server-1", "for": "40s" } ] })");
     const auto points = run_explore(one, ExploreOptions{.design = "idempotent"}).designs.front().placements.size();
     std::vector<std::string> sizes;
     for (std::uint64_t s = 1; s <= max_explore_placements / points + 1; ++s)
         sizes.push_back(fmt::format("\"{}ms\"", s));
-    const Scenario too_many =
-        tiny(fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ] }})", fmt::join(sizes, ", ")));
+    const Scenario too_many = tiny_with_explore(
+        fmt::format(R"({{ "faults": [ {{ "pause": "server-1", "for": [{}] }} ] }})", fmt::join(sizes, ", ")));
     CHECK_THROWS_WITH(run_explore(too_many, ExploreOptions{.design = "idempotent"}),
                       Catch::Contains("more than the 1,000,000 locksim tries") &&
                           Catch::Contains("a range of lengths, {\"from\", \"to\"}"));
@@ -195,7 +177,7 @@ TEST_CASE("more than a million placements of one fault are refused before any ru
 TEST_CASE("an explore block that cannot be used is refused at load with its place and what was expected") {
     const auto refusal = [](const std::string& explore) {
         try {
-            tiny(explore);
+            tiny_with_explore(explore);
         } catch (const ScenarioError& error) {
             return std::string(error.what());
         }
