@@ -168,6 +168,7 @@ inline constexpr MetricSpec metric_table[] = {
      .one = "foreign release",
      .many = "foreign releases",
      .violation_bit = 2,
+     .swept = true,
      .safety = true},
     {.metric = Metric::max_wakeups_per_release,
      .name = "max_wakeups_per_release",
