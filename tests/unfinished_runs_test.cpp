@@ -101,8 +101,8 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
     const auto failed = run_locksim("check " + cut);
     CHECK(failed.exit_code == 1);  // every design's own run passes: none gets to a second charge by 30s
     CHECK(has(failed.out,
-              "FAIL gc-pause-40s sweep of 8 seeds: idempotent: 8 of 8 runs were cut by their horizon "
-              "with work pending (runs_unfinished)"));
+              "FAIL gc-pause-40s sweep of 8 seeds: idempotent (a fault reached the lock in 8 of 8 runs): 8 of 8 "
+              "runs were cut by their horizon with work pending (runs_unfinished)"));
     CHECK(has(failed.out, "; replay the first: "));
     CHECK(has(failed.out, " run " + cut + " --seed 1 --design idempotent"));
 

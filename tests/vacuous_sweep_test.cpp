@@ -20,14 +20,14 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-Json random_gc_pauses() {
+Json shipped_random_gc_pauses() {
     return Json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios/random-gc-pauses.json"));
 }
 
 // random-gc-pauses as a new user might set it up for a nightly job: the job starts at
 // 02:00 (7200 s), but the pauses' window still ends at 61 s, so no pause ever meets it.
 Json nightly_with_early_pauses() {
-    Json scenario = random_gc_pauses();
+    Json scenario = shipped_random_gc_pauses();
     scenario.erase("study");
     scenario.erase("sweep");
     scenario["horizon"] = "3h";
@@ -127,7 +127,7 @@ TEST_CASE("a rate gate on the interval's upper bound fails until enough runs rul
 
 TEST_CASE("a sweep block may draw its runs given a rare fault, as sweep --given-fault does") {
     // Pauses once in 30 days per server: a plain run of ten minutes almost never meets one.
-    Json scenario = random_gc_pauses();
+    Json scenario = shipped_random_gc_pauses();
     scenario.erase("study");
     scenario["fault_generators"][0]["mean_interval"] = "30d";
     scenario["sweep"] = Json::parse(
