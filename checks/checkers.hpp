@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "checks/fault_strikes.hpp"
 #include "checks/metrics.hpp"
 #include "sim/trace.hpp"
 
@@ -229,6 +230,7 @@ private:
                                 WakeupCounter, FinishFinder, RetryStormFinder, DoubleApplyCounter, DuplicateWorkMeter,
                                 WaitMeter, PendingWorkFinder, ItemLedger, LockLeakFinder>;
     Checkers checkers_;
+    FaultReach fault_reach_;  // reads messages held back or lost too, which no checker reads
     RunMetrics metrics_;
     std::array<std::vector<FlaggedEvent>, std::tuple_size_v<Checkers>> flags_by_checker_;
     std::map<std::uint64_t, Instant> flagged_at_;  // true time of each flagged event, by sequence

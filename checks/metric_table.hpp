@@ -171,6 +171,7 @@ inline constexpr MetricSpec metric_table[] = {
      .one = "foreign release",
      .many = "foreign releases",
      .violation_bit = 2,
+     .swept = true,
      .safety = true},
     {.metric = Metric::items_not_done,
      .name = "items_not_done",

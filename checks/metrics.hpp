@@ -65,6 +65,10 @@ struct RunMetrics {
     std::vector<FlaggedEvent> flagged;         // by trace sequence
     std::vector<PendingWork> pending;          // work begun and not finished at the run's end, by server
     std::optional<Instant> first_violation;    // true time of the first flagged violation
+    // Some fault, the scenario's own or a drawn one, reached the lock (checks/fault_effects.hpp):
+    // struck its holder, the store while it held one, or a message of theirs. A sweep counts
+    // the runs it did in: a rate over runs no fault reached says nothing about the faults.
+    bool fault_reached_the_lock = false;
 
     const FlaggedEvent* flag_for(std::uint64_t sequence) const;
 

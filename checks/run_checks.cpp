@@ -11,6 +11,7 @@
 namespace locksim {
 
 void RunChecks::read(const Trace& trace, const TraceEvent& event) {
+    fault_reach_.read(event);
     // No checker reads a message's sending, arrival or loss, and in a traced run they are
     // most of the events: they go by without asking each checker. (A test runs every
     // checker on its own over whole traces and compares, so a checker that starts reading
@@ -38,6 +39,7 @@ RunMetrics RunChecks::finish(const Trace& trace, Instant run_end) {
     // What a checker flags once the run is over (an item never done, work never finished)
     // is known only at the end: that is its time, whichever event it points at.
     for (const FlaggedEvent& flag : metrics_.flagged) flagged_at_.try_emplace(flag.sequence, run_end);
+    metrics_.fault_reached_the_lock = fault_reach_.reached_the_lock();
     for (auto& flags : flags_by_checker_)
         metrics_.flagged.insert(metrics_.flagged.end(), std::make_move_iterator(flags.begin()),
                                 std::make_move_iterator(flags.end()));

@@ -14,38 +14,17 @@ namespace {
 // machine's checkout) is the same sweep, as its SHA-256 proves.
 void check_same_sweep(const SweepSummary& first, const std::string& first_file, const SweepSummary& s,
                       const std::string& file) {
-    struct Field {
-        const char* name;
-        std::string mine, theirs;
-        std::string why = "";
-    };
-    // As JSON, so that names with commas in them cannot make two lists look alike.
-    const auto design_names = [](const SweepSummary& summary) {
-        nlohmann::json names = nlohmann::json::array();
-        for (const auto& d : summary.designs) names.push_back(d.name);
-        return names.dump();
-    };
-    const auto words = [](const Vocabulary& v) { return vocabulary_json(v).dump(); };
     const auto design = [](const SweepSettings& settings) {
         return settings.design ? nlohmann::json(*settings.design).dump() : std::string("every design");
     };
-    // As it reads: the generator, and the probability the shard weighed its runs by.
-    const auto given = [](const SweepSummary& summary) {
-        return summary.given ? nlohmann::json{{"generator", summary.given->generator},
-                                              {"probability", summary.given->probability}}
-                                   .dump()
-                             : std::string("none (plain runs)");
-    };
     const std::string edited =
         what_changed(first.provenance, first_file, s.provenance.data_files, file, "between the shards");
-    const Field fields[] = {
+    const SweepField fields[] = {
         {"provenance.scenario_sha256", s.provenance.scenario_sha256, first.provenance.scenario_sha256,
          fmt::format(" ({})", edited)},
         {"provenance.locksim_version", s.provenance.locksim_version, first.provenance.locksim_version,
          " (another build of locksim)"},
         {"provenance.commit", s.provenance.commit, first.provenance.commit, " (another build of locksim)"},
-        {"scenario", nlohmann::json(s.scenario).dump(), nlohmann::json(first.scenario).dump()},
-        {"vocabulary", words(s.words), words(first.words)},
         {"explore", s.explore.empty() ? "absent (a sweep's shard)" : s.explore,
          first.explore.empty() ? "absent (a sweep's shard)" : first.explore},
         {"seeds", fmt::format("{} from {}", s.seeds.count, s.seeds.first),
@@ -54,16 +33,16 @@ void check_same_sweep(const SweepSummary& first, const std::string& first_file, 
         {"settings.design", design(s.settings), design(first.settings)},
         {"settings.max_events", fmt::format("{}", s.settings.event_limit),
          fmt::format("{}", first.settings.event_limit)},
-        {"given_fault", given(s), given(first)},
-        {"designs", design_names(s), design_names(first)},
     };
-    for (const auto& field : fields) {
-        if (field.mine == field.theirs) continue;
-        throw SweepError(
-            fmt::format("merge: {} is not a shard of the same sweep as {}: {} is {}, not {}{}; rerun "
-                        "every shard with one scenario file and one locksim",
-                        file, first_file, field.name, field.mine, field.theirs, field.why));
-    }
+    std::optional<SweepField> differs;
+    for (const auto& field : fields)
+        if (!differs && field.mine != field.theirs) differs = field;
+    if (!differs) differs = recomputed_difference(s, first);
+    if (!differs) return;
+    throw SweepError(
+        fmt::format("merge: {} is not a shard of the same sweep as {}: {} is {}, not {}{}; rerun "
+                    "every shard with one scenario file and one locksim",
+                    file, first_file, differs->name, differs->mine, differs->theirs, differs->why));
 }
 
 // Checks the complete shards are one sweep, each index at most once; returns which
@@ -120,6 +99,34 @@ void check_totals_fit(const ShardFiles& files) {
 }
 
 }  // namespace
+
+std::optional<SweepField> recomputed_difference(const SweepSummary& mine, const SweepSummary& theirs) {
+    // As JSON, so that names with commas in them cannot make two lists look alike.
+    const auto design_names = [](const SweepSummary& summary) {
+        nlohmann::json names = nlohmann::json::array();
+        for (const auto& d : summary.designs) names.push_back(d.name);
+        return names.dump();
+    };
+    const auto words = [](const Vocabulary& v) { return vocabulary_json(v).dump(); };
+    // As it reads: the generator, the probability the runs were weighed by, and the fault in
+    // words; a probability written back exactly as it was read (JSON keeps 17 digits).
+    const auto given = [](const SweepSummary& summary) {
+        return summary.given ? nlohmann::json{{"generator", summary.given->generator},
+                                              {"probability", summary.given->probability},
+                                              {"fault", summary.given->fault}}
+                                   .dump()
+                             : std::string("none (plain runs)");
+    };
+    const SweepField fields[] = {
+        {"scenario", nlohmann::json(mine.scenario).dump(), nlohmann::json(theirs.scenario).dump()},
+        {"vocabulary", words(mine.words), words(theirs.words)},
+        {"given_fault", given(mine), given(theirs)},
+        {"designs", design_names(mine), design_names(theirs)},
+    };
+    for (const auto& field : fields)
+        if (field.mine != field.theirs) return field;
+    return std::nullopt;
+}
 
 std::vector<std::uint32_t> missing_shards(const ShardFiles& files) {
     const std::vector<std::string> seen = files_by_index(files);

@@ -35,6 +35,19 @@ struct ShardFiles {
 
 // Shard files are read into ShardFiles by add_shard_file (scenarios/schema/shard_reader.hpp).
 
+// A field of a summary's header, as two summaries have it.
+struct SweepField {
+    std::string name;  // as the JSON names it: "given_fault", "provenance.commit"
+    std::string mine, theirs;
+    std::string why = "";  // what a difference means, after the two: " (another build of locksim)"
+};
+
+// The first field that a run of the sweep computes from the scenario besides the counts
+// (the scenario's name and vocabulary, the designs run, and the given fault: its
+// generator, the probability that weighs the rates, its text) in which `mine` differs
+// from `theirs`. Shards of one sweep agree on them; `merge --verify` recomputes them.
+std::optional<SweepField> recomputed_difference(const SweepSummary& mine, const SweepSummary& theirs);
+
 // The shard indices (from 1) that no complete file holds, after checking the complete
 // files are shards of one sweep. Throws SweepError when there is no complete file to
 // learn the sweep from.

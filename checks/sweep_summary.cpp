@@ -37,6 +37,12 @@ constexpr RunCount run_counts[] = {
      "out and had not reached the provider. What they would have done is not counted, so a sweep's expectations "
      "fail while this is above 0 unless they name it.",
      &DesignTally::runs_unfinished},
+    {"runs_fault_reached",
+     "Runs in which a fault, the scenario's own or one drawn from the seed, reached the lock: struck its holder, "
+     "the store while it held one, or a message of theirs (as `locksim run` judges each fault). A rate over runs no "
+     "fault reached says nothing about the faults, so a rate gate or a sweep's expectations fail while this is 0 "
+     "unless they name it.",
+     &DesignTally::runs_fault_reached},
 };
 
 // Keeps `seed` among the smallest kept_failing_seeds of `seeds` (ascending, no repeats).
@@ -91,7 +97,8 @@ SeedCounts seed_counts(std::uint64_t seed, const RunMetrics& metrics, std::uint3
     SeedCounts run{seed, {}};
     run.counts[0] = violations > 0 ? 1 : 0;
     run.counts[1] = unfinished ? 1 : 0;
-    std::size_t index = 2;
+    run.counts[2] = metrics.fault_reached_the_lock ? 1 : 0;
+    std::size_t index = 3;
     for (const auto& spec : metric_table)
         if (spec.swept) run.counts[index++] = static_cast<std::uint64_t>(metrics.value(spec.metric));
     return run;
@@ -210,6 +217,16 @@ std::string describe_unfinished(const DesignTally& tally, const std::string& pro
         text += "; replay the first: " +
                 replay_command(program, file, tally.unfinished_seeds.front(), tally.name, std::nullopt, given_fault);
     return text;
+}
+
+std::string describe_vacuous(const DesignTally& tally, const std::string& program, const std::string& file,
+                             std::uint64_t first_seed, std::optional<std::uint64_t> given_fault, std::string_view why) {
+    if (tally.runs_fault_reached > 0 || tally.runs == 0) return "";
+    return fmt::format(
+        "no fault reached the lock (its holder, the store while it held one, or a message of theirs) in {} {}{}, so "
+        "its rate says nothing about the faults; see what each fault struck: {}",
+        tally.runs, tally.runs == 1 ? "run" : "runs", why,
+        replay_command(program, file, first_seed, tally.name, std::nullopt, given_fault));
 }
 
 std::string index_ranges(const std::vector<std::uint32_t>& indices) {
@@ -369,6 +386,8 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
                                  metric_many(spec.metric, summary.words)));
         if (d.runs_unfinished > d.runs)
             fail(fmt::format("design {} has {} unfinished runs out of {}", d.name, d.runs_unfinished, d.runs));
+        if (d.runs_fault_reached > d.runs)
+            fail(fmt::format("design {} has {} runs a fault reached out of {}", d.name, d.runs_fault_reached, d.runs));
         // The kept seeds of `count` runs: the first of them, ascending, inside the block.
         const auto sound_seeds = [&](const std::vector<std::uint64_t>& seeds, std::uint64_t count) {
             const bool in_block = std::all_of(seeds.begin(), seeds.end(), [&](std::uint64_t seed) {
@@ -400,11 +419,11 @@ void check_arithmetic(const SweepSummary& summary, const std::string& file) {
         for (const auto& run : d.seeds_counted) {
             if (run.seed < summary.covered.first || run.seed - summary.covered.first >= summary.covered.count)
                 fail(fmt::format("design {} has per-seed counts for seed {}, outside its block", d.name, run.seed));
-            if (run.counts[0] > 1 || run.counts[1] > 1)
+            if (run.counts[0] > 1 || run.counts[1] > 1 || run.counts[2] > 1)
                 fail(
-                    fmt::format("design {} counts seed {} as {} runs with a violation and {} unfinished runs; a "
-                                "seed is one run",
-                                d.name, run.seed, run.counts[0], run.counts[1]));
+                    fmt::format("design {} counts seed {} as {} runs with a violation, {} unfinished runs and {} "
+                                "runs a fault reached; a seed is one run",
+                                d.name, run.seed, run.counts[0], run.counts[1], run.counts[2]));
             try {
                 again.add(run);
             } catch (const SweepError& error) {

@@ -30,10 +30,20 @@ constexpr std::uint32_t max_shards = 100000;
 constexpr std::size_t kept_failing_seeds = 10;
 
 // The totals a run adds to besides "runs", in the order sweep_totals() lists them: whether
-// it had a violation, whether it was unfinished, then each metric sweeps total.
+// it had a violation, whether it was unfinished, whether a fault reached the lock, then
+// each metric sweeps total.
 inline constexpr std::size_t counted_totals =
-    2 + static_cast<std::size_t>(std::count_if(std::begin(metric_table), std::end(metric_table),
+    3 + static_cast<std::size_t>(std::count_if(std::begin(metric_table), std::end(metric_table),
                                                [](const MetricSpec& spec) { return spec.swept; }));
+
+// A run with a violation counts in "runs_with_violation" whichever violation it was, so
+// each has a total and a column of its own to say which: every violation is swept. An
+// efficiency lock's cost (in milliseconds, a cost and no failure of that lock) aside.
+static_assert(std::all_of(std::begin(metric_table), std::end(metric_table),
+                          [](const MetricSpec& spec) {
+                              return !spec.violation() || spec.swept || spec.efficiency_cost;
+                          }),
+              "a violation that sweeps count in runs_with_violation has no total of its own: mark it swept");
 
 // What one run (one seed of one design) added to its design's totals.
 struct SeedCounts {
@@ -42,12 +52,14 @@ struct SeedCounts {
 
     bool violated() const { return counts[0] > 0; }
     bool unfinished() const { return counts[1] > 0; }
+    bool fault_reached() const { return counts[2] > 0; }
     bool counted_anything() const;
     bool operator==(const SeedCounts&) const = default;
 };
 // `violations`: the run's, as the verdict has them (checks/verdict.hpp): every one counts,
 // declared by the design or not. `unfinished`: the horizon cut the run with work pending
-// (DesignOutcome::unfinished).
+// (DesignOutcome::unfinished). Whether a fault reached the lock is the metrics' own
+// (RunMetrics::fault_reached_the_lock).
 SeedCounts seed_counts(std::uint64_t seed, const RunMetrics& metrics, std::uint32_t violations, bool unfinished);
 
 struct DesignTally {
@@ -55,6 +67,7 @@ struct DesignTally {
     std::uint64_t runs = 0;
     std::uint64_t runs_with_violation = 0;        // runs in which a checker flagged a violation (Verdict::violations)
     std::uint64_t runs_unfinished = 0;            // runs the horizon cut with work pending (cut_with_work_pending)
+    std::uint64_t runs_fault_reached = 0;         // runs in which a fault reached the lock (fault_reached_the_lock)
     std::vector<std::uint64_t> failing_seeds;     // ascending, at most kept_failing_seeds
     std::vector<std::uint64_t> unfinished_seeds;  // the same, of the unfinished runs
     // Per metric, summed over the runs; kept for the metrics sweeps total (MetricSpec::swept)
@@ -127,7 +140,7 @@ struct SweepSettings {
 };
 
 // A sweep whose runs were drawn given that a rare fault generator strikes at least once
-// (runners/given_fault.hpp): its rates are per run given that, and weighed by the
+// (scenarios/schema/given_fault.hpp): its rates are per run given that, and weighed by the
 // probability of it they are the rates of incidents in runs where it strikes.
 struct GivenFault {
     std::uint64_t generator = 0;  // its index in fault_generators
@@ -185,6 +198,16 @@ struct LessonRates {
 // so must the replay.
 std::string describe_unfinished(const DesignTally& tally, const std::string& program, const std::string& file,
                                 std::optional<std::uint64_t> given_fault = std::nullopt);
+
+// Why a design's sweep cannot vouch for its faults, or "" when a fault reached the lock in
+// some run (runs_fault_reached): "no fault reached the lock (…) in 2000 runs{why},
+// so its rate says nothing about the faults; see what each fault struck: locksim run FILE
+// --seed 1 --design fenced". A rate gate and a sweep block's expectations fail with it.
+// `first_seed`: the sweep's, the run shown; `given_fault` as for describe_unfinished; `why`:
+// runners/vacuous_sweep.hpp's, or "".
+std::string describe_vacuous(const DesignTally& tally, const std::string& program, const std::string& file,
+                             std::uint64_t first_seed, std::optional<std::uint64_t> given_fault = std::nullopt,
+                             std::string_view why = "");
 
 // Ascending indices as Slurm's --array takes them: {2, 5, 6, 7} is "2,5-7".
 std::string index_ranges(const std::vector<std::uint32_t>& indices);

@@ -26,6 +26,7 @@
 #include "runners/explore_runner.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/sweep_runner.hpp"
+#include "runners/vacuous_sweep.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 
@@ -74,29 +75,39 @@ std::vector<CheckedDesign> check_exploration(const Scenario& scenario, const Che
 // A scenario's "sweep" block as test cases: one per design it sets expectations for,
 // failing with the first failing seeds and the command that replays the first. Runs cut by
 // their horizon with work pending fail it too, unless the block expects runs_unfinished
-// itself: their counts stop short of what they would have done.
+// itself: their counts stop short of what they would have done. So does a sweep in which
+// no fault reached the lock, unless the block expects runs_fault_reached itself: its
+// counts say nothing about the faults.
 std::vector<CheckedDesign> check_sweep(const Scenario& scenario, const CheckCommandOptions& options, unsigned threads) {
     const SweepSpec& spec = *scenario.sweep;
     const SweepSummary summary = run_sweep(
         scenario, SeedBlock{spec.first_seed, spec.seeds}, threads, [](std::uint64_t) {},
-        SweepSettings{std::nullopt, options.max_events});
+        SweepSettings{std::nullopt, options.max_events, spec.given_fault});
     std::vector<CheckedDesign> checked;
     for (const auto& tally : summary.designs) {
         const auto expected = spec.expect.find(tally.name);
         if (expected == spec.expect.end()) continue;
         CheckedDesign result{fmt::format("sweep of {} seeds: {}", spec.seeds, tally.name), {}, ""};
+        result.tested = fmt::format("a fault reached the lock in {} of {} runs", tally.runs_fault_reached, tally.runs);
         const auto value_of = [&tally](std::string_view metric) { return tally.total(metric); };
         for (const auto& expectation : evaluate(expected->second, value_of))
             if (!expectation.held) result.failures.push_back(describe_failure(expectation, summary.words));
         if (!result.failures.empty() && !tally.failing_seeds.empty())
             result.failures.push_back(
                 fmt::format("first failing seeds: {}; replay: {}", fmt::join(tally.failing_seeds, ", "),
-                            replay_command(options.program, scenario.file, tally.failing_seeds.front(), tally.name)));
-        const bool names_unfinished = std::any_of(expected->second.begin(), expected->second.end(),
-                                                  [](const Expectation& e) { return e.metric == "runs_unfinished"; });
-        if (const std::string cut = describe_unfinished(tally, options.program, scenario.file);
-            !cut.empty() && !names_unfinished)
+                            replay_command(options.program, scenario.file, tally.failing_seeds.front(), tally.name,
+                                           std::nullopt, spec.given_fault)));
+        const auto names = [&](std::string_view total) {
+            return std::any_of(expected->second.begin(), expected->second.end(),
+                               [&](const Expectation& e) { return e.metric == total; });
+        };
+        if (const std::string cut = describe_unfinished(tally, options.program, scenario.file, spec.given_fault);
+            !cut.empty() && !names("runs_unfinished"))
             result.failures.push_back(cut);
+        if (const std::string vacuous = describe_vacuous(tally, options.program, scenario.file, spec.first_seed,
+                                                         spec.given_fault, why_no_fault_reached(scenario, tally.name));
+            !vacuous.empty() && !names("runs_fault_reached"))
+            result.failures.push_back("vacuous: " + vacuous);
         checked.push_back(std::move(result));
     }
     return checked;
@@ -179,13 +190,17 @@ int check_command(const CheckCommandOptions& options) {
             if (design.failures.empty()) {
                 ++passed;
                 const std::string cost = design.cost.empty() ? "" : fmt::format(" (efficiency lock: {})", design.cost);
-                fmt::print("{} {} {}{}\n", style.good("PASS"), scenario.name, design.name, cost);
+                const std::string tested = design.tested.empty() ? "" : fmt::format(" ({})", design.tested);
+                fmt::print("{} {} {}{}{}\n", style.good("PASS"), scenario.name, design.name, cost, tested);
                 continue;
             }
             ++failed;
             std::string message;
             for (const auto& failure : design.failures) message += (message.empty() ? "" : "; ") + failure;
-            fmt::print("{}\n", style.violation(fmt::format("FAIL {} {}: {}", scenario.name, design.name, message)));
+            // What the sweep tested before what failed, so that the line still ends with its replay.
+            const std::string tested = design.tested.empty() ? "" : fmt::format(" ({})", design.tested);
+            fmt::print("{}\n",
+                       style.violation(fmt::format("FAIL {} {}{}: {}", scenario.name, design.name, tested, message)));
         }
     }
     if (options.junit) write_file_atomically(*options.junit, render_junit(results), "--junit");

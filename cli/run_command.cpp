@@ -28,9 +28,9 @@
 #include "reports/text_timeline.hpp"
 #include "reports/text_wrap.hpp"
 #include "reports/trace_json.hpp"
-#include "runners/given_fault.hpp"
 #include "runners/lesson_rates.hpp"
 #include "runners/scenario_runner.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 

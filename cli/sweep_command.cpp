@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,11 +29,12 @@
 #include "reports/junit.hpp"
 #include "reports/study_report.hpp"
 #include "reports/sweep_text.hpp"
-#include "runners/given_fault.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/shard_verify.hpp"
 #include "runners/study_runner.hpp"
 #include "runners/sweep_runner.hpp"
+#include "runners/vacuous_sweep.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/input_file.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "scenarios/schema/shard_reader.hpp"
@@ -63,9 +65,15 @@ struct RateGate {
     std::string design;
     double max_rate = 0;
     std::string written;  // as given, for messages
+    // ":upper": the 95 % interval's upper bound must be at most the rate, not only the rate
+    // measured, so that too few runs cannot pass.
+    bool upper = false;
 };
 
-// "fenced=0.0001" or "fenced=0.01%": nullopt after printing why it is unusable.
+constexpr std::string_view upper_suffix = ":upper";
+
+// "fenced=0.0001", "fenced=0.01%" or "fenced=0.01%:upper": nullopt after printing why it is
+// unusable.
 std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scenario) {
     const auto equals = text.rfind('=');
     const auto fail = [&text](const std::string& why) {
@@ -73,15 +81,17 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
         return std::nullopt;
     };
     if (equals == std::string::npos || equals == 0)
-        return fail("expected DESIGN=RATE, such as fenced=0.0001 or fenced=0.01%");
+        return fail("expected DESIGN=RATE, such as fenced=0.0001, fenced=0.01% or fenced=0.01%:upper");
     RateGate gate{text.substr(0, equals), 0, text.substr(equals + 1)};
+    gate.upper = gate.written.ends_with(upper_suffix);
+    if (gate.upper) gate.written.resize(gate.written.size() - upper_suffix.size());
+    std::string number = gate.written;
     const auto& designs = scenario.designs;
     if (std::none_of(designs.begin(), designs.end(), [&](const Design& d) { return d.name == gate.design; })) {
         std::vector<std::string> names;
         for (const auto& d : designs) names.push_back(d.name);
         return fail(fmt::format("no design named \"{}\"; the designs are {}", gate.design, fmt::join(names, ", ")));
     }
-    std::string number = gate.written;
     const bool percent = !number.empty() && number.back() == '%';
     if (percent) number.pop_back();
     char* end = nullptr;
@@ -90,6 +100,8 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
     if (errno != 0 || end == nullptr || *end != '\0' || !(value >= 0) || value > (percent ? 100 : 1))
         return fail("expected a rate from 0 to 1, or a percentage such as 0.01%");
     gate.max_rate = percent ? value / 100 : value;
+    if (gate.upper && gate.max_rate == 0)
+        return fail("an interval's upper bound is above 0 after any number of runs; bound it by a rate above 0");
     return gate;
 }
 
@@ -98,9 +110,17 @@ SweepProvenance provenance_of(const Scenario& scenario, const SweepSummary& summ
                            sweep_command_line(summary, summary.shard), scenario.data_file_sha256};
 }
 
+// The fewest runs whose interval's upper bound can be at most `rate`: with no failing run
+// the Wilson bound is z^2 / (n + z^2), at most `rate` from n = z^2 (1 - rate) / rate on.
+std::uint64_t runs_to_bound(double rate) {
+    constexpr double z = 1.959963984540054;
+    return static_cast<std::uint64_t>(std::ceil(z * z * (1 - rate) / rate));
+}
+
 // Prints PASS or FAIL per gate on stderr (stdout keeps the one document) and writes the
 // JUnit file if asked; false when a gate was breached.
-bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates, const SweepCommandOptions& options) {
+bool judge_gates(const SweepSummary& summary, const Scenario& scenario, const std::vector<RateGate>& gates,
+                 const SweepCommandOptions& options) {
     CheckedScenario checked{summary.file, summary.scenario, "", {}};
     bool held = true;
     for (const auto& gate : gates) {
@@ -109,28 +129,46 @@ bool judge_gates(const SweepSummary& summary, const std::vector<RateGate>& gates
         const double rate = static_cast<double>(tally->runs_with_violation) /
                             static_cast<double>(std::max<std::uint64_t>(1, tally->runs));
         const auto ci = wilson_interval(tally->runs_with_violation, std::max<std::uint64_t>(1, tally->runs));
-        CheckedDesign result{fmt::format("violation rate of {} at most {}", gate.design, gate.written), {}, ""};
+        CheckedDesign result{fmt::format("{}violation rate of {} at most {}", gate.upper ? "upper bound of the " : "",
+                                         gate.design, gate.written),
+                             {},
+                             ""};
         const std::string measured =
-            fmt::format("{} of {} runs ({:.4g}%, 95% CI {:.4g}%–{:.4g}%)", tally->runs_with_violation, tally->runs,
-                        100 * rate, 100 * ci.low, 100 * ci.high);
-        // A rate over runs cut short is the rate of what they got to do: no pass.
+            fmt::format("{} of {} runs ({:.4g}%, 95% CI {:.4g}%–{:.4g}%; a fault reached the lock in {} of them)",
+                        tally->runs_with_violation, tally->runs, 100 * rate, 100 * ci.low, 100 * ci.high,
+                        tally->runs_fault_reached);
+        // A rate over runs cut short is the rate of what they got to do, and over runs no
+        // fault reached that of runs without faults: no pass either way.
         const std::string cut =
             describe_unfinished(*tally, options.program, summary.file, summary.settings.given_fault);
+        const std::string no_fault_reached =
+            describe_vacuous(*tally, options.program, summary.file, summary.seeds.first, summary.settings.given_fault,
+                             why_no_fault_reached(scenario, tally->name));
+        const std::string vacuous = no_fault_reached.empty() ? "" : "vacuous: " + no_fault_reached;
         if (rate > gate.max_rate) {
             result.failures.push_back(fmt::format("{} broke it, above {}", measured, gate.written));
             if (!tally->failing_seeds.empty())
                 result.failures.push_back("replay: " + replay_command(options.program, summary.file,
                                                                       tally->failing_seeds.front(), gate.design,
                                                                       std::nullopt, summary.settings.given_fault));
-            if (!cut.empty()) result.failures.push_back(cut);
-        } else if (!cut.empty()) {
-            result.failures.push_back(fmt::format("{} would be at most {}, but {}", measured, gate.written, cut));
+        } else if (gate.upper && ci.high > gate.max_rate) {
+            result.failures.push_back(fmt::format(
+                "{}: the interval's upper bound {:.4g}% is above {}: these runs cannot rule out a rate above it (even "
+                "with no failing run that takes at least {} runs)",
+                measured, 100 * ci.high, gate.written, runs_to_bound(gate.max_rate)));
+        }
+        for (const std::string& why : {cut, vacuous}) {
+            if (why.empty()) continue;
+            result.failures.push_back(result.failures.empty()
+                                          ? fmt::format("{} would be at most {}, but {}", measured, gate.written, why)
+                                          : why);
         }
         if (!result.failures.empty()) {
             held = false;
             fmt::print(stderr, "FAIL rate gate {}: {}\n", gate.design, fmt::join(result.failures, "; "));
         } else {
-            fmt::print(stderr, "PASS rate gate {}: {}, at most {}\n", gate.design, measured, gate.written);
+            fmt::print(stderr, "PASS rate gate {}: {}, {}at most {}\n", gate.design, measured,
+                       gate.upper ? "the upper bound " : "", gate.written);
         }
         checked.designs.push_back(std::move(result));
     }
@@ -286,7 +324,7 @@ int sweep_command(const SweepCommandOptions& options) {
     const std::string format = options.shard ? "json" : options.format;
     deliver(rendered(summary, format, options.output ? "never" : options.color, options.program, options.runs_per_day),
             options.output);
-    return judge_gates(summary, gates, options) ? 0 : 1;
+    return judge_gates(summary, scenario, gates, options) ? 0 : 1;
 }
 
 int merge_command(const MergeCommandOptions& options) {
@@ -356,7 +394,9 @@ Subcommand add_sweep_command(CLI::App& app, const std::string& program) {
     sweep->add_option("--design", options->design, "Run only the design with this name");
     sweep->add_option("--max-rate", options->max_rates,
                       "A gate for CI, DESIGN=RATE (0.0001 or 0.01%): exit 1 when the design's violation rate\n"
-                      "is above it; PASS or FAIL per gate on stderr. Repeat for several designs");
+                      "is above it, when a run was cut by the horizon, or when no fault reached the lock in any\n"
+                      "run; DESIGN=RATE:upper also when the 95% interval's upper bound is above it, so that too\n"
+                      "few runs cannot pass. PASS or FAIL per gate on stderr. Repeat for several designs");
     sweep->add_option("--junit", options->junit, "Also write the --max-rate gates as JUnit XML to this file");
     sweep->add_option("--vary", options->vary,
                       "A parameter study: FIELD=V1,V2,… (lock.ttl=5s,10s,30s; a path with / or . such as\n"

@@ -76,6 +76,9 @@ std::string describe_missed_faults(const DesignOutcome& design) {
     if (const std::size_t drawn = design.faults->drawn_strikes; drawn > 0 && !design.faults->reached_the_lock)
         missed.push_back(fmt::format("{} strike{} of faults drawn from the seed, none of which reached the lock", drawn,
                                      drawn == 1 ? "" : "s"));
+    // Faults judged and none of its own: its generators drew none that struck in this run.
+    if (design.faults->each.empty() && design.faults->drawn_strikes == 0)
+        missed.push_back("no fault was drawn: the design's generators drew none that struck in this run");
     return fmt::format("{}", fmt::join(missed, "; "));
 }
 

@@ -32,7 +32,8 @@ std::string render_study_text(const Study& study, bool colour) {
                                                     study.seeds.first, study.seeds.first + study.seeds.count - 1);
     std::vector<std::vector<std::string>> rows{{}};
     for (const auto& field : study.fields) rows.front().push_back(field.path);
-    for (const char* heading : {"design", "runs", "with a violation", "violation rate (95% CI)"})
+    for (const char* heading :
+         {"design", "runs", "with a violation", "a fault reached the lock", "violation rate (95% CI)"})
         rows.front().emplace_back(heading);
     for (const auto& point : study.points)
         for (const auto& tally : point.summary.designs) {
@@ -42,13 +43,26 @@ std::string render_study_text(const Study& study, bool colour) {
             row.push_back(tally.name);
             row.push_back(grouped(tally.runs));
             row.push_back(grouped(tally.runs_with_violation));
+            row.push_back(grouped(tally.runs_fault_reached));
             row.push_back(rate_with_interval(tally));
             rows.push_back(std::move(row));
         }
     out += text_table(rows, style);
     // A row per value that never reached the design would read as a finding that the
     // value does not matter.
-    const std::vector<std::string> notes = own_value_notes(study);
+    std::vector<std::string> notes = own_value_notes(study);
+    // A point's rate over runs no fault reached says nothing about the faults.
+    for (const auto& point : study.points)
+        for (const auto& tally : point.summary.designs)
+            if (tally.runs > 0 && tally.runs_fault_reached == 0) {
+                std::vector<std::string> values;
+                for (std::size_t f = 0; f < study.fields.size(); ++f)
+                    values.push_back(study.fields[f].path + "=" + study_value_cell(study, point, tally.name, f));
+                notes.push_back(
+                    fmt::format("VACUOUS {} at {}: no fault reached the lock in its {} runs, so its rate "
+                                "says nothing about the faults",
+                                tally.name, fmt::join(values, ", "), tally.runs));
+            }
     for (const auto& note : notes) out += "\n" + style.fault(note);
     if (!notes.empty()) out += "\n";
     out += "\n" + style.quiet(sampling_disclaimer()) + "\n";

@@ -82,7 +82,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
             fmt::format("Given {}: every run drew at least one of its faults; a plain run does with probability {}.\n",
                         given->fault, percent(given->probability));
     out += "\n";
-    std::vector<std::string> header{"design", "runs", "with a violation", "unfinished"};
+    std::vector<std::string> header{"design", "runs", "with a violation", "unfinished", "a fault reached the lock"};
     for (const auto& spec : metric_table)
         if (spec.swept) header.push_back(metric_heading(spec.metric, summary.words));
     if (given)
@@ -97,7 +97,7 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
             seeds.push_back(fmt::format("{}", d.failing_seeds[i]));
         if (d.failing_seeds.size() > replayed_seeds) seeds.push_back("…");
         std::vector<std::string> row{d.name, fmt::format("{}", d.runs), fmt::format("{}", d.runs_with_violation),
-                                     fmt::format("{}", d.runs_unfinished)};
+                                     fmt::format("{}", d.runs_unfinished), fmt::format("{}", d.runs_fault_reached)};
         for (const auto& spec : metric_table)
             if (spec.swept) row.push_back(fmt::format("{}", d.metric_total(spec.metric)));
         row.push_back(rate_with_interval(d));
@@ -111,6 +111,12 @@ std::string render_sweep_text(const SweepSummary& summary, const std::string& pr
     for (const auto& d : summary.designs)
         if (const std::string cut = describe_unfinished(d, program, summary.file); !cut.empty())
             unfinished += style.fault(fmt::format("UNFINISHED {}: {}", d.name, cut)) + "\n";
+    // And a rate over runs no fault reached is the rate of runs without faults.
+    for (const auto& d : summary.designs)
+        if (const std::string vacuous =
+                describe_vacuous(d, program, summary.file, summary.seeds.first, summary.settings.given_fault);
+            !vacuous.empty())
+            unfinished += style.fault(fmt::format("VACUOUS {}: {}", d.name, vacuous)) + "\n";
     if (!unfinished.empty()) out += "\n" + unfinished;
     if (runs_per_day > 0) {
         out += given ? fmt::format("\nAt {} runs a day, incidents in runs where it strikes:\n", runs_per_day)

@@ -8,6 +8,7 @@
 #include "checks/metrics.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/sweep_runner.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/wide_int.hpp"
 
@@ -92,6 +93,23 @@ VerifiedShards verify_sweep_shards(const ShardFiles& files, std::uint64_t k, uns
             what_changed(first.provenance, first_file, scenario.data_file_sha256, first.file + " as it is now",
                          "since"),
             scenario.content_sha256, first.provenance.scenario_sha256, first_file));
+
+    // What a run computes besides its counts: the scenario's name and words, the designs, the
+    // given fault and the probability that weighs every rate. A shard agrees with the others
+    // on them (merge checks), so the first one stands for all.
+    SweepSummary again;
+    try {
+        again = empty_sweep(scenario, first.seeds, first.settings);
+    } catch (const GivenFaultError& error) {
+        throw SweepError(
+            fmt::format("merge --verify: {}: the scenario as it is now cannot rerun it: {}", first_file, error.what()));
+    }
+    if (const auto differs = recomputed_difference(first, again))
+        throw SweepError(fmt::format(
+            "merge --verify: {}: shard {}/{} does not reproduce: it says {} is {}, a rerun computes {}; the shard was "
+            "edited or ran another scenario: rerun it: {}",
+            first_file, first.shard, first.shards, differs->name, differs->mine, differs->theirs,
+            sweep_command_line(first, first.shard)));
 
     struct Rerun {
         std::size_t shard;

@@ -3,9 +3,9 @@
 #include <cassert>
 #include <vector>
 
-#include "runners/given_fault.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
+#include "scenarios/schema/given_fault.hpp"
 
 namespace locksim {
 
@@ -31,16 +31,12 @@ std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t s
     return counts_of_seed(given, seed, settings);
 }
 
-SweepSummary run_sweep(const Scenario& plain, SeedBlock seeds, unsigned threads,
-                       const std::function<void(std::uint64_t done)>& progress, const SweepSettings& settings,
-                       bool keep_seeds) {
+SweepSummary empty_sweep(const Scenario& scenario, SeedBlock seeds, const SweepSettings& settings, bool keep_seeds) {
     SweepSummary total;
-    Scenario given_scenario;
     if (settings.given_fault) {
-        given_scenario = plain;
-        total.given = give_fault(given_scenario, *settings.given_fault, settings.design);
+        Scenario given = scenario;
+        total.given = give_fault(given, *settings.given_fault, settings.design);
     }
-    const Scenario& scenario = settings.given_fault ? given_scenario : plain;
     total.scenario = scenario.name;
     total.file = scenario.file;
     total.seeds = total.covered = seeds;
@@ -51,6 +47,19 @@ SweepSummary run_sweep(const Scenario& plain, SeedBlock seeds, unsigned threads,
             total.designs.push_back(DesignTally{design.name});
             total.designs.back().keeps_seeds = keep_seeds;
         }
+    return total;
+}
+
+SweepSummary run_sweep(const Scenario& plain, SeedBlock seeds, unsigned threads,
+                       const std::function<void(std::uint64_t done)>& progress, const SweepSettings& settings,
+                       bool keep_seeds) {
+    SweepSummary total = empty_sweep(plain, seeds, settings, keep_seeds);
+    Scenario given_scenario;
+    if (settings.given_fault) {
+        given_scenario = plain;
+        give_fault(given_scenario, *settings.given_fault, settings.design);
+    }
+    const Scenario& scenario = settings.given_fault ? given_scenario : plain;
 
     // Each worker tallies into its own copy of the empty summary; the copies are merged
     // after the last worker is done. Tallies are sums and failing seeds are kept sorted,

@@ -19,6 +19,13 @@ SweepSummary run_sweep(const Scenario& scenario, SeedBlock seeds, unsigned threa
                        const std::function<void(std::uint64_t done)>& progress, const SweepSettings& settings = {},
                        bool keep_seeds = false);
 
+// What a sweep of `settings` is before any run: the scenario's name, file and words, the
+// designs it runs with every total 0, and the given fault with the probability that weighs
+// it. What `merge --verify` recomputes of a shard besides its runs. Throws GivenFaultError
+// as run_sweep does.
+SweepSummary empty_sweep(const Scenario& scenario, SeedBlock seeds, const SweepSettings& settings,
+                         bool keep_seeds = false);
+
 // What one seed's run of each design a sweep of `settings` runs adds to its totals, in
 // the order of the scenario's designs: what a sweep counts of that seed.
 std::vector<SeedCounts> sweep_one_seed(const Scenario& scenario, std::uint64_t seed, const SweepSettings& settings);

@@ -248,8 +248,8 @@ TEST_CASE("check runs explore and sweep blocks as test cases whose failures name
     CHECK(swept.exit_code == 1);
     CHECK(swept.out.find("PASS random-gc-pauses sweep of 2000 seeds: idempotent") != std::string::npos);
     const auto sweep_failure = swept.out.find(
-        "FAIL random-gc-pauses sweep of 2000 seeds: fenced: runs_with_violation "
-        "expected 0, got ");
+        "FAIL random-gc-pauses sweep of 2000 seeds: fenced (a fault reached the lock in 438 of 2000 runs): "
+        "runs_with_violation expected 0, got ");
     REQUIRE(sweep_failure != std::string::npos);
     CHECK(swept.out.find("first failing seeds: ", sweep_failure) != std::string::npos);
     CHECK(swept.out.find("--design fenced\n", sweep_failure) != std::string::npos);

@@ -395,3 +395,17 @@ TEST_CASE("a pause on the billing database reaches the lock when a database lock
     CHECK(beside_it.struck.front().was_doing.empty());
     CHECK_FALSE(beside_it.reached_the_lock);
 }
+
+TEST_CASE("a vacuous pass whose generators drew nothing says that no fault was drawn, not an empty list") {
+    // No fault of its own, and pauses once in five years per server: none in this run.
+    auto scenario = nlohmann::json::parse(locksim::testing::slurp(fenced_file("[]")));
+    scenario["fault_generators"] =
+        nlohmann::json::parse(R"([{"pause": "servers", "mean_interval": "1825d", "for": {"uniform": ["1s", "2s"]}}])");
+    const auto file = locksim::testing::write_temp("never-drawn.json", scenario.dump(2));
+    const auto refused = locksim::testing::run_locksim("check --refuse-inert " + file);
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.out,
+               Catch::Contains("FAIL gc-pause-40s fenced: passes only because every fault was inert") &&
+                   Catch::Contains(". Missed: no fault was drawn: the design's generators drew none that struck in "
+                                   "this run\n"));
+}

@@ -1,8 +1,9 @@
-// models/world/fault_schedule.cpp and runners/given_fault.cpp: runs drawn given that a
+// models/world/fault_schedule.cpp and scenarios/schema/given_fault.cpp: runs drawn given that a
 // rare fault generator strikes, and sweeps whose rates are weighed by the exact
 // probability that it does. A conditioned sweep must agree with a plain one where both can
 // measure, and must say what it leaves out.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -14,8 +15,8 @@
 #include "checks/sweep_merge.hpp"
 #include "models/world/fault_schedule.hpp"
 #include "reports/sweep_text.hpp"
-#include "runners/given_fault.hpp"
 #include "runners/sweep_runner.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "scenarios/schema/shard_reader.hpp"
 #include "tests/support.hpp"
@@ -53,6 +54,27 @@ std::string exporters_with_freezes(const std::string& mean_interval) {
 }
 
 void no_sweep_progress(std::uint64_t) {}
+
+// `text` with its one `from` replaced by `to`.
+std::string rewritten(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(text.find(from, at + 1) == std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+// A conditioned sweep's probability and totals, which two files that mean the same must share.
+struct Conditioned {
+    double probability = 0;
+    nlohmann::ordered_json designs;
+};
+Conditioned conditioned_sweep(const std::string& text, std::uint64_t seeds) {
+    const Scenario scenario = parse_scenario(text, "freezes.json", metric_names());
+    const SweepSummary summary =
+        run_sweep(scenario, SeedBlock{1, seeds}, 2, no_sweep_progress, SweepSettings{std::nullopt, 50'000'000, 0});
+    REQUIRE(summary.given.has_value());
+    return Conditioned{summary.given->probability, sweep_json(summary)["designs"]};
+}
 
 // Shard i of n of a sweep, as `sweep --shard i/n` writes it.
 std::string given_shard_text(const Scenario& scenario, SeedBlock seeds, std::uint32_t i, std::uint32_t n,
@@ -222,7 +244,7 @@ TEST_CASE("a given fault names a generator every design has, at one probability"
     Scenario without = scenario;
     for (auto& design : without.designs) design.world.fault_generators.clear();
     CHECK_THROWS_WITH(give_fault(without, 0, std::nullopt),
-                      "--given-fault 0: design \"plain\" has no fault generators; --given-fault conditions a sweep "
+                      "--given-fault 0: design \"plain\" has no fault generators; a given fault conditions a sweep "
                       "on one of the file's fault_generators");
     Scenario differing = scenario;
     differing.designs[1].world.fault_generators[0].mean_interval = hours(24 * 60);
@@ -231,4 +253,37 @@ TEST_CASE("a given fault names a generator every design has, at one probability"
     // One design alone is weighed by its own.
     CHECK(give_fault(differing, 0, std::string("keyed")).probability ==
           Approx(1 - std::exp(-3.0 * 10 / (60 * 24 * 60))));
+}
+
+TEST_CASE("a window written past the horizon is the window cut at the horizon, in its draws and its weight") {
+    // The freezes' window to the horizon (20m), and written on to 3h: no fault after 20m can
+    // strike, so both are the same generator.
+    const std::string to_horizon =
+        rewritten(exporters_with_freezes("30d"), R"("sigstop", "until": "10m")", R"("sigstop", "until": "20m")");
+    const std::string past_it =
+        rewritten(exporters_with_freezes("30d"), R"("sigstop", "until": "10m")", R"("sigstop", "until": "3h")");
+    const Conditioned cut = conditioned_sweep(to_horizon, 200);
+    const Conditioned written = conditioned_sweep(past_it, 200);
+    CHECK(cut.probability == Approx(1 - std::exp(-3.0 * 20 / (30 * 24 * 60))));
+    CHECK(written.probability == cut.probability);
+    CHECK(written.designs == cut.designs);
+    // A window that opens after the horizon is empty, and refused where it opens.
+    CHECK_THROWS_WITH(
+        parse_scenario(rewritten(past_it, R"("sigstop", "until": "3h")", R"("sigstop", "from": "1h", "until": "3h")"),
+                       "freezes.json", metric_names()),
+        Catch::Contains("/fault_generators/0/from: the window from 3600.000s to 1200.000s is empty"));
+}
+
+TEST_CASE("a target named twice is one target, in its draws and its weight") {
+    const std::string once = exporters_with_freezes("30d");
+    const std::string twice = rewritten(once, R"("pause": "servers")",
+                                        R"("pause": ["servers", "exporter-1", {"role": "holder"}, "exporter-1"])");
+    const std::string with_holder =
+        rewritten(once, R"("pause": "servers")", R"("pause": ["servers", {"role": "holder"}])");
+    const Conditioned one = conditioned_sweep(with_holder, 200);
+    const Conditioned two = conditioned_sweep(twice, 200);
+    // Three exporters and the holder: four targets, however often each is named.
+    CHECK(one.probability == Approx(1 - std::exp(-4.0 * 10 / (30 * 24 * 60))));
+    CHECK(two.probability == one.probability);
+    CHECK(two.designs == one.designs);
 }

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "checks/sweep_summary.hpp"
@@ -63,7 +64,7 @@ TEST_CASE("merge --verify reruns a shard's failing seeds first and refuses one w
     // that the shard still adds up and merges.
     std::string text = slurp(dir / "s1.json");
     text = replaced(text, "\"double_charges\": 2,", "\"double_charges\": 1,");
-    text = replaced(text, "85:1,0,1,0,1,0,0,0,0", "85:1,0,0,0,1,0,0,0,0");
+    text = replaced(text, "85:1,0,1,1,0,1,0,0,0,0,0", "85:1,0,1,0,0,1,0,0,0,0,0");
     write(dir / "s1.json", text);
     CHECK(run_locksim(merge(dir)).exit_code == 0);
     const auto refused = run_locksim(merge(dir, "--verify 2"));
@@ -80,16 +81,18 @@ TEST_CASE("merge --verify over a whole shard finds violating runs edited out of 
     const auto dir = fresh_directory("verify_hidden_runs");
     sweep_two_shards(dir, "scenarios/random-gc-pauses.json", 200);
     // Both violating runs of shard 1's unfenced design (seeds 20 and 86) hand-edited to
-    // clean ones: counts, kept seeds, rate and rows, all consistent.
+    // clean ones that a fault reached: counts, kept seeds, rate and rows, all consistent.
     Json shard = Json::parse(slurp(dir / "s1.json"));
     Json& unfenced = shard["designs"][0];
     REQUIRE(unfenced["name"] == "unfenced");
-    REQUIRE(unfenced["per_seed"] == "19:1,0,1,0,1,0,0,0,0 85:1,0,1,0,1,0,0,0,0");
+    std::string rows = unfenced["per_seed"];
+    rows = replaced(rows, "19:1,0,1,1,0,1,0,0,0,0,0", "19:0,0,1,0,0,0,0,0,0,0,0");
+    rows = replaced(rows, "85:1,0,1,1,0,1,0,0,0,0,0", "85:0,0,1,0,0,0,0,0,0,0,0");
     for (const char* total : {"runs_with_violation", "double_charges", "overlapping_holders"}) unfenced[total] = 0;
     unfenced["failing_seeds"] = Json::array();
     unfenced["violation_rate"] = 0.0;
     unfenced["wilson_95"] = {0.0, locksim::wilson_interval(0, 100).high};
-    unfenced["per_seed"] = "";
+    unfenced["per_seed"] = rows;
     write(dir / "s1.json", shard.dump(2));
     const auto merged = run_locksim(merge(dir, "--format json"));
     REQUIRE(merged.exit_code == 0);
@@ -166,6 +169,43 @@ TEST_CASE("a changed file of samples is named, between the shards and since they
                                                         file)));
 }
 
+TEST_CASE("merge --verify checks every field a rerun recomputes: the given fault's probability and text, the words") {
+    const auto dir = fresh_directory("verify_recomputed");
+    for (int i = 1; i <= 2; ++i)
+        REQUIRE(run_locksim(fmt::format("sweep scenarios/random-gc-pauses.json --seeds 40 --given-fault 0 --shard "
+                                        "{}/2 --jobs 2 --output '{}'",
+                                        i, (dir / fmt::format("s{}.json", i)).string()))
+                    .exit_code == 0);
+    REQUIRE(run_locksim(merge(dir, "--verify 200")).exit_code == 0);
+    const Json s1 = Json::parse(slurp(dir / "s1.json")), s2 = Json::parse(slurp(dir / "s2.json"));
+    // Both shards edited alike, so that they still agree with each other and merge.
+    const auto edit_both = [&](const std::function<void(Json&)>& edit) {
+        Json a = s1, b = s2;
+        edit(a);
+        edit(b);
+        write(dir / "s1.json", a.dump(2));
+        write(dir / "s2.json", b.dump(2));
+        REQUIRE(run_locksim(merge(dir)).exit_code == 0);
+        const auto verified = run_locksim(merge(dir, "--verify 200"));
+        CHECK(verified.exit_code == 2);
+        CHECK(verified.out.empty());
+        return verified.err;
+    };
+    CHECK_THAT(
+        edit_both([](Json& shard) { shard["given_fault"]["probability"] = 1e-12; }),
+        Catch::StartsWith(fmt::format("merge --verify: {}: shard 1/2 does not reproduce: it says given_fault is ",
+                                      (dir / "s1.json").string())) &&
+            Catch::Contains("\"probability\":1e-12") && Catch::Contains(", a rerun computes ") &&
+            Catch::Contains("rerun it: locksim sweep scenarios/random-gc-pauses.json --seeds 40 --start 1 "
+                            "--given-fault 0 --shard 1/2"));
+    CHECK_THAT(edit_both([](Json& shard) { shard["given_fault"]["fault"] = "fault_generators/0 (a monthly freeze)"; }),
+               Catch::Contains("it says given_fault is ") && Catch::Contains("a monthly freeze"));
+    CHECK_THAT(edit_both([](Json& shard) { shard["vocabulary"]["item"] = "seller"; }),
+               Catch::Contains("it says vocabulary is ") && Catch::Contains("\"seller\""));
+    CHECK_THAT(edit_both([](Json& shard) { shard["scenario"] = "another"; }),
+               Catch::Contains("it says scenario is \"another\", a rerun computes \"random-gc-pauses\""));
+}
+
 TEST_CASE("merge --verify needs shards with per-seed counts, and the locksim that swept") {
     const auto dir = fresh_directory("verify_needs");
     const auto whole = run_locksim(fmt::format(
@@ -200,8 +240,9 @@ TEST_CASE("the seeds --verify reruns: failing ones first, then spread evenly ove
     shard.covered = locksim::SeedBlock{1, 10};
     locksim::DesignTally design{"d", 10};
     design.keeps_seeds = true;
-    design.seeds_counted = {locksim::SeedCounts{3, {1, 0, 1, 0, 0, 0}}, locksim::SeedCounts{4, {0, 0, 0, 0, 1, 0}},
-                            locksim::SeedCounts{8, {1, 0, 1, 0, 0, 0}}};
+    design.seeds_counted = {locksim::SeedCounts{3, {1, 0, 1, 1, 0, 0, 0, 0}},
+                            locksim::SeedCounts{4, {0, 0, 1, 0, 0, 1, 0, 0}},
+                            locksim::SeedCounts{8, {1, 0, 1, 1, 0, 0, 0, 0}}};
     shard.designs = {design, design};
     using Seeds = std::vector<std::uint64_t>;
     CHECK(locksim::seeds_to_verify(shard, 1) == Seeds{3});

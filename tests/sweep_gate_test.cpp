@@ -70,3 +70,17 @@ TEST_CASE("runs per day turn each rate into incidents a day and a year, and the 
     CHECK(ran.out.find("idempotent: 0 incidents a day (0–") != std::string::npos);
     CHECK(ran.out.find("cover the sampling error of these seeds only, not the model's") != std::string::npos);
 }
+
+TEST_CASE("a sweep's runs with a violation are each counted in a column of their own, foreign releases too") {
+    // plain-delete's first design deletes server 2's lock in every run, and nothing else breaks.
+    const auto ran = run_locksim("sweep scenarios/plain-delete.json --seeds 3 --format json");
+    REQUIRE(ran.exit_code == 0);
+    const nlohmann::json sweep = nlohmann::json::parse(ran.out);
+    const auto& plain = sweep.at("designs")[0];
+    REQUIRE(plain.at("name") == "plain-delete");
+    CHECK(plain.at("runs_with_violation") == 3);
+    CHECK(plain.at("foreign_releases") == 3);
+    CHECK(sweep.at("designs")[1].at("foreign_releases") == 0);
+    const auto text = run_locksim("sweep scenarios/plain-delete.json --seeds 3");
+    CHECK_THAT(text.out, Catch::Contains("foreign releases"));
+}

@@ -117,7 +117,8 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
 
     // Run to its end (unfenced then fails its implied zero double charges, as it should).
     const std::string whole = pause_scenario("whole-block.json", "5m", block);
-    CHECK(has(run_locksim("check " + whole).out, "PASS gc-pause-40s sweep of 8 seeds: idempotent\n"));
+    CHECK(has(run_locksim("check " + whole).out,
+              "PASS gc-pause-40s sweep of 8 seeds: idempotent (a fault reached the lock in 8 of 8 runs)\n"));
 
     // A file about the cut says so everywhere: in the block, and in each design's own run.
     const nlohmann::json expected_cut = {
@@ -129,7 +130,8 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
     const std::string named = pause_scenario("named-block.json", "30s", expected_cut, own);
     const auto named_check = run_locksim("check " + named);
     CHECK(named_check.exit_code == 0);
-    CHECK(has(named_check.out, "PASS gc-pause-40s sweep of 8 seeds: idempotent\n"));
+    CHECK(has(named_check.out,
+              "PASS gc-pause-40s sweep of 8 seeds: idempotent (a fault reached the lock in 8 of 8 runs)\n"));
     for (const auto& file : {cut, whole, named}) std::filesystem::remove(file);
 }
 
@@ -166,9 +168,14 @@ TEST_CASE("a horizon that leaves only a recurring job's next tick due cuts no ru
     CHECK_FALSE(has(text, "UNFINISHED"));
     CHECK_FALSE(has(text, "with work still pending"));
 
+    // The gate fails, but not for runs cut short: the file has no faults, so its rate says
+    // nothing about them.
     const auto gated = run_locksim("sweep " + file + " --seeds 5 --max-rate server-3-starts-90s-late=0 --format json");
-    CHECK(gated.exit_code == 0);
+    CHECK(gated.exit_code == 1);
     CHECK(nlohmann::json::parse(gated.out).at("designs")[0].at("runs_unfinished") == 0);
-    CHECK(has(gated.err, "PASS rate gate server-3-starts-90s-late: 0 of 5 runs"));
+    CHECK(has(gated.err, "FAIL rate gate server-3-starts-90s-late: 0 of 5 runs"));
+    CHECK(has(gated.err, "but vacuous: no fault reached the lock"));
+    CHECK(has(gated.err, "the design has no faults, placed or drawn"));
+    CHECK_FALSE(has(gated.err, "cut by their horizon"));
     std::filesystem::remove(file);
 }

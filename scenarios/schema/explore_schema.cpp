@@ -9,6 +9,7 @@
 #include "checks/sweep_summary.hpp"
 #include "models/faults/fault_roles.hpp"
 #include "models/stores/store_registry.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
 
@@ -275,7 +276,7 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
 
 SweepSpec read_sweep_block(const JsonReader& block, const std::vector<Design>& all_designs) {
     const std::vector<std::string> designs = names_of(all_designs);
-    block.allow_only({"seeds", "start", "expect"});
+    block.allow_only({"seeds", "start", "given_fault", "expect"});
     SweepSpec spec;
     spec.seeds = block["seeds"].unsigned_integer();
     if (spec.seeds == 0 || spec.seeds > max_sweep_block_seeds)
@@ -286,6 +287,18 @@ SweepSpec read_sweep_block(const JsonReader& block, const std::vector<Design>& a
     if (block.has("start")) spec.first_seed = block["start"].unsigned_integer();
     if (spec.first_seed > UINT64_MAX - (spec.seeds - 1))
         block["start"].fail("the seeds would pass 2^64-1; start lower");
+    if (block.has("given_fault")) {
+        // As `sweep --given-fault N` is refused, before any run: a generator every design
+        // has, at one probability.
+        spec.given_fault = block["given_fault"].unsigned_integer();
+        Scenario designs_only;
+        designs_only.designs = all_designs;
+        try {
+            give_fault(designs_only, *spec.given_fault, std::nullopt, "");
+        } catch (const GivenFaultError& error) {
+            block["given_fault"].fail(error.what());
+        }
+    }
     if (!block.has("expect")) block.fail("expected \"expect\": what each design's totals must show");
     spec.expect = read_design_expectations(block["expect"], designs, total_names(sweep_totals()));
     return spec;

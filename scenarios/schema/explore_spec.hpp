@@ -63,6 +63,8 @@ struct ExploreSpec {
 struct SweepSpec {
     std::uint64_t first_seed = 1;
     std::uint64_t seeds = 0;
+    // Every run drawn given that this fault generator strikes, as `sweep --given-fault N`.
+    std::optional<std::uint64_t> given_fault;
     // By design name: totals of sweep_totals() (checks/sweep_summary.hpp) compared with counts.
     std::map<std::string, std::vector<Expectation>> expect;
 };

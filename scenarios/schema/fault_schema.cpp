@@ -193,7 +193,12 @@ std::vector<std::string> read_generator_targets(const JsonReader& field, const W
     } else {
         one(field, targets);
     }
-    return targets;
+    // A node named twice (["servers", "server-1"]) is one target: one stream of faults, and
+    // one in the count that the probability of a strike is reckoned from.
+    std::vector<std::string> once;
+    for (auto& target : targets)
+        if (std::find(once.begin(), once.end(), target) == once.end()) once.push_back(std::move(target));
+    return once;
 }
 
 // A generator's links: one link [from, to], or a list of them ([[from, to], …]), each
@@ -376,9 +381,13 @@ std::vector<FaultGenerator> read_fault_generators(const JsonReader& list, const 
         generator.shape = std::move(*shape);
         generator.mean_interval = item["mean_interval"].duration(max_mean_interval);
         generator.from = Instant{} + (item.has("from") ? item["from"].duration() : Duration{});
-        generator.until = Instant{} + (item.has("until") ? item["until"].duration() : world.horizon);
+        // A window written past the horizon ends there: no fault after it strikes, and the
+        // probability that one strikes (a given fault's weight) is that of the window run.
+        generator.until =
+            Instant{} + std::min(item.has("until") ? item["until"].duration() : world.horizon, world.horizon);
+        const bool from_past_horizon = generator.from >= Instant{} + world.horizon;
         if (generator.until <= generator.from)
-            (item.has("until") ? item["until"] : item["from"])
+            (item.has("until") && !from_past_horizon ? item["until"] : item["from"])
                 .fail(fmt::format("the window from {} to {} is empty; the run ends at its horizon",
                                   format_seconds(generator.from), format_seconds(generator.until)));
         if (generator.mean_interval.ns <= 0 ||

@@ -61,7 +61,8 @@ Json generator_targets() {
     return described(
         "The targets: a node name, \"servers\" (every job server), \"store\" (every node of the lock store), "
         "{\"role\": \"primary\"} or {\"role\": \"holder\"} (resolved when each fault strikes), or a list of these. "
-        "Each target gets its own draws, unless at_once.",
+        "Each target gets its own draws, unless at_once; a node named twice (\"servers\" and one of them) is one "
+        "target.",
         Json{{"anyOf", any}});
 }
 
@@ -173,7 +174,9 @@ Json generator_definition(const FaultEntry& entry) {
     properties["from"] =
         described("True time at which the window opens, a duration. Default \"0s\".", defined("duration"));
     properties["until"] = described(
-        "True time at which the window closes, a duration after from. Default: the horizon.", defined("duration"));
+        "True time at which the window closes, a duration after from. Default: the horizon; a window written past "
+        "the horizon ends at it.",
+        defined("duration"));
     properties["at_once"] = described(
         "true: each draw strikes every target (every node or link listed) at the same instant with the same "
         "amounts, as one cause slows or stops them all; mean_interval is then the mean time between draws. Default "

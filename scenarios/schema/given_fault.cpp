@@ -1,4 +1,4 @@
-#include "runners/given_fault.hpp"
+#include "scenarios/schema/given_fault.hpp"
 
 #include <fmt/format.h>
 
@@ -7,22 +7,25 @@
 
 namespace locksim {
 
-GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::optional<std::string>& design) {
+GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::optional<std::string>& design,
+                      std::string_view asked_as) {
+    const auto refused = [&](const std::string& why) {
+        return GivenFaultError(asked_as.empty() ? why : fmt::format("{} {}: {}", asked_as, index, why));
+    };
     std::optional<GivenFault> given;
     std::string first_design;
     for (auto& d : scenario.designs) {
         if (design && d.name != *design) continue;
         auto& generators = d.world.fault_generators;
         if (generators.empty())
-            throw GivenFaultError(fmt::format(
-                "--given-fault {}: design \"{}\" has no fault generators; --given-fault conditions a sweep on one "
-                "of the file's fault_generators",
-                index, d.name));
+            throw refused(fmt::format(
+                "design \"{}\" has no fault generators; a given fault conditions a sweep on one of the file's "
+                "fault_generators",
+                d.name));
         if (index >= generators.size())
-            throw GivenFaultError(fmt::format(
-                "--given-fault {}: design \"{}\" has {} fault generator{} (fault_generators/0 to /{}); name one of "
-                "them by its index",
-                index, d.name, generators.size(), generators.size() == 1 ? "" : "s", generators.size() - 1));
+            throw refused(fmt::format(
+                "design \"{}\" has {} fault generator{} (fault_generators/0 to /{}); name one of them by its index",
+                d.name, generators.size(), generators.size() == 1 ? "" : "s", generators.size() - 1));
         FaultGenerator& generator = generators[index];
         generator.given = true;
         const double probability = strike_probability(generator);
@@ -37,13 +40,13 @@ GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::option
             given = GivenFault{index, probability, fault};
             first_design = d.name;
         } else if (given->probability != probability) {
-            throw GivenFaultError(fmt::format(
-                "--given-fault {}: designs \"{}\" and \"{}\" strike with it at different odds ({:.6g} and {:.6g} a "
-                "run): one probability weighs every design; sweep them apart with --design",
-                index, first_design, d.name, given->probability, probability));
+            throw refused(
+                fmt::format("designs \"{}\" and \"{}\" strike with it at different odds ({:.6g} and {:.6g} a run): one "
+                            "probability weighs every design; sweep them apart with --design",
+                            first_design, d.name, given->probability, probability));
         }
     }
-    if (!given) throw GivenFaultError(fmt::format("--given-fault {}: no design runs", index));
+    if (!given) throw refused("no design runs");
     return *given;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "checks/sweep_summary.hpp"
 #include "scenarios/schema/scenario.hpp"
@@ -25,7 +26,10 @@ public:
 // Marks fault generator `index` given in every design that runs (`design`, or all), and
 // says what it is and how likely it strikes. Throws GivenFaultError when a design has no
 // such generator, or when the designs' generators differ in that probability (one
-// probability weighs every design).
-GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::optional<std::string>& design);
+// probability weighs every design). Its message starts with how the fault was asked for and
+// its index ("--given-fault 1: "), or with neither when `asked_as` is empty (a scenario's
+// sweep block, whose error names the field).
+GivenFault give_fault(Scenario& scenario, std::uint64_t index, const std::optional<std::string>& design,
+                      std::string_view asked_as = "--given-fault");
 
 }  // namespace locksim
