@@ -5,6 +5,7 @@
 // and reports need nothing of it.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace locksim {
@@ -30,6 +31,13 @@ struct Expectation {
     std::vector<std::string> holders;     // Subject::holders, the two servers' names
     std::string implied_because;          // why, when implied: "a correctness lock"
 };
+
+// Whether one of `expected` is of `metric`: the design declares it.
+inline bool names_metric(const std::vector<Expectation>& expected, std::string_view metric) {
+    for (const auto& e : expected)
+        if (e.metric == metric) return true;
+    return false;
+}
 
 // An expectation judged on a run, or on a sweep's or an exploration's totals.
 struct ExpectationResult {

@@ -1,6 +1,5 @@
 #include "checks/explore_verdict.hpp"
 
-#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -8,10 +7,6 @@
 
 namespace locksim {
 namespace {
-
-bool named(const std::vector<Expectation>& expected, std::string_view total) {
-    return std::any_of(expected.begin(), expected.end(), [total](const Expectation& e) { return e.metric == total; });
-}
 
 ExpectationResult failed_zero(std::string_view total, std::string because, std::int64_t found) {
     Expectation zero{std::string(total), Expectation::Comparison::equals, 0, true};
@@ -25,14 +20,14 @@ std::vector<ExpectationResult> judge_exploration(const DesignExploration& design
                                                  const std::vector<Expectation>& expected) {
     std::vector<ExpectationResult> results =
         evaluate(expected, [&design](std::string_view total) { return design.total(total); });
-    const bool counts_placements = named(expected, explore_total::violating_placements) ||
-                                   (depth == 1 && named(expected, explore_total::windows));
+    const bool counts_placements = names_metric(expected, explore_total::violating_placements) ||
+                                   (depth == 1 && names_metric(expected, explore_total::windows));
     if (!counts_placements && design.violating() != 0)
         results.push_back(failed_zero(explore_total::violating_placements,
                                       "placements of the listed sizes that violate, which the design's explore "
                                       "\"expect\" does not count",
                                       design.total(explore_total::violating_placements)));
-    if (!named(expected, explore_total::regions) && !design.regions.empty())
+    if (!names_metric(expected, explore_total::regions) && !design.regions.empty())
         results.push_back(failed_zero(
             explore_total::regions,
             "regions of the faults explored over a range, which the design's explore \"expect\" does not name",

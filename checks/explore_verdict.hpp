@@ -15,8 +15,8 @@
 // is not a placement, so the two are never summed into one number.
 #include <vector>
 
-#include "checks/exploration.hpp"
 #include "checks/expectations.hpp"
+#include "checks/exploration.hpp"
 
 namespace locksim {
 

@@ -14,11 +14,6 @@ std::uint32_t violations_in(const RunMetrics& metrics) {
     return found;
 }
 
-bool named(const std::vector<Expectation>& expectations, std::string_view metric) {
-    return std::any_of(expectations.begin(), expectations.end(),
-                       [metric](const Expectation& e) { return e.metric == metric; });
-}
-
 }  // namespace
 
 Verdict judge_run(const RunMetrics& metrics, const std::vector<Expectation>& expectations,
@@ -28,12 +23,12 @@ Verdict judge_run(const RunMetrics& metrics, const std::vector<Expectation>& exp
     verdict.violations = violations_in(metrics);
     for (const Metric metric : violated_metrics(verdict.violations)) {
         const MetricSpec& spec = metric_spec(metric);
-        const bool declared =
-            named(expectations, spec.name) || (spec.efficiency_cost && context.purpose == LockPurpose::efficiency);
+        const bool declared = names_metric(expectations, spec.name) ||
+                              (spec.efficiency_cost && context.purpose == LockPurpose::efficiency);
         if (!declared) verdict.undeclared |= violation_flag(metric);
     }
     if (context.job_charges && metrics.value(Metric::charges) == 0 &&
-        !named(expectations, metric_name(Metric::charges))) {
+        !names_metric(expectations, metric_name(Metric::charges))) {
         verdict.no_effects = true;
         verdict.charged_without_faults = context.charged_without_faults;
     }
