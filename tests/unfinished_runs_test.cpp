@@ -81,7 +81,9 @@ TEST_CASE("a rate gate fails when any run was cut with work pending, naming how 
     CHECK(gated.exit_code == 1);
     // Each cut run is a run with a violation now (unfinished_work): the rate itself fails,
     // and the gate still says how many were cut.
-    CHECK(has(gated.err, "FAIL rate gate unfenced: 10 of 10 runs (100%, 95% CI 72.25%–100%) broke it, above 0; "));
+    CHECK(has(gated.err,
+              "FAIL rate gate unfenced: 10 of 10 runs (100%, 95% CI 72.25%–100%; a fault reached the lock in 10 of "
+              "them) broke it, above 0; "));
     CHECK(has(gated.err, "; 10 of 10 runs were cut by their horizon with work pending (runs_unfinished)"));
     CHECK(has(gated.err, "; replay the first: "));
     CHECK(has(gated.err, " run " + file + " --seed 1 --design unfenced"));
@@ -110,7 +112,9 @@ TEST_CASE("a sweep block fails while any run was cut, unless it expects the unfi
     const auto failed = run_locksim("check " + cut);
     CHECK(failed.exit_code == 1);  // every design's own run passes: none gets to a second charge by 30s
     // A cut run is a run with a violation (unfinished_work), and the block says how many were cut.
-    CHECK(has(failed.out, "FAIL gc-pause-40s sweep of 8 seeds: idempotent: runs_with_violation expected 0, got 8; "));
+    CHECK(has(failed.out,
+              "FAIL gc-pause-40s sweep of 8 seeds: idempotent (a fault reached the lock in 8 of 8 runs): "
+              "runs_with_violation expected 0, got 8; "));
     CHECK(has(failed.out, "; 8 of 8 runs were cut by their horizon with work pending (runs_unfinished)"));
     CHECK(has(failed.out, "; replay the first: "));
     CHECK(has(failed.out, " run " + cut + " --seed 1 --design idempotent"));
