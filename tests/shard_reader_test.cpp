@@ -78,7 +78,8 @@ std::vector<SeedCounts> overlaps_at(const std::vector<std::uint64_t>& seeds, std
 TEST_CASE("a shard as sweep --shard writes it merges, and keeps its per-seed counts as rows") {
     const SweepSummary first =
         shard(1, {SeedCounts{3, {1, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0}}, SeedCounts{17, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0}}});
-    CHECK_THAT(shard_text(first), Catch::Contains("\"per_seed\": \"2:1,0,0,1,0,2,0,0,0,0,0 16:0,0,0,0,0,1,0,0,0,0,0\""));
+    CHECK_THAT(shard_text(first),
+               Catch::Contains("\"per_seed\": \"2:1,0,0,1,0,2,0,0,0,0,0 16:0,0,0,0,0,1,0,0,0,0,0\""));
     CHECK(merge_refusal(shard_text(first), shard_text(shard(2))) == "merged");
 }
 
@@ -153,23 +154,28 @@ TEST_CASE("a value of the wrong type in a shard is refused, naming what was expe
 TEST_CASE("per-seed counts that are not rows of runs of the shard's block are refused") {
     const std::string text = shard_text(shard(1, overlaps_at({5})));
     const auto with_rows = [&](const std::string& rows) {
-        return merge_refusal(edited(text, "\"per_seed\": \"4:0,0,0,0,0,1,0,0,0,0,0\"", "\"per_seed\": \"" + rows + "\""),
-                             shard_text(shard(2)));
+        return merge_refusal(
+            edited(text, "\"per_seed\": \"4:0,0,0,0,0,1,0,0,0,0,0\"", "\"per_seed\": \"" + rows + "\""),
+            shard_text(shard(2)));
     };
     const std::string expected =
         "; expected rows \"SEED-OFFSET:runs_with_violation,runs_unfinished,runs_fault_reached,double_charges,"
-        "suppressed_effects,overlapping_holders,stale_writes_accepted,foreign_releases,items_not_done,unfinished_work,locks_leaked\" of whole numbers, rising, "
+        "suppressed_effects,overlapping_holders,stale_writes_accepted,foreign_releases,items_not_done,unfinished_work,"
+        "locks_leaked\" of whole numbers, rising, "
         "apart by one space";
-    CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0"),
-               Catch::Contains(": /designs/0/per_seed: row 1 (\"4:0,0,0,0,0,1,0,0,0,0\"): 10 counts, not 11" + expected));
+    CHECK_THAT(
+        with_rows("4:0,0,0,0,0,1,0,0,0,0"),
+        Catch::Contains(": /designs/0/per_seed: row 1 (\"4:0,0,0,0,0,1,0,0,0,0\"): 10 counts, not 11" + expected));
     CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0,0,0"),
                Catch::Contains("row 1 (\"4:0,0,0,0,0,1,0,0,0,0,0,0\"): more than 11 counts"));
-    CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0,0,"), Catch::Contains("row 1 (\"4:0,0,0,0,0,1,0,0,0,0,0,\"): more than 11 counts"));
+    CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0,0,"),
+               Catch::Contains("row 1 (\"4:0,0,0,0,0,1,0,0,0,0,0,\"): more than 11 counts"));
     CHECK_THAT(with_rows("-4:0,0,0,0,0,1,0,0,0,0,0"),
                Catch::Contains("row 1 (\"-4:0,0,0,0,0,1,0,0,0,0,0\"): no offset from the first seed"));
     CHECK_THAT(with_rows("4:0,0,0,0,0,-1,0,0,0,0,0"), Catch::Contains("count 6 is not a whole number of 64 bits"));
     CHECK_THAT(with_rows("4:0,0,0,0,0,0,0,0,0,0,0"), Catch::Contains("a run that counted nothing has no row"));
-    CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0,0  9:0,0,0,0,0,1,0,0,0,0,0"), Catch::Contains("row 2 (\"\"): no offset"));
+    CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0,0  9:0,0,0,0,0,1,0,0,0,0,0"),
+               Catch::Contains("row 2 (\"\"): no offset"));
     CHECK_THAT(with_rows("9:0,0,0,0,0,1,0,0,0,0,0 4:0,0,0,0,0,1,0,0,0,0,0"),
                Catch::Contains("row 2 (\"4:0,0,0,0,0,1,0,0,0,0,0\"): its seed is not above"));
     CHECK_THAT(with_rows("4:0,0,0,0,0,1,0,0,0,0,0 "), Catch::Contains("a space after the last row"));
@@ -184,7 +190,8 @@ TEST_CASE("per-seed counts that are not rows of runs of the shard's block are re
 
 TEST_CASE("a total edited alone, or with its kept seeds, no longer adds up to the shard's per-seed counts") {
     // Three violating runs hand-edited to none: the rows still show them.
-    std::vector<SeedCounts> three{SeedCounts{2, {1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}}, SeedCounts{9, {1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}},
+    std::vector<SeedCounts> three{SeedCounts{2, {1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}},
+                                  SeedCounts{9, {1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}},
                                   SeedCounts{30, {1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0}}};
     auto document = sweep_json(shard(1, three));
     auto& design = document["designs"][0];
@@ -231,8 +238,9 @@ TEST_CASE("totals that pass 2^64 - 1 over the shards are refused, blaming the sh
     CHECK(merge_refusal(huge, seven) == blamed);
     CHECK(merge_refusal({{"shard-2.json", seven}, {"shard-1.json", huge}}) == blamed);
     // Within one shard, its own rows.
-    const std::string rows = edited(huge, "\"per_seed\": \"0:0,0,0,0,0,18446744073709551615,0,0,0,0,0\"",
-                                    "\"per_seed\": \"0:0,0,0,0,0,18446744073709551615,0,0,0,0,0 1:0,0,0,0,0,1,0,0,0,0,0\"");
+    const std::string rows =
+        edited(huge, "\"per_seed\": \"0:0,0,0,0,0,18446744073709551615,0,0,0,0,0\"",
+               "\"per_seed\": \"0:0,0,0,0,0,18446744073709551615,0,0,0,0,0 1:0,0,0,0,0,1,0,0,0,0,0\"");
     CHECK_THAT(merge_refusal(rows, seven),
                Catch::Contains("design unfenced's overlapping_holders pass 2^64 - 1 when added up (its per-seed "
                                "counts)"));
