@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "checks/checkers.hpp"
+#include "checks/unanswered_request.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/duration_text.hpp"
@@ -187,35 +188,6 @@ std::string describe_pending(const PendingWork& work, const Trace& trace) {
                        trace.node_name(work.server), words.effect, words.item, *work.customer, work.period,
                        format_seconds(work.since), words.provider, frozen);
 }
-
-namespace {
-
-// The last request `server` sent since `since` whose reply it never received, as the kept
-// trace shows it: what a job hung on a lost reply waits for. Null where the trace kept no
-// messages (a sweep's runs) or every request was answered.
-const TraceEvent* unanswered_request(const Trace& trace, NodeId server, Instant since) {
-    std::map<std::int64_t, const TraceEvent*> open;   // request id → its message.sent
-    std::map<std::int64_t, std::int64_t> request_of;  // reply id → the request it answers
-    for (const TraceEvent& event : trace.events()) {
-        if (event.kind != trace_kind::message_sent && event.kind != trace_kind::message_delivered) continue;
-        if (event.kind == trace_kind::message_sent) {
-            if (event.has("reply_to")) {
-                if (event.node_ref("to") == server) request_of[event.integer("id")] = event.integer("reply_to");
-            } else if (event.node == server && event.at >= since) {
-                open[event.integer("id")] = &event;
-            }
-        } else if (event.node == server) {
-            if (const auto answered = request_of.find(event.integer("id")); answered != request_of.end())
-                open.erase(answered->second);
-        }
-    }
-    if (open.empty()) return nullptr;
-    return std::max_element(open.begin(), open.end(),
-                            [](const auto& a, const auto& b) { return a.second->sequence < b.second->sequence; })
-        ->second;
-}
-
-}  // namespace
 
 std::string describe_pending_wait(const PendingWork& work, const Trace& trace) {
     std::string text = describe_pending(work, trace);

@@ -9,7 +9,7 @@
 #include <set>
 #include <utility>
 
-#include "checks/metrics.hpp"
+#include "checks/unanswered_request.hpp"
 #include "models/item_ranges.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
@@ -99,10 +99,9 @@ std::string unfinished_cause(const TraceEvent& started, const Trace& trace) {
     }
     const std::string& server = trace.node_name(started.node);
     if (frozen) return fmt::format(" because {} was frozen from {} to the end", server, format_seconds(*frozen));
-    PendingWork work{started.node, started.sequence, started.at, std::nullopt, "", std::nullopt};
-    const std::string waiting = describe_pending_wait(work, trace);
-    if (const auto at = waiting.find("; it has waited since "); at != std::string::npos)
-        return " because" + waiting.substr(at + 1);
+    if (const TraceEvent* request = unanswered_request(trace, started.node, started.at))
+        return fmt::format(" because it has waited since {} for {}'s reply to '{}'", format_seconds(request->at),
+                           trace.node_name(request->node_ref("to")), request->text("label"));
     if (refused != nullptr && (last == nullptr || refused->at >= last->at))
         return fmt::format(" because {} was still waiting for the lock: {} last refused it at {}", server,
                            trace.node_name(refused->node), format_seconds(refused->at));
