@@ -6,7 +6,10 @@
 #include <cassert>
 #include <limits>
 #include <map>
+#include <string>
 #include <tuple>
+#include <type_traits>
+#include <variant>
 
 #include "models/faults/fault.hpp"
 #include "models/faults/fault_roles.hpp"
@@ -55,6 +58,59 @@ std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_en
     return classes;
 }
 
+// What a run's trace says about its branches, as far as one end of a fault can be told
+// from another: every event in order, its node, its kind and its fields but those that
+// are times or lengths (they move with the end), and apart from that its true time.
+struct RunShape {
+    std::string content;
+    std::vector<Instant> times;
+};
+
+RunShape shape_of(const Trace& trace) {
+    RunShape shape;
+    shape.times.reserve(trace.events().size());
+    const auto put = [&shape](std::string_view text) {
+        shape.content += fmt::format("{}:", text.size());
+        shape.content += text;
+    };
+    for (const auto& event : trace.events()) {
+        shape.times.push_back(event.at);
+        put(fmt::format("{}", event.node == no_node ? -1 : static_cast<std::int64_t>(event.node.index)));
+        put(event.kind.name());
+        for (const Field field : event.fields()) {
+            if (std::holds_alternative<Duration>(field.value) || std::holds_alternative<Instant>(field.value))
+                continue;
+            put(field.key);
+            std::visit(
+                [&](const auto& value) {
+                    using T = std::decay_t<decltype(value)>;
+                    if constexpr (std::is_same_v<T, std::string_view>)
+                        put(value);
+                    else if constexpr (std::is_same_v<T, NodeId>)
+                        put(fmt::format("n{}", value.index));
+                    else if constexpr (std::is_same_v<T, bool>)
+                        put(value ? "t" : "f");
+                    else if constexpr (std::is_same_v<T, std::int64_t>)
+                        put(fmt::format("{}", value));
+                },
+                field.value);
+        }
+        put("|");
+    }
+    return shape;
+}
+
+// Two runs, of ends `a` and `b`, took the same branches: the same events in the same order
+// (but for times and lengths), and each event either at the same instant in both or, when
+// it follows from the end, moved by exactly the ends' difference.
+bool same_branches(const RunShape& shape_a, Instant a, const RunShape& shape_b, Instant b) {
+    if (shape_a.content != shape_b.content || shape_a.times.size() != shape_b.times.size()) return false;
+    const Duration moved = b - a;
+    for (std::size_t k = 0; k < shape_a.times.size(); ++k)
+        if (shape_b.times[k] != shape_a.times[k] && shape_b.times[k] != shape_a.times[k] + moved) return false;
+    return true;
+}
+
 class StartClassSearch {
 public:
     StartClassSearch(const DesignExploration& design, const FaultFamilyPlan& family, const RegionSearch& search,
@@ -62,13 +118,14 @@ public:
         : design_(design), family_(family), search_(search), starts_(starts) {}
 
     // The held run, and the ends to try: the first of the range, and one just after each
-    // instant of the held run's events inside it.
+    // instant of the held run's events inside it; each is the first of a gap whose last end
+    // is tried too.
     void plan() {
         const LengthSpan span = *family_.lengths;
         ends_from_ = starts_.first + span.shortest;
         ends_to_ = starts_.last + span.longest;
-        const CheckedRun held = run(ends_to_, true);
-        seen_.emplace(ends_to_, judge_design(*search_.design, held.metrics).violations);
+        const CheckedRun held = run(ends_to_);
+        seen_.emplace(ends_to_, Probe{judge_design(*search_.design, held.metrics).violations, shape_of(held.trace)});
         tries_.push_back(ends_from_);
         for (const auto& event : held.trace.events()) {
             const Instant after = event.at + Duration{1};
@@ -76,22 +133,33 @@ public:
             tries_.push_back(after);
         }
     }
-    std::uint64_t planned() const { return tries_.size(); }
+    // Both ends of each gap, and the held run's end.
+    std::uint64_t planned() const { return 2 * tries_.size(); }
 
-    // The segments of ends over the whole range, bisecting where neighbours disagree.
+    // The segments of ends over the whole range. Runs of ends that took the same branches
+    // are one interval (see same_branches and docs/explore.md, "What it assumes"): each gap
+    // is swept from its first end, bisecting to the nanosecond wherever the branches change
+    // before its last end, so two changes of outcome between two tried ends that agree are
+    // found too. Neighbouring intervals with the same violations make one segment.
     std::vector<EndSegment> search() {
-        std::vector<std::uint32_t> outcome;
         tries_.push_back(ends_to_);  // the held run's end, known since plan()
-        for (const Instant end : tries_) outcome.push_back(violations_at(end));
-        std::vector<EndSegment> segments{EndSegment{tries_.front(), tries_.front(), outcome.front()}};
-        for (std::size_t k = 1; k < tries_.size(); ++k) {
-            Instant known = tries_[k - 1];
-            while (segments.back().violations != outcome[k]) {
-                const auto [change, violations] = first_change(known, segments.back().violations, tries_[k]);
-                segments.back().to = change;
-                segments.push_back(EndSegment{change, change, violations});
+        std::vector<EndSegment> segments;
+        const auto begin = [&segments](Instant at, std::uint32_t violations) {
+            if (!segments.empty() && segments.back().violations == violations) return;
+            if (!segments.empty()) segments.back().to = at;
+            segments.push_back(EndSegment{at, at, violations});
+        };
+        for (std::size_t k = 0; k < tries_.size(); ++k) {
+            const Instant first = tries_[k];
+            const Instant last = k + 1 < tries_.size() ? tries_[k + 1] - Duration{1} : tries_[k];
+            Instant known = first;
+            begin(known, probe(known).violations);
+            while (!same_branches(probe(known).shape, known, probe(last).shape, last)) {
+                const Instant change = first_change(known, last);
+                begin(change, probe(change).violations);
                 known = change;
             }
+            seen_.erase(seen_.begin(), seen_.upper_bound(last));  // no later gap asks for these
         }
         segments.back().to = ends_to_ + Duration{1};
         return segments;
@@ -100,38 +168,39 @@ public:
     std::uint64_t runs() const { return runs_; }
 
 private:
-    // The first end after `known` (whose outcome is `at_known`), up to `differs` (whose
-    // outcome is not), with another outcome, and that outcome.
-    std::pair<Instant, std::uint32_t> first_change(Instant known, std::uint32_t at_known, Instant differs) {
-        // Most changes sit right at a held event's instant: try the end just before first.
+    struct Probe {
+        std::uint32_t violations = 0;
+        RunShape shape;
+    };
+
+    // The first end after `known`, up to `differs` (whose run took other branches), whose
+    // run takes other branches than `known`'s. The ends that take one set of branches are an
+    // interval, so those of `known` end before `differs` and the bisection finds where.
+    Instant first_change(Instant known, Instant differs) {
         Instant low = known;
         Instant high = differs;
-        std::uint32_t at_high = violations_at(high);
-        if (high - low > Duration{1} && violations_at(high - Duration{1}) == at_known) return {high, at_high};
         while (high - low > Duration{1}) {
             const Instant middle = low + Duration{(high - low).ns / 2};
-            const std::uint32_t at_middle = violations_at(middle);
-            if (at_middle == at_known) {
+            if (same_branches(probe(known).shape, known, probe(middle).shape, middle))
                 low = middle;
-            } else {
+            else
                 high = middle;
-                at_high = at_middle;
-            }
         }
-        return {high, at_high};
+        return high;
     }
 
-    std::uint32_t violations_at(Instant end) {
+    const Probe& probe(Instant end) {
         const auto known = seen_.find(end);
         if (known != seen_.end()) return known->second;
-        const std::uint32_t violations = judge_design(*search_.design, run(end, false).metrics).violations;
-        seen_.emplace(end, violations);
-        return violations;
+        const CheckedRun checked = run(end);
+        return seen_
+            .emplace(end, Probe{judge_design(*search_.design, checked.metrics).violations, shape_of(checked.trace)})
+            .first->second;
     }
 
-    CheckedRun run(Instant end, bool keep_trace) {
+    CheckedRun run(Instant end) {
         ++runs_;
-        return run_one_fault(design_, family_, search_, starts_.node, starts_.first, end - starts_.first, keep_trace);
+        return run_one_fault(design_, family_, search_, starts_.node, starts_.first, end - starts_.first, true);
     }
 
     const DesignExploration& design_;
@@ -141,7 +210,7 @@ private:
     Instant ends_from_;
     Instant ends_to_;
     std::vector<Instant> tries_;
-    std::map<Instant, std::uint32_t> seen_;
+    std::map<Instant, Probe> seen_;
     std::uint64_t runs_ = 0;
 };
 
