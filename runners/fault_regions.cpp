@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <string>
@@ -16,6 +17,7 @@
 #include "reports/text_style.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/parallel_runs.hpp"
+#include "runners/run_branches.hpp"
 #include "runners/scenario_runner.hpp"
 #include "sim/duration_text.hpp"
 
@@ -58,59 +60,6 @@ std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_en
     return classes;
 }
 
-// What a run's trace says about its branches, as far as one end of a fault can be told
-// from another: every event in order, its node, its kind and its fields but those that
-// are times or lengths (they move with the end), and apart from that its true time.
-struct RunShape {
-    std::string content;
-    std::vector<Instant> times;
-};
-
-RunShape shape_of(const Trace& trace) {
-    RunShape shape;
-    shape.times.reserve(trace.events().size());
-    const auto put = [&shape](std::string_view text) {
-        shape.content += fmt::format("{}:", text.size());
-        shape.content += text;
-    };
-    for (const auto& event : trace.events()) {
-        shape.times.push_back(event.at);
-        put(fmt::format("{}", event.node == no_node ? -1 : static_cast<std::int64_t>(event.node.index)));
-        put(event.kind.name());
-        for (const Field field : event.fields()) {
-            if (std::holds_alternative<Duration>(field.value) || std::holds_alternative<Instant>(field.value))
-                continue;
-            put(field.key);
-            std::visit(
-                [&](const auto& value) {
-                    using T = std::decay_t<decltype(value)>;
-                    if constexpr (std::is_same_v<T, std::string_view>)
-                        put(value);
-                    else if constexpr (std::is_same_v<T, NodeId>)
-                        put(fmt::format("n{}", value.index));
-                    else if constexpr (std::is_same_v<T, bool>)
-                        put(value ? "t" : "f");
-                    else if constexpr (std::is_same_v<T, std::int64_t>)
-                        put(fmt::format("{}", value));
-                },
-                field.value);
-        }
-        put("|");
-    }
-    return shape;
-}
-
-// Two runs, of ends `a` and `b`, took the same branches: the same events in the same order
-// (but for times and lengths), and each event either at the same instant in both or, when
-// it follows from the end, moved by exactly the ends' difference.
-bool same_branches(const RunShape& shape_a, Instant a, const RunShape& shape_b, Instant b) {
-    if (shape_a.content != shape_b.content || shape_a.times.size() != shape_b.times.size()) return false;
-    const Duration moved = b - a;
-    for (std::size_t k = 0; k < shape_a.times.size(); ++k)
-        if (shape_b.times[k] != shape_a.times[k] && shape_b.times[k] != shape_a.times[k] + moved) return false;
-    return true;
-}
-
 class StartClassSearch {
 public:
     StartClassSearch(const DesignExploration& design, const FaultFamilyPlan& family, const RegionSearch& search,
@@ -137,10 +86,11 @@ public:
     std::uint64_t planned() const { return 2 * tries_.size(); }
 
     // The segments of ends over the whole range. Runs of ends that took the same branches
-    // are one interval (see same_branches and docs/explore.md, "What it assumes"): each gap
-    // is swept from its first end, bisecting to the nanosecond wherever the branches change
-    // before its last end, so two changes of outcome between two tried ends that agree are
-    // found too. Neighbouring intervals with the same violations make one segment.
+    // are one interval (runners/run_branches.hpp): each gap is swept from its first end,
+    // trying first the ends where the branches are predicted to change, and bisecting to the
+    // nanosecond wherever they change before a prediction, so two changes of outcome between
+    // two tried ends that agree are found too. Neighbouring intervals with the same
+    // violations make one segment.
     std::vector<EndSegment> search() {
         tries_.push_back(ends_to_);  // the held run's end, known since plan()
         std::vector<EndSegment> segments;
@@ -152,20 +102,19 @@ public:
         for (std::size_t k = 0; k < tries_.size(); ++k) {
             const Instant first = tries_[k];
             const Instant last = k + 1 < tries_.size() ? tries_[k + 1] - Duration{1} : tries_[k];
-            Instant known = first;
-            begin(known, probe(known).violations);
-            while (!same_branches(probe(known).shape, known, probe(last).shape, last)) {
-                const Instant change = first_change(known, last);
-                begin(change, probe(change).violations);
-                known = change;
-            }
-            seen_.erase(seen_.begin(), seen_.upper_bound(last));  // no later gap asks for these
+            begin(first, probe(first).violations);
+            sweep_gap(first, last, begin);
+            // No later gap asks for these, but the next one's first end reads its events
+            // against this gap's last.
+            seen_.erase(seen_.begin(), seen_.lower_bound(last));
         }
         segments.back().to = ends_to_ + Duration{1};
         return segments;
     }
 
     std::uint64_t runs() const { return runs_; }
+    std::uint64_t changes() const { return changes_; }
+    std::uint64_t missed() const { return missed_; }
 
 private:
     struct Probe {
@@ -173,11 +122,53 @@ private:
         RunShape shape;
     };
 
-    // The first end after `known`, up to `differs` (whose run took other branches), whose
-    // run takes other branches than `known`'s. The ends that take one set of branches are an
-    // interval, so those of `known` end before `differs` and the bisection finds where.
-    Instant first_change(Instant known, Instant differs) {
-        Instant low = known;
+    // From `known`, the first end of a set of branches, to `last`: each later end where the
+    // branches change begins a new set (`begin`).
+    template <class Begin>
+    void sweep_gap(Instant known, Instant last, const Begin& begin) {
+        // Every end from `known` to `reached` took the branches of `known`.
+        Instant reached = known;
+        std::vector<Follows> follows = followed(known, reached);
+        while (!same_branches(probe(known).shape, known, probe(last).shape, last)) {
+            const std::optional<Instant> predicted = next_meeting(probe(known).shape, known, follows, reached);
+            Instant change;
+            if (predicted && *predicted <= last &&
+                (*predicted - Duration{1} == reached || same_branches(probe(known).shape, known,
+                                                                      probe(*predicted - Duration{1}).shape,
+                                                                      *predicted - Duration{1}))) {
+                reached = *predicted - Duration{1};
+                if (same_branches(probe(known).shape, known, probe(*predicted).shape, *predicted)) {
+                    reached = *predicted;
+                    follows = followed(known, reached);
+                    continue;
+                }
+                change = *predicted;
+            } else {
+                ++missed_;
+                change = first_change(known, reached, predicted && *predicted <= last ? *predicted - Duration{1} : last);
+            }
+            ++changes_;
+            begin(change, probe(change).violations);
+            known = reached = change;
+            follows = followed(known, reached);
+        }
+    }
+
+    // How each event of `known`'s run follows from the end: read against a later end of the
+    // same branches when one ran, or else against the end just before, which took others.
+    std::vector<Follows> followed(Instant known, Instant reached) {
+        const Probe& run = probe(known);
+        if (reached != known) return how_events_follow(run.shape, known, probe(reached).shape, reached);
+        const auto before = seen_.find(known - Duration{1});
+        if (before != seen_.end()) return how_events_follow(run.shape, known, before->second.shape, before->first);
+        const Instant after = known + Duration{1};
+        return how_events_follow(run.shape, known, probe(after).shape, after);
+    }
+
+    // The first end after `low` (which took `known`'s branches), up to `differs` (which took
+    // others), whose run takes other branches than `known`'s. The ends that take one set of
+    // branches are an interval, so those of `known` end before `differs`.
+    Instant first_change(Instant known, Instant low, Instant differs) {
         Instant high = differs;
         while (high - low > Duration{1}) {
             const Instant middle = low + Duration{(high - low).ns / 2};
@@ -212,6 +203,8 @@ private:
     std::vector<Instant> tries_;
     std::map<Instant, Probe> seen_;
     std::uint64_t runs_ = 0;
+    std::uint64_t changes_ = 0;
+    std::uint64_t missed_ = 0;
 };
 
 // The rectangles of violating ends of each start class, joined where neighbouring classes
@@ -323,6 +316,10 @@ std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, s
         [&](std::uint64_t k, unsigned) {
             outcomes[k].segments = searches[k].search();
             outcomes[k].runs = searches[k].runs();
+            if (std::getenv("LOCKSIM_BRANCH_STATS"))
+                fmt::print(stderr, "class {} {}: runs {} changes {} missed {}\n", classes[k].node,
+                           format_duration(classes[k].first - Instant{}), searches[k].runs(), searches[k].changes(),
+                           searches[k].missed());
         },
         [&](std::uint64_t done) { search.progress(done, searches.size()); });
     return outcomes;
