@@ -216,6 +216,12 @@ private:
     std::map<std::tuple<std::uint32_t, std::int64_t, std::string>, Attempts> charges_;
 };
 
+// The kinds of event the checkers of violations read (the checkers above whose metric has a
+// violation bit): what a violation can depend on is these events, in the order the run
+// recorded them, and nothing else. Explore's search of ends relies on it
+// (runners/run_branches.hpp), and a test holds the checkers to it.
+bool read_for_violations(EventKind kind);
+
 // Every checker at once, as a reader of the trace while it is recorded: what the
 // engine is given to check a run without keeping its events.
 class RunChecks : public TraceReader {

@@ -7,8 +7,24 @@
 #include <vector>
 
 #include "checks/checkers.hpp"
+#include "models/trace_kinds.hpp"
 
 namespace locksim {
+
+bool read_for_violations(EventKind kind) {
+    static constexpr const KindSpec* read[] = {
+        // The effects, and what was due: ChargeCounter, SuppressedEffectFinder, FenceChecker,
+        // DuplicateWorkMeter, ItemLedger.
+        &trace_kind::provider_charged, &trace_kind::provider_replayed, &trace_kind::provider_refused,
+        &trace_kind::db_write, &trace_kind::index_built, &trace_kind::job_due,
+        // The locks: ReleaseChecker, LockLeakFinder.
+        &trace_kind::lock_granted, &trace_kind::lock_released, &trace_kind::lock_expired,
+        &trace_kind::belief_acquired, &trace_kind::belief_ended,
+        // Work begun and not finished: PendingWorkFinder.
+        &trace_kind::job_started, &trace_kind::job_finished, &trace_kind::job_charge_timed_out,
+        &trace_kind::node_crashed, &trace_kind::node_restarted, &trace_kind::node_paused, &trace_kind::node_resumed};
+    return std::any_of(std::begin(read), std::end(read), [kind](const KindSpec* one) { return kind == *one; });
+}
 
 void RunChecks::read(const Trace& trace, const TraceEvent& event) {
     fault_reach_.read(event);

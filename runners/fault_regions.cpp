@@ -148,6 +148,9 @@ private:
                 change = first_change(known, reached, predicted && *predicted <= last ? *predicted - Duration{1} : last);
             }
             ++changes_;
+            if (std::getenv("LOCKSIM_BRANCH_CHANGES"))
+                fmt::print(stderr, "change {} at {} (gap {} .. {}) violations {}\n", starts_.first.ns, change.ns,
+                           known.ns, last.ns, probe(change).violations);
             begin(change, probe(change).violations);
             known = reached = change;
             follows = followed(known, reached);

@@ -17,19 +17,25 @@
 
 namespace locksim {
 
-// What a run's trace says about its branches: every event in order, its node, its kind and
-// its fields but those that are times or lengths (they move with the end), hashed; and apart
-// from that, its true instant.
+// What a run's trace says about its branches. Nodes share nothing but messages, so what
+// one node does depends on the order of its own events only, not on how they interleave
+// with another node's: each node's events in order, with their node, kind and fields but
+// those that are times or lengths (they move with the end) and with a message named by
+// its sender and its place among that sender's messages (a run-wide number changes when two
+// nodes' sends swap). The checkers of violations compare events of different nodes, of a
+// few kinds (read_for_violations): those are in the order of the run too. And apart from
+// all that, each event's true instant.
 struct RunShape {
-    std::vector<std::uint64_t> events;
-    std::vector<Instant> times;
+    std::vector<std::uint64_t> events;  // hashed, node by node, each node's in order
+    std::vector<Instant> times;         // of `events`
+    std::vector<std::uint32_t> nodes;   // of `events`
+    std::vector<std::uint32_t> checked;  // the places in `events` of those the checkers read, in the run's order
 };
 
 RunShape shape_of(const Trace& trace);
 
-// The runs of ends `a` and `b` took the same branches: the same events in the same order
-// (but for times and lengths), each at the same instant in both or moved by exactly the
-// difference of the ends.
+// The runs of ends `a` and `b` took the same branches: the same shape (but for times), each
+// event at the same instant in both or moved by exactly the difference of the ends.
 bool same_branches(const RunShape& a, Instant end_a, const RunShape& b, Instant end_b);
 
 // How each event of a run follows from the fault's end.
@@ -42,8 +48,9 @@ enum class Follows : std::uint8_t { not_at_all, the_end, unknown };
 std::vector<Follows> how_events_follow(const RunShape& run, Instant end, const RunShape& other, Instant other_end);
 
 // The nearest end after `after` (the run of `end`'s branches reach at least that far) at
-// which an event that follows the end would meet or pass one that does not, an event of
-// unknown kind counted as both; none when no two can meet.
+// which an event that follows the end would meet or pass one that does not on its node, or
+// among the events the checkers read; an event of unknown kind counted as both; none when
+// no two can meet.
 std::optional<Instant> next_meeting(const RunShape& run, Instant end, const std::vector<Follows>& follows,
                                     Instant after);
 
