@@ -200,6 +200,19 @@ void add_details(const FaultFamilyPlan& family, nlohmann::ordered_json& fault) {
 
 }  // namespace
 
+std::vector<std::string_view> FaultFamilyPlan::assumptions() const {
+    if (lengths)
+        return {"nodes share nothing but messages",
+                "the checkers compare events of different nodes only among grants, beliefs, jobs, effects, crashes "
+                "and pauses",
+                "every decision a model takes shows in its trace", "random draws go by count, never by time",
+                "clocks are affine in true time (to 1 ns with a drift)"};
+    if (size_range)
+        return {"a later start in a start class acts as its first instant",
+                "between two tried sizes with the same violations the outcome does not change and change back"};
+    return {};
+}
+
 std::string FaultFamilyPlan::name() const {
     const std::string shape_name(explore_shape(kind)->name);
     return (cause.empty() ? "" : cause + " ") + (one_way ? "one-way " : "") + shape_name;

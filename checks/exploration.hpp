@@ -66,6 +66,9 @@ struct FaultFamilyPlan {
     ExploreDetails details() const { return ExploreDetails{cause, apart_from, one_way, loss.value_or(Odds{1, 1})}; }
     // "gc pause", "crash", "one-way partition", "loss burst".
     std::string name() const;
+    // What its regions rest on besides the runs that found them, in short (docs/explore.md,
+    // "What it assumes"); none for a list of sizes, which claims only the points it ran.
+    std::vector<std::string_view> assumptions() const;
     // The targets, and the other side when the file named it: "server-1, server-2",
     // "server-1 apart from lock-store", "server-1 with lock-store (loss 1/2)".
     std::string targets_text() const;

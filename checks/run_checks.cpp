@@ -18,8 +18,8 @@ bool read_for_violations(EventKind kind) {
         &trace_kind::provider_charged, &trace_kind::provider_replayed, &trace_kind::provider_refused,
         &trace_kind::db_write, &trace_kind::index_built, &trace_kind::job_due,
         // The locks: ReleaseChecker, LockLeakFinder.
-        &trace_kind::lock_granted, &trace_kind::lock_released, &trace_kind::lock_expired,
-        &trace_kind::belief_acquired, &trace_kind::belief_ended,
+        &trace_kind::lock_granted, &trace_kind::lock_released, &trace_kind::lock_expired, &trace_kind::belief_acquired,
+        &trace_kind::belief_ended,
         // Work begun and not finished: PendingWorkFinder.
         &trace_kind::job_started, &trace_kind::job_finished, &trace_kind::job_charge_timed_out,
         &trace_kind::node_crashed, &trace_kind::node_restarted, &trace_kind::node_paused, &trace_kind::node_resumed};

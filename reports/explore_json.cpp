@@ -97,6 +97,11 @@ nlohmann::ordered_json explore_json(const Exploration& exploration, bool every_p
                                            {"to", format_duration(family.size_range->to)}};
             else
                 entry["sizes"] = sizes;
+            if (family.ranged()) {
+                entry["rests_on"] = Json::array();
+                for (const std::string_view assumption : family.assumptions())
+                    entry["rests_on"].push_back(std::string(assumption));
+            }
             families.push_back(std::move(entry));
         }
         d["faults"] = families;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "checks/command_line.hpp"
 #include "checks/metric_words.hpp"
@@ -79,14 +80,23 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
     if (!by_ends && !by_sizes) return "";
     // A sized family's promise is narrower than a family with an end's (runners/size_regions.hpp).
     const std::string how =
-        by_ends && by_sizes ? "exact over every start and end; clock steps to 1 ms at each start class's first instant"
-        : by_ends           ? "exact over every start and end"
+        by_ends && by_sizes ? "exact over every start and end whatever the delays; clock steps to 1 ms at each start "
+                              "class's first instant"
+        : by_ends           ? "exact over every start and end whatever the delays"
                             : "sizes to 1 ms at each start class's first instant, not between them";
-    if (design.regions.empty())
-        return fmt::format("  {} ({} runs): {}\n", how, grouped(design.region_runs), style.good("no fault violates"));
     std::string out =
-        fmt::format("  {} ({} runs): {} region{} where a fault violates\n", how, grouped(design.region_runs),
-                    design.regions.size(), design.regions.size() == 1 ? "" : "s");
+        design.regions.empty()
+            ? fmt::format("  {} ({} runs): {}\n", how, grouped(design.region_runs), style.good("no fault violates"))
+            : fmt::format("  {} ({} runs): {} region{} where a fault violates\n", how, grouped(design.region_runs),
+                          design.regions.size(), design.regions.size() == 1 ? "" : "s");
+    // What that rests on, once per kind of promise (docs/explore.md, "What it assumes").
+    std::set<std::vector<std::string_view>> said;
+    for (const auto& family : design.families)
+        if (family.ranged() && said.insert(family.assumptions()).second)
+            out += "  " +
+                   style.quiet(fmt::format("assuming {} (docs/explore.md)", fmt::join(family.assumptions(), "; "))) +
+                   "\n";
+    if (design.regions.empty()) return out;
     for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
         const FaultRegion& region = design.regions[r];
         const FaultFamilyPlan& family = design.families[region.family];

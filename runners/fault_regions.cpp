@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <string>
@@ -113,8 +112,6 @@ public:
     }
 
     std::uint64_t runs() const { return runs_; }
-    std::uint64_t changes() const { return changes_; }
-    std::uint64_t missed() const { return missed_; }
 
 private:
     struct Probe {
@@ -128,32 +125,29 @@ private:
     void sweep_gap(Instant known, Instant last, const Begin& begin) {
         // Every end from `known` to `reached` took the branches of `known`.
         Instant reached = known;
-        std::vector<Follows> follows = followed(known, reached);
+        std::optional<std::vector<Follows>> follows;  // read when first needed
         while (!same_branches(probe(known).shape, known, probe(last).shape, last)) {
-            const std::optional<Instant> predicted = next_meeting(probe(known).shape, known, follows, reached);
+            if (!follows) follows = followed(known, reached);
+            const std::optional<Instant> predicted = next_meeting(probe(known).shape, known, *follows, reached);
             Instant change;
             if (predicted && *predicted <= last &&
-                (*predicted - Duration{1} == reached || same_branches(probe(known).shape, known,
-                                                                      probe(*predicted - Duration{1}).shape,
-                                                                      *predicted - Duration{1}))) {
+                (*predicted - Duration{1} == reached ||
+                 same_branches(probe(known).shape, known, probe(*predicted - Duration{1}).shape,
+                               *predicted - Duration{1}))) {
                 reached = *predicted - Duration{1};
                 if (same_branches(probe(known).shape, known, probe(*predicted).shape, *predicted)) {
                     reached = *predicted;
-                    follows = followed(known, reached);
+                    follows.reset();
                     continue;
                 }
                 change = *predicted;
             } else {
-                ++missed_;
-                change = first_change(known, reached, predicted && *predicted <= last ? *predicted - Duration{1} : last);
+                change =
+                    first_change(known, reached, predicted && *predicted <= last ? *predicted - Duration{1} : last);
             }
-            ++changes_;
-            if (std::getenv("LOCKSIM_BRANCH_CHANGES"))
-                fmt::print(stderr, "change {} at {} (gap {} .. {}) violations {}\n", starts_.first.ns, change.ns,
-                           known.ns, last.ns, probe(change).violations);
             begin(change, probe(change).violations);
             known = reached = change;
-            follows = followed(known, reached);
+            follows.reset();
         }
     }
 
@@ -206,8 +200,6 @@ private:
     std::vector<Instant> tries_;
     std::map<Instant, Probe> seen_;
     std::uint64_t runs_ = 0;
-    std::uint64_t changes_ = 0;
-    std::uint64_t missed_ = 0;
 };
 
 // The rectangles of violating ends of each start class, joined where neighbouring classes
@@ -319,10 +311,6 @@ std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, s
         [&](std::uint64_t k, unsigned) {
             outcomes[k].segments = searches[k].search();
             outcomes[k].runs = searches[k].runs();
-            if (std::getenv("LOCKSIM_BRANCH_STATS"))
-                fmt::print(stderr, "class {} {}: runs {} changes {} missed {}\n", classes[k].node,
-                           format_duration(classes[k].first - Instant{}), searches[k].runs(), searches[k].changes(),
-                           searches[k].missed());
         },
         [&](std::uint64_t done) { search.progress(done, searches.size()); });
     return outcomes;

@@ -156,8 +156,10 @@ std::vector<Follows> how_events_follow(const RunShape& run, Instant end, const R
     if (run.events == other.events && run.nodes == other.nodes) {
         // The same events in the same order: read them side by side.
         for (std::size_t k = 0; k < follows.size(); ++k) {
-            if (run.times[k] == other.times[k]) follows[k] = Follows::not_at_all;
-            else if (run.times[k] - other.times[k] == end - other_end) follows[k] = Follows::the_end;
+            if (run.times[k] == other.times[k])
+                follows[k] = Follows::not_at_all;
+            else if (run.times[k] - other.times[k] == end - other_end)
+                follows[k] = Follows::the_end;
         }
         return follows;
     }
@@ -170,8 +172,10 @@ std::vector<Follows> how_events_follow(const RunShape& run, Instant end, const R
         const std::size_t nth = seen[run.events[k]]++;
         if (found == others.end() || nth >= found->second.size()) continue;
         const Instant there = found->second[nth];
-        if (run.times[k] == there) follows[k] = Follows::not_at_all;
-        else if (run.times[k] - there == end - other_end) follows[k] = Follows::the_end;
+        if (run.times[k] == there)
+            follows[k] = Follows::not_at_all;
+        else if (run.times[k] - there == end - other_end)
+            follows[k] = Follows::the_end;
     }
     return follows;
 }

@@ -26,9 +26,9 @@ namespace locksim {
 // few kinds (read_for_violations): those are in the order of the run too. And apart from
 // all that, each event's true instant.
 struct RunShape {
-    std::vector<std::uint64_t> events;  // hashed, node by node, each node's in order
-    std::vector<Instant> times;         // of `events`
-    std::vector<std::uint32_t> nodes;   // of `events`
+    std::vector<std::uint64_t> events;   // hashed, node by node, each node's in order
+    std::vector<Instant> times;          // of `events`
+    std::vector<std::uint32_t> nodes;    // of `events`
     std::vector<std::uint32_t> checked;  // the places in `events` of those the checkers read, in the run's order
 };
 

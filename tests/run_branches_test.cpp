@@ -13,10 +13,10 @@
 #include "checks/checkers.hpp"
 #include "checks/metrics.hpp"
 #include "checks/verdict.hpp"
-#include "tests/program_support.hpp"
 #include "models/faults/fault.hpp"
 #include "runners/run_branches.hpp"
 #include "runners/scenario_runner.hpp"
+#include "tests/program_support.hpp"
 
 using namespace locksim;
 using namespace locksim::testing;
@@ -39,8 +39,7 @@ std::uint32_t violations_in(const Design& design, const CheckedRun& run) {
 // The nodes and kinds of a run's events in the run's order.
 std::vector<std::string> run_order(const Trace& trace) {
     std::vector<std::string> order;
-    for (const auto& event : trace.events())
-        order.push_back(fmt::format("{} {}", event.node.index, event.kind.name()));
+    for (const auto& event : trace.events()) order.push_back(fmt::format("{} {}", event.node.index, event.kind.name()));
     return order;
 }
 
@@ -70,8 +69,9 @@ TEST_CASE("the checkers of violations read no kind of event but those read_for_v
     CHECK(violating > 10);
 }
 
-TEST_CASE("two nodes' events that swap in the run's order leave the branches alone; an order that changes at one "
-          "node does not") {
+TEST_CASE(
+    "two nodes' events that swap in the run's order leave the branches alone; an order that changes at one "
+    "node does not") {
     const Scenario scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const Design& fenced = design_named(scenario, "fenced");
     // Server 1, paused from 1 ns, wakes 1 ns later: its messages to the database and
@@ -102,8 +102,9 @@ TEST_CASE("two nodes' events that swap in the run's order leave the branches alo
     CHECK(same_branches(shape_of(before.trace), edge - 101_ns, shape_of(in_time.trace), edge - 1_ns));
 }
 
-TEST_CASE("the next end where the branches may change is where an event that follows the end meets one that does "
-          "not, on its node or among the events the checkers read") {
+TEST_CASE(
+    "the next end where the branches may change is where an event that follows the end meets one that does "
+    "not, on its node or among the events the checkers read") {
     // Node 0: a fixed event at 10 ns, one that follows the end at 12 ns, a fixed one at 40 ns.
     // Node 1: one that follows the end at 5 ns, a fixed one at 9 ns, a fixed one at 20 ns.
     // The checkers read node 0's second event and node 1's last.
@@ -112,7 +113,7 @@ TEST_CASE("the next end where the branches may change is where an event that fol
     shape.times = {at(10_ns), at(12_ns), at(40_ns), at(5_ns), at(9_ns), at(20_ns)};
     shape.nodes = {0, 0, 0, 1, 1, 1};
     shape.checked = {1, 5};  // in the run's order: 12 ns, 20 ns
-    std::vector<Follows> follows{Follows::not_at_all, Follows::the_end, Follows::not_at_all,
+    std::vector<Follows> follows{Follows::not_at_all, Follows::the_end,    Follows::not_at_all,
                                  Follows::the_end,    Follows::not_at_all, Follows::not_at_all};
     const Instant end = at(0_ns);
     // Node 1's moving event reaches its fixed one at 9 ns when the end is 4 ns later...
