@@ -208,8 +208,8 @@ std::vector<std::string_view> FaultFamilyPlan::assumptions() const {
                 "every decision a model takes shows in its trace", "random draws go by count, never by time",
                 "clocks are affine in true time (to 1 ns with a drift)"};
     if (size_range)
-        return {"a later start in a start class acts as its first instant",
-                "between two tried sizes with the same violations the outcome does not change and change back"};
+        return {"a later start in a start class acts as its first instant", "nodes share nothing but messages",
+                "every decision a model takes shows in its trace", "random draws go by count, never by time"};
     return {};
 }
 

@@ -17,7 +17,9 @@ std::string value_completion(const OptionFacts& option) {
     if (option.names.back() == "--design") {
         // run --design takes "all" too, and its help says so.
         const bool all = option.description.find("\"all\"") != std::string::npos;
-        return fmt::format("_locksim_words \"$(_locksim_designs){}\"", all ? " all" : "");
+        // A design's name comes from the file: it goes through no expansion (compgen -W would
+        // run a `$(...)` in it), and is offered quoted.
+        return fmt::format("_locksim_lines < <(_locksim_designs{})", all ? "; echo all" : "");
     }
     if (option.numeric) return "COMPREPLY=()";
     return "_locksim_files";
@@ -57,6 +59,17 @@ std::string render_bash_completion(const CLI::App& program) {
 # Sets COMPREPLY to the words of $1 that start with the word being completed.
 _locksim_words() {{
     mapfile -t COMPREPLY < <(compgen -W "$1" -- "${{COMP_WORDS[COMP_CWORD]}}")
+}}
+
+# Sets COMPREPLY to the lines of standard input that start with the word being completed,
+# each quoted as bash would read it back: a word from a scenario file is never expanded or
+# evaluated, here or when the line runs.
+_locksim_lines() {{
+    local line word=${{COMP_WORDS[COMP_CWORD]}}
+    COMPREPLY=()
+    while IFS= read -r line; do
+        [[ -n $line && $line == "$word"* ]] && COMPREPLY+=("$(printf '%q' "$line")")
+    done
 }}
 
 # Any file or folder.

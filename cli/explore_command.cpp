@@ -13,6 +13,7 @@
 #include "cli/atomic_file.hpp"
 #include "cli/build_info.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/report_command.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/sweep_command.hpp"
 #include "cli/terminal.hpp"
@@ -113,7 +114,9 @@ int explore_command(const ExploreCommandOptions& options) {
     if (!threads) return 2;
     std::vector<OutputTarget> outputs;
     if (options.output) outputs.push_back(OutputTarget{"--output", *options.output});
-    if (options.report_directory) outputs.push_back(OutputTarget{"--report", *options.report_directory, true});
+    if (options.report_directory)
+        outputs.push_back(
+            OutputTarget{"--report", *options.report_directory, true, {explore_page_name(scenario.name)}});
     check_outputs(outputs, inputs_of(scenario));
 
     ExploreOptions explore{options.design, options.seed, *threads, options.max_events, options.prune};
@@ -161,7 +164,7 @@ int explore_command(const ExploreCommandOptions& options) {
     if (options.report_directory) {
         // DIR/<scenario>-explore.html, whole or not at all; where it went is for the person
         // at the terminal, on stderr, so that stdout stays one clean document.
-        const std::string page = slug(exploration.name) + "-explore.html";
+        const std::string page = explore_page_name(exploration.name);
         write_files_atomically(*options.report_directory,
                                {OutputFile{page, render_explore_page(exploration, map_examples(scenario, exploration,
                                                                                                options.max_events))}},

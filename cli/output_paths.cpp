@@ -70,22 +70,43 @@ void check_folder(const OutputTarget& target) {
 }  // namespace
 
 void check_outputs(const std::vector<OutputTarget>& outputs, const std::vector<std::string>& inputs) {
-    for (std::size_t k = 0; k < outputs.size(); ++k) {
-        const OutputTarget& target = outputs[k];
-        if (target.folder) {
-            check_folder(target);
+    // Every file the command will write: the outputs that are files, and each folder's pages.
+    struct Written {
+        const OutputTarget* target;
+        std::string path;
+        std::string_view page;  // empty for a file output
+    };
+    std::vector<Written> written;
+    for (const OutputTarget& target : outputs) {
+        if (!target.folder) {
+            check_file(target);
+            written.push_back(Written{&target, target.path, {}});
             continue;
         }
-        check_file(target);
+        check_folder(target);
+        for (const auto& page : target.pages)
+            written.push_back(Written{&target, (fs::path(target.path) / page).string(), page});
+    }
+    // How a refusal names the file it refuses, after its option and path, and the other.
+    const auto subject = [](const Written& one) {
+        return one.page.empty() ? std::string("is") : fmt::format("its page {} is", one.page);
+    };
+    const auto other = [](const Written& one) {
+        return one.page.empty() ? fmt::format("{} {}", one.target->option, one.path)
+                                : fmt::format("the page {} of {} {}", one.page, one.target->option, one.target->path);
+    };
+    for (std::size_t k = 0; k < written.size(); ++k) {
+        const Written& one = written[k];
         for (const auto& input : inputs)
-            if (same_file(target.path, input))
-                refuse(target, fmt::format("is also an input of this command ({}); locksim never writes over what it "
-                                           "reads: give another file",
-                                           input));
+            if (same_file(one.path, input))
+                refuse(*one.target,
+                       fmt::format("{} also an input of this command ({}); locksim never writes over what it reads: "
+                                   "give another {}",
+                                   subject(one), input, one.page.empty() ? "file" : "folder"));
         for (std::size_t j = 0; j < k; ++j)
-            if (!outputs[j].folder && same_file(target.path, outputs[j].path))
-                refuse(target,
-                       fmt::format("is also {} {}; give each output its own file", outputs[j].option, outputs[j].path));
+            if (same_file(one.path, written[j].path))
+                refuse(*one.target,
+                       fmt::format("{} also {}; give each output its own file", subject(one), other(written[j])));
     }
 }
 

@@ -16,12 +16,13 @@ struct OutputTarget {
     std::string_view option;
     std::string path;
     bool folder = false;
+    std::vector<std::string> pages;  // a folder's: the files it will receive, as far as known before the work
 };
 
 // Throws OutputError (one line: the option, the path, what is wrong) when an output could
 // not be written — a file's folder missing or not writable, a folder where a file goes or
 // a file where a folder goes — or is one of `inputs` (the same file by device and inode,
-// or by resolved path) or another of `outputs`.
+// or by resolved path) or another of `outputs`; a folder's pages count among the outputs.
 void check_outputs(const std::vector<OutputTarget>& outputs, const std::vector<std::string>& inputs);
 
 // What a loaded scenario read: its file and the files of samples it names.

@@ -41,11 +41,23 @@ std::string page_name(const std::string& scenario, std::set<std::string>& taken)
     return name + ".html";
 }
 
+std::string lesson_page_name(const std::string& scenario) {
+    std::set<std::string> only_this;
+    return page_name(scenario, only_this);
+}
+
+std::string explore_page_name(const std::string& scenario) {
+    return slug(scenario) + "-explore.html";
+}
+
+std::string study_page_name(const std::string& scenario) {
+    return slug(scenario) + "-study.html";
+}
+
 std::vector<OutputFile> scenario_report_files(const ScenarioOutcome& outcome, const Scenario& scenario,
                                               const std::string& program, const std::string& replay,
                                               const CourseLinks& course, std::optional<LessonRates> rates) {
-    std::set<std::string> only_this;
-    const std::string page = course.file_name.empty() ? page_name(outcome.name, only_this) : course.file_name;
+    const std::string page = course.file_name.empty() ? lesson_page_name(outcome.name) : course.file_name;
     std::vector<PageExercise> what_if_list;
     for (auto& what_if : what_ifs(scenario, program, scenario.file, outcome.seed))
         what_if_list.push_back(PageExercise{std::move(what_if.question), std::move(what_if.command)});
@@ -113,13 +125,16 @@ int report_command(const ReportCommandOptions& options) {
     for (const auto& path : unusable_paths) fmt::print(stderr, "{}\n", path.message);
     const bool progress = show_progress();
 
-    int unusable = static_cast<int>(unusable_paths.size());
+    // Every file left out of the course, named again after the index is written: the
+    // errors scroll by above the progress, and a course that lacks a lesson must say so.
+    std::vector<std::string> left_out;
+    for (const auto& path : unusable_paths) left_out.push_back(path.path);
     std::vector<CoursePage> pages;
     std::set<std::string> taken;
     for (const auto& file : files) {
         auto scenario = load_scenario_or_report(file);
         if (!scenario) {
-            ++unusable;
+            left_out.push_back(file);
             continue;
         }
         std::string page = page_name(scenario->name, taken);
@@ -152,7 +167,7 @@ int report_command(const ReportCommandOptions& options) {
         } catch (const RunawayRun& runaway) {
             // Its neighbours still link to it: this line and the exit code say why it is missing.
             fmt::print(stderr, "{}: {}\n", course_page.file, runaway.what());
-            ++unusable;
+            left_out.push_back(course_page.file);
             continue;
         }
         std::optional<LessonRates> rates = lesson_rates(scenario, options.program, usable_cpus(), options.max_events);
@@ -183,7 +198,9 @@ int report_command(const ReportCommandOptions& options) {
     const auto index = std::filesystem::path(options.out) / "index.html";
     fmt::print("Wrote {} report{} and the course index: {}\n", entries.size(), entries.size() == 1 ? "" : "s",
                index.string());
-    return unusable > 0 ? 2 : 0;
+    if (!left_out.empty())
+        fmt::print(stderr, "Left out of the course, each for the error above: {}\n", fmt::join(left_out, ", "));
+    return left_out.empty() ? 0 : 2;
 }
 
 // `locksim report`: its options and their help on the program's command line.

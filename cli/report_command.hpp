@@ -26,6 +26,13 @@ struct CourseLinks {
     std::optional<StudyLink> study;  // the course's study page of the scenario, if it has one
 };
 
+// The file names of the pages a command writes alone into its report folder for the scenario
+// named `scenario`: its lesson (`run --report`), its vulnerability map (`explore --report`),
+// its study (`sweep --vary --report`). A course (`locksim report`) names its own.
+std::string lesson_page_name(const std::string& scenario);
+std::string explore_page_name(const std::string& scenario);
+std::string study_page_name(const std::string& scenario);
+
 // The scenario's report as files of the report folder: its designs' pages of every step,
 // then the page itself (<scenario>.html, last). `program`: how the user invoked locksim, for
 // the commands the page suggests. The caller writes them (write_files_atomically).

@@ -174,7 +174,8 @@ int run_command(const RunCommandOptions& options) {
     }
     const Scenario& scenario = *loaded;
     if (options.report_directory)
-        check_outputs({OutputTarget{"--report", *options.report_directory, true}}, inputs_of(scenario));
+        check_outputs({OutputTarget{"--report", *options.report_directory, true, {lesson_page_name(scenario.name)}}},
+                      inputs_of(scenario));
 
     ScenarioOutcome outcome;
     outcome = run_scenario(scenario, options.seed.value_or(scenario.seed), only_design,

@@ -20,6 +20,7 @@
 #include "cli/decimal_number.hpp"
 #include "cli/explore_command.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/report_command.hpp"
 #include "cli/shard_choice.hpp"
 #include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
@@ -94,10 +95,17 @@ std::optional<RateGate> parse_gate(const std::string& text, const Scenario& scen
     }
     const bool percent = !number.empty() && number.back() == '%';
     if (percent) number.pop_back();
+    // Digits, and more after one point: strtod alone would take "0x1", "5e-1", "inf" or " 1".
+    const std::size_t point = number.find('.');
+    const auto digits = [](std::string_view text) {
+        return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const bool plain = digits(std::string_view(number).substr(0, point)) &&
+                       (point == std::string::npos || digits(std::string_view(number).substr(point + 1)));
     char* end = nullptr;
     errno = 0;
-    const double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
-    if (errno != 0 || end == nullptr || *end != '\0' || !(value >= 0) || value > (percent ? 100 : 1))
+    const double value = plain ? std::strtod(number.c_str(), &end) : -1;
+    if (errno != 0 || !plain || *end != '\0' || !(value >= 0) || value > (percent ? 100 : 1))
         return fail("expected a rate from 0 to 1, or a percentage such as 0.01%");
     gate.max_rate = percent ? value / 100 : value;
     if (gate.upper && gate.max_rate == 0)
@@ -224,7 +232,7 @@ int study_command(const SweepCommandOptions& options, unsigned threads) {
     if (options.report_directory) {
         // DIR/<scenario>-study.html; where it went is for the person at the terminal, on
         // stderr, so that stdout stays one clean document.
-        const std::string page = slug(study.scenario) + "-study.html";
+        const std::string page = study_page_name(study.scenario);
         write_files_atomically(*options.report_directory, {OutputFile{page, render_study_page(study)}}, "--report");
         fmt::print(stderr, "Study charts: {} (open it in a browser)\n",
                    (std::filesystem::path(*options.report_directory) / page).string());
@@ -280,7 +288,8 @@ int sweep_command(const SweepCommandOptions& options) {
     std::vector<OutputTarget> outputs;
     if (options.output) outputs.push_back(OutputTarget{"--output", *options.output});
     if (options.junit) outputs.push_back(OutputTarget{"--junit", *options.junit});
-    if (options.report_directory) outputs.push_back(OutputTarget{"--report", *options.report_directory, true});
+    if (options.report_directory)
+        outputs.push_back(OutputTarget{"--report", *options.report_directory, true, {study_page_name(scenario.name)}});
     check_outputs(outputs, inputs_of(scenario));
     if (!options.vary.empty()) {
         const auto threads = worker_threads(options.jobs);

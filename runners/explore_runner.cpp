@@ -249,6 +249,7 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
 
     std::uint64_t offset = 0;
     std::uint64_t finished = 0;
+    std::uint64_t region_runs_planned = 0;  // over every design and family, against max_region_runs
     for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
         DesignExploration& explored = work.exploration.designs[d];
         const Design& design = *work.designs[d];
@@ -278,8 +279,8 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
         finished += mine.count;
         offset += runs.size();
         const WorldSpec quiet = without_faults(design);
-        const RegionSearch search{&design,         &quiet,           seed,    options.event_limit,
-                                  options.threads, options.progress, command, options.shards};
+        const RegionSearch search{&design,          &quiet,  seed,           options.event_limit, options.threads,
+                                  options.progress, command, options.shards, &region_runs_planned};
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
             const auto& classes = work.classes[d][f];
             const SeedBlock these = overlap(block, offset, classes.size());

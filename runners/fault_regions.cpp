@@ -278,18 +278,27 @@ CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan&
 
 void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& plan, std::uint64_t planned,
                        std::size_t classes, const RegionSearch& search) {
-    if (planned > max_region_runs) {
+    // The limit holds for the whole exploration (or shard), not for each family apart: a
+    // thousand families of a million runs each are a billion runs.
+    const std::uint64_t before = search.planned_before ? *search.planned_before : 0;
+    if (before + planned > max_region_runs) {
         // Shards split the start classes, and with them the runs: enough of them bring
         // each under the limit (as far as the classes' runs are even).
-        const std::uint64_t shards = (planned + max_region_runs - 1) / max_region_runs * search.shards;
+        const std::uint64_t total = before + planned;
+        const std::uint64_t shards = (total + max_region_runs - 1) / max_region_runs * search.shards;
+        const std::string others = before == 0
+                                       ? std::string()
+                                       : fmt::format(", after {} for the families explored before it: {} in all",
+                                                     grouped(before), grouped(total));
         throw ExploreError(fmt::format(
-            "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}), more than the {} one "
+            "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}){}, more than the {} one "
             "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
             "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range or "
             "name fewer targets",
             design.name, plan.kind, grouped(planned), grouped(classes), search.shards > 1 ? " in this shard" : "",
-            grouped(max_region_runs), search.command, shards, shards, shards, shards));
+            others, grouped(max_region_runs), search.command, shards, shards, shards, shards));
     }
+    if (search.planned_before) *search.planned_before += planned;
 }
 
 std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,

@@ -45,6 +45,9 @@ struct RegionSearch {
     // --shard), and how many shards this run is one of.
     std::string command;
     std::uint32_t shards = 1;
+    // The region runs the exploration (or shard) planned for the families searched before
+    // this one, which refuse_past_limit counts against the limit too and adds to.
+    std::uint64_t* planned_before = nullptr;
 };
 
 // One start class: every start from `first` up to `last`, both included, finds the same
@@ -72,7 +75,8 @@ CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan&
                          const std::string& node, Instant at, Duration size, bool keep_trace);
 
 // Throws the ExploreError that names the command that shards the exploration when the
-// `planned` runs of `classes` start classes of `plan` pass max_region_runs.
+// `planned` runs of `classes` start classes of `plan`, with those planned before them
+// (search.planned_before), pass max_region_runs.
 void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& plan, std::uint64_t planned,
                        std::size_t classes, const RegionSearch& search);
 

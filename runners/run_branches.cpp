@@ -143,8 +143,12 @@ RunShape shape_of(const Trace& trace) {
     return shape;
 }
 
+bool same_order(const RunShape& a, const RunShape& b) {
+    return a.events == b.events && a.nodes == b.nodes && a.checked == b.checked;
+}
+
 bool same_branches(const RunShape& a, Instant end_a, const RunShape& b, Instant end_b) {
-    if (a.events != b.events || a.nodes != b.nodes || a.checked != b.checked) return false;
+    if (!same_order(a, b)) return false;
     const Duration moved = end_b - end_a;
     for (std::size_t k = 0; k < a.times.size(); ++k)
         if (b.times[k] != a.times[k] && b.times[k] != a.times[k] + moved) return false;

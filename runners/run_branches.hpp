@@ -38,6 +38,11 @@ RunShape shape_of(const Trace& trace);
 // event at the same instant in both or moved by exactly the difference of the ends.
 bool same_branches(const RunShape& a, Instant end_a, const RunShape& b, Instant end_b);
 
+// The runs took the same branches, wherever each event's instant is: for a fault's size
+// (a clock step's), along one set of branches every instant is an affine function of the
+// size, with a slope of its own.
+bool same_order(const RunShape& a, const RunShape& b);
+
 // How each event of a run follows from the fault's end.
 enum class Follows : std::uint8_t { not_at_all, the_end, unknown };
 

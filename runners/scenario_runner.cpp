@@ -137,10 +137,27 @@ std::vector<std::string> scenario_files(const std::vector<std::string>& paths, s
         if (std::filesystem::is_directory(path, error)) {
             std::vector<std::string> found;
             std::filesystem::recursive_directory_iterator entry(path, error), end;
+            std::error_code resolve_error;
+            std::filesystem::path inside = std::filesystem::weakly_canonical(path, resolve_error);
+            if (inside.filename().empty()) inside = inside.parent_path();  // "dir/"
             for (; !error && entry != end; entry.increment(error)) {
                 std::error_code kind_error;
-                if (!entry->is_directory(kind_error) && is_scenario_file(entry->path()))
-                    found.push_back(entry->path().string());
+                if (entry->is_directory(kind_error) || !is_scenario_file(entry->path())) continue;
+                // A link that leads out of the folder is not the folder's file: reading it
+                // would quote whatever it points at in an error.
+                if (entry->is_symlink(kind_error)) {
+                    const std::filesystem::path target = std::filesystem::weakly_canonical(entry->path(), kind_error);
+                    const auto [mismatch, _] =
+                        std::mismatch(inside.begin(), inside.end(), target.begin(), target.end());
+                    if (kind_error || resolve_error || mismatch != inside.end()) {
+                        unusable.push_back({entry->path().string(),
+                                            fmt::format("{}: a symbolic link to a file outside {} ({}); locksim reads "
+                                                        "only what the folder holds: name that file itself",
+                                                        entry->path().string(), path, target.string())});
+                        continue;
+                    }
+                }
+                found.push_back(entry->path().string());
             }
             if (error) {
                 unusable.push_back({path, fmt::format("{}: cannot list the directory: {}", path, error.message())});

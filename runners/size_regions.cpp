@@ -12,6 +12,7 @@
 #include "models/faults/fault.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/parallel_runs.hpp"
+#include "runners/run_branches.hpp"
 #include "runners/scenario_runner.hpp"
 #include "sim/duration_text.hpp"
 
@@ -63,25 +64,33 @@ public:
     }
     std::uint64_t planned() const { return tries_.size(); }
 
-    // The segments of sizes over the whole range, bisecting where neighbours disagree. A
-    // segment never spans 0: a step of 0 is no fault, and neither side says what the other does.
+    // The segments of sizes over the whole range. Sizes whose runs took the same branches
+    // (the same shape, runners/run_branches.hpp, each instant moved by any amount: along one
+    // set of branches every instant is an affine function of the size) are one interval, so
+    // wherever two neighbouring tried sizes took different branches, whole milliseconds
+    // between them are bisected for each change, and a change that breaks the design in
+    // another way begins a segment. A segment never spans 0: a step of 0 is no fault, and
+    // neither side says what the other does.
     std::vector<SizeSegment> search() {
-        std::vector<std::uint32_t> outcome;
-        for (const Duration size : tries_) outcome.push_back(violations_at(size));
-        std::vector<SizeSegment> segments{SizeSegment{tries_.front(), tries_.front(), outcome.front()}};
+        std::vector<SizeSegment> segments{
+            SizeSegment{tries_.front(), tries_.front(), probe(tries_.front()).violations}};
         for (std::size_t k = 1; k < tries_.size(); ++k) {
             if (tries_[k - 1].ns < 0 && tries_[k].ns > 0) {
-                segments.push_back(SizeSegment{tries_[k], tries_[k], outcome[k]});
+                segments.push_back(SizeSegment{tries_[k], tries_[k], probe(tries_[k]).violations});
                 continue;
             }
             Duration known = tries_[k - 1];
-            while (segments.back().violations != outcome[k]) {
-                const auto [before, change, violations] = first_change(known, segments.back().violations, tries_[k]);
-                segments.back().to = before;
-                segments.push_back(SizeSegment{change, change, violations});
+            while (!same_order(probe(known).shape, probe(tries_[k]).shape)) {
+                const auto [before, change] = first_change(known, tries_[k]);
+                const std::uint32_t violations = probe(change).violations;
+                if (violations != segments.back().violations) {
+                    segments.back().to = before;
+                    segments.push_back(SizeSegment{change, change, violations});
+                }
                 known = change;
             }
             segments.back().to = tries_[k];
+            seen_.erase(seen_.begin(), seen_.find(tries_[k]));  // no later pair asks for these
         }
         return segments;
     }
@@ -89,41 +98,42 @@ public:
     std::uint64_t runs() const { return runs_; }
 
 private:
-    // Between `known` (whose outcome is `at_known`) and `differs` (whose outcome is not),
-    // both of one sign: the last tried size with `at_known` and the first after it with
-    // another outcome, no whole millisecond apart, and that outcome.
-    std::tuple<Duration, Duration, std::uint32_t> first_change(Duration known, std::uint32_t at_known,
-                                                               Duration differs) {
+    struct Probe {
+        std::uint32_t violations = 0;
+        RunShape shape;
+    };
+
+    // Between `known` and `differs` (whose run took other branches), both of one sign: the
+    // last tried size with `known`'s branches and the first after it with others, no whole
+    // millisecond apart.
+    std::pair<Duration, Duration> first_change(Duration known, Duration differs) {
         Duration low = known;
         Duration high = differs;
-        std::uint32_t at_high = violations_at(high);
         for (;;) {
             Duration middle = floor_ms(low + (high - low) / 2);
             if (middle <= low) middle += one_ms;
             if (middle >= high) break;
             assert(middle.ns != 0);
-            const std::uint32_t at_middle = violations_at(middle);
-            if (at_middle == at_known) {
+            if (same_order(probe(known).shape, probe(middle).shape))
                 low = middle;
-            } else {
+            else
                 high = middle;
-                at_high = at_middle;
-            }
         }
-        return {low, high, at_high};
+        return {low, high};
     }
 
-    std::uint32_t violations_at(Duration size) {
+    const Probe& probe(Duration size) {
         const auto known = seen_.find(size);
         if (known != seen_.end()) return known->second;
-        const std::uint32_t violations = judge_design(*search_.design, run(size).metrics).violations;
-        seen_.emplace(size, violations);
-        return violations;
+        const CheckedRun checked = run(size);
+        return seen_
+            .emplace(size, Probe{judge_design(*search_.design, checked.metrics).violations, shape_of(checked.trace)})
+            .first->second;
     }
 
     CheckedRun run(Duration size) {
         ++runs_;
-        return run_one_fault(design_, family_, search_, starts_.node, starts_.first, size, false);
+        return run_one_fault(design_, family_, search_, starts_.node, starts_.first, size, true);
     }
 
     const DesignExploration& design_;
@@ -131,7 +141,7 @@ private:
     const RegionSearch& search_;
     const StartClass& starts_;
     std::vector<Duration> tries_;
-    std::map<Duration, std::uint32_t> seen_;
+    std::map<Duration, Probe> seen_;
     std::uint64_t runs_ = 0;
 };
 

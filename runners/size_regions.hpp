@@ -7,13 +7,12 @@
 // and, for each event of the target in the run without faults after that instant, at a
 // distance d within the range, the sizes ±d and ±(d + 1 ms) rounded down and up to whole
 // milliseconds (a step moves the wall clock onto or past the instant a wall-clock alarm
-// set to that event's time would fire). Wherever two neighbouring tried sizes break the
-// design in different ways, whole milliseconds between them are bisected until the change
-// is found to 1 ms.
+// set to that event's time would fire). Wherever two neighbouring tried sizes took
+// different branches (runners/run_branches.hpp: along one set of branches every instant is
+// an affine function of the size, so the sizes of one set are an interval), whole
+// milliseconds between them are bisected until each change is found to 1 ms.
 //
 // What that does NOT prove, and the output must not claim:
-//   - Between two tried sizes with the same outcome, the outcome is assumed not to change
-//     and change back (sizes are tried at least every second, and at every event distance).
 //   - Other starts inside a class are not assumed to behave like its first instant: a
 //     forward step fires wall-clock alarms at the step's own instant (sim/host.hpp's
 //     wall-clock sleeps resume then), so a later step in the same quiet gap may act later.

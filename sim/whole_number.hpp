@@ -10,7 +10,10 @@
 namespace locksim {
 
 inline std::optional<std::uint64_t> parse_whole_number(std::string_view text, std::uint64_t max = UINT64_MAX) {
-    if (text.empty() || text.size() > 20) return std::nullopt;
+    if (text.empty()) return std::nullopt;
+    // Leading zeros add nothing: "0001" is 1, however many there are.
+    while (text.size() > 1 && text.front() == '0') text.remove_prefix(1);
+    if (text.size() > 20) return std::nullopt;
     std::uint64_t value = 0;
     for (char c : text) {
         if (c < '0' || c > '9') return std::nullopt;

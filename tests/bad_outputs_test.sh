@@ -87,6 +87,11 @@ def setup(scratch):
     os.makedirs(os.path.join(scratch, "course"))
     os.symlink("../outside", os.path.join(scratch, "course", "gc-pause-40s-steps"))
     os.makedirs(os.path.join(scratch, "blocked", "gc-pause-40s.html"))  # a folder in the way of the page
+    # Scenarios whose files bear the names of the pages their reports write, and a folder
+    # for a study's text beside its charts.
+    for name in ("gc-pause-40s.html", "gc-pause-40s-explore.html"):
+        shutil.copy(os.path.join(scratch, "g.json"), os.path.join(scratch, name))
+    os.makedirs(os.path.join(scratch, "study"))
     os.makedirs(os.path.join(scratch, "linked"))
     os.symlink("../outside/page.html", os.path.join(scratch, "linked", "gc-pause-40s.html"))
 
@@ -137,6 +142,18 @@ CASES = [
     ("report-out-through-a-planted-folder-link", "report g.json --out course", 2,
      "--out course/gc-pause-40s-steps: is a symbolic link or not a folder; pages go only into real folders, "
      "never through a link"),
+    # A page of a report folder is an output like any file: never one of the inputs, never
+    # another output.
+    ("run-report-page-is-its-scenario", "run gc-pause-40s.html --report .", 2,
+     "--report .: its page gc-pause-40s.html is also an input of this command (gc-pause-40s.html); locksim never "
+     "writes over what it reads: give another folder"),
+    ("explore-report-page-is-its-scenario", "explore gc-pause-40s-explore.html --report .", 2,
+     "--report .: its page gc-pause-40s-explore.html is also an input of this command (gc-pause-40s-explore.html); "
+     "locksim never writes over what it reads: give another folder"),
+    ("sweep-report-page-is-its-output",
+     "sweep g.json --seeds 2 --vary lock.ttl=5s,10s --output study/gc-pause-40s-study.html --report study", 2,
+     "--report study: its page gc-pause-40s-study.html is also --output study/gc-pause-40s-study.html; give each "
+     "output its own file"),
     # The steps pages come first: a page that cannot be written must take them along.
     ("run-report-fails-halfway", "run g.json --report blocked", 2,
      "--report blocked/gc-pause-40s.html: is a directory; it is in the way of the file"),

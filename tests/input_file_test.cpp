@@ -9,6 +9,7 @@
 #include <string>
 
 #include "program_support.hpp"
+#include "scenario_support.hpp"
 #include "scenarios/schema/input_file.hpp"
 
 namespace locksim {
@@ -81,6 +82,33 @@ TEST_CASE("a NUL byte anywhere in an input file is refused at its line and colum
     CHECK(input_error_line("after.json", error) ==
           "after.json:2:3: a NUL byte, which no text file holds; whatever follows it would go unread");
     std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("a checked folder's link to a file outside it is named and never read") {
+    const auto folder = testing::fresh_directory("checked_folder");
+    const auto outside = testing::fresh_directory("outside_folder");
+    std::filesystem::copy_file(testing::scenario_path("gc-pause-40s.json"), folder / "good.json");
+    // A file that is no scenario, whose words an error would quote were it read.
+    std::ofstream(outside / "secret.json") << "{\"name\": \"top secret words\"\n";
+    std::filesystem::create_symlink(outside / "secret.json", folder / "leak.json");
+    // A link that stays inside the folder is the folder's own file.
+    std::filesystem::create_symlink("good.json", folder / "same.json");
+    const auto ran = testing::run_locksim("check '" + folder.string() + "'");
+    CHECK(ran.exit_code == 2);
+    CHECK(ran.err.find("top secret") == std::string::npos);
+    CHECK(ran.out.find("top secret") == std::string::npos);
+    CHECK_THAT(ran.out + ran.err,
+               Catch::Contains((folder / "leak.json").string() + ": a symbolic link to a file outside " +
+                               folder.string() + " (" + std::filesystem::canonical(outside / "secret.json").string() +
+                               "); locksim reads only what the folder holds: name that file itself"));
+    // good.json and same.json: the scenario's three designs checked twice.
+    std::size_t passed = 0;
+    for (std::size_t at = ran.out.find("PASS gc-pause-40s unfenced\n"); at != std::string::npos;
+         at = ran.out.find("PASS gc-pause-40s unfenced\n", at + 1))
+        ++passed;
+    CHECK(passed == 2);
+    std::filesystem::remove_all(folder);
+    std::filesystem::remove_all(outside);
 }
 
 }  // namespace locksim

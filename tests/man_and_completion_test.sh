@@ -81,6 +81,26 @@ designs=$(cd scenarios && PATH=$(dirname "$locksim"):$PATH completed locksim run
 [ "$designs" = fenced ] || fail "locksim run gc-pause-40s.json --design f: bash offers $designs"
 designs=$(cd scenarios && PATH=$(dirname "$locksim"):$PATH completed locksim sweep gc-pause-40s.json --design '')
 [ "$designs" = "$(printf '%s\n' fenced idempotent unfenced)" ] || fail "sweep --design: bash offers $designs"
+# A design's name is the file's, not the program's: bash must neither run nor expand it
+# when it offers it, and offers it quoted so the line it completes runs nothing either.
+hostile=$(mktemp -d)
+marker=$hostile/ran
+python3 - "$PWD/scenarios/gc-pause-40s.json" "$hostile/hostile.json" "$marker" <<'PY'
+import json, sys
+text = json.load(open(sys.argv[1]))
+names = ["$(touch${IFS}%s)" % sys.argv[3], "`touch ${IFS}%s`" % sys.argv[3], "f*"]
+text["designs"] = dict(zip(names, text["designs"].values()))
+text.pop("explore", None); text.pop("sweep", None); text.pop("study", None)
+json.dump(text, open(sys.argv[2], "w"))
+PY
+offered=$(cd "$hostile" && PATH=$(dirname "$locksim"):$PATH completed locksim run hostile.json --design '')
+[ ! -e "$marker" ] || fail "completing --design ran a command from a design's name"
+expected=$(printf '%q\n' "\$(touch\${IFS}$marker)" "\`touch \${IFS}$marker\`" 'f*' all | sort)
+[ "$offered" = "$expected" ] || fail "run hostile.json --design: bash offers $offered, not $expected"
+offered=$(cd "$hostile" && PATH=$(dirname "$locksim"):$PATH completed locksim sweep hostile.json --design 'f')
+[ "$offered" = 'f\*' ] || fail "sweep hostile.json --design f: bash offers $offered"
+[ ! -e "$marker" ] || fail "completing --design ran a command from a design's name"
+rm -r "$hostile"
 scenario_files=$(cd scenarios && completed locksim check ex)
 [ "$scenario_files" = examples ] || fail "locksim check ex: bash offers $scenario_files"
 

@@ -32,7 +32,7 @@ CheckedRun paused_run(const Design& design, Instant start, Instant end, std::uin
     return run_and_check(world, seed, RunOptions{.keep_trace = true});
 }
 
-std::uint32_t violations_in(const Design& design, const CheckedRun& run) {
+std::uint32_t violations_of_run(const Design& design, const CheckedRun& run) {
     return judge_design(design, run.metrics).violations;
 }
 
@@ -52,7 +52,7 @@ TEST_CASE("the checkers of violations read no kind of event but those read_for_v
         const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
         for (const auto& design : outcome.designs) {
             INFO(file << " · " << design.name);
-            const auto violations_in = [&](const RunMetrics& metrics) {
+            const auto judged = [&](const RunMetrics& metrics) {
                 return judge_design(design_named(scenario, design.name), metrics).violations;
             };
             RunChecks only_those;
@@ -60,17 +60,17 @@ TEST_CASE("the checkers of violations read no kind of event but those read_for_v
                 if (read_for_violations(event.kind)) only_those.read(design.trace, event);
             const RunMetrics read_so = only_those.finish(design.trace, design.summary.ended_at);
             const RunMetrics read_all = check_trace(design.trace, design.summary.ended_at);
-            CHECK(violations_in(read_so) == violations_in(read_all));
-            for (const Metric metric : violated_metrics(violations_in(read_all)))
+            CHECK(judged(read_so) == judged(read_all));
+            for (const Metric metric : violated_metrics(judged(read_all)))
                 CHECK(read_so.value(metric) == read_all.value(metric));
-            if (violations_in(read_all) != 0) ++violating;
+            if (judged(read_all) != 0) ++violating;
         }
     }
     CHECK(violating > 10);
 }
 
 TEST_CASE(
-    "two nodes' events that swap in the run's order leave the branches alone; an order that changes at one "
+    "two nodes' events that swap in the run's order leave the branches alone, an order that changes at one "
     "node does not") {
     const Scenario scenario = load_scenario_file(scenario_path("gc-pause-40s.json"), metric_names());
     const Design& fenced = design_named(scenario, "fenced");
@@ -94,8 +94,8 @@ TEST_CASE(
     const CheckedRun in_time = paused_run(unfenced, start, edge - 1_ns, random.seed);
     const CheckedRun too_late = paused_run(unfenced, start, edge, random.seed);
     CHECK_FALSE(same_branches(shape_of(in_time.trace), edge - 1_ns, shape_of(too_late.trace), edge));
-    CHECK(violations_in(unfenced, in_time) == 0);
-    CHECK(violations_in(unfenced, too_late) != 0);
+    CHECK(violations_of_run(unfenced, in_time) == 0);
+    CHECK(violations_of_run(unfenced, too_late) != 0);
     // Nothing else changes between two ends that keep every order: the end just before is
     // the same branches as one 100 ns before it.
     const CheckedRun before = paused_run(unfenced, start, edge - 101_ns, random.seed);

@@ -17,8 +17,12 @@ TEST_CASE("a whole number is digits only, within its range") {
     CHECK(parse_whole_number("18446744073709551615") == UINT64_MAX);
     CHECK(parse_whole_number("4294967295", UINT32_MAX) == UINT32_MAX);
     for (const char* text : {"", "-1", "+3", "1e3", "0x10", "3.0", " 3", "3 ", "18446744073709551616",
-                             "99999999999999999999", "000000000000000000001"})
+                             "99999999999999999999", "000000000000000000018446744073709551616"})
         CHECK_FALSE(parse_whole_number(text));
+    // Leading zeros add nothing, however many: not a number out of range.
+    CHECK(parse_whole_number("000000000000000000001") == 1u);
+    CHECK(parse_whole_number("000000000000000000000000000000018446744073709551615") == UINT64_MAX);
+    CHECK(parse_whole_number("0000") == 0u);
     CHECK_FALSE(parse_whole_number("4294967296", UINT32_MAX));
 }
 
@@ -86,4 +90,29 @@ TEST_CASE("numbers within their range are taken as given") {
     CHECK(ran.exit_code == 0);
     CHECK_THAT(ran.out, Catch::Contains("seeds 18446744073709551613…18446744073709551615"));
     CHECK_THAT(ran.out, Catch::Contains("At 288 runs a day"));
+}
+
+TEST_CASE("leading zeros are the number they lead, in a whole number and in a decimal") {
+    const auto ran = run_locksim(
+        "sweep scenarios/random-gc-pauses.json --seeds 0000000000000000000000000003 --jobs 1 "
+        "--runs-per-day 0000000000000000000000000000288");
+    CHECK(ran.exit_code == 0);
+    CHECK_THAT(ran.out, Catch::Contains("seeds 1…3"));
+    CHECK_THAT(ran.out, Catch::Contains("At 288 runs a day"));
+}
+
+TEST_CASE("a rate of --max-rate is written in digits, never as strtod would read it") {
+    for (const std::string rate : {"0x1", "5e-1", "inf", "nan", "+0.1", "-0", ".5", "5.", "0x1%", "1e-2%", " 0.1"}) {
+        INFO(rate);
+        const auto ran =
+            run_locksim("sweep scenarios/random-gc-pauses.json --seeds 2 --max-rate 'fenced=" + rate + "'");
+        CHECK(ran.exit_code == 2);
+        CHECK(ran.err ==
+              "--max-rate fenced=" + rate + ": expected a rate from 0 to 1, or a percentage such as 0.01%\n");
+    }
+    const auto taken = run_locksim(
+        "sweep scenarios/random-gc-pauses.json --seeds 2 --max-rate fenced=0.5 "
+        "--max-rate idempotent=00.25%");
+    CHECK(taken.exit_code != 2);  // gated, whatever the two runs show
+    CHECK(taken.err.find("--max-rate") == std::string::npos);
 }

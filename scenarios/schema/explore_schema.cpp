@@ -17,6 +17,28 @@ namespace locksim {
 
 namespace {
 
+// Two entries of "faults" that explore the same faults: the same family on the same targets
+// and other side (in any order), of the same sizes, cause, direction and odds.
+bool same_family(const ExploreFaultFamily& a, const ExploreFaultFamily& b) {
+    const auto sorted = [](std::vector<std::string> names) {
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    const auto texts = [](const ExploreFaultFamily& family) {
+        std::vector<std::string> sizes;
+        for (const auto& size : family.sizes) sizes.push_back(size ? size->text : "null");
+        if (family.range) sizes.push_back(family.range->from.text + " to " + family.range->to.text);
+        return sizes;
+    };
+    const auto odds = [](const ExploreFaultFamily& family) {
+        return family.loss ? std::make_pair(family.loss->numerator, family.loss->denominator)
+                           : std::make_pair(std::uint64_t{1}, std::uint64_t{1});
+    };
+    return a.shape == b.shape && sorted(a.targets) == sorted(b.targets) &&
+           sorted(a.apart_from) == sorted(b.apart_from) && texts(a) == texts(b) && a.cause == b.cause &&
+           a.one_way == b.one_way && odds(a) == odds(b);
+}
+
 // "expect" by design name, each design one the file has.
 std::map<std::string, std::vector<Expectation>> read_design_expectations(const JsonReader& expect,
                                                                          const std::vector<std::string>& designs,
@@ -254,6 +276,12 @@ ExploreSpec read_explore(const JsonReader& block, const std::vector<Design>& all
             item.fail(fmt::format("expected \"{}\": the node at the other end of the link a {} strikes",
                                   shape.other_side_field, shape.name));
         }
+        // The same family twice would be tried twice and counted twice.
+        for (std::size_t k = 0; k < spec.faults.size(); ++k)
+            if (same_family(spec.faults[k], family))
+                item.fail(
+                    fmt::format("the same fault family as {}/{}: explore would try and count it twice; remove one",
+                                block["faults"].pointer(), k));
         spec.faults.push_back(std::move(family));
     }
     if (block.has("depth")) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -146,8 +147,6 @@ void read_queue(const JsonReader& field, Duration service_time, JobSpec& spec) {
     if (field.has("pending")) spec.customers = read_ids(field["pending"], "item");
     if (static_cast<std::int64_t>(spec.customers.size()) > max_queue_items)
         field["pending"].fail(fmt::format("expected at most {} items", max_queue_items));
-    if (!spec.customers.empty())
-        spec.queue.first_arrival_id = *std::max_element(spec.customers.begin(), spec.customers.end()) + 1;
     if (!field.has("arrive")) {
         if (spec.customers.empty())
             field.fail("expected \"pending\" items or items that \"arrive\": a queue that never holds one is no work");
@@ -158,6 +157,17 @@ void read_queue(const JsonReader& field, Duration service_time, JobSpec& spec) {
     if (arrive.has("every") == arrive.has("mean_interval"))
         arrive.fail(
             "expected \"every\" (one item each interval) or \"mean_interval\" (at random, drawn from the seed)");
+    // The items that arrive take the ids after the highest pending one: leave them room, far
+    // more than any run could bring (a run records an event per arrival).
+    constexpr std::int64_t max_id_before_arrivals = std::numeric_limits<std::int64_t>::max() / 2;
+    if (!spec.customers.empty()) {
+        const auto highest = std::max_element(spec.customers.begin(), spec.customers.end());
+        if (*highest > max_id_before_arrivals)
+            field["pending"].elements()[static_cast<std::size_t>(highest - spec.customers.begin())].fail(
+                fmt::format("expected an item id of at most {} when items arrive: the ids after it are theirs",
+                            max_id_before_arrivals));
+        spec.queue.first_arrival_id = *highest + 1;
+    }
     const std::string_view which = arrive.has("every") ? "every" : "mean_interval";
     const Duration interval = arrive[which].duration();
     if (interval.ns <= 0 || service_time.ns / interval.ns > max_queue_items)

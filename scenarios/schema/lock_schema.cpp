@@ -41,6 +41,18 @@ Duration positive(const JsonReader& field) {
     return d;
 }
 
+// A consensus store's timing, which etcd and ZooKeeper take in whole milliseconds: at least
+// `least` (a nanosecond heartbeat would fill the run with nothing but heartbeats).
+Duration consensus_timing(const JsonReader& field, Duration least) {
+    const Duration d = field.duration();
+    if (d < least)
+        field.fail(
+            fmt::format("expected at least {}: etcd and ZooKeeper count it in whole milliseconds (their "
+                        "defaults are 100ms a heartbeat, 1s an election timeout), got {}",
+                        least, d));
+    return d;
+}
+
 // Every field may be left out: Linux's default stands for it, as PostgreSQL's 0 does.
 TcpKeepalives read_tcp_keepalives(const JsonReader& field) {
     field.allow_only({"idle", "interval", "count"});
@@ -213,15 +225,17 @@ void read_consensus(const JsonReader& lock, ConsensusSpec& c) {
             lock["watch"].fail(fmt::format("unknown watch \"{}\"; expected \"predecessor\" or \"holder\"", watch));
         c.watch_holder = watch == "holder";
     }
-    if (lock.has("election_timeout")) c.election_timeout = positive(lock["election_timeout"]);
+    // The heartbeat the ensemble derives from the election timeout (a tenth, a quarter) is a
+    // whole millisecond or more too.
+    if (lock.has("election_timeout")) c.election_timeout = consensus_timing(lock["election_timeout"], milliseconds(10));
     if (lock.has("heartbeat_interval")) {
-        c.heartbeat_interval = positive(lock["heartbeat_interval"]);
+        c.heartbeat_interval = consensus_timing(lock["heartbeat_interval"], milliseconds(1));
         if (c.election_timeout < *c.heartbeat_interval * ConsensusSpec::election_timeout_in_heartbeats)
             lock["heartbeat_interval"].fail(
                 fmt::format("expected at most a fifth of the election_timeout ({}), as etcd's server requires",
                             c.election_timeout));
     }
-    if (lock.has("tick")) c.tick = positive(lock["tick"]);
+    if (lock.has("tick")) c.tick = consensus_timing(lock["tick"], milliseconds(1));
 }
 
 // client-go's own rules (NewLeaderElector) and habits: the renew deadline outlasts a
@@ -306,6 +320,11 @@ LockSpec read_lock(const JsonReader& lock) {
     }
     spec.key = lock["key"].string();
     if (spec.key.empty()) lock["key"].fail("expected a non-empty key");
+    // Every message about the lock carries its key: a long one costs memory with every
+    // retry, and no real lock's name needs more.
+    constexpr std::size_t longest_key = 1024;
+    if (spec.key.size() > longest_key)
+        lock["key"].fail(fmt::format("expected a key of at most {} bytes, got {} bytes", longest_key, spec.key.size()));
     refuse_other_stores_options(lock, store);
     read_grant(lock, store, spec);
     read_client_habits(lock, spec);

@@ -1,9 +1,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <optional>
+#include <string_view>
 
 #include "scenarios/schema/world_schema.hpp"
+#include "sim/whole_number.hpp"
 
 namespace locksim {
 
@@ -15,13 +17,27 @@ std::string read_node_ref(const JsonReader& field, const std::vector<std::string
 }
 
 Odds read_odds(const JsonReader& field) {
+    // Two whole numbers as a person types them (sim/whole_number.hpp): scanf would take "-1"
+    // or "+1" and wrap 2^64.
+    constexpr std::uint64_t finest = 1'000'000'000;  // one in a billion
     const std::string text = field.string();
-    unsigned long long numerator = 0, denominator = 0;
-    char slash = 0, extra = 0;
-    if (std::sscanf(text.c_str(), "%llu %c %llu %c", &numerator, &slash, &denominator, &extra) != 3 || slash != '/' ||
-        denominator == 0 || numerator > denominator || denominator > 1'000'000'000)
+    const std::size_t slash = text.find('/');
+    // Spaces around the numbers are allowed (the JSON Schema says so), nothing else.
+    const auto number = [](std::string_view part) {
+        while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+        while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+        return parse_whole_number(part);
+    };
+    const std::optional<std::uint64_t> numerator =
+        slash == std::string::npos ? std::nullopt : number(std::string_view(text).substr(0, slash));
+    const std::optional<std::uint64_t> denominator =
+        slash == std::string::npos ? std::nullopt : number(std::string_view(text).substr(slash + 1));
+    if (!numerator || !denominator || *denominator == 0 || *numerator > *denominator)
         field.fail(fmt::format("expected odds such as \"1/100\" (at most 1/1), got \"{}\"", text));
-    return Odds{numerator, denominator};
+    if (*denominator > finest)
+        field.fail(fmt::format(
+            "expected odds no finer than one in a billion (a second number of at most {}), got \"{}\"", finest, text));
+    return Odds{*numerator, *denominator};
 }
 
 namespace {

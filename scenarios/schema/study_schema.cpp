@@ -44,6 +44,13 @@ StudySpec read_study_block(const JsonReader& block, const Json& document) {
             values.fail(fmt::format("the grid has more than {} points; vary fewer values", max_study_points));
         spec.fields.push_back(std::move(field));
     }
+    // `check` and `report` run the block whenever they meet the file: its runs in all are
+    // bounded, not only each point's.
+    if (points * spec.seeds.count > max_study_block_runs)
+        block["seeds"].fail(fmt::format(
+            "the study would make {} runs ({} points of the grid × {} seeds), more than the {} a study block may; "
+            "give fewer seeds or vary fewer values (locksim sweep --vary runs bigger studies from the command line)",
+            points * spec.seeds.count, points, spec.seeds.count, max_study_block_runs));
     return spec;
 }
 

@@ -18,5 +18,7 @@ struct StudySpec {
 
 // The most seeds a study block may run at each point of its grid.
 constexpr std::uint64_t max_study_block_seeds = 1'000'000;
+// The most runs a study block may make in all, at every point of its grid.
+constexpr std::uint64_t max_study_block_runs = 2'000'000;
 
 }  // namespace locksim
