@@ -392,6 +392,7 @@ TEST_CASE(
     std::uint64_t units_before = 0;  // of the designs before, in the exploration's order
     RandomStream points(2026, "ledger points");
     std::uint64_t violating = 0;
+    int point_breaks = 0;  // designs the point breaks
     for (const auto& explored : planned.exploration.designs) {
         INFO(explored.name);
         REQUIRE(explored.placements.empty());  // only the ranged family: a design's units are its classes
@@ -420,6 +421,9 @@ TEST_CASE(
         // The point, every region's corners and the points 1 ns outside its edges,
         // and a dense sample of the class.
         check(point, at(194_s + 499500000_ns));
+        if (running_shows(design, family, holder, point, at(194_s + 499500000_ns) - point, planned.exploration.seed) !=
+            0)
+            ++point_breaks;
         for (const auto& region : searched.regions)
             for (const Instant start : {region.start.from, region.start.to - 1_ns})
                 for (const Instant end : {region.end.from - 1_ns, region.end.from, region.end.to - 1_ns, region.end.to})
@@ -431,7 +435,10 @@ TEST_CASE(
             check(start, start + points.uniform(family.lengths->shortest, family.lengths->longest));
         }
     }
-    CHECK(violating > 20);
+    // The window of ends is under a millisecond wide: the point and the regions' corners
+    // meet it, the random sample rarely does.
+    CHECK(point_breaks >= 1);
+    CHECK(violating >= 5);
 }
 
 TEST_CASE(
