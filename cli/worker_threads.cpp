@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/terminal.hpp"
+#include "reports/text_style.hpp"
 
 namespace locksim {
 
@@ -31,7 +32,11 @@ std::optional<unsigned> worker_threads(unsigned jobs) {
 }
 
 ProgressBar::ProgressBar(std::uint64_t total, std::string unit)
-    : total_(total), unit_(std::move(unit)), shown_(show_progress()), started_(std::chrono::steady_clock::now()) {}
+    : total_(total),
+      unit_(std::move(unit)),
+      shown_(show_progress()),
+      started_(std::chrono::steady_clock::now()),
+      last_line_(started_) {}
 
 ProgressBar::~ProgressBar() {
     if (drawn_) fmt::print(stderr, "\r{}\r", std::string(100, ' '));
@@ -43,10 +48,20 @@ void ProgressBar::update(std::uint64_t done, std::uint64_t total) {
 }
 
 void ProgressBar::update(std::uint64_t done) {
-    if (!shown_ || total_ == 0) return;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (total_ == 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - started_).count();
     const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
     const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0;
+    if (!shown_) {
+        constexpr std::chrono::seconds every{10};
+        if (now - last_line_ < every || done >= total_) return;
+        last_line_ = now;
+        fmt::print(stderr, "locksim: {} of {} {} done after {:.0f}s · {:.0f} {}/s · about {:.0f}s left\n",
+                   grouped(done), grouped(total_), unit_, seconds, rate, unit_, eta);
+        std::fflush(stderr);
+        return;
+    }
     constexpr int width = 30;
     const int filled = static_cast<int>(width * done / total_);
     fmt::print(stderr, "\r[{}{}] {:3}% {}/{} {} · {:.0f} {}/s · ETA {:.0f}s ", std::string(filled, '#'),

@@ -19,8 +19,10 @@ unsigned usable_cpus();
 // --jobs as given (0: every usable CPU), or nullopt after printing why it is refused.
 std::optional<unsigned> worker_threads(unsigned jobs);
 
-// A bar on the terminal, redrawn in place: nothing when output goes to a file or a pipe,
-// or under CI. The wall clock here measures this process for the rate and the ETA only.
+// A bar on the terminal, redrawn in place. When stderr is a file, a pipe or a CI log, a
+// plain line instead, once the work has run 10 s and every 10 s after: a long explore or
+// sweep in CI says how far it is rather than print nothing. The wall clock here measures
+// this process for the rate and the time left only; nothing of it reaches stdout.
 class ProgressBar {
 public:
     // `unit`: what is counted, plural ("seeds", "placements").
@@ -38,6 +40,7 @@ private:
     bool shown_;
     bool drawn_ = false;
     std::chrono::steady_clock::time_point started_;
+    std::chrono::steady_clock::time_point last_line_;  // of the plain lines, when not on a terminal
 };
 
 }  // namespace locksim

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <map>
 #include <numeric>
@@ -250,6 +251,7 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
     std::uint64_t offset = 0;
     std::uint64_t finished = 0;
     std::uint64_t region_runs_planned = 0;  // over every design and family, against max_region_runs
+    std::atomic<std::uint64_t> region_runs_made{0};
     for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
         DesignExploration& explored = work.exploration.designs[d];
         const Design& design = *work.designs[d];
@@ -279,8 +281,8 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
         finished += mine.count;
         offset += runs.size();
         const WorldSpec quiet = without_faults(design);
-        const RegionSearch search{&design,          &quiet,  seed,           options.event_limit, options.threads,
-                                  options.progress, command, options.shards, &region_runs_planned};
+        const RegionSearch search{&design,          &quiet,  seed,           options.event_limit,  options.threads,
+                                  options.progress, command, options.shards, &region_runs_planned, &region_runs_made};
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
             const auto& classes = work.classes[d][f];
             const SeedBlock these = overlap(block, offset, classes.size());

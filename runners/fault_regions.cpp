@@ -264,6 +264,16 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
 
 CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan& plan, const RegionSearch& search,
                          const std::string& node, Instant at, Duration size, bool keep_trace) {
+    // What was planned is a floor: each change of branches costs runs of its own. The limit
+    // holds for the runs made too, so an exploration ends with the reason rather than run
+    // on for hours.
+    if (search.runs_made && ++*search.runs_made > max_region_runs)
+        throw ExploreError(fmt::format(
+            "design \"{}\": exploring {} exactly has made {} runs and is not done, more than the {} one explore "
+            "runs at once (the runs planned are a floor: each change of branches between two ends costs more, "
+            "docs/explore.md); shard it into more shards than the planned runs ask for: {} --shard 1/N and so on to "
+            "N/N, then locksim merge the shards; or narrow the range or name fewer targets",
+            design.name, plan.kind, grouped(max_region_runs + 1), grouped(max_region_runs), search.command));
     WorldSpec world = *search.quiet;
     world.faults.push_back(placed_fault(plan.kind, node, at, size, plan.details()));
     try {

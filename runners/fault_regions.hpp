@@ -15,6 +15,7 @@
 //     neighbouring ends disagree it bisects to the nanosecond until every change of
 //     outcome between them is found.
 // The outcome of a (start, end) pair is the set of violations its run shows.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -48,6 +49,8 @@ struct RegionSearch {
     // The region runs the exploration (or shard) planned for the families searched before
     // this one, which refuse_past_limit counts against the limit too and adds to.
     std::uint64_t* planned_before = nullptr;
+    // The region runs made so far, over every family and design, against the same limit.
+    std::atomic<std::uint64_t>* runs_made = nullptr;
 };
 
 // One start class: every start from `first` up to `last`, both included, finds the same
