@@ -11,6 +11,7 @@
 #include "models/faults/fault.hpp"
 #include "models/trace_kinds.hpp"
 #include "reports/event_text.hpp"
+#include "reports/text_wrap.hpp"
 #include "sim/duration_text.hpp"
 
 namespace locksim {
@@ -93,9 +94,9 @@ std::string regions_text(const Exploration& exploration, const DesignExploration
     std::set<std::vector<std::string_view>> said;
     for (const auto& family : design.families)
         if (family.ranged() && said.insert(family.assumptions()).second)
-            out += "  " +
-                   style.quiet(fmt::format("assuming {} (docs/explore.md)", fmt::join(family.assumptions(), "; "))) +
-                   "\n";
+            for (const std::string& line :
+                 wrapped_lines(fmt::format("assuming {} (docs/explore.md)", fmt::join(family.assumptions(), "; ")), 96))
+                out += "  " + style.quiet(line) + "\n";
     if (design.regions.empty()) return out;
     for (std::size_t r = 0; r < design.regions.size() && r < regions_listed; ++r) {
         const FaultRegion& region = design.regions[r];

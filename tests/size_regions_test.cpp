@@ -217,3 +217,180 @@ TEST_CASE(
     CHECK(wrong.empty());
     CHECK(violating > 100);
 }
+
+namespace {
+
+// redis-clock-jump.json with an explore block of clock steps `by` on the lock store.
+std::string clock_jump_file(const std::string& name, const nlohmann::json& by) {
+    auto scenario =
+        nlohmann::json::parse(slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios" / "redis-clock-jump.json"));
+    scenario["explore"] = {{"faults", nlohmann::json::array({{{"clock_step", "lock-store"}, {"by", by}}})}};
+    return write_temp(name, scenario.dump(2));
+}
+
+}  // namespace
+
+TEST_CASE("explore reads a signed range of clock steps and refuses one whose from is not below its to") {
+    const auto good = run_locksim("explore '" + clock_jump_file("steps.json", {{"from", "-2s"}, {"to", "ttl"}}) +
+                                  "' --design unfenced --format json");
+    REQUIRE(good.exit_code == 0);
+    const auto json = nlohmann::json::parse(good.out);
+    CHECK(json["designs"][0]["faults"][0]["size_range"] == nlohmann::json{{"from", "-2s"}, {"to", "30s"}});
+    for (const auto& [from, to] : {std::pair{"5s", "5s"}, std::pair{"5s", "-5s"}}) {
+        const auto bad =
+            run_locksim("explore '" + clock_jump_file("bad-steps.json", {{"from", from}, {"to", to}}) + "'");
+        CHECK(bad.exit_code == 2);
+        CHECK_THAT(bad.err, Catch::Contains("/explore/faults/0/by/to") && Catch::Contains("expected a size above"));
+        CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+    }
+    // Compared once the TTL is known: 30 s is not below 20 s.
+    const auto late =
+        run_locksim("explore '" + clock_jump_file("ttl-steps.json", {{"from", "ttl"}, {"to", "20s"}}) + "'");
+    CHECK(late.exit_code == 2);
+    CHECK_THAT(late.err, Catch::Contains("give a range of sizes, the lower first"));
+}
+
+TEST_CASE("explore --format json lists clock step regions by size and each example replays to its violation") {
+    const std::string file = clock_jump_file("steps-json.json", {{"from", "-40s"}, {"to", "40s"}});
+    const auto explored = run_locksim("explore '" + file + "' --design unfenced --format json");
+    REQUIRE(explored.exit_code == 0);
+    const auto json = nlohmann::json::parse(explored.out);
+    const auto& regions = json["designs"][0]["regions"];
+    REQUIRE(regions.size() > 0);
+    for (const auto& region : regions) {
+        CHECK(region["fault"] == "clock_step");
+        CHECK(region.contains("size"));
+        CHECK(!region.contains("end"));
+        CHECK(region["example"]["by"] == region["size"]["from"]);
+    }
+    for (const auto& region : {regions.front(), regions.back()}) {
+        const auto replayed = run_locksim("run '" + file + "' --design unfenced --format json --faults '" +
+                                          nlohmann::json::array({region["example"]}).dump() + "'");
+        CHECK(replayed.exit_code != 2);  // the file's expectations decide 0 or 1
+        CHECK(replayed.out.find("\"double_charges\": 1,") != std::string::npos);
+    }
+    const auto text = run_locksim("explore '" + file + "' --design unfenced");
+    CHECK_THAT(text.out, Catch::Contains("sizes to 1 ms at each start class's first instant, not between them") &&
+                             Catch::Contains("R1. double charge on lock-store: a clock step that strikes at"));
+}
+
+TEST_CASE("explore shards of a clock step range merge into exactly the unsharded explore") {
+    // Steps around +19.998 s, the least that breaks the unfenced design, so that the shards
+    // hold violating sizes: a twentieth of the runs of -40 s to 40 s.
+    const std::string file = "'" + clock_jump_file("steps-shards.json", {{"from", "19s"}, {"to", "21s"}}) + "'";
+    const auto whole = run_locksim("explore " + file + " --format json");
+    REQUIRE(whole.exit_code == 0);
+    const auto dir = fresh_directory("explore_size_shards");
+    std::string shards;
+    for (int i = 1; i <= 3; ++i) {
+        const auto path = dir / ("shard-" + std::to_string(i) + ".json");
+        REQUIRE(run_locksim("explore " + file + " --shard " + std::to_string(i) + "/3 --output '" + path.string() + "'")
+                    .exit_code == 0);
+        if (i == 2) CHECK(slurp(path).find("\"sizes\"") != std::string::npos);
+        shards += " '" + path.string() + "'";
+    }
+    const auto merged = run_locksim("merge --format json" + shards);
+    CHECK(merged.exit_code == 0);
+    CHECK(merged.out == whole.out);
+}
+
+namespace {
+
+// wall-clock-durations.json without its step, its holder timing the lease on the wall
+// clock with a margin 4 ms above what it has left at its last check (1.956s at 28.044s):
+// it stops there, and nothing breaks. NTP slewing its clock back by a few milliseconds
+// before then leaves it just enough to start one more customer, past the lease.
+std::string thin_margin_file(const std::string& name, const nlohmann::json& by) {
+    auto scenario = nlohmann::json::parse(
+        slurp(std::filesystem::path(LOCKSIM_SOURCE_DIR) / "scenarios" / "wall-clock-durations.json"));
+    scenario["faults"] = nlohmann::json::array();
+    scenario["job"]["min_lease_left"] = "1.96s";
+    scenario["designs"] = {{"wall-clock", {{"lock", {{"durations", "wall"}}}}}};
+    scenario["explore"] = {{"faults", nlohmann::json::array({{{"clock_slew", "server-1"}, {"by", by}}})}};
+    return write_temp(name, scenario.dump(2));
+}
+
+}  // namespace
+
+TEST_CASE("clock slew regions: a few milliseconds back outlive a thin margin, and agree with a run at every size") {
+    const Scenario scenario =
+        load_scenario_file(thin_margin_file("thin-margin.json", {{"from", "-128ms"}, {"to", "128ms"}}), metric_names());
+    const Exploration exploration = run_explore(scenario, ExploreOptions{.threads = 2});
+    const DesignExploration& explored = exploration.designs.front();
+    const Design& design = design_named(scenario, explored.name);
+    const FaultFamilyPlan& family = explored.families.front();
+    REQUIRE(family.kind == "clock_slew");
+    REQUIRE(family.size_range.has_value());
+    CHECK(explored.baseline_violations == 0);
+    REQUIRE(!explored.regions.empty());
+    std::vector<std::string> wrong;
+    std::uint64_t violating = 0, safe = 0;
+    const auto check = [&](Instant at, Duration size) {
+        const std::uint32_t said = sizes_say(explored, at, size);
+        const std::uint32_t shown = step_shows(design, family, "server-1", at, size, exploration.seed);
+        ++(shown != 0 ? violating : safe);
+        if (said != shown)
+            wrong.push_back(fmt::format("at {} by {}: regions say [{}], the run shows [{}]",
+                                        format_duration(at - Instant{}), format_duration(size),
+                                        fmt::join(violation_names(said), ","), fmt::join(violation_names(shown), ",")));
+    };
+    for (const auto& starts : family_start_classes(explored, 0))
+        for (Duration size = -128_ms; size <= 128_ms; size += 8_ms)
+            if (size.ns != 0) check(starts.first, size);
+    for (const auto& region : explored.regions) {
+        // Only slews back: forward, the holder has less left and stops sooner.
+        CHECK(region.size->to.ns < 0);
+        CHECK(violation_names(region.violations) == std::vector<std::string>{"double_charges"});
+        for (const Duration size : {region.size->from, region.size->to, region.size->to + 1_ms})
+            if (size.ns != 0 && size <= 128_ms) check(region.start.from, size);
+    }
+    INFO(fmt::format("{}", fmt::join(wrong.begin(), wrong.begin() + std::min<std::size_t>(wrong.size(), 10), "\n")));
+    CHECK(wrong.empty());
+    CHECK(violating > 50);
+    CHECK(safe > 50);
+    // The map draws them, and no zero of its summary reads as safe: no placement was tried.
+    const std::string page = render_explore_page(exploration);
+    CHECK(page.find("every fault was explored over a range, below") != std::string::npos);
+    CHECK(page.find("verdict-held\">0<") == std::string::npos);
+    CHECK(page.find("none of them violates") == std::string::npos);
+    CHECK(page.find(fmt::format("<span class=\"bad\">0 + {} regions</span>", explored.regions.size())) !=
+          std::string::npos);
+    // The first instant's region: every slew back by 4 ms or more.
+    CHECK(explored.regions.front().size->from == -128_ms);
+    CHECK(explored.regions.front().size->to == -4_ms);
+}
+
+TEST_CASE("a clock slew is explored only within NTP's 128 ms, listed, as a range or taken from the TTL") {
+    for (const auto& [by, pointer] :
+         {std::pair{nlohmann::json::array({"10ms", "200ms"}), "/explore/faults/0/by/1"},
+          std::pair{nlohmann::json{{"from", "-129ms"}, {"to", "1ms"}}, "/explore/faults/0/by/from"},
+          std::pair{nlohmann::json("-1s"), "/explore/faults/0/by"}}) {
+        const auto refused = run_locksim("explore '" + thin_margin_file("slew-bound.json", by) + "'");
+        INFO(refused.err);
+        CHECK(refused.exit_code == 2);
+        CHECK_THAT(refused.err, Catch::Contains(pointer) &&
+                                    Catch::Contains("expected a size within 128ms either way") &&
+                                    Catch::Contains("use clock_step"));
+        CHECK(std::count(refused.err.begin(), refused.err.end(), '\n') == 1);
+    }
+    // 30 s / 100 is 300 ms: known beyond the bound only once the design's TTL is.
+    const auto late = run_locksim("explore '" + thin_margin_file("slew-ttl.json", "ttl/100") + "'");
+    CHECK(late.exit_code == 2);
+    CHECK_THAT(late.err, Catch::Contains("comes to 300ms") && Catch::Contains("beyond 128ms either way"));
+}
+
+TEST_CASE("explore says what its regions rest on, in text under each design's regions and as rests_on in JSON") {
+    const std::string file = clock_jump_file("rests-on.json", {{"from", "-2s"}, {"to", "2s"}});
+    const auto text = run_locksim("explore '" + file + "' --design unfenced --color never");
+    REQUIRE(text.exit_code != 2);
+    CHECK_THAT(text.out, Catch::Contains("\n  assuming a later start in a start class acts as its first instant; nodes "
+                                         "share nothing but\n  messages; every decision a model takes shows in its "
+                                         "trace; random draws go by count, never by\n  time (docs/explore.md)\n"));
+    const auto json = run_locksim("explore '" + file + "' --design unfenced --format json");
+    REQUIRE(json.exit_code != 2);
+    const auto family = nlohmann::json::parse(json.out)["designs"][0]["faults"][0];
+    CHECK(family["rests_on"] ==
+          nlohmann::json::array({"a later start in a start class acts as its first instant",
+                                 "nodes share nothing but messages", "every decision a model takes shows in its trace",
+                                 "random draws go by count, never by time"}));
+}
