@@ -337,7 +337,15 @@ std::optional<Fault> read_fault_of_family(const JsonFaultReader& reader, const J
 std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
     const std::vector<std::string> nodes = node_names(world);
     std::vector<Fault> faults;
-    for (const auto& item : list.elements()) {
+    // A run judges each fault that strikes by a run without it (checks/fault_effects.hpp):
+    // thousands of faults cost thousands of runs of thousands of faults.
+    constexpr std::size_t max_fixed_faults = 1000;
+    const auto items = list.elements();
+    if (items.size() > max_fixed_faults)
+        list.fail(fmt::format("expected at most {} faults, got {}: each that strikes is judged by a run without it; "
+                              "draw many from \"fault_generators\" instead",
+                              max_fixed_faults, items.size()));
+    for (const auto& item : items) {
         const JsonFaultReader reader(item, world, nodes, nullptr);
         std::optional<Fault> fault = read_fault_of_family(reader, item);
         if (!fault) item.fail(fmt::format("expected a fault with {}", quoted_list(fault_keys())));
