@@ -32,7 +32,7 @@ void RunChecks::read(const Trace& trace, const TraceEvent& event) {
     // most of the events: they go by without asking each checker. (A test runs every
     // checker on its own over whole traces and compares, so a checker that starts reading
     // them is caught.)
-    if (event.kind.name().starts_with("message.")) return;
+    if (trace_kind::is_message(event.kind)) return;
     std::size_t checker = 0;
     const auto see = [&](auto& check) {
         const std::size_t before = metrics_.flagged.size();

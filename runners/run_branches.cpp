@@ -33,11 +33,6 @@ private:
     std::uint64_t value_ = 0xcbf29ce484222325ULL;
 };
 
-bool is_message(const TraceEvent& event) {
-    return event.kind == trace_kind::message_sent || event.kind == trace_kind::message_delivered ||
-           event.kind == trace_kind::message_lost || event.kind == trace_kind::message_held;
-}
-
 // Names for what the trace numbers run-wide: a message by its sender and its place among the
 // sender's messages, an event by its node and its place among the node's events.
 class LocalNames {
@@ -75,7 +70,7 @@ std::uint64_t content_of(const TraceEvent& event, const LocalNames& names) {
     ContentHash hash;
     hash.add_number(names.slot(event.node));
     hash.add(event.kind.name());
-    const bool message = is_message(event);
+    const bool message = trace_kind::is_message(event.kind);
     for (const Field field : event.fields()) {
         if (std::holds_alternative<Duration>(field.value) || std::holds_alternative<Instant>(field.value)) continue;
         hash.add(field.key);

@@ -277,6 +277,12 @@ inline constexpr KindSpec message_held{
     "message.held", "a delay spike or a message hold held a message back (recorded even when messages are not)",
     message_held_fields};
 
+// A message's sending, arrival, loss or holding back: what the network records, numbered
+// run-wide by its "id".
+inline bool is_message(EventKind kind) {
+    return kind == message_sent || kind == message_delivered || kind == message_lost || kind == message_held;
+}
+
 inline constexpr FieldSpec network_partitioned_fields[] = {
     {"groups", FieldType::text, false, "the groups of nodes that still reach each other, e.g. a, b | c"},
     {"one_way", FieldType::flag, false, "only messages from the first side to the second are cut"},

@@ -342,9 +342,10 @@ std::vector<Fault> read_faults(const JsonReader& list, const WorldSpec& world) {
     constexpr std::size_t max_fixed_faults = 1000;
     const auto items = list.elements();
     if (items.size() > max_fixed_faults)
-        list.fail(fmt::format("expected at most {} faults, got {}: each that strikes is judged by a run without it; "
-                              "draw many from \"fault_generators\" instead",
-                              max_fixed_faults, items.size()));
+        list.fail(
+            fmt::format("expected at most {} faults, got {}: each that strikes is judged by a run without it; "
+                        "draw many from \"fault_generators\" instead",
+                        max_fixed_faults, items.size()));
     for (const auto& item : items) {
         const JsonFaultReader reader(item, world, nodes, nullptr);
         std::optional<Fault> fault = read_fault_of_family(reader, item);
