@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -18,6 +19,7 @@
 #include "runners/fault_regions.hpp"
 #include "runners/parallel_runs.hpp"
 #include "runners/scenario_runner.hpp"
+#include "runners/shard_advice.hpp"
 #include "runners/size_regions.hpp"
 #include "sim/duration_text.hpp"
 
@@ -227,6 +229,100 @@ SeedBlock overlap(SeedBlock block, std::uint64_t offset, std::uint64_t count) {
     return from < to ? SeedBlock{from - offset, to - from} : SeedBlock{0, 0};
 }
 
+// What each unit of `block` costs against the limit on region runs: a placement nothing
+// (it is not a region run), a start class the runs it plans. Each class over a range of
+// lengths makes its held run for this, in parallel; only a refusal asks.
+std::vector<std::uint64_t> unit_costs(const ExploreWork& work, const ExploreOptions& options, SeedBlock block) {
+    std::vector<std::uint64_t> costs(block.count, 0);
+    std::uint64_t offset = 0;
+    for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
+        const DesignExploration& explored = work.exploration.designs[d];
+        offset += work.to_run[d].size();
+        const WorldSpec quiet = without_faults(*work.designs[d]);
+        const RegionSearch search{.design = work.designs[d],
+                                  .quiet = &quiet,
+                                  .seed = work.exploration.seed,
+                                  .event_limit = options.event_limit,
+                                  .threads = options.threads};
+        for (std::size_t f = 0; f < explored.families.size(); ++f) {
+            const auto& classes = work.classes[d][f];
+            const SeedBlock these = overlap(block, offset, classes.size());
+            run_in_parallel(
+                these.count, options.threads,
+                [&](std::uint64_t k, unsigned) {
+                    const StartClass& starts = classes[these.first + k];
+                    costs[offset + these.first + k - block.first] =
+                        explored.families[f].size_range ? size_class_runs_planned(explored, f, starts, search)
+                                                        : start_class_runs_planned(explored, f, starts, search);
+                },
+                [&](std::uint64_t done) { options.progress(done, these.count); });
+            offset += classes.size();
+        }
+    }
+    return costs;
+}
+
+// The most start classes whose runs a refusal counts by running them (a few seconds of runs
+// in the shipped files).
+constexpr std::uint64_t max_classes_costed = 20'000;
+
+// The start classes of `block` over a range of lengths: each costs a run to count.
+std::uint64_t classes_run_to_cost(const ExploreWork& work, SeedBlock block) {
+    std::uint64_t count = 0;
+    std::uint64_t offset = 0;
+    for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
+        offset += work.to_run[d].size();
+        for (std::size_t f = 0; f < work.classes[d].size(); ++f) {
+            const std::uint64_t classes = work.classes[d][f].size();
+            if (!work.exploration.designs[d].families[f].size_range) count += overlap(block, offset, classes).count;
+            offset += classes;
+        }
+    }
+    return count;
+}
+
+// The refusal of a shard (or a whole exploration) whose region runs pass the limit, with a
+// number of shards under which each passes (runners/shard_advice.hpp) counted from the
+// costs of all its units.
+ExploreError refusal_past_limit(const RegionRunsPastLimit& past, const ExploreWork& work, const ExploreOptions& options,
+                                SeedBlock block, const std::string& command) {
+    const std::uint64_t total = past.before + past.planned;
+    const std::string others = past.before == 0
+                                   ? std::string()
+                                   : fmt::format(", after {} for the families explored before it: {} in all",
+                                                 grouped(past.before), grouped(total));
+    const std::string what = fmt::format(
+        "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}){}, more than the {} one "
+        "explore may plan",
+        past.design, past.family, grouped(past.planned), grouped(past.classes),
+        options.shards > 1 ? " in this shard" : "", others, grouped(options.region_run_limit));
+    // Counting a class's runs takes its held run: past a few seconds of them the refusal
+    // would cost what it refuses, and gives the lower bound instead.
+    if (classes_run_to_cost(work, block) > max_classes_costed) {
+        const std::uint64_t fewest = (total + options.region_run_limit - 1) / options.region_run_limit * options.shards;
+        return ExploreError(fmt::format(
+            "{}; shard it into at least {} shards: {} --shard 1/{} and so on, then locksim merge the shards (each "
+            "shard refused says what its own units need); or narrow the range or name fewer targets",
+            what, fewest, command, fewest));
+    }
+    const std::optional<std::uint32_t> parts =
+        shards_that_pass(unit_costs(work, options, block), options.region_run_limit);
+    const std::uint64_t shards = parts ? std::uint64_t{*parts} * options.shards : 0;
+    if (!parts || shards > std::numeric_limits<std::uint32_t>::max())
+        return ExploreError(
+            fmt::format("{}, and no number of shards brings each of its start classes under it: narrow "
+                        "the range or name fewer targets",
+                        what));
+    // With shards already, this one's block splits into `parts` of the finer count's shards
+    // (shard_block's cuts nest); the other shards' units may need more.
+    const std::string whose =
+        options.shards > 1 ? fmt::format(" (what this shard's units need; each other shard says its own)") : "";
+    return ExploreError(fmt::format(
+        "{}; shard it: {} --shard 1/{} and so on to {}/{}{} (on Slurm: SHARDS={} scripts/sweep.sbatch FILE explore "
+        "DIR), then locksim merge the shards; or narrow the range or name fewer targets",
+        what, command, shards, shards, shards, whose, shards));
+}
+
 // Runs the units of `block`, into `outcomes` (indexed from the block's first).
 void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions& options, SeedBlock block,
                std::vector<UnitOutcome>& outcomes) {
@@ -281,8 +377,17 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
         finished += mine.count;
         offset += runs.size();
         const WorldSpec quiet = without_faults(design);
-        const RegionSearch search{&design,          &quiet,  seed,           options.event_limit,  options.threads,
-                                  options.progress, command, options.shards, &region_runs_planned, &region_runs_made};
+        const RegionSearch search{&design,
+                                  &quiet,
+                                  seed,
+                                  options.event_limit,
+                                  options.threads,
+                                  options.progress,
+                                  command,
+                                  options.shards,
+                                  &region_runs_planned,
+                                  &region_runs_made,
+                                  options.region_run_limit};
         for (std::size_t f = 0; f < explored.families.size(); ++f) {
             const auto& classes = work.classes[d][f];
             const SeedBlock these = overlap(block, offset, classes.size());
@@ -291,8 +396,14 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
             const std::vector<StartClass> subset(
                 classes.begin() + static_cast<std::ptrdiff_t>(these.first),
                 classes.begin() + static_cast<std::ptrdiff_t>(these.first + these.count));
-            auto found = explored.families[f].size_range ? search_size_classes(explored, f, subset, search)
-                                                         : search_start_classes(explored, f, subset, search);
+            auto found = [&] {
+                try {
+                    return explored.families[f].size_range ? search_size_classes(explored, f, subset, search)
+                                                           : search_start_classes(explored, f, subset, search);
+                } catch (const RegionRunsPastLimit& past) {
+                    throw refusal_past_limit(past, work, options, block, command);
+                }
+            }();
             std::move(
                 found.begin(), found.end(),
                 outcomes.begin() + static_cast<std::ptrdiff_t>(offset - classes.size() + these.first - block.first));

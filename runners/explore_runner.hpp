@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks/exploration.hpp"
+#include "runners/fault_regions.hpp"
 #include "scenarios/schema/scenario.hpp"
 #include "sim/engine.hpp"
 
@@ -39,6 +40,9 @@ struct ExploreOptions {
     // Shard `shard` of `shards` (from 1) runs only its block of the units (below).
     std::uint32_t shard = 1;
     std::uint32_t shards = 1;
+    // The region runs one exploration (or shard) may plan and make (runners/fault_regions.hpp);
+    // lower only in tests.
+    std::uint64_t region_run_limit = max_region_runs;
     // The outcome of every unit, from the shards `merge` joins: then nothing runs but the
     // runs without faults that plan the exploration.
     const std::vector<UnitOutcome>* given = nullptr;

@@ -264,16 +264,19 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
 
 CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan& plan, const RegionSearch& search,
                          const std::string& node, Instant at, Duration size, bool keep_trace) {
-    // What was planned is a floor: each change of branches costs runs of its own. The limit
+    // What was planned is a floor: each change of branches costs runs of its own. A limit
     // holds for the runs made too, so an exploration ends with the reason rather than run
     // on for hours.
-    if (search.runs_made && ++*search.runs_made > max_region_runs)
+    const std::uint64_t most_made = runs_made_per_planned * search.run_limit;
+    if (search.runs_made && ++*search.runs_made > most_made)
         throw ExploreError(fmt::format(
-            "design \"{}\": exploring {} exactly has made {} runs and is not done, more than the {} one explore "
-            "runs at once (the runs planned are a floor: each change of branches between two ends costs more, "
+            "design \"{}\": exploring {} exactly has made {} runs and is not done, more than {} times the {} one "
+            "explore may "
+            "plan (the runs planned are a floor: each change of branches between two ends costs more, "
             "docs/explore.md); shard it into more shards than the planned runs ask for: {} --shard 1/N and so on to "
             "N/N, then locksim merge the shards; or narrow the range or name fewer targets",
-            design.name, plan.kind, grouped(max_region_runs + 1), grouped(max_region_runs), search.command));
+            design.name, plan.kind, grouped(most_made + 1), runs_made_per_planned, grouped(search.run_limit),
+            search.command));
     WorldSpec world = *search.quiet;
     world.faults.push_back(placed_fault(plan.kind, node, at, size, plan.details()));
     try {
@@ -291,24 +294,16 @@ void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& p
     // The limit holds for the whole exploration (or shard), not for each family apart: a
     // thousand families of a million runs each are a billion runs.
     const std::uint64_t before = search.planned_before ? *search.planned_before : 0;
-    if (before + planned > max_region_runs) {
-        // Shards split the start classes, and with them the runs: enough of them bring
-        // each under the limit (as far as the classes' runs are even).
-        const std::uint64_t total = before + planned;
-        const std::uint64_t shards = (total + max_region_runs - 1) / max_region_runs * search.shards;
-        const std::string others = before == 0
-                                       ? std::string()
-                                       : fmt::format(", after {} for the families explored before it: {} in all",
-                                                     grouped(before), grouped(total));
-        throw ExploreError(fmt::format(
-            "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}){}, more than the {} one "
-            "explore runs at once; shard it: {} --shard 1/{} and so on to {}/{} (on Slurm: SHARDS={} "
-            "scripts/sweep.sbatch FILE explore DIR), then locksim merge the shards; or narrow the range or "
-            "name fewer targets",
-            design.name, plan.kind, grouped(planned), grouped(classes), search.shards > 1 ? " in this shard" : "",
-            others, grouped(max_region_runs), search.command, shards, shards, shards, shards));
-    }
+    if (before + planned > search.run_limit)
+        throw RegionRunsPastLimit{design.name, plan.kind, planned, classes, before};
     if (search.planned_before) *search.planned_before += planned;
+}
+
+std::uint64_t start_class_runs_planned(const DesignExploration& design, std::size_t family, const StartClass& starts,
+                                       const RegionSearch& search) {
+    StartClassSearch one(design, design.families[family], search, starts);
+    one.plan();
+    return one.planned() + 1;
 }
 
 std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,

@@ -30,9 +30,15 @@
 
 namespace locksim {
 
-// The most runs one exact exploration (or one shard of it) may plan for a family before
-// it starts the bulk of them.
+// The most runs one exact exploration (or one shard of it) may plan, over all its families,
+// before it starts the bulk of them.
 constexpr std::uint64_t max_region_runs = 2'000'000;
+// The runs it may make, as a multiple of those it may plan: a backstop, so that a search
+// whose changes of branches cost far more than planned ends with the reason rather than
+// run on for hours. The shipped explores made 1.07 (partition.json) to 2.14 (gc-pause-40s)
+// times the runs they planned, so a count of shards advised from the runs planned passes
+// this too.
+constexpr std::uint64_t runs_made_per_planned = 4;
 
 struct RegionSearch {
     const Design* design = nullptr;    // whose runs are judged
@@ -51,6 +57,19 @@ struct RegionSearch {
     std::uint64_t* planned_before = nullptr;
     // The region runs made so far, over every family and design, against the same limit.
     std::atomic<std::uint64_t>* runs_made = nullptr;
+    // The limit on the runs planned (max_region_runs, lower only in tests); the runs made
+    // may reach runs_made_per_planned times it.
+    std::uint64_t run_limit = max_region_runs;
+};
+
+// Thrown when the runs planned pass the limit, for the exploration's runner: it alone sees
+// every unit of the shard, and so how many shards bring each under the limit.
+struct RegionRunsPastLimit {
+    std::string design;
+    std::string family;         // its kind
+    std::uint64_t planned = 0;  // by its start classes
+    std::size_t classes = 0;    // of the family, in this shard
+    std::uint64_t before = 0;   // by the families searched before it
 };
 
 // One start class: every start from `first` up to `last`, both included, finds the same
@@ -71,15 +90,19 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
 std::vector<UnitOutcome> search_start_classes(const DesignExploration& design, std::size_t family,
                                               const std::vector<StartClass>& classes, const RegionSearch& search);
 
+// The runs searching one start class of a family over a range of lengths will take at
+// least: its held run, made here, says. (search_start_classes counts the same.)
+std::uint64_t start_class_runs_planned(const DesignExploration& design, std::size_t family, const StartClass& starts,
+                                       const RegionSearch& search);
+
 // Runs the design's world without the file's faults with one fault of `plan` on `node`
 // from `at`, of `size` (a length, or a clock step's size), and checks it; a run that runs
 // away names that fault.
 CheckedRun run_one_fault(const DesignExploration& design, const FaultFamilyPlan& plan, const RegionSearch& search,
                          const std::string& node, Instant at, Duration size, bool keep_trace);
 
-// Throws the ExploreError that names the command that shards the exploration when the
-// `planned` runs of `classes` start classes of `plan`, with those planned before them
-// (search.planned_before), pass max_region_runs.
+// Throws RegionRunsPastLimit when the `planned` runs of `classes` start classes of
+// `plan`, with those planned before them (search.planned_before), pass search.run_limit.
 void refuse_past_limit(const DesignExploration& design, const FaultFamilyPlan& plan, std::uint64_t planned,
                        std::size_t classes, const RegionSearch& search);
 

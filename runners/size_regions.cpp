@@ -170,6 +170,13 @@ std::vector<UnitOutcome> search_size_classes(const DesignExploration& design, st
     return outcomes;
 }
 
+std::uint64_t size_class_runs_planned(const DesignExploration& design, std::size_t family, const StartClass& starts,
+                                      const RegionSearch& search) {
+    SizeClassSearch one(design, design.families[family], search, starts);
+    one.plan();
+    return one.planned();
+}
+
 std::vector<FaultRegion> size_regions(const DesignExploration& /*design*/, std::size_t family,
                                       const std::vector<StartClass>& classes,
                                       const std::vector<UnitOutcome>& outcomes) {

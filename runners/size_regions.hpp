@@ -33,6 +33,12 @@ namespace locksim {
 std::vector<UnitOutcome> search_size_classes(const DesignExploration& design, std::size_t family,
                                              const std::vector<StartClass>& classes, const RegionSearch& search);
 
+// The runs searching one start class of a family over a range of sizes will take at
+// least (search_size_classes counts the same); planned from the run without faults, so
+// nothing runs here.
+std::uint64_t size_class_runs_planned(const DesignExploration& design, std::size_t family, const StartClass& starts,
+                                      const RegionSearch& search);
+
 // The violating regions of the family, from every one of its start classes and their
 // outcomes, in node, start and size order: one per violating segment of sizes, at the
 // class's first instant only.

@@ -5,8 +5,10 @@
 // models/lock_holder.cpp, job_server.cpp and the store clients). The order of the times a
 // violation cites is checked in violation_story_test.cpp.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <string>
@@ -16,6 +18,7 @@
 #include "models/trace_kinds.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "runners/scenario_runner.hpp"
+#include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 #include "tests/scenario_support.hpp"
 #include "tests/support.hpp"
@@ -241,4 +244,26 @@ TEST_CASE("every cause a shipped scenario states matches the trace event it name
         INFO(sort);
         CHECK(checked[sort] >= 1);
     }
+}
+
+// A Consul (or Kubernetes Lease) client keeps no deadline of its own: its holder's checks
+// read none, and the story says so instead of the time left until the end of time.
+TEST_CASE("a Consul holder that charges after losing its session found no deadline of its own at its last check") {
+    std::ifstream shipped(scenario_path("consul-lock-delay.json"));
+    nlohmann::json file = nlohmann::json::parse(shipped);
+    file["faults"] =
+        nlohmann::json::parse(R"([{"partition": [["server-1"], ["consul"]], "at": "6s", "heal_after": "40s"}])");
+    file["job"]["customers"] = nlohmann::json::array();
+    for (int customer = 41; customer <= 60; ++customer) file["job"]["customers"].push_back(customer);
+    file["designs"] = nlohmann::json::parse(R"({"cut-off": {"lock": {"lock_delay": "0s"}}})");
+    const Scenario scenario = parse_scenario(file.dump(), "consul-cut-off.json", metric_names());
+    const ScenarioOutcome outcome = run_scenario(scenario, scenario.seed);
+    std::vector<std::string> lasts;
+    for (const auto& step : build_sequence_figure(outcome.designs.front()).steps) {
+        const auto at = step.explanation.find("its last check");
+        if (at != std::string::npos) lasts.push_back(step.explanation.substr(at, step.explanation.find(';', at) - at));
+    }
+    REQUIRE_FALSE(lasts.empty());
+    CHECK(lasts.front() == "its last check, at 24.040s, found no deadline of its own");
+    for (const auto& last : lasts) CHECK_THAT(last, Catch::EndsWith("found no deadline of its own"));
 }

@@ -237,8 +237,10 @@ std::string ran_out(const Trace& trace, const std::string& holder, const FigureS
     return fmt::format("{} ran out while it was still working{}", lease, renewed ? "" : ", and it did not renew it");
 }
 
-// "29.998s left by its clock", as the holder's own check read it.
+// "29.998s left by its clock", as the holder's own check read it; a holder whose client
+// keeps no deadline (a Kubernetes Lease's, Consul's) had none to read.
 std::string left_by_its_clock(const TraceEvent& check) {
+    if (check.instant("believed_until") == never) return "no deadline of its own";
     const bool wall = check.has("clock");
     const Duration left = check.instant("believed_until") - (wall ? check.wall : check.monotonic);
     return fmt::format("{} left{}", format_duration_rounded(left), wall ? " by its wall clock" : "");
