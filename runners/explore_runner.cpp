@@ -229,6 +229,11 @@ SeedBlock overlap(SeedBlock block, std::uint64_t offset, std::uint64_t count) {
     return from < to ? SeedBlock{from - offset, to - from} : SeedBlock{0, 0};
 }
 
+// The events of a design's run without faults, at which each of its runs is counted.
+std::uint64_t events_per_run(const DesignExploration& design) {
+    return std::max<std::uint64_t>(design.baseline.events().size(), 1);
+}
+
 // What each unit of `block` costs against the limit on region runs: a placement nothing
 // (it is not a region run), a start class the runs it plans. Each class over a range of
 // lengths makes its held run for this, in parallel; only a refusal asks.
@@ -262,6 +267,23 @@ std::vector<std::uint64_t> unit_costs(const ExploreWork& work, const ExploreOpti
     return costs;
 }
 
+// A refusal that says `what` passed a limit, then how many shards bring each under it
+// (`parts` of this shard's block, or none), else `remedy` alone.
+ExploreError refusal_with_shards(const std::string& what, std::optional<std::uint32_t> parts,
+                                 const ExploreOptions& options, const std::string& command, const std::string& remedy) {
+    const std::uint64_t shards = parts ? std::uint64_t{*parts} * options.shards : 0;
+    if (!parts || shards > std::numeric_limits<std::uint32_t>::max())
+        return ExploreError(fmt::format("{}, and no number of shards brings each unit under it: {}", what, remedy));
+    // With shards already, this one's block splits into `parts` of the finer count's shards
+    // (shard_block's cuts nest); the other shards' units may need more.
+    const std::string whose =
+        options.shards > 1 ? " (what this shard's units need; each other shard says its own)" : "";
+    return ExploreError(fmt::format(
+        "{}; shard it: {} --shard 1/{} and so on to {}/{}{} (on Slurm: SHARDS={} scripts/sweep.sbatch FILE explore "
+        "DIR), then locksim merge the shards; or {}",
+        what, command, shards, shards, shards, whose, shards, remedy));
+}
+
 // The most start classes whose runs a refusal counts by running them (a few seconds of runs
 // in the shipped files).
 constexpr std::uint64_t max_classes_costed = 20'000;
@@ -286,41 +308,93 @@ std::uint64_t classes_run_to_cost(const ExploreWork& work, SeedBlock block) {
 // costs of all its units.
 ExploreError refusal_past_limit(const RegionRunsPastLimit& past, const ExploreWork& work, const ExploreOptions& options,
                                 SeedBlock block, const std::string& command) {
+    const std::uint64_t limit = options.region_run_limit;
     const std::uint64_t total = past.before + past.planned;
-    const std::string others = past.before == 0
-                                   ? std::string()
-                                   : fmt::format(", after {} for the families explored before it: {} in all",
-                                                 grouped(past.before), grouped(total));
     const std::string what = fmt::format(
         "design \"{}\": exploring {} exactly takes at least {} runs ({} start classes{}){}, more than the {} one "
         "explore may plan",
         past.design, past.family, grouped(past.planned), grouped(past.classes),
-        options.shards > 1 ? " in this shard" : "", others, grouped(options.region_run_limit));
+        options.shards > 1 ? " in this shard" : "",
+        past.before == 0 ? std::string()
+                         : fmt::format(", after {} for the families explored before it: {} in all",
+                                       grouped(past.before), grouped(total)),
+        grouped(limit));
     // Counting a class's runs takes its held run: past a few seconds of them the refusal
     // would cost what it refuses, and gives the lower bound instead.
     if (classes_run_to_cost(work, block) > max_classes_costed) {
-        const std::uint64_t fewest = (total + options.region_run_limit - 1) / options.region_run_limit * options.shards;
+        const std::uint64_t fewest = (total + limit - 1) / limit * options.shards;
         return ExploreError(fmt::format(
             "{}; shard it into at least {} shards: {} --shard 1/{} and so on, then locksim merge the shards (each "
             "shard refused says what its own units need); or narrow the range or name fewer targets",
             what, fewest, command, fewest));
     }
-    const std::optional<std::uint32_t> parts =
-        shards_that_pass(unit_costs(work, options, block), options.region_run_limit);
-    const std::uint64_t shards = parts ? std::uint64_t{*parts} * options.shards : 0;
-    if (!parts || shards > std::numeric_limits<std::uint32_t>::max())
-        return ExploreError(
-            fmt::format("{}, and no number of shards brings each of its start classes under it: narrow "
-                        "the range or name fewer targets",
-                        what));
-    // With shards already, this one's block splits into `parts` of the finer count's shards
-    // (shard_block's cuts nest); the other shards' units may need more.
-    const std::string whose =
-        options.shards > 1 ? fmt::format(" (what this shard's units need; each other shard says its own)") : "";
-    return ExploreError(fmt::format(
-        "{}; shard it: {} --shard 1/{} and so on to {}/{}{} (on Slurm: SHARDS={} scripts/sweep.sbatch FILE explore "
-        "DIR), then locksim merge the shards; or narrow the range or name fewer targets",
-        what, command, shards, shards, shards, whose, shards));
+    return refusal_with_shards(what, shards_that_pass(unit_costs(work, options, block), limit), options, command,
+                               "narrow the range or name fewer targets");
+}
+
+// The runs one start class will take, as far as the run without faults tells before any
+// runs: over a range of sizes, what it plans (from that run alone); over a range of lengths,
+// its held run and both ends of each gap between the events the run without faults has
+// among its ends (the held run's own events, which plan it, are those and the fault's).
+std::uint64_t class_runs_foreseen(const DesignExploration& design, std::size_t family, const StartClass& starts) {
+    const FaultFamilyPlan& plan = design.families[family];
+    if (plan.size_range) return size_class_runs_planned(design, family, starts, RegionSearch{});
+    const auto& events = design.baseline.events();
+    const auto at_or_after = [&](Instant at) {
+        return std::partition_point(events.begin(), events.end(), [at](const TraceEvent& e) { return e.at < at; });
+    };
+    const auto among =
+        at_or_after(starts.last + plan.lengths->longest) - at_or_after(starts.first + plan.lengths->shortest);
+    return 2 * static_cast<std::uint64_t>(among) + 3;
+}
+
+// The events a shard processes, as foreseen before it runs: each unit's runs (a placement's
+// one, a start class's class_runs_foreseen) times the events of its design's run without
+// faults.
+std::vector<std::uint64_t> unit_events(const ExploreWork& work, SeedBlock block) {
+    std::vector<std::uint64_t> events(block.count, 0);
+    std::uint64_t offset = 0;
+    for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
+        const DesignExploration& explored = work.exploration.designs[d];
+        const std::uint64_t run = events_per_run(explored);
+        const SeedBlock placements = overlap(block, offset, work.to_run[d].size());
+        std::fill_n(events.begin() + static_cast<std::ptrdiff_t>(offset + placements.first - block.first),
+                    placements.count, run);
+        offset += work.to_run[d].size();
+        for (std::size_t f = 0; f < work.classes[d].size(); ++f) {
+            const auto& classes = work.classes[d][f];
+            const SeedBlock these = overlap(block, offset, classes.size());
+            for (std::uint64_t k = 0; k < these.count; ++k) {
+                const std::uint64_t runs = class_runs_foreseen(explored, f, classes[these.first + k]);
+                events[offset + these.first + k - block.first] = runs > std::numeric_limits<std::uint64_t>::max() / run
+                                                                     ? std::numeric_limits<std::uint64_t>::max()
+                                                                     : runs * run;
+            }
+            offset += classes.size();
+        }
+    }
+    return events;
+}
+
+// Refuses, before any of them runs, a shard whose runs would process more events than
+// max_explore_events: explore's work grows with the square of a file's job (more events
+// to strike at, each run longer).
+void refuse_past_event_budget(const ExploreWork& work, const ExploreOptions& options, SeedBlock block,
+                              std::uint64_t placements, const std::string& command) {
+    const std::vector<std::uint64_t> events = unit_events(work, block);
+    std::uint64_t total = 0;
+    for (const std::uint64_t each : events)
+        if (__builtin_add_overflow(total, each, &total)) total = std::numeric_limits<std::uint64_t>::max();
+    if (total <= options.event_budget) return;
+    std::uint64_t longest_run = 0;
+    for (const auto& design : work.exploration.designs) longest_run = std::max(longest_run, events_per_run(design));
+    const std::string what = fmt::format(
+        "exploring {} takes {} placement runs and {} start classes of runs of up to {} events each (the runs "
+        "without faults), about {} events in all, more than the {} one explore processes at once",
+        options.shards > 1 ? "this shard" : "the file", grouped(placements), grouped(block.count - placements),
+        grouped(longest_run), grouped(total), grouped(options.event_budget));
+    throw refusal_with_shards(what, shards_that_pass(events, options.event_budget), options, command,
+                              "explore fewer targets, sizes or designs (--design), or a shorter job");
 }
 
 // Runs the units of `block`, into `outcomes` (indexed from the block's first).
@@ -343,6 +417,7 @@ void run_units(ExploreWork& work, const Scenario& scenario, const ExploreOptions
         }
     }
     options.planned(placements, start_classes);
+    refuse_past_event_budget(work, options, block, placements, command);
 
     std::uint64_t offset = 0;
     std::uint64_t finished = 0;

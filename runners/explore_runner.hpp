@@ -43,6 +43,9 @@ struct ExploreOptions {
     // The region runs one exploration (or shard) may plan and make (runners/fault_regions.hpp);
     // lower only in tests.
     std::uint64_t region_run_limit = max_region_runs;
+    // The events one exploration (or shard) may process, counted before it runs
+    // (max_explore_events; lower only in tests).
+    std::uint64_t event_budget = max_explore_events;
     // The outcome of every unit, from the shards `merge` joins: then nothing runs but the
     // runs without faults that plan the exploration.
     const std::vector<UnitOutcome>* given = nullptr;

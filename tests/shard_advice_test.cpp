@@ -30,17 +30,33 @@ bool every_shard_passes(const std::vector<std::uint64_t>& costs, std::uint32_t s
     return true;
 }
 
+// Which limit a test lowers.
+enum class Limit { region_runs, events };
+
 // The message with which exploring `scenario` as shard `shard` of `shards` under a limit of
-// `limit` region runs is refused, or nothing when it runs.
+// `limit` region runs or events is refused, or nothing when it runs.
 std::optional<std::string> refusal(const Scenario& scenario, std::uint32_t shard, std::uint32_t shards,
-                                   std::uint64_t limit) {
+                                   std::uint64_t limit, Limit which = Limit::region_runs) {
+    ExploreOptions options{.threads = 2, .shard = shard, .shards = shards};
+    (which == Limit::region_runs ? options.region_run_limit : options.event_budget) = limit;
     try {
-        run_explore_shard(scenario,
-                          ExploreOptions{.threads = 2, .shard = shard, .shards = shards, .region_run_limit = limit});
+        run_explore_shard(scenario, options);
     } catch (const ExploreError& error) {
         return std::string(error.what());
     }
     return std::nullopt;
+}
+
+// The count of shards `refused` advises (a test failure if it advises none).
+std::uint32_t shards_advised(const std::string& refused) {
+    INFO(refused);
+    std::smatch said;
+    const std::regex advice(
+        R"(; shard it: locksim explore small\.json[^;]* --shard 1/(\d+) and so on to (\d+)/(\d+) )");
+    REQUIRE(std::regex_search(refused, said, advice));
+    CHECK(said[2] == said[1]);
+    CHECK(said[3] == said[1]);
+    return static_cast<std::uint32_t>(std::stoul(said[1]));
 }
 
 }  // namespace
@@ -98,4 +114,27 @@ TEST_CASE("an explore past its limit advises a count of shards each of which exp
         if (!refused) continue;
         CHECK_THAT(*refused, Catch::Contains("in this shard") && Catch::Contains("each other shard says its own"));
     }
+}
+
+TEST_CASE(
+    "an explore whose runs would process more events than its budget is refused before any runs, with shards that "
+    "pass") {
+    const Scenario scenario = parse_scenario(flagship_with_small_explore().dump(), "small.json", metric_names());
+    constexpr std::uint64_t budget = 40'000;
+    const std::optional<std::string> whole = refusal(scenario, 1, 1, budget, Limit::events);
+    REQUIRE(whole.has_value());
+    INFO(*whole);
+    CHECK_THAT(*whole, Catch::StartsWith("exploring the file takes 60 placement runs and 57 start classes of runs of "
+                                         "up to 242 events each (the runs without faults), about 53,742 events in "
+                                         "all, more than the 40,000 one explore processes at once; shard it: "));
+    const std::uint32_t shards = shards_advised(*whole);
+    for (std::uint32_t shard = 1; shard <= shards; ++shard) {
+        INFO("shard " << shard << "/" << shards);
+        CHECK(refusal(scenario, shard, shards, budget, Limit::events).value_or("passes") == "passes");
+    }
+    bool one_fewer_refused = false;
+    for (std::uint32_t shard = 1; shard < shards; ++shard)
+        one_fewer_refused =
+            one_fewer_refused || refusal(scenario, shard, shards - 1, budget, Limit::events).has_value();
+    CHECK(one_fewer_refused);
 }
