@@ -394,7 +394,7 @@ void Engine::drop(const Event& event) {
     if (!event.action.is_resume()) take_callback(event.action.callback());
 }
 
-RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
+RunSummary Engine::run(Instant horizon, std::uint64_t event_limit, std::size_t trace_bytes_limit) {
     RunSummary summary;
     while (!queue_.empty() && !failure_ && !stopped_) {
         if (queue_.next().at > horizon) {
@@ -408,6 +408,18 @@ RunSummary Engine::run(Instant horizon, std::uint64_t event_limit) {
                             "may be retrying without a delay (if the run is meant to be this long, "
                             "raise the limit with --max-events)",
                             event_limit, format_seconds(now_)));
+        // Now and then: the trace grows by a few events at each handling.
+        if (summary.events_handled % 4096 == 0 && trace_.bytes_held() > trace_bytes_limit) {
+            // In MiB to a tenth, rounded down.
+            const auto mib = [](std::size_t bytes) {
+                const std::size_t tenths = bytes * 10 >> 20;
+                return fmt::format("{}.{} MiB", tenths / 10, tenths % 10);
+            };
+            throw RunawayRun(fmt::format(
+                "the run's trace held {} ({} events) by true time {} and was stopped, more than the {} one run "
+                "may keep; shorten the horizon or the job, or run it with locksim sweep, which keeps no trace",
+                mib(trace_.bytes_held()), trace_.events().size(), format_seconds(now_), mib(trace_bytes_limit)));
+        }
         Event event = queue_.pop();
         // True time never goes back: the queue hands out events in (time, sequence) order,
         // and nothing may be scheduled before now.

@@ -160,10 +160,16 @@ public:
     void stop() { stopped_ = true; }
 
     // Handles events in order until none remain, stop() is called, or the next is after
-    // `horizon`. Throws RunawayRun after `event_limit` events.
+    // `horizon`. Throws RunawayRun after `event_limit` events, or once the trace it keeps
+    // holds more than `trace_bytes_limit`.
     // A process that throws ends the run: the exception propagates from here.
-    RunSummary run(Instant horizon, std::uint64_t event_limit = default_event_limit);
+    RunSummary run(Instant horizon, std::uint64_t event_limit = default_event_limit,
+                   std::size_t trace_bytes_limit = default_trace_bytes_limit);
     static constexpr std::uint64_t default_event_limit = 50'000'000;
+    // What one run's kept trace may hold: memory is bounded by bytes, not by the events a run
+    // may take (a run that keeps no trace, as a sweep's, holds little whatever its length).
+    // 1 GiB is about 14 million events (some 75 bytes each), more than any page can show.
+    static constexpr std::size_t default_trace_bytes_limit = std::size_t{1} << 30;
 
     // Called by a finished root process; see spawn().
     void process_finished(NodeId node, std::uint64_t process_id, std::exception_ptr error);

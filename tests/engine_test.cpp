@@ -403,3 +403,35 @@ TEST_CASE("an event that does not match its kind's declaration is refused where 
                Catch::Contains("given twice"));
     CHECK(engine.trace().events().size() == 2);
 }
+
+// Memory is bounded by what the kept trace holds, not by an event count: a run that keeps
+// its trace stops with the reason once the trace passes its budget; one that keeps none
+// runs as long as its events allow.
+TEST_CASE("a run whose kept trace passes its byte limit stops with the reason, one that keeps none runs on") {
+    const auto world = [](Engine& engine) {
+        const NodeId server = engine.add_node("server-1");
+        for (int k = 1; k <= 20'000; ++k)
+            engine.schedule_at(at(milliseconds(k)), server, [&engine, server, k] {
+                Host(engine, server).record(test_note, {{"answer", std::int64_t{k}}, {"holder", server}});
+            });
+    };
+    constexpr std::size_t limit = 256 * 1024;
+    Engine keeping(1);
+    world(keeping);
+    try {
+        keeping.run(at(1_min), Engine::default_event_limit, limit);
+        FAIL("the run kept more than its limit and went on");
+    } catch (const RunawayRun& runaway) {
+        const std::string said = runaway.what();
+        // Checked every 4,096 events: the first check finds the trace past its limit.
+        CHECK(said ==
+              "the run's trace held 0.5 MiB (4096 events) by true time 4.096s and was stopped, more than the 0.2 MiB "
+              "one run may keep; shorten the horizon or the job, or run it with locksim sweep, which keeps no trace");
+        CHECK(keeping.trace().bytes_held() > limit);
+        CHECK(keeping.trace().events().size() < 20'000);
+    }
+    Engine not_keeping(1);
+    not_keeping.keep_trace_events(false);
+    world(not_keeping);
+    CHECK(not_keeping.run(at(1_min), Engine::default_event_limit, limit).events_handled == 20'000);
+}
