@@ -35,8 +35,8 @@ enum class Limit { region_runs, events };
 
 // The message with which exploring `scenario` as shard `shard` of `shards` under a limit of
 // `limit` region runs or events is refused, or nothing when it runs.
-std::optional<std::string> refusal(const Scenario& scenario, std::uint32_t shard, std::uint32_t shards,
-                                   std::uint64_t limit, Limit which = Limit::region_runs) {
+std::optional<std::string> explore_refusal(const Scenario& scenario, std::uint32_t shard, std::uint32_t shards,
+                                           std::uint64_t limit, Limit which = Limit::region_runs) {
     ExploreOptions options{.threads = 2, .shard = shard, .shards = shards};
     (which == Limit::region_runs ? options.region_run_limit : options.event_budget) = limit;
     try {
@@ -90,7 +90,7 @@ TEST_CASE("shards that pass: the fewest from the total over the limit, as shard_
 TEST_CASE("an explore past its limit advises a count of shards each of which explores, where one fewer is refused") {
     const Scenario scenario = parse_scenario(flagship_with_small_explore().dump(), "small.json", metric_names());
     constexpr std::uint64_t limit = 150;
-    const std::optional<std::string> whole = refusal(scenario, 1, 1, limit);
+    const std::optional<std::string> whole = explore_refusal(scenario, 1, 1, limit);
     REQUIRE(whole.has_value());
     INFO(*whole);
     std::smatch said;
@@ -102,15 +102,15 @@ TEST_CASE("an explore past its limit advises a count of shards each of which exp
     REQUIRE(shards > 1);
     for (std::uint32_t shard = 1; shard <= shards; ++shard) {
         INFO("shard " << shard << "/" << shards);
-        CHECK(refusal(scenario, shard, shards, limit).value_or("passes") == "passes");
+        CHECK(explore_refusal(scenario, shard, shards, limit).value_or("passes") == "passes");
     }
     bool one_fewer_refused = false;
     for (std::uint32_t shard = 1; shard < shards; ++shard)
-        one_fewer_refused = one_fewer_refused || refusal(scenario, shard, shards - 1, limit).has_value();
+        one_fewer_refused = one_fewer_refused || explore_refusal(scenario, shard, shards - 1, limit).has_value();
     CHECK(one_fewer_refused);
     // A shard of those too few says what its own units need: the finer count passes.
     for (std::uint32_t shard = 1; shard < shards; ++shard) {
-        const auto refused = refusal(scenario, shard, shards - 1, limit);
+        const auto refused = explore_refusal(scenario, shard, shards - 1, limit);
         if (!refused) continue;
         CHECK_THAT(*refused, Catch::Contains("in this shard") && Catch::Contains("each other shard says its own"));
     }
@@ -121,7 +121,7 @@ TEST_CASE(
     "pass") {
     const Scenario scenario = parse_scenario(flagship_with_small_explore().dump(), "small.json", metric_names());
     constexpr std::uint64_t budget = 40'000;
-    const std::optional<std::string> whole = refusal(scenario, 1, 1, budget, Limit::events);
+    const std::optional<std::string> whole = explore_refusal(scenario, 1, 1, budget, Limit::events);
     REQUIRE(whole.has_value());
     INFO(*whole);
     CHECK_THAT(*whole, Catch::StartsWith("exploring the file takes 60 placement runs and 57 start classes of runs of "
@@ -130,11 +130,11 @@ TEST_CASE(
     const std::uint32_t shards = shards_advised(*whole);
     for (std::uint32_t shard = 1; shard <= shards; ++shard) {
         INFO("shard " << shard << "/" << shards);
-        CHECK(refusal(scenario, shard, shards, budget, Limit::events).value_or("passes") == "passes");
+        CHECK(explore_refusal(scenario, shard, shards, budget, Limit::events).value_or("passes") == "passes");
     }
     bool one_fewer_refused = false;
     for (std::uint32_t shard = 1; shard < shards; ++shard)
         one_fewer_refused =
-            one_fewer_refused || refusal(scenario, shard, shards - 1, budget, Limit::events).has_value();
+            one_fewer_refused || explore_refusal(scenario, shard, shards - 1, budget, Limit::events).has_value();
     CHECK(one_fewer_refused);
 }

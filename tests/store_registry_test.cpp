@@ -135,12 +135,23 @@ TEST_CASE("the errors that list stores list the registry's, in its order") {
           "\"db-advisory\" and \"db-for-update\"");
 }
 
-TEST_CASE("etcd's minimum lease TTL is one and a half election timeouts, rounded up to whole seconds") {
-    // server/etcdserver/server.go: minTTL = (3 * ElectionTicks / 2) heartbeats, and the
-    // lessor's MinLeaseTTL is math.Ceil of it in seconds.
-    CHECK(etcd_minimum_ttl(seconds(1)) == seconds(2));  // etcd's defaults: 100 ms heartbeat, 1 s election
-    CHECK(etcd_minimum_ttl(seconds(2)) == seconds(3));
-    CHECK(etcd_minimum_ttl(milliseconds(500)) == seconds(1));
-    CHECK(etcd_minimum_ttl(milliseconds(1400)) == seconds(3));  // 2.1 s, rounded up
-    CHECK(etcd_minimum_ttl(seconds(10)) == seconds(15));
+TEST_CASE("etcd's minimum lease TTL counts the election timeout in whole heartbeats, then rounds up to seconds") {
+    // server/etcdserver/server.go: minTTL = (3 * ElectionTicks / 2) heartbeats, with
+    // ElectionTicks = ElectionMs / TickMs (server/embed/config.go), both integer divisions;
+    // the lessor's MinLeaseTTL is math.Ceil of it in seconds.
+    const auto minimum = [](Duration election, std::optional<Duration> heartbeat = std::nullopt) {
+        ConsensusSpec consensus;
+        consensus.election_timeout = election;
+        consensus.heartbeat_interval = heartbeat;
+        return etcd_minimum_ttl(consensus);
+    };
+    CHECK(minimum(seconds(1)) == seconds(2));  // etcd's defaults: 100 ms heartbeat, 1 s election: 1.5 s
+    CHECK(minimum(seconds(2)) == seconds(3));
+    CHECK(minimum(milliseconds(500)) == seconds(1));
+    CHECK(minimum(milliseconds(1400)) == seconds(3));  // 10 ticks of 140 ms, 15 of them: 2.1 s, rounded up
+    CHECK(minimum(seconds(10)) == seconds(15));
+    // Ticks are whole: 2,100 / 400 ms is 5 ticks, 7 heartbeats, 2.8 s: 3 s, not 1.5 × 2.1 s rounded up (4 s).
+    CHECK(minimum(milliseconds(2100), milliseconds(400)) == seconds(3));
+    // 1,400 / 280 ms: 5 ticks, 7 heartbeats, 1.96 s: 2 s, not 3 s.
+    CHECK(minimum(milliseconds(1400), milliseconds(280)) == seconds(2));
 }

@@ -226,8 +226,8 @@ void ConsensusEnsemble::arm_session_expiry(std::int64_t session) {
 }
 
 Duration ConsensusEnsemble::heartbeat_interval() const {
-    const ConsensusSpec& consensus = spec_.consensus;
-    return consensus.heartbeat_interval.value_or(consensus.election_timeout / (flavor_ == Flavor::etcd ? 10 : 4));
+    return spec_.consensus.heartbeat(flavor_ == Flavor::etcd ? ConsensusSpec::etcd_heartbeats_per_election
+                                                             : ConsensusSpec::zookeeper_heartbeats_per_election);
 }
 
 std::optional<bool> ConsensusEnsemble::heartbeat(std::int64_t session) {

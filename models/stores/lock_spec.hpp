@@ -119,6 +119,12 @@ struct ConsensusSpec {
     // etcd: how often the leader says it is alive; by default a tenth of the election
     // timeout, as etcd's defaults (100 ms, 1 s). ZooKeeper's leader: a quarter of it.
     std::optional<Duration> heartbeat_interval;
+    static constexpr std::int64_t etcd_heartbeats_per_election = 10;
+    static constexpr std::int64_t zookeeper_heartbeats_per_election = 4;
+    // The heartbeat interval given, else the flavour's share of the election timeout.
+    Duration heartbeat(std::int64_t heartbeats_per_election) const {
+        return heartbeat_interval.value_or(election_timeout / heartbeats_per_election);
+    }
     Duration tick = seconds(2);  // zookeeper: tickTime; a session timeout is clamped to [2, 20] ticks
 };
 

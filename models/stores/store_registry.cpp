@@ -16,12 +16,9 @@ Duration zookeeper_session_timeout(const LockSpec& lock, Duration asked) {
     return std::clamp(asked, lock.consensus.tick * 2, lock.consensus.tick * 20);
 }
 
-// etcd raises a lease TTL below its minTTL: one and a half election timeouts, rounded up
-// to whole seconds (server/etcdserver/server.go: minTTL is (3 * ElectionTicks / 2)
-// heartbeats, and the lessor takes math.Ceil of it in seconds). 2 s at etcd's default 1 s
-// election timeout, 3 s at 2 s.
+// etcd raises a lease TTL below its minimum (etcd_minimum_ttl).
 Duration etcd_lease_ttl(const LockSpec& lock, Duration asked) {
-    return std::max(asked, etcd_minimum_ttl(lock.consensus.election_timeout));
+    return std::max(asked, etcd_minimum_ttl(lock.consensus));
 }
 
 std::vector<StoreEntry> make_registry() {
@@ -150,10 +147,14 @@ std::vector<StoreEntry> checked(std::vector<StoreEntry> stores) {
 
 }  // namespace
 
-Duration etcd_minimum_ttl(Duration election_timeout) {
+Duration etcd_minimum_ttl(const ConsensusSpec& consensus) {
     constexpr std::int64_t second = 1'000'000'000;
-    const std::int64_t one_and_a_half = election_timeout.ns / 2 * 3 + election_timeout.ns % 2 * 3 / 2;
-    return seconds((one_and_a_half + second - 1) / second);
+    const Duration heartbeat = consensus.heartbeat(ConsensusSpec::etcd_heartbeats_per_election);
+    // Whole ticks, as etcd counts them: ElectionTicks = ElectionMs / TickMs, and the
+    // minimum (3 * ElectionTicks / 2) ticks, both in integer division.
+    const std::int64_t election_ticks = consensus.election_timeout.ns / heartbeat.ns;
+    const std::int64_t minimum = 3 * election_ticks / 2 * heartbeat.ns;
+    return seconds((minimum + second - 1) / second);
 }
 
 std::string NodeNaming::numbered_node(int k) const {

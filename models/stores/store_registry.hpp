@@ -99,8 +99,11 @@ bool gives_tokens(const LockSpec& lock);
 // lock (its ttl); nothing for other stores.
 std::optional<Duration> holder_idle_timeout(const LockSpec& lock);
 
-// etcd's minimum lease TTL for a cluster with this election timeout: 1.5 of it, rounded up
-// to whole seconds.
-Duration etcd_minimum_ttl(Duration election_timeout);
+// etcd's minimum lease TTL for a cluster with these timings: (3 × ElectionTicks / 2)
+// heartbeats, ElectionTicks the election timeout in whole heartbeats, both in integer
+// division, rounded up to whole seconds (server/etcdserver/server.go, minTTL;
+// server/embed/config.go, ElectionTicks; the lessor's MinLeaseTTL takes math.Ceil of it in
+// seconds). 2 s at etcd's defaults (1 s, 100 ms); 3 s, not 4 s, at 2,100/400 ms (5 ticks).
+Duration etcd_minimum_ttl(const ConsensusSpec& consensus);
 
 }  // namespace locksim
