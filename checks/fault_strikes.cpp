@@ -53,7 +53,9 @@ void StrikeReader::read(const TraceEvent& event) {
     if (kind == trace_kind::belief_acquired || kind == trace_kind::lock_granted ||
         (without_lock_ && (kind == trace_kind::job_started || kind == trace_kind::job_campaigning)))
         reach_later();
-    if ((kind == trace_kind::message_held || kind == trace_kind::message_lost) && event.has("cause")) touch(event);
+    if ((kind == trace_kind::message_held || kind == trace_kind::message_lost || kind == trace_kind::message_stalled) &&
+        event.has("cause"))
+        touch(event);
     if (kind == trace_kind::fault_struck) strike(event);
 }
 
@@ -161,12 +163,13 @@ void StrikeReader::reach_later() {
     }
 }
 
-// A message a fault on links held back or lost.
+// A message a fault on links held back (a stream's retransmission holds it back too) or
+// lost.
 void StrikeReader::touch(const TraceEvent& event) {
     const auto found = by_sequence_.find(static_cast<std::uint64_t>(event.integer("cause")));
     if (found == by_sequence_.end()) return;
     FaultStrike& strike = strikes_[found->second];
-    if (event.kind == trace_kind::message_held)
+    if (event.kind == trace_kind::message_held || event.kind == trace_kind::message_stalled)
         ++strike.messages.held;
     else if (event.flag("cut"))
         ++strike.messages.cut;

@@ -85,6 +85,16 @@ Described network_event(const TraceEvent& event, const Context& context) {
         return EventText{fmt::format("a message to {} is lost{}", context.name(event.node_ref("to")),
                                      event.flag("cut") ? " (the link is cut)" : ""),
                          EventTone::fault};
+    if (k == kind::message_stalled)
+        return EventText{fmt::format("a message to {} waits for its stream to retransmit{}",
+                                     context.name(event.node_ref("to")), event.flag("cut") ? " (the link is cut)" : ""),
+                         EventTone::fault};
+    if (k == kind::connection_reset)
+        return EventText{
+            fmt::format("its stream to {} gives up after {} and is reset: {} message{} lost",
+                        context.name(event.node_ref("to")), format_duration_rounded(event.duration("after")),
+                        event.integer("messages"), event.integer("messages") == 1 ? "" : "s"),
+            EventTone::fault};
     if (k == kind::network_partitioned || k == kind::network_healed) {
         const auto cut = partition_cut(event);
         const bool healed = k == kind::network_healed;

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <utility>
 
+#include "sim/tcp_stream.hpp"
+
 namespace locksim {
 
 void Network::ensure_vertices(std::uint32_t count) {
@@ -117,8 +119,40 @@ std::vector<std::vector<NodeId>> Network::reachable_groups() const {
     return groups;
 }
 
+std::pair<bool, FaultCause> Network::lost_now(Link& l, Direction& way) {
+    const Instant now = engine_.now();
+    const Odds& loss = l.behaviour.loss;
+    const bool cut = !way.cuts.empty();
+    FaultCause lost_to = cut ? way.cuts.front() : no_fault_cause;
+    bool lost = cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
+    // A burst draws only while one is in force, so a run without bursts draws as before.
+    std::erase_if(way.bursts, [now](const Burst& b) { return b.until <= now; });
+    for (const auto& burst : way.bursts)
+        if (!lost && way.random.chance(burst.loss.numerator, burst.loss.denominator)) {
+            lost = true;
+            lost_to = burst.cause;
+        }
+    return {lost, lost_to};
+}
+
+void Network::deliver(Instant at, MessageId id, NodeId from, NodeId to, std::string label, Delivery on_delivery,
+                      bool duplicate) {
+    engine_.schedule_at(
+        at, to,
+        [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), duplicate]() mutable {
+            if (tracing_messages_ || duplicate)
+                engine_.record(to, trace_kind::message_delivered,
+                               {{"id", static_cast<std::int64_t>(id)},
+                                {"from", from},
+                                {"label", label},
+                                {"duplicate", duplicate}});
+            on_delivery();
+        });
+}
+
 MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
-                        std::optional<MessageId> in_reply_to, Connection connection) {
+                        std::optional<MessageId> in_reply_to, Connection connection,
+                        std::optional<ResetNotice> on_reset) {
     Link& l = link(from, to);
     Direction& way = from.index == l.low_end ? *l.upward : *l.downward;
 
@@ -142,24 +176,19 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         }
     way.next_held.clear();
     delivery += held_extra;
-    const bool in_order = !l.behaviour.reorder && connection == Connection::shared;
+    const bool shared = connection == Connection::shared;
+    const bool in_order = !l.behaviour.reorder && shared;
     if (in_order && delivery < way.last_delivery) delivery = way.last_delivery;  // in order, like TCP
-    const Odds& loss = l.behaviour.loss;
+    // Behind a stream that retransmits, a message waits for it, whatever the link does now.
+    const bool behind_stall = shared && way.shared_stall.has_value();
+    auto [lost, lost_to] = behind_stall ? std::pair{false, no_fault_cause} : lost_now(l, way);
+    const bool stalls = behind_stall || (lost && connection != Connection::datagram);
+    if (stalls) lost = false;
+    // A lost or stalled message holds nothing back, nor does one on a connection of its own.
+    if (!lost && !stalls && shared) way.last_delivery = std::max(way.last_delivery, delivery);
     const Odds& duplication = l.behaviour.duplication;
-    const bool cut = !way.cuts.empty();
-    FaultCause lost_to = cut ? way.cuts.front() : no_fault_cause;
-    bool lost = cut || (!loss.never() && way.random.chance(loss.numerator, loss.denominator));
-    // A burst draws only while one is in force, so a run without bursts draws as before.
-    std::erase_if(way.bursts, [now](const Burst& b) { return b.until <= now; });
-    for (const auto& burst : way.bursts)
-        if (!lost && way.random.chance(burst.loss.numerator, burst.loss.denominator)) {
-            lost = true;
-            lost_to = burst.cause;
-        }
-    // A lost message holds nothing back, nor does one on a connection of its own.
-    if (!lost && connection == Connection::shared) way.last_delivery = std::max(way.last_delivery, delivery);
     const bool duplicated =
-        !lost && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
+        !lost && !stalls && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
 
     const MessageId id = next_message_++;
     // The label is read only by the trace: made when it shows the message, or a duplicate.
@@ -176,9 +205,26 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
     };
     if (lost) {
-        FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", cut}};
+        FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", !way.cuts.empty()}};
         cause_field(fields, lost_to);
         engine_.record(from, trace_kind::message_lost, fields);
+        return id;
+    }
+    if (stalls) {
+        std::uint64_t stall_number = 0;
+        if (behind_stall) {
+            stall_number = *way.shared_stall;
+        } else {
+            stall_number = next_stall_++;
+            stalls_.emplace(stall_number, Stall{from, to, shared, now, 0, lost_to, {}});
+            if (shared) way.shared_stall = stall_number;
+            schedule_retransmission(stall_number);
+        }
+        Stall& stall = stalls_.at(stall_number);
+        FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", !way.cuts.empty()}};
+        cause_field(fields, stall.cause);
+        engine_.record(from, trace_kind::message_stalled, fields);
+        stall.messages.push_back(Stalled{id, std::move(label), std::move(on_delivery), std::move(on_reset)});
         return id;
     }
     if (held_extra > Duration{}) {
@@ -186,21 +232,67 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         cause_field(fields, held_cause);
         engine_.record(from, trace_kind::message_held, fields);
     }
-    auto delivery_of = [this, id, from, to](std::string label, Delivery on_delivery, bool copy) {
-        return [this, id, from, to, label = std::move(label), on_delivery = std::move(on_delivery), copy] {
-            if (tracing_messages_ || copy)
-                engine_.record(
-                    to, trace_kind::message_delivered,
-                    {{"id", static_cast<std::int64_t>(id)}, {"from", from}, {"label", label}, {"duplicate", copy}});
-            on_delivery();
-        };
-    };
     // The message's label and handler move into its delivery; a duplicate gets copies.
-    engine_.schedule_at(delivery, to,
-                        duplicated ? delivery_of(label, on_delivery, false)
-                                   : delivery_of(std::move(label), std::move(on_delivery), false));
-    if (duplicated) engine_.schedule_at(delivery, to, delivery_of(std::move(label), std::move(on_delivery), true));
+    if (duplicated) {
+        deliver(delivery, id, from, to, label, on_delivery, false);
+        deliver(delivery, id, from, to, std::move(label), std::move(on_delivery), true);
+    } else {
+        deliver(delivery, id, from, to, std::move(label), std::move(on_delivery), false);
+    }
     return id;
+}
+
+void Network::schedule_retransmission(std::uint64_t stall) {
+    const Stall& stalled = stalls_.at(stall);
+    // The sender's kernel retransmits, not its process: a paused sender's stream goes on.
+    engine_.schedule_after(no_node, tcp_stream::wait_before(stalled.attempts + 1),
+                           [this, stall] { retransmit(stall); });
+}
+
+void Network::retransmit(std::uint64_t number) {
+    Stall& stall = stalls_.at(number);
+    Link& l = link(stall.from, stall.to);
+    Direction& way = stall.from.index == l.low_end ? *l.upward : *l.downward;
+    ++stall.attempts;
+    const auto [lost, lost_to] = lost_now(l, way);
+    if (!lost) {
+        // Everything the stream held gets through, in order, each after the link's delay.
+        Instant at = engine_.now();
+        for (auto& message : stall.messages) {
+            Instant delivery = at + l.delay.draw(way.random);
+            if (!l.behaviour.reorder && stall.shared) delivery = std::max(delivery, way.last_delivery);
+            if (stall.shared) way.last_delivery = std::max(way.last_delivery, delivery);
+            deliver(delivery, message.id, stall.from, stall.to, std::move(message.label),
+                    std::move(message.on_delivery), false);
+        }
+        if (stall.shared) way.shared_stall.reset();
+        stalls_.erase(number);
+        return;
+    }
+    if (lost_to != no_fault_cause) stall.cause = lost_to;
+    if (stall.attempts <= tcp_stream::retries) {
+        schedule_retransmission(number);
+        return;
+    }
+    // Given up: the stream is reset, what it held is lost, and each waiting end hears of it.
+    const auto cause_field = [](FieldList& fields, FaultCause cause) {
+        if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
+    };
+    FieldList reset{{"to", stall.to},
+                    {"after", engine_.now() - stall.since},
+                    {"messages", static_cast<std::int64_t>(stall.messages.size())}};
+    cause_field(reset, stall.cause);
+    engine_.record(stall.from, trace_kind::connection_reset, reset);
+    for (auto& message : stall.messages) {
+        FieldList fields{{"id", static_cast<std::int64_t>(message.id)}, {"to", stall.to}, {"cut", !way.cuts.empty()}};
+        cause_field(fields, stall.cause);
+        engine_.record(stall.from, trace_kind::message_lost, fields);
+        if (message.on_reset)
+            engine_.schedule_at(engine_.now(), message.on_reset->node,
+                                [notify = std::move(message.on_reset->notify)]() mutable { notify(); });
+    }
+    if (stall.shared) way.shared_stall.reset();
+    stalls_.erase(number);
 }
 
 }  // namespace locksim

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,16 +85,25 @@ MessageText deferred_label(fmt::format_string<Args...> format, Args&&... args) {
         });
 }
 
-// Which connection a message travels on. Each direction of a link is one connection that
+// Which connection a message travels on. Each direction of a link is one stream that
 // keeps its order (a message waits behind those sent before it), unless the sender opens
 // one of its own for it: an HTTP client retrying on a new connection sends the retry
-// beside a request still stuck on the old one. Faults on the link (a delay spike, a loss
-// burst, a cut, a held message) touch every connection alike.
-enum class Connection : std::uint8_t { shared, fresh };
+// beside a request still stuck on the old one. A stream loses nothing to a cut or to loss:
+// it retransmits until the message gets through or gives up and resets
+// (sim/tcp_stream.hpp). A datagram is sent once, and lost is lost. Faults on the link (a
+// delay spike, a loss burst, a cut, a held message) touch every connection alike.
+enum class Connection : std::uint8_t { shared, fresh, datagram };
 
 // What runs on the receiver when a message arrives: a request's handler, with what it
 // captured, fits without a heap allocation.
 using Delivery = InlineFunction<void(), 160>;
+
+// What runs, on `node`, when the stream a message travels on is reset before the message
+// got through: the error a client's socket reports to the code waiting on it.
+struct ResetNotice {
+    NodeId node;
+    InlineFunction<void(), 48> notify;
+};
 
 class Network {
 public:
@@ -128,8 +138,11 @@ public:
     // sequence diagram writes on the arrow ("SET lock:renewals 7f3a9c1e NX PX 30000").
     // On a fresh connection it waits behind nothing sent before and holds back nothing
     // sent after.
+    // A message on a stream that the link cannot carry now waits for the stream's
+    // retransmission (message.stalled); if the stream is reset first, `on_reset` runs.
     MessageId send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
-                   std::optional<MessageId> in_reply_to = std::nullopt, Connection connection = Connection::shared);
+                   std::optional<MessageId> in_reply_to = std::nullopt, Connection connection = Connection::shared,
+                   std::optional<ResetNotice> on_reset = std::nullopt);
 
     // Sweeps leave messages out of the trace: checkers never read them, and they are most
     // of its size.
@@ -151,9 +164,27 @@ private:
         Instant until;
         FaultCause cause;
     };
+    // A message a stream holds until a retransmission gets it through.
+    struct Stalled {
+        MessageId id;
+        std::string label;  // empty unless the trace shows messages
+        Delivery on_delivery;
+        std::optional<ResetNotice> on_reset;
+    };
+    // A stream retransmitting: its messages in order, from the first it could not carry.
+    struct Stall {
+        NodeId from;
+        NodeId to;
+        bool shared = true;  // the direction's own stream, which later messages wait behind
+        Instant since;
+        int attempts = 0;  // retransmissions made
+        FaultCause cause = no_fault_cause;
+        std::vector<Stalled> messages;
+    };
     struct Direction {
         RandomStream random;
         Instant last_delivery;
+        std::optional<std::uint64_t> shared_stall;  // the direction's stream, while it retransmits
         // Partitions in force, oldest first: overlapping ones heal one at a time, and a
         // message lost to them is the oldest's.
         std::vector<FaultCause> cuts;
@@ -184,6 +215,18 @@ private:
     Link& link(NodeId a, NodeId b);
     // Messages pass between a and b both ways: linked, and cut in neither direction.
     bool open_both_ways(std::uint32_t a, std::uint32_t b) const;
+    // Whether a message sent now on `way` is lost to a cut, the link's loss or a loss
+    // burst, and to which fault (no_fault_cause for the link's own loss or none).
+    std::pair<bool, FaultCause> lost_now(Link& l, Direction& way);
+    // Runs `on_delivery` on `to` at `at`, recording the delivery if messages are traced.
+    void deliver(Instant at, MessageId id, NodeId from, NodeId to, std::string label, Delivery on_delivery,
+                 bool duplicate);
+    // A stream's next retransmission, and what it finds.
+    void schedule_retransmission(std::uint64_t stall);
+    void retransmit(std::uint64_t stall);
+
+    std::map<std::uint64_t, Stall> stalls_;  // by number, the order they began in
+    std::uint64_t next_stall_ = 0;
 
     Engine& engine_;
     Graph graph_;

@@ -78,11 +78,19 @@ public:
         const NodeId server = server_;
         const MessageId request_id = network_.next_message_id();
         const Connection connection = connection_;
+        // A reset of the stream either way is the client's error: it stops waiting, with no
+        // reply, as at its timeout.
+        const auto reset_notice = [network, client, ticket] {
+            return ResetNotice{client, [network, ticket] {
+                                   if (auto waiter = network->engine().claim(ticket)) waiter.resume();
+                               }};
+        };
         // The reply comes back on the connection the request went out on.
         network_.send(
             client, server, std::move(label_),
-            [network, client, server, ticket, result, request_id, connection, serve = std::move(serve_)] {
-                serve([network, client, server, ticket, result, request_id, connection](Answer<Reply> answer) {
+            [network, client, server, ticket, result, request_id, connection, reset_notice, serve = std::move(serve_)] {
+                serve([network, client, server, ticket, result, request_id, connection,
+                       reset_notice](Answer<Reply> answer) {
                     network->send(
                         server, client, std::move(answer.label),
                         [network, ticket, result, value = std::move(answer.value)]() mutable {
@@ -93,10 +101,10 @@ public:
                                 waiter.resume();
                             }
                         },
-                        request_id, connection);
+                        request_id, connection, reset_notice());
                 });
             },
-            std::nullopt, connection);
+            std::nullopt, connection, reset_notice());
         if (timeout_) {
             engine.schedule_after(client_, *timeout_, [&engine, ticket] {
                 if (auto waiter = engine.claim(ticket)) waiter.resume();

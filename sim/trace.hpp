@@ -277,11 +277,39 @@ inline constexpr KindSpec message_held{
     "message.held", "a delay spike or a message hold held a message back (recorded even when messages are not)",
     message_held_fields};
 
-// A message's sending, arrival, loss or holding back: what the network records, numbered
-// run-wide by its "id".
+inline constexpr FieldSpec message_stalled_fields[] = {
+    {"id", FieldType::integer, false, "the message's number, unique in the run"},
+    {"to", FieldType::node, false, "the receiver"},
+    {"cut", FieldType::flag, false, "its stream met a partition rather than random loss"},
+    {"cause", FieldType::integer, true,
+     "the sequence number of the trace event that set going the partition or loss burst its stream met "
+     "(fault.struck)"},
+};
+inline constexpr KindSpec message_stalled{
+    "message.stalled",
+    "the link could not carry a message on its stream, or it waits behind one that could not: the stream "
+    "retransmits until it gets through, in order, or gives up and resets (recorded even when messages are not)",
+    message_stalled_fields};
+
+// A message's sending, arrival, loss, stalling or holding back: what the network records,
+// numbered run-wide by its "id".
 inline bool is_message(EventKind kind) {
-    return kind == message_sent || kind == message_delivered || kind == message_lost || kind == message_held;
+    return kind == message_sent || kind == message_delivered || kind == message_lost || kind == message_held ||
+           kind == message_stalled;
 }
+
+inline constexpr FieldSpec connection_reset_fields[] = {
+    {"to", FieldType::node, false, "the other end of the stream"},
+    {"after", FieldType::duration, false, "how long it retransmitted before giving up"},
+    {"messages", FieldType::integer, false, "the messages it still held, each lost (message.lost)"},
+    {"cause", FieldType::integer, true,
+     "the sequence number of the trace event that set going the partition or loss burst it met (fault.struck)"},
+};
+inline constexpr KindSpec connection_reset{
+    "connection.reset",
+    "a stream gave up retransmitting (net.ipv4.tcp_retries2) and was reset: its messages are lost and both ends "
+    "see an error",
+    connection_reset_fields};
 
 inline constexpr FieldSpec network_partitioned_fields[] = {
     {"groups", FieldType::text, false, "the groups of nodes that still reach each other, e.g. a, b | c"},

@@ -18,6 +18,7 @@
 #include "sim/host.hpp"
 #include "sim/network.hpp"
 #include "sim/rpc.hpp"
+#include "sim/tcp_stream.hpp"
 
 using namespace locksim;
 using namespace locksim::time_literals;
@@ -37,18 +38,24 @@ struct TwoNodes {
 
 // Sends `count` numbered messages from `from` to `to`, one a second from 1s: far enough
 // apart that ordering never holds one back. `arrived` collects their numbers on arrival.
-void send_one_a_second(Engine& engine, Network& network, NodeId from, NodeId to, int count, std::vector<int>& arrived) {
+// As datagrams unless told: what a link loses is lost (on a stream it is retransmitted;
+// the tests of streams say so).
+void send_one_a_second(Engine& engine, Network& network, NodeId from, NodeId to, int count, std::vector<int>& arrived,
+                       Connection connection = Connection::datagram) {
     for (int i = 0; i < count; ++i) {
-        engine.schedule_at(at(1_s + 1_s * i), from, [&network, &arrived, from, to, i] {
-            network.send(from, to, "PING", [&arrived, i] { arrived.push_back(i); });
+        engine.schedule_at(at(1_s + 1_s * i), from, [&network, &arrived, from, to, i, connection] {
+            network.send(
+                from, to, "PING", [&arrived, i] { arrived.push_back(i); }, std::nullopt, connection);
         });
     }
 }
 
 // Sends one message from `from` to `to` at `when` and notes the true time it arrives.
-void send_at(Engine& engine, Network& network, Instant when, NodeId from, NodeId to, std::vector<Instant>& arrivals) {
-    engine.schedule_at(when, from, [&engine, &network, &arrivals, from, to] {
-        network.send(from, to, "PING", [&engine, &arrivals] { arrivals.push_back(engine.now()); });
+void send_at(Engine& engine, Network& network, Instant when, NodeId from, NodeId to, std::vector<Instant>& arrivals,
+             Connection connection = Connection::datagram) {
+    engine.schedule_at(when, from, [&engine, &network, &arrivals, from, to, connection] {
+        network.send(
+            from, to, "PING", [&engine, &arrivals] { arrivals.push_back(engine.now()); }, std::nullopt, connection);
     });
 }
 
@@ -571,4 +578,80 @@ TEST_CASE("two overlapping partitions of the same nodes keep them apart until th
     const auto between_heals = crossings(trace, "server-1", "lock-store", at(15_s), at(70_s));
     REQUIRE(between_heals.sent > 0);
     CHECK(between_heals.lost_to_cut == between_heals.sent);
+}
+
+// --- streams: what a cut or a lossy link does to a TCP connection ------------------------
+
+TEST_CASE("a stream retransmits what a cut holds, 200 ms doubling, and delivers it in order after the heal") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    std::vector<Instant> arrivals;
+    // Cut at 1 s; sent at 2 s and 3 s; healed at 4 s.
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, arrivals, Connection::shared);
+    send_at(world.engine, world.network, at(3_s), world.client, world.store, arrivals, Connection::shared);
+    world.engine.schedule_at(at(4_s), no_node, [&world] { world.network.heal(world.client, world.store); });
+    world.engine.run(at(1_min));
+    // Tries at 2.2 s, 2.6 s and 3.4 s meet the cut; the one at 5.0 s (3.4 + 1.6) gets
+    // through, and the message behind it with it.
+    CHECK(arrivals == std::vector<Instant>{at(5_s + 1_ms), at(5_s + 1_ms)});
+    CHECK(events_of(world.engine, trace_kind::message_lost.name).empty());
+    const auto stalled = events_of(world.engine, trace_kind::message_stalled.name);
+    REQUIRE(stalled.size() == 2);
+    CHECK(stalled[0]->at == at(2_s));
+    CHECK(stalled[1]->at == at(3_s));
+    CHECK(stalled[0]->flag("cut"));
+}
+
+TEST_CASE("a message sent on a stream after the heal still waits behind one it holds, a datagram does not") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    std::vector<Instant> stream;
+    std::vector<Instant> datagram;
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, stream, Connection::shared);
+    world.engine.schedule_at(at(2_s + 500_ms), no_node, [&world] { world.network.heal(world.client, world.store); });
+    // After the heal, before the next retransmission (2.6 s): behind the first on the stream.
+    send_at(world.engine, world.network, at(2_s + 550_ms), world.client, world.store, stream, Connection::shared);
+    send_at(world.engine, world.network, at(2_s + 550_ms), world.client, world.store, datagram);
+    world.engine.run(at(1_min));
+    CHECK(stream == std::vector<Instant>{at(2_s + 601_ms), at(2_s + 601_ms)});
+    CHECK(datagram == std::vector<Instant>{at(2_s + 551_ms)});
+}
+
+namespace {
+// At 2 s, a call with no timeout of its own: only a reply or a reset ends its wait.
+Task<void> ask_without_timeout(TwoNodes& world, std::optional<int>& got, std::optional<Instant>& ended) {
+    const Host client(world.engine, world.client);
+    co_await client.sleep(2_s);
+    auto request = call(world.network, client, world.store, "GET", [] { return Answer<int>{42, "42"}; });
+    got = co_await request;
+    ended = world.engine.now();
+}
+}  // namespace
+
+TEST_CASE("a stream that cannot get through for 924.6 s is reset: its messages lost, the waiting caller told") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    std::optional<Instant> gave_up;
+    std::optional<int> answer = 7;
+    world.engine.spawn(world.client, ask_without_timeout(world, answer, gave_up));
+    world.engine.run(at(1_h));
+    REQUIRE(gave_up.has_value());
+    CHECK_FALSE(answer.has_value());
+    CHECK(*gave_up == at(2_s) + tcp_stream::gives_up_after());
+    const auto reset = events_of(world.engine, trace_kind::connection_reset.name);
+    REQUIRE(reset.size() == 1);
+    CHECK(reset[0]->duration("after") == tcp_stream::gives_up_after());
+    CHECK(reset[0]->integer("messages") == 1);
+    CHECK(events_of(world.engine, trace_kind::message_lost.name).size() == 1);
+}
+
+TEST_CASE("a stream over a lossy link loses nothing: each lost segment is retransmitted") {
+    TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.loss = Odds{1, 2}});
+    std::vector<int> arrived;
+    send_one_a_second(world.engine, world.network, world.client, world.store, 200, arrived, Connection::shared);
+    world.engine.run(at(1_h));
+    REQUIRE(arrived.size() == 200);
+    CHECK(std::is_sorted(arrived.begin(), arrived.end()));
+    CHECK(events_of(world.engine, trace_kind::message_lost.name).empty());
+    CHECK(events_of(world.engine, trace_kind::message_stalled.name).size() > 50);
 }
