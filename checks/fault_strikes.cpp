@@ -169,7 +169,7 @@ void StrikeReader::touch(const TraceEvent& event) {
     const auto found = by_sequence_.find(static_cast<std::uint64_t>(event.integer("cause")));
     if (found == by_sequence_.end()) return;
     FaultStrike& strike = strikes_[found->second];
-    if (event.kind == trace_kind::message_held || event.kind == trace_kind::message_stalled)
+    if (event.kind == trace_kind::message_held || (event.kind == trace_kind::message_stalled && !event.flag("cut")))
         ++strike.messages.held;
     else if (event.flag("cut"))
         ++strike.messages.cut;

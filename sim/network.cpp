@@ -245,8 +245,8 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
 void Network::schedule_retransmission(std::uint64_t stall) {
     const Stall& stalled = stalls_.at(stall);
     // The sender's kernel retransmits, not its process: a paused sender's stream goes on.
-    engine_.schedule_after(no_node, tcp_stream::wait_before(stalled.attempts + 1),
-                           [this, stall] { retransmit(stall); });
+    engine_.schedule_at(engine_.now() + tcp_stream::wait_before(stalled.attempts + 1), no_node,
+                        [this, stall] { retransmit(stall); });
 }
 
 void Network::retransmit(std::uint64_t number) {

@@ -170,17 +170,28 @@ std::optional<HolderTrouble> partition_over(const Trace& trace, const std::strin
         }
     }
     if (cut == nullptr) return std::nullopt;
-    CitedMessages lost;
+    // The renewals the cut stopped: lost (a datagram, or a stream reset) or stalled on their
+    // stream, retransmitted without getting through before the lease ended.
+    CitedMessages stopped;
+    bool any_lost = false;
     for (std::size_t i = cut->sequence; i < ended.sequence; ++i) {
         const TraceEvent& event = trace.events()[i];
-        if (event.kind == trace_kind::message_lost && event.flag("cut") && on_node(trace, event, holder) &&
+        const bool lost = event.kind == trace_kind::message_lost;
+        if ((lost || event.kind == trace_kind::message_stalled) && event.flag("cut") && on_node(trace, event, holder) &&
             names_node(trace, event, "to", store))
-            if (const auto sent = sending_of(trace, event.integer("id"), i)) lost.push_back(*sent);
+            if (const auto sent = sending_of(trace, event.integer("id"), i)) {
+                stopped.push_back(*sent);
+                any_lost = any_lost || lost;
+            }
     }
-    if (healed && lost.empty()) return std::nullopt;
-    return HolderTrouble{fmt::format("a partition had cut it off from {} since {}{}", store, format_seconds(cut->at),
-                                     lost.empty() ? "" : ", and the messages renewing its lock were lost"),
-                         std::nullopt, std::move(lost)};
+    if (healed && stopped.empty()) return std::nullopt;
+    const std::string renewals = stopped.empty() ? ""
+                                 : any_lost      ? ", and the messages renewing its lock were lost"
+                                                 : ", and the messages renewing its lock could not get through (their "
+                                                   "stream kept retransmitting them)";
+    return HolderTrouble{
+        fmt::format("a partition had cut it off from {} since {}{}", store, format_seconds(cut->at), renewals),
+        std::nullopt, std::move(stopped)};
 }
 
 // Whether `event` is a hold of the next message `sender` sends `receiver` that was still
