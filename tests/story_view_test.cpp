@@ -93,24 +93,24 @@ TEST_CASE("a story keeps every flagged step and every fault of a short run, and 
     });
 }
 
-TEST_CASE("a story draws the messages a fault lost: the cause its sentence names is on the page") {
-    // partition.json: the checker's sentence says server-1's renewals were lost; the story
-    // draws each lost renewal, and the release that was lost too.
+TEST_CASE("a story draws the messages a fault stopped: the cause its sentence names is on the page") {
+    // partition.json: the checker's sentence says server-1's renewals could not get through;
+    // the story draws each renewal its stream held, and the release held behind them.
     for (const std::string name : {"unfenced", "fenced"}) {
         INFO(name);
         const SequenceFigure full = every_step(design_named(run_shipped("partition.json"), name));
         const StoryFigure story = build_story_figure(full);
-        std::size_t lost = 0;
-        for (const auto& step : story.figure.steps) lost += step.lost ? 1 : 0;
-        CHECK(lost >= 3);
-        // Server-1 lets the lock go, and its release is drawn lost: the story never says the
-        // lock was released when the store never heard it.
+        std::size_t stopped = 0;
+        for (const auto& step : story.figure.steps) stopped += step.lost || step.stalled ? 1 : 0;
+        CHECK(stopped >= 3);
+        // Server-1 lets the lock go, and its release is drawn held on its stream: the story
+        // never says the lock was released when the store never heard it.
         const auto let_go = std::find_if(story.figure.steps.begin(), story.figure.steps.end(), [](const FigureStep& s) {
             return s.text == "stops holding: lets the lock go";
         });
         REQUIRE(let_go != story.figure.steps.end());
         CHECK(std::any_of(let_go, story.figure.steps.end(),
-                          [&](const FigureStep& s) { return s.lost && s.lane == let_go->lane; }));
+                          [&](const FigureStep& s) { return s.stalled && s.in_flight && s.lane == let_go->lane; }));
         CHECK(std::none_of(story.figure.steps.begin(), story.figure.steps.end(),
                            [](const FigureStep& s) { return s.text == "stops holding: released"; }));
     }
@@ -282,7 +282,9 @@ TEST_CASE("a story says a message was refused or lost before its words, which a 
     CHECK(page.find("(refused; ") == std::string::npos);
     const ScenarioOutcome partition = run_shipped("partition.json");
     const std::string cut_off = render_html_report(partition, ReportPage{"", "locksim run", ""}).page;
-    CHECK_THAT(cut_off, Catch::Contains("server-1 → lock-store, lost: SET"));
+    // Wrapped on the page: the fate, then (on the next line) the words.
+    CHECK_THAT(cut_off, Catch::Contains("server-1 → lock-store, stalled, retransmitted,</text>") &&
+                            Catch::Contains(">still in flight when the run stopped: SET"));
 }
 
 TEST_CASE("a long design name on the designs' time axis is cut short of the first mark") {
@@ -391,9 +393,10 @@ TEST_CASE("every message a violation's sentence names is drawn in its story, and
         for (const auto& step : full.steps) {
             if (step.tone != EventTone::violation) continue;
             const bool names_lost = step.explanation.find(" were lost") != std::string::npos;
+            const bool names_stalled = step.explanation.find(" could not get through") != std::string::npos;
             const bool names_held = step.explanation.find(" was held in flight") != std::string::npos;
             INFO("e" << step.number << ": " << step.explanation);
-            CHECK((names_lost || names_held) == !step.cites.empty());
+            CHECK((names_lost || names_stalled || names_held) == !step.cites.empty());
             if (!step.cites.empty()) ++sentences_citing;
             for (const std::uint64_t cited : step.cites) {
                 const auto found = std::find_if(full.steps.begin(), full.steps.end(),
@@ -401,8 +404,10 @@ TEST_CASE("every message a violation's sentence names is drawn in its story, and
                 REQUIRE(found != full.steps.end());
                 CHECK(found->is_message());
                 CHECK(found->at < step.at);
-                // "were lost": each one lost where the partition cut it off.
+                // "were lost": each one lost where the partition cut it off; "could not get
+                // through": each one stalled on its stream.
                 if (names_lost && !names_held) CHECK(found->lost);
+                if (names_stalled && !names_held) CHECK(found->stalled);
                 CHECK(drawn.contains(found->number));
             }
         }

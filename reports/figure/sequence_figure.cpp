@@ -31,6 +31,7 @@ struct MessageEnd {
 struct Lookahead {
     std::map<std::int64_t, MessageEnd> delivery;  // message id → first delivery or loss
     std::set<std::int64_t> refused_requests;      // lock requests the store refused
+    std::set<std::int64_t> stalled;               // messages their stream retransmitted
     // Per node, the times it crashed and restarted, in order: a message that never arrived
     // ends where its receiver went down.
     std::map<std::uint32_t, std::vector<std::pair<Instant, std::optional<Instant>>>> downtime;
@@ -58,6 +59,8 @@ Lookahead look_ahead(const Trace& trace) {
             last_delivered[event.node.index] = event.integer("id");
         } else if (event.kind == kind::message_lost) {
             ahead.delivery.try_emplace(event.integer("id"), MessageEnd{event.at, true, event.sequence});
+        } else if (event.kind == kind::message_stalled) {
+            ahead.stalled.insert(event.integer("id"));
         } else if (event.kind == kind::lock_refused) {
             if (auto found = last_delivered.find(event.node.index); found != last_delivered.end())
                 ahead.refused_requests.insert(found->second);
@@ -149,7 +152,9 @@ private:
         if (event.kind == kind::message_sent) return true;
         // A run's due items are drawn where some were never done: the mark says which.
         if (event.kind == kind::job_due) return design_.metrics.flag_for(event.sequence) != nullptr;
-        if (event.kind == kind::message_delivered || event.kind == kind::message_lost) return false;
+        if (event.kind == kind::message_delivered || event.kind == kind::message_lost ||
+            event.kind == kind::message_stalled)
+            return false;
         if (event.kind == kind::lock_refused || event.kind == kind::db_read) return false;
         return describe_event(event, trace_).has_value();
     }
@@ -168,6 +173,7 @@ private:
             const std::int64_t id = event.integer("id");
             step.text = event.text("label");
             step.to_lane = lane(event.node_ref("to"));
+            step.stalled = ahead_.stalled.contains(id);
             const auto delivery = ahead_.delivery.find(id);
             if (delivery != ahead_.delivery.end()) {
                 step.arrives = delivery->second.at;

@@ -36,6 +36,9 @@ struct FigureStep {
     Instant arrives;
     std::optional<std::uint64_t> delivered_as;  // the trace event that delivered it (none: lost or in flight)
     bool lost = false;
+    // Its stream could not carry it at first and retransmitted it (message.stalled): it
+    // arrived late, or was still held when the run stopped.
+    bool stalled = false;
     bool in_flight = false;                // still travelling when the run stopped: drawn as a short stub
     bool reply = false;                    // an answer to an earlier request
     std::optional<std::uint64_t> request;  // a reply: the trace event that sent the request it answers

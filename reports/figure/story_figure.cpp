@@ -98,11 +98,12 @@ std::vector<Fate> fates_of(const SequenceFigure& full) {
         const bool about_story = step.customer && customers.contains(*step.customer);
         if (step.retry)
             fate[i] = Fate::retry;
-        else if (about_story && step.is_message() && !flagged(step) && !step.lost &&
+        else if (about_story && step.is_message() && !flagged(step) && !step.lost && !step.stalled &&
                  !said.emplace(step.lane, *step.to_lane, step.text).second)
             fate[i] = Fate::repeat;
         else if (flagged(step) || step.tone == EventTone::fault || step.milestone || about_story ||
-                 (!step.note.empty() && !step.reply) || step.lost)  // a lost message is a fault's work
+                 (!step.note.empty() && !step.reply) || step.lost ||
+                 step.stalled)  // a message lost or stalled is a fault's work
             fate[i] = Fate::kept;
         else if (between_stores(step, full))
             fate[i] = Fate::store_traffic;

@@ -210,9 +210,11 @@ std::string event_table(const SequenceFigure& figure, const std::string& anchor)
         std::string what =
             step.is_message()
                 ? fmt::format("→ {}: <code>{}</code>{}{}", escaped(figure.lanes[*step.to_lane]), escaped(step.text),
-                              step.lost        ? " <em>(lost)</em>"
-                              : step.in_flight ? " <em>(in flight when the run stopped)</em>"
-                                               : "",
+                              step.lost                        ? " <em>(lost)</em>"
+                              : step.stalled && step.in_flight ? " <em>(stalled, in flight when the run stopped)</em>"
+                              : step.stalled                   ? " <em>(stalled, retransmitted)</em>"
+                              : step.in_flight                 ? " <em>(in flight when the run stopped)</em>"
+                                                               : "",
                               step.note.empty() ? "" : fmt::format(" <em>(refused, {})</em>", escaped(step.note)))
                 : escaped(step.text);
         html += fmt::format(

@@ -77,6 +77,7 @@ RowText row_text(const FigureStep& step, const SequenceFigure& figure) {
         // a refused claim cut short must not read as a granted one.
         std::vector<std::string> fate;
         if (!step.note.empty()) fate.push_back(fmt::format("refused, and {}", step.note));
+        if (step.stalled) fate.push_back("stalled, retransmitted");
         if (step.lost) fate.push_back("lost");
         if (step.in_flight) fate.push_back("still in flight when the run stopped");
         if (!step.lost && !step.in_flight && step.arrives - step.at >= slow_message)

@@ -85,6 +85,7 @@ std::string step_in_words(const FigureStep& step, const SequenceFigure& figure, 
                                                        figure.lanes[*step.to_lane], step.text)
                                          : fmt::format("{}{}: {}", mark, figure.lanes[step.lane], step.text);
     const std::pair<bool, std::string> asides[] = {{!step.note.empty(), "refused; " + step.note},
+                                                   {step.stalled, "stalled, retransmitted"},
                                                    {step.lost, "lost"},
                                                    {step.in_flight, "in flight at the end"},
                                                    {!lasting.empty(), lasting}};
@@ -282,8 +283,9 @@ private:
         const std::string colour =
             step.tone == EventTone::violation ? std::string(palette::violation) : colours_[step.lane];
         const std::string fate =
-            step.in_flight ? std::string("still in flight when the run stopped")
-                           : fmt::format("{} {}", step.lost ? "lost" : "arrived", format_seconds(step.arrives));
+            std::string(step.stalled ? "stalled on its stream, " : "") +
+            (step.in_flight ? std::string("still in flight when the run stopped")
+                            : fmt::format("{} {}", step.lost ? "lost" : "arrived", format_seconds(step.arrives)));
         out_ += fmt::format("<title>e{} · {} → {} · sent {}, {}: {}</title>", step.number,
                             escaped(figure_.lanes[step.lane]), escaped(figure_.lanes[*step.to_lane]),
                             format_seconds(step.at), fate, escaped(step.text));
