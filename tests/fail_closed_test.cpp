@@ -166,10 +166,10 @@ namespace {
 // A payouts job on one worker whose UPDATE's reply a 10 s partition from the billing
 // database drops: the job waits for it for ever, and seller 103 is never paid.
 // A worker cut off from its billing database at 1.5 s, while it waits for the reply to an
-// UPDATE, by a partition that heals after `heal_after` (null: never), in a run of 10 min:
+// UPDATE, by a partition that heals after `heal_after` (none: never), in a run of 10 min:
 // within it the stream neither gets through nor gives up (924.6 s), so an unhealed cut
 // leaves the job waiting to the horizon.
-std::string blip_hang(const std::string& name, const std::string& expect, const std::string& heal_after = "null") {
+std::string blip_hang(const std::string& name, const std::string& expect, const std::string& heal_after = "") {
     return write_temp(name, R"({
   "name": "blip-hang", "description": "a lost reply", "seed": 1, "horizon": "10m",
   "servers": ["worker-1"], "network": { "delay": "1ms" },
@@ -178,8 +178,8 @@ std::string blip_hang(const std::string& name, const std::string& expect, const 
   "job": { "name": "payouts", "at": "00:00", "customers": [101, 102, 103], "period": "2026-10",
            "work_per_customer": "1s" },
   "designs": { "plain": {
-    "faults": [ { "partition": [["worker-1"], ["billing-db"]], "at": "1500ms", "heal_after": )" +
-                                heal_after + R"( } ],
+    "faults": [ { "partition": [["worker-1"], ["billing-db"]], "at": "1500ms")" +
+                                (heal_after.empty() ? "" : ", \"heal_after\": " + heal_after) + R"( } ],
     "expect": )" + expect + R"( } }
 })");
 }

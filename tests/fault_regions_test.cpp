@@ -203,12 +203,14 @@ TEST_CASE(
     CHECK(explore_and_check("partition.json",
                             apart_from(ranged("partition", {"server-1"}, 100_ms, 90_s), {"lock-store"}),
                             partition_lengths) > 20);
-    // Cut off from the provider too, a server charges nothing twice while it is cut, but a
-    // request the partition drops leaves its job waiting for a reply for ever: the job never
-    // finishes, a violation of its own that regions and runs agree on. (Cut off from every
-    // node, every node's event starts a class: the costliest exploration here, so one design.)
+    // Cut off from the provider too, a server charges nothing twice while it is cut, and a
+    // request the partition stops is retransmitted by its stream and lands after the heal
+    // (at most 90 s here, far inside the 924.6 s a stream tries for): its job finishes, and
+    // regions and runs agree that nothing breaks. (When a partition dropped what TCP would
+    // redeliver, the job waited for ever.) Cut off from every node, every node's event starts
+    // a class: the costliest exploration here, so one design.
     CHECK(explore_and_check("partition.json", ranged("partition", {"server-2"}, 100_ms, 90_s), partition_lengths,
-                            "unfenced") > 20);
+                            "unfenced") == 0);
 }
 
 TEST_CASE("partition: a one-way cut and a loss burst on one link agree with a run at every point", "[exhaustive]") {
@@ -222,10 +224,12 @@ TEST_CASE("partition: a one-way cut and a loss burst on one link agree with a ru
     ExploreFaultFamily replies_lost = apart_from(ranged("partition", {"lock-store"}, 100_ms, 60_s), {"server-1"});
     replies_lost.one_way = true;
     CHECK(explore_and_check("partition.json", replies_lost, partition_lengths, "unfenced") == 0);
-    // Three messages in four between server-1 and the lock store lost, drawn from the seed
-    // (at 1/2 this seed's renewals get through often enough that nothing breaks).
+    // Every message between server-1 and the lock store lost while the burst lasts: their
+    // stream retransmits each until the burst ends, so the renewals stall as through a
+    // partition. (At 3/4 a retransmission gets through within a few tries, the renewals land
+    // a second or so late, and nothing breaks.)
     ExploreFaultFamily burst = apart_from(ranged("loss_burst", {"server-1"}, 100_ms, 60_s), {"lock-store"});
-    burst.loss = Odds{3, 4};
+    burst.loss = Odds{1, 1};
     CHECK(explore_and_check("partition.json", burst, partition_lengths, "unfenced") > 0);
 }
 

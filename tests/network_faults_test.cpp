@@ -488,7 +488,8 @@ TEST_CASE("a hold that ends before the message would land anyway holds nothing, 
         world.network.cut(world.client, world.store, 8);
         world.network.hold_next(world.client, world.store, at(30_s), 9);
     });
-    send_at(world.engine, world.network, at(11_s), world.client, world.store, at_store);  // lost to the cut
+    send_at(world.engine, world.network, at(11_s), world.client, world.store, at_store,
+            Connection::datagram);  // lost to the cut
     world.engine.schedule_at(at(12_s), no_node, [&world] { world.network.heal(world.client, world.store, 8); });
     send_at(world.engine, world.network, at(13_s), world.client, world.store, at_store);  // not held: spent
     world.engine.run(at(1_min));
