@@ -7,6 +7,14 @@
 #include "sim/tcp_stream.hpp"
 
 namespace locksim {
+namespace {
+
+// The fault that did it, when one did: recorded on what a fault on the links touched.
+void cause_field(FieldList& fields, FaultCause cause) {
+    if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
+}
+
+}  // namespace
 
 void Network::ensure_vertices(std::uint32_t count) {
     while (boost::num_vertices(graph_) < count) boost::add_vertex(graph_);
@@ -201,9 +209,6 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
     }
     // Recorded when messages are not (check runs leave them out), so that a reader can tell
     // what a fault on the links touched; the cause only when a fault did it.
-    const auto cause_field = [](FieldList& fields, FaultCause cause) {
-        if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
-    };
     if (lost) {
         FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", !way.cuts.empty()}};
         cause_field(fields, lost_to);
@@ -275,9 +280,6 @@ void Network::retransmit(std::uint64_t number) {
         return;
     }
     // Given up: the stream is reset, what it held is lost, and each waiting end hears of it.
-    const auto cause_field = [](FieldList& fields, FaultCause cause) {
-        if (cause != no_fault_cause) fields.push_back({"cause", static_cast<std::int64_t>(cause)});
-    };
     FieldList reset{{"to", stall.to},
                     {"after", engine_.now() - stall.since},
                     {"messages", static_cast<std::int64_t>(stall.messages.size())}};
