@@ -357,9 +357,11 @@ std::vector<std::uint64_t> unit_events(const ExploreWork& work, SeedBlock block)
     for (std::size_t d = 0; d < work.exploration.designs.size(); ++d) {
         const DesignExploration& explored = work.exploration.designs[d];
         const std::uint64_t run = events_per_run(explored);
+        // An empty overlap is {0, 0}, whose index would lie before the block's start.
         const SeedBlock placements = overlap(block, offset, work.to_run[d].size());
-        std::fill_n(events.begin() + static_cast<std::ptrdiff_t>(offset + placements.first - block.first),
-                    placements.count, run);
+        if (placements.count > 0)
+            std::fill_n(events.begin() + static_cast<std::ptrdiff_t>(offset + placements.first - block.first),
+                        placements.count, run);
         offset += work.to_run[d].size();
         for (std::size_t f = 0; f < work.classes[d].size(); ++f) {
             const auto& classes = work.classes[d][f];

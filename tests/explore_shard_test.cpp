@@ -27,6 +27,7 @@ std::filesystem::path explore_shard(const std::string& file, int i, int n, const
     const auto path = dir / ("shard-" + std::to_string(i) + ".json");
     const auto ran = run_locksim("explore " + file + " -j 2 --shard " + std::to_string(i) + "/" + std::to_string(n) +
                                  " --output " + shard_path_quoted(path) + extra);
+    INFO("shard " << i << "/" << n << " printed: " << ran.err);
     REQUIRE(ran.exit_code == 0);
     CHECK(ran.out.empty());
     CHECK_THAT(ran.err, Catch::Contains("placement runs, then"));
