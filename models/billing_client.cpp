@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/job_error.hpp"
 #include "models/sql_text.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
@@ -12,17 +13,28 @@
 namespace locksim {
 
 BillingClient::BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database,
-                             std::string period, const Vocabulary& words, std::function<void()> statement_activity)
+                             std::string period, const Vocabulary& words, std::function<void()> statement_activity,
+                             std::optional<Duration> read_timeout)
     : host_(host),
       network_(network),
       database_node_(database_node),
       database_(database),
       period_(std::move(period)),
       names_{sql_name(words.table()), sql_name(words.item), sql_name(words.effected())},
-      statement_activity_(std::move(statement_activity)) {}
+      statement_activity_(std::move(statement_activity)),
+      read_timeout_(read_timeout) {}
 
-// No statement has a timeout, and the foundation's network loses nothing: every request
-// is answered, so the replies below are dereferenced without a check.
+void BillingClient::unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item) const {
+    const std::string& database = network_.engine().trace().node_name(database_node_);
+    const std::string about = item ? fmt::format(" for {} {}", names_.item, *item) : std::string();
+    if (reset)
+        throw JobError(fmt::format("the connection to {} was reset before the {}{} was answered", database, statement,
+                                   about),
+                       item);
+    throw JobError(fmt::format("{} did not answer the {}{} within the {} read timeout", database, statement, about,
+                               format_duration(*read_timeout_)),
+                   item);
+}
 
 Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
     auto request =
@@ -39,8 +51,10 @@ Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
                                                                               ? names->done
                                                                               : std::string(to_string(status)));
                                            })};
-             }));
+             }),
+             read_timeout_);
     auto row = co_await request;
+    if (!row) unanswered(request.was_reset(), "SELECT", customer);
     co_return *row;
 }
 
@@ -53,8 +67,10 @@ Task<std::vector<std::int64_t>> BillingClient::pending_items() {
                             std::vector<std::int64_t> items = db->pending(period);
                             const int rows = static_cast<int>(items.size());
                             return Answer<std::vector<std::int64_t>>{std::move(items), rows_label(rows)};
-                        }));
+                        }),
+             read_timeout_);
     auto items = co_await request;
+    if (!items) unanswered(request.was_reset(), "SELECT", std::nullopt);
     co_return std::move(*items);
 }
 
@@ -72,8 +88,10 @@ Task<int> BillingClient::insert_renewal(std::int64_t customer) {
             return Answer<int>{inserted, MessageText::made_by([names] {
                                    return fmt::format("duplicate key: {}_{}_period_key", names->table, names->item);
                                })};
-        }));
+        }),
+             read_timeout_);
     auto rows = co_await request;
+    if (!rows) unanswered(request.was_reset(), "INSERT", customer);
     co_return *rows;
 }
 
@@ -104,8 +122,10 @@ Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token
              at_database([db = database_, customer, period = period_, token, client = host_.id()] {
                  const int changed = db->claim(customer, period, token, client);
                  return Answer<int>{changed, rows_label(changed)};
-             }));
+             }),
+             read_timeout_);
     auto rows = co_await request;
+    if (!rows) unanswered(request.was_reset(), "UPDATE", customer);
     co_return *rows;
 }
 
@@ -123,8 +143,10 @@ Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std
                         at_database([db = database_, customer, period = period_, token, client = host_.id()] {
                             const int changed = db->record_charged(customer, period, token, client);
                             return Answer<int>{changed, rows_label(changed)};
-                        }));
+                        }),
+             read_timeout_);
     auto rows = co_await request;
+    if (!rows) unanswered(request.was_reset(), "UPDATE", customer);
     co_return *rows;
 }
 
@@ -134,8 +156,10 @@ Task<bool> BillingClient::index_built() {
              at_database([db = database_, period = period_] {
                  const bool built = db->index_built_for(period);
                  return Answer<bool>{built, built ? std::string("1 row") : std::string("0 rows")};
-             }));
+             }),
+             read_timeout_);
     auto built = co_await request;
+    if (!built) unanswered(request.was_reset(), "SELECT", std::nullopt);
     co_return *built;
 }
 
@@ -146,8 +170,10 @@ Task<void> BillingClient::record_index_build(Duration cpu) {
              at_database([db = database_, period = period_, cpu, client = host_.id()] {
                  db->record_index_build(period, cpu, client);
                  return Answer<bool>{true, std::string("INSERT 0 1")};
-             }));
-    co_await request;
+             }),
+             read_timeout_);
+    const auto recorded = co_await request;
+    if (!recorded) unanswered(request.was_reset(), "INSERT", std::nullopt);
 }
 
 }  // namespace locksim

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,8 +22,11 @@ public:
     // `period` is the billing period (or the index hour) every statement names; `words`
     // name the table, its item column and the done status in the statements' text.
     // `statement_activity` runs at the database with every statement (empty: nothing more).
+    // With a `read_timeout`, a statement whose answer has not come that long after it was
+    // sent fails; so does one whose connection is reset. Either throws JobError.
     BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period,
-                  const Vocabulary& words = Vocabulary::defaults(), std::function<void()> statement_activity = {});
+                  const Vocabulary& words = Vocabulary::defaults(), std::function<void()> statement_activity = {},
+                  std::optional<Duration> read_timeout = std::nullopt);
 
     // SELECT status FROM renewals …
     Task<RenewalRow> read_renewal(std::int64_t customer);
@@ -53,6 +57,10 @@ private:
         };
     }
 
+    // The error the job's code sees for a statement that got no answer: `statement` is its
+    // verb ("UPDATE"), `item` the one it is about, if any.
+    [[noreturn]] void unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item) const;
+
     Host host_;
     Network& network_;
     NodeId database_node_;
@@ -66,6 +74,7 @@ private:
     };
     SqlNames names_;
     std::function<void()> statement_activity_;
+    std::optional<Duration> read_timeout_;
 };
 
 }  // namespace locksim

@@ -15,7 +15,7 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
     : host_(host),
       lock_(lock),
       billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1), *resources.words,
-               resources.statement_activity),
+               resources.statement_activity, job.read_timeout),
       provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1), job.charge_request,
                 *resources.words),
       place_(place),
@@ -44,18 +44,47 @@ Task<void> JobServer::run_nightly_job(std::function<void()> finished) {
         period_ = job_.period_of_run(run);
         billing_.begin_period(period_);
         provider_.begin_period(period_);
-        co_await run_once();
+        co_await run_with_retries();
     }
     finished_();
 }
 
+// A run, and under a retry policy each retry of it a run that failed is given: the whole
+// job again once its backoff has passed, as a job queue re-enqueues a job that raised.
+Task<void> JobServer::run_with_retries() {
+    const ErrorPolicy& policy = job_.on_error;
+    for (int retry = 1;; ++retry) {
+        const bool may_retry = policy.then == ErrorPolicy::Then::retry && retry <= policy.retries;
+        const bool failed = co_await run_once(may_retry ? std::optional(retry) : std::nullopt);
+        if (!failed || !may_retry) co_return;
+        co_await host_.sleep(retry_wait(retry));
+    }
+}
+
+// Before retry k: the backoff, doubled for each retry before it.
+Duration JobServer::retry_wait(int retry) const {
+    return job_.on_error.backoff * (std::int64_t{1} << (retry - 1));
+}
+
+// The error as the trace tells it, with what the job's error policy does next.
+void JobServer::met_error(const JobError& error, std::string_view then, std::optional<int> retry) {
+    FieldList fields{{"error", std::string_view(error.what())}, {"then", then}};
+    if (error.item) fields.push_back({"customer", *error.item});
+    if (retry) {
+        fields.push_back({"retry", std::int64_t{*retry}});
+        fields.push_back({"retry_in", retry_wait(*retry)});
+    }
+    host_.record(trace_kind::job_error, fields);
+}
+
 // One run of the job, from its start to its release: the story every scenario tells.
-Task<void> JobServer::run_once() {
+// Whether an error failed it; `retry`: the retry that follows if one does.
+Task<bool> JobServer::run_once(std::optional<int> retry) {
     const bool leadership = job_.lock_scope == LockScope::leadership;
     if (leadership && !may_act(leadership_.get())) {
         // Only the leader's scheduler runs jobs; the others stay candidates.
         host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", "skipped: not the leader"}});
-        co_return;
+        co_return false;
     }
     host_.record(trace_kind::job_started, {{"job", job_.name}});
     fenced_out_ = false;
@@ -70,7 +99,7 @@ Task<void> JobServer::run_once() {
             // Another server holds the lock: this one waits for its next run.
             host_.record(trace_kind::job_finished,
                          {{"job", job_.name}, {"outcome", "skipped: another server holds the lock"}});
-            co_return;
+            co_return false;
         }
     }
 
@@ -78,6 +107,7 @@ Task<void> JobServer::run_once() {
     try {
         ending = co_await run_job(held.get());
     } catch (const JobError& error) {
+        met_error(error, retry ? "retry" : "fail", retry);
         ending = Ending{fmt::format("failed: {}", error.what()), true};
     }
     // The finally path: whatever happened above, the lock is released — unless the code
@@ -90,6 +120,7 @@ Task<void> JobServer::run_once() {
             lock_->learned_lost(*held, "abandoned: an error skipped the release");  // renewal stops with the job
     }
     host_.record(trace_kind::job_finished, {{"job", job_.name}, {"outcome", ending.outcome}});
+    co_return ending.failed;
 }
 
 Task<JobServer::Ending> JobServer::run_job(HeldLease* held) {
@@ -141,8 +172,16 @@ bool JobServer::owns(std::int64_t customer) const {
 Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
     for (const auto customer : job_.customers) {
         if (!owns(customer)) continue;
-        open_record(customer);
-        const Step step = co_await renew_subscription(customer, held);
+        Step step = Step::next_customer;
+        try {
+            open_record(customer);
+            step = co_await renew_subscription(customer, held);
+        } catch (const JobError& error) {
+            if (job_.on_error.then != ErrorPolicy::Then::skip) throw;
+            // Skipped, it stays undone: the next run, or nobody, does it.
+            met_error(error, "skip", std::nullopt);
+            continue;
+        }
         if (step == Step::stop) co_return Ending{"stopped: the lock is no longer ours", false};
         if (step == Step::short_lease)
             co_return Ending{fmt::format("stopped: less than {} of lease left", format_duration(*job_.min_lease_left)),
@@ -154,7 +193,8 @@ Task<JobServer::Ending> JobServer::renew_subscriptions(HeldLease* held) {
 // The job's own code takes up the customer's record; an injected bad record throws here,
 // before anything is sent.
 void JobServer::open_record(std::int64_t customer) const {
-    if (customer == bad_record_) throw JobError(fmt::format("an error while handling {} {}", words_.item, customer));
+    if (customer == bad_record_)
+        throw JobError(fmt::format("an error while handling {} {}", words_.item, customer), customer);
 }
 
 // One customer, in the story's order: check the lease, skip what is already

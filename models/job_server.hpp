@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "models/billing_client.hpp"
 #include "models/job_error.hpp"
@@ -57,9 +58,13 @@ private:
     };
     enum class Step { next_customer, stop, short_lease };
 
-    Task<void> run_once();
+    Task<void> run_with_retries();
+    Task<bool> run_once(std::optional<int> retry);
+    Duration retry_wait(int retry) const;
+    void met_error(const JobError& error, std::string_view then, std::optional<int> retry);
     Task<void> run_leader_loop();
     Task<Ending> lead(HeldLease* held);
+    Task<std::optional<Ending>> tick(HeldLease* held);
     Task<void> campaign();
     bool may_act(HeldLease* held);
     bool lease_too_short(HeldLease* held) const;

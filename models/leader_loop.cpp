@@ -9,6 +9,12 @@
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
+namespace {
+
+constexpr std::string_view lock_lost = "stopped: the lock is no longer ours";
+constexpr std::string_view service_stopped = "done: the service was stopped";
+
+}  // namespace
 
 Task<void> JobServer::run_leader_loop() {
     // The service is stopped at `until`: a candidate stops standing at once, a leader at
@@ -39,20 +45,33 @@ Task<void> JobServer::run_leader_loop() {
 
 // One term as leader: each tick reads what is still pending and sends it, item by item.
 Task<JobServer::Ending> JobServer::lead(HeldLease* held) {
-    const Ending lost{"stopped: the lock is no longer ours", false};
-    const Ending stopped{"done: the service was stopped", false};
+    const Ending lost{std::string(lock_lost), false};
+    const Ending stopped{std::string(service_stopped), false};
     for (;;) {
         if (stopped_) co_return stopped;
         if (may_start(held)) co_return lost;
-        const std::vector<std::int64_t> pending = co_await billing_.pending_items();
-        for (const std::int64_t item : pending) {
-            if (stopped_) co_return stopped;
-            if (may_start(held)) co_return lost;
-            const Step step = co_await work_on(item, held);
-            if (step == Step::stop) co_return lost;
+        std::optional<Ending> ended;
+        try {
+            ended = co_await tick(held);
+        } catch (const JobError& error) {
+            // A controller logs the error and goes on: what is still pending is read again.
+            met_error(error, "next tick", std::nullopt);
         }
+        if (ended) co_return *ended;
         co_await host_.sleep(job_.every);
     }
+}
+
+// One tick: what is pending, item by item; an ending if the term ends within it.
+Task<std::optional<JobServer::Ending>> JobServer::tick(HeldLease* held) {
+    const std::vector<std::int64_t> pending = co_await billing_.pending_items();
+    for (const std::int64_t item : pending) {
+        if (stopped_) co_return Ending{std::string(service_stopped), false};
+        if (may_start(held)) co_return Ending{std::string(lock_lost), false};
+        const Step step = co_await work_on(item, held);
+        if (step == Step::stop) co_return Ending{std::string(lock_lost), false};
+    }
+    co_return std::nullopt;
 }
 
 }  // namespace locksim

@@ -24,23 +24,30 @@ ProviderClient::ProviderClient(Host host, Network& network, NodeId provider_node
 Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key,
                                            std::optional<std::int64_t> token) {
     for (int retry = 0;; ++retry) {
+        const Instant sent = host_.engine().now();
         auto sending = attempt(customer, key, token, retry);
-        if (const auto receipt = co_await sending) co_return *receipt;
+        const ChargeAttempt outcome = co_await sending;
+        if (outcome.receipt) co_return *outcome.receipt;
         const bool again = retry < request_.retries;
-        host_.record(trace_kind::job_charge_timed_out, {{"customer", customer},
-                                                        {"period", period_},
-                                                        {"attempt", std::int64_t{retry + 1}},
-                                                        {"timeout", *request_.timeout},
-                                                        {"retrying", again}});
+        FieldList fields{{"customer", customer},
+                         {"period", period_},
+                         {"attempt", std::int64_t{retry + 1}},
+                         {"timeout", host_.engine().now() - sent},
+                         {"retrying", again}};
+        if (outcome.reset) fields.push_back({"reset", true});
+        host_.record(trace_kind::job_charge_timed_out, fields);
         if (!again)
-            throw ChargeTimedOut(fmt::format("the {} did not answer {} {} request{} for {} {}", words_.provider,
-                                             retry + 1, words_.effect, retry == 0 ? "" : "s", words_.item, customer));
+            throw ChargeTimedOut(
+                fmt::format("the {} did not answer {} {} request{} for {} {}{}", words_.provider, retry + 1,
+                            words_.effect, retry == 0 ? "" : "s", words_.item, customer,
+                            outcome.reset ? " (the connection was reset)" : ""),
+                customer);
         co_await host_.sleep(request_.backoff * (std::int64_t{1} << retry) +
                              jitter_.uniform(Duration{}, request_.jitter));
     }
 }
 
-Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer, const std::optional<std::string>& key,
+Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t customer, const std::optional<std::string>& key,
                                                            std::optional<std::int64_t> token, int retry) {
     auto label = MessageText::made_by([words = &words_, customer, key, token, retry] {
         std::string text = fmt::format("{} {} {}", words->effect, words->item, customer);
@@ -65,7 +72,8 @@ Task<std::optional<ChargeReceipt>> ProviderClient::attempt(std::int64_t customer
                                          })};
         },
         request_.timeout, retry == 0 ? Connection::shared : request_.retry_connection);
-    co_return co_await request;
+    std::optional<ChargeReceipt> receipt = co_await request;
+    co_return ChargeAttempt{std::move(receipt), request.was_reset()};
 }
 
 }  // namespace locksim

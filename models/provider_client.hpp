@@ -35,7 +35,13 @@ public:
     void begin_period(std::string period) { period_ = std::move(period); }
 
 private:
-    Task<std::optional<ChargeReceipt>> attempt(std::int64_t customer, const std::optional<std::string>& key,
+    // One request's fate: its receipt, or none because the timeout passed or the
+    // connection was reset.
+    struct ChargeAttempt {
+        std::optional<ChargeReceipt> receipt;
+        bool reset = false;
+    };
+    Task<ChargeAttempt> attempt(std::int64_t customer, const std::optional<std::string>& key,
                                                std::optional<std::int64_t> token, int retry);
 
     Host host_;

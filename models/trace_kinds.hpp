@@ -220,11 +220,24 @@ inline constexpr FieldSpec job_charge_timed_out_fields[] = {
     {"attempt", FieldType::integer, false, "which attempt got no reply: 1 for the first request"},
     {"timeout", FieldType::duration, false, "how long the client waited"},
     {"retrying", FieldType::flag, false, "whether it sends the request again"},
+    {"reset", FieldType::flag, true, "the connection was reset before the timeout (present only then)"},
 };
 inline constexpr KindSpec job_charge_timed_out{"job.charge_timed_out",
                                                "no reply to a charge request in time: the charge may or may not "
                                                "have happened",
                                                job_charge_timed_out_fields};
+
+inline constexpr FieldSpec job_error_fields[] = {
+    {"error", FieldType::text, false, "what the job's code saw: a statement or a charge unanswered, a bad record"},
+    {"customer", FieldType::integer, true, "the item it was handling, if any"},
+    {"then", FieldType::text, false,
+     "what its error policy does: fail (the run ends), skip (the item is left undone), retry (the run ends and the "
+     "job runs again), next tick (a leader loop's tick ends; the next reads what is still pending)"},
+    {"retry", FieldType::integer, true, "retry: which retry of the job follows, from 1"},
+    {"retry_in", FieldType::duration, true, "retry: how long after this error it starts"},
+};
+inline constexpr KindSpec job_error{"job.error", "the job's code met an error; its error policy decides what follows",
+                                    job_error_fields};
 
 inline constexpr FieldSpec job_finished_fields[] = {
     {"job", FieldType::text, false, "the job's name"},

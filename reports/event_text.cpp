@@ -67,9 +67,20 @@ Described job_event(const TraceEvent& event, const Context& context) {
         return EventText{fmt::format("prepares {} {}'s {}", words.item, event.integer("customer"), words.record)};
     if (k == kind::job_charge_timed_out)
         return EventText{fmt::format(
-            "no reply in {} to {} {} {} (attempt {}): {}", format_duration_rounded(event.duration("timeout")),
+            "no reply in {} to {} {} {} (attempt {}{}): {}", format_duration_rounded(event.duration("timeout")),
             words.effect, words.item, event.integer("customer"), event.integer("attempt"),
+            event.has("reset") ? ", the connection was reset" : "",
             event.flag("retrying") ? std::string("sends it again") : "gives up; it may have been " + words.effected())};
+    if (k == kind::job_error) {
+        const std::string_view then = event.text("then");
+        std::string follows = "the run fails";
+        if (then == "skip") follows = fmt::format("skips {} {}", words.item, event.integer("customer"));
+        if (then == "retry")
+            follows = fmt::format("the run fails; the job runs again in {} (retry {})",
+                                  format_duration_rounded(event.duration("retry_in")), event.integer("retry"));
+        if (then == "next tick") follows = "the tick ends; the next reads what is still pending";
+        return EventText{fmt::format("error: {}; {}", event.text("error"), follows), EventTone::fault};
+    }
     if (k == kind::job_customer_skipped)
         return EventText{fmt::format(
             "skips {} {}: {}", words.item, event.integer("customer"),

@@ -14,7 +14,8 @@
 // must wait (a leader collecting a majority) returns Task<Answer<Reply>>: it runs as a
 // process on the server, and the reply leaves when it finishes. With a timeout the
 // call races the reply against the client's monotonic clock: nullopt means no reply in
-// time, and a reply that comes later is dropped, as a client library drops it.
+// time, and a reply that comes later is dropped, as a client library drops it. A reset of
+// the connection (sim/tcp_stream.hpp) also ends the wait with nullopt; was_reset() tells.
 #include <coroutine>
 #include <functional>
 #include <optional>
@@ -80,9 +81,13 @@ public:
         const Connection connection = connection_;
         // A reset of the stream either way is the client's error: it stops waiting, with no
         // reply, as at its timeout.
-        const auto reset_notice = [network, client, ticket] {
-            return ResetNotice{client, [network, ticket] {
-                                   if (auto waiter = network->engine().claim(ticket)) waiter.resume();
+        bool* reset = &reset_;
+        const auto reset_notice = [network, client, ticket, reset] {
+            return ResetNotice{client, [network, ticket, reset] {
+                                   if (auto waiter = network->engine().claim(ticket)) {
+                                       *reset = true;
+                                       waiter.resume();
+                                   }
                                }};
         };
         // The reply comes back on the connection the request went out on.
@@ -113,6 +118,8 @@ public:
     }
 
     std::optional<Reply> await_resume() { return std::move(result_); }
+    // Whether no reply came because the connection was reset (else: the timeout passed).
+    bool was_reset() const { return reset_; }
 
 private:
     Network& network_;
@@ -123,6 +130,7 @@ private:
     std::optional<Duration> timeout_;
     Connection connection_;
     std::optional<Reply> result_;
+    bool reset_ = false;
 };
 
 // On a fresh connection, the request and its reply wait behind nothing else on the link.

@@ -62,6 +62,17 @@ struct QueueSpec {
     std::int64_t first_arrival_id = 1;
 };
 
+// What the job's code does when it meets an error (a statement or a charge that got no
+// answer, a bad record): fail the run (its finally path releases the lock, or not), skip
+// the item and go on, or fail the run and have it retried, the whole job again after a
+// backoff (a Sidekiq-style retry: what was done is found done and skipped).
+struct ErrorPolicy {
+    enum class Then { fail, skip, retry };
+    Then then = Then::fail;
+    int retries = 0;     // retry: how many times the job runs again at most
+    Duration backoff{};  // retry: before retry k, backoff x 2^(k-1)
+};
+
 struct JobSpec {
     JobKind kind = JobKind::renewals;
     std::string name;
@@ -81,6 +92,11 @@ struct JobSpec {
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…
     std::string error_on_server;                    // …on this server
     bool release_in_finally = true;  // false: an error skips the release; the lock stays until it expires
+    ErrorPolicy on_error;
+    // Each database statement fails if its answer has not come this long after it was sent
+    // (the client's own deadline: a driver's socket or read timeout). None: it waits as
+    // long as the connection lasts.
+    std::optional<Duration> read_timeout;
     Duration rebuild_work{};         // index_rebuild: processor time one build takes
     Assignment assignment = Assignment::all;
     LockScope lock_scope = LockScope::each_run;

@@ -78,6 +78,37 @@ ChargeRequestSpec read_charge_request(const JsonReader& field) {
     return request;
 }
 
+// "on_error": "fail" (the default), "skip", or {"retry": 3, "backoff": "15s"}.
+constexpr std::int64_t max_job_retries = 20;
+
+ErrorPolicy read_error_policy(const JsonReader& field) {
+    ErrorPolicy policy;
+    if (!field.json().is_object()) {
+        const std::string then = field.string();
+        if (then == "skip") policy.then = ErrorPolicy::Then::skip;
+        else if (then != "fail")
+            field.fail(fmt::format(
+                "unknown \"{}\"; expected \"fail\" (the run ends; its finally path decides the release, the "
+                "default), \"skip\" (the item is left undone and the job goes on) or {{\"retry\": 3, \"backoff\": "
+                "\"15s\"}} (the run fails and the whole job runs again after the backoff)",
+                message_safe(then)));
+        return policy;
+    }
+    field.allow_only({"retry", "backoff"});
+    policy.then = ErrorPolicy::Then::retry;
+    const std::int64_t retries = field["retry"].integer();
+    if (retries < 1 || retries > max_job_retries)
+        field["retry"].fail(fmt::format("expected from 1 to {} retries of the job", max_job_retries));
+    policy.retries = static_cast<int>(retries);
+    policy.backoff = field["backoff"].duration();
+    if (policy.backoff.ns <= 0) field["backoff"].fail("expected the wait before the first retry, above 0s");
+    if (policy.backoff.ns > max_duration.ns / (std::int64_t{1} << (policy.retries - 1)))
+        field["backoff"].fail(fmt::format("expected a backoff that stays within a week: it doubles before each of "
+                                          "the {} retries",
+                                          policy.retries));
+    return policy;
+}
+
 // A list of ids, each once: a job's customers, or a queue's pending items.
 std::vector<std::int64_t> read_ids(const JsonReader& list, std::string_view what) {
     std::vector<std::int64_t> ids;
@@ -104,12 +135,17 @@ void read_item_work(const JsonReader& job, std::string_view work_field, JobSpec&
         if (spec.min_lease_left->ns <= 0) job["min_lease_left"].fail("expected a margin above 0s");
     }
     if (job.has("charge_request")) spec.charge_request = read_charge_request(job["charge_request"]);
+    if (job.has("read_timeout")) {
+        spec.read_timeout = job["read_timeout"].duration();
+        if (spec.read_timeout->ns <= 0)
+            job["read_timeout"].fail("expected how long a statement may wait for its answer, above 0s");
+    }
 }
 
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
     job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
                     "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
-                    "lock_for", "charge_request", "min_lease_left"});
+                    "lock_for", "charge_request", "min_lease_left", "read_timeout", "on_error"});
     spec.customers = read_ids(job["customers"], "customer");
     if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
     read_item_work(job, "work_per_customer", spec);
@@ -133,6 +169,7 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
             error["customer"].fail("expected one of the job's customers");
     }
     if (job.has("release_in_finally")) spec.release_in_finally = job["release_in_finally"].boolean();
+    if (job.has("on_error")) spec.on_error = read_error_policy(job["on_error"]);
     if (job.has("assign"))
         spec.assignment =
             read_choice<Assignment>(job["assign"], {{"all", Assignment::all}, {"hash", Assignment::hash}});
@@ -178,7 +215,7 @@ void read_queue(const JsonReader& field, Duration service_time, JobSpec& spec) {
 
 void read_leader_loop(const JsonReader& job, JobSpec& spec) {
     job.allow_only({"kind", "name", "at", "every", "until", "queue", "period", "work_per_item", "recheck_before_charge",
-                    "check_lease", "charge_request"});
+                    "check_lease", "charge_request", "read_timeout"});
     spec.every = job["every"].duration();
     if (spec.every.ns <= 0) job["every"].fail("expected the loop's interval, above 0s");
     spec.stops_at = Instant{} + job["until"].duration();
