@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "models/stores/client_profiles.hpp"
 #include "models/trace_kinds.hpp"
 
 namespace locksim {
@@ -40,6 +41,8 @@ Task<std::shared_ptr<HeldLease>> LockHolder::acquire_once() {
 
 // A granted lease becomes the holder's belief, renewed in the background if the lock says so.
 std::shared_ptr<HeldLease> LockHolder::believe(Lease lease) {
+    // A client that keeps no deadline believes until told.
+    if (client_of(spec_).deadline == ClientProfile::Deadline::none) lease.valid_until = never;
     lease.valid_until = on_lease_clock(lease.valid_until);
     auto held = std::make_shared<HeldLease>(HeldLease{std::move(lease), true});
     FieldList fields = deadline_fields(*held);
@@ -75,10 +78,16 @@ Task<void> LockHolder::release(std::shared_ptr<HeldLease> held) {
     co_await store_.release(held->lease);
 }
 
+// Renews as the lock's client library does (models/stores/client_profiles.hpp): every
+// interval after the last answer, sooner again after one that got none, and on a refusal
+// either tells the holder or only stops.
 Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
-    const Duration interval = spec_.renew_every.value_or(spec_.ttl / 3);
+    const ClientProfile& client = client_of(spec_);
+    const Duration interval = client.renew_interval(spec_);
+    Duration wait = interval;
+    Instant last_renewed = host_.monotonic_now();
     for (;;) {
-        co_await host_.sleep(interval);
+        co_await host_.sleep(wait);
         if (!held->believed) co_return;
         const ExtendResult result = co_await store_.extend(held->lease);
         if (!held->believed) co_return;
@@ -88,16 +97,36 @@ Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
                     end_belief(*held, "lease ran out by own clock");
                     co_return;
                 }
-                held->lease.valid_until = on_lease_clock(result.valid_until);
+                if (client.deadline != ClientProfile::Deadline::none)
+                    held->lease.valid_until = on_lease_clock(result.valid_until);
                 host_.record(trace_kind::belief_extended, deadline_fields(*held));
+                last_renewed = host_.monotonic_now();
+                wait = interval;
                 break;
-            case ExtendResult::Outcome::refused:
-                end_belief(*held, result.why.empty() ? "renewal refused: the value is no longer ours" : result.why);
+            case ExtendResult::Outcome::refused: {
+                const std::string why =
+                    result.why.empty() ? "renewal refused: the value is no longer ours" : result.why;
+                if (client.refused == ClientProfile::Refused::stop_renewing) {
+                    stop_renewing(*held, why);
+                } else {
+                    end_belief(*held, why);
+                }
                 co_return;
+            }
             case ExtendResult::Outcome::no_reply:
-                break;  // try again next round; the lease may still run out by our clock
+                // Try again; the lease may still run out by the holder's clock meanwhile.
+                if (client.stops_a_ttl_after_last_renewal && host_.monotonic_now() - last_renewed >= spec_.ttl) {
+                    stop_renewing(*held, "no renewal went through for a whole TTL");
+                    co_return;
+                }
+                wait = client.retry_unanswered.value_or(interval);
+                break;
         }
     }
+}
+
+void LockHolder::stop_renewing(const HeldLease& held, std::string_view reason) {
+    host_.record(trace_kind::renewal_stopped, {{"key", held.lease.key}, {"reason", reason}});
 }
 
 void LockHolder::end_belief(HeldLease& held, std::string_view reason) {

@@ -1,7 +1,7 @@
 #pragma once
-// What every lock client library does around a store's protocol: renew
-// in the background every ttl/3 while the lease is still ours, and release in a finally
-// path. (Waiting for the lock is the store client's business: polling or queueing.)
+// What every lock client library does around a store's protocol: renew in the background
+// while the lease is still ours, as the lock's client profile says
+// (models/stores/client_profiles.hpp), and release in a finally path. (Waiting for the lock is the store client's business: polling or queueing.)
 //
 // A lease is not an RAII guard: a holder only *believes* it holds the lock,
 // until its own monotonic clock says the lease ran out or it learns otherwise. Every
@@ -51,6 +51,8 @@ private:
     Task<void> watch_while_believed(std::shared_ptr<HeldLease> held);
     std::shared_ptr<HeldLease> believe(Lease lease);
     void end_belief(HeldLease& held, std::string_view reason);
+    // The client library stops renewing and the holder is not told.
+    void stop_renewing(const HeldLease& held, std::string_view reason);
 
     Host host_;
     LockStoreClient& store_;

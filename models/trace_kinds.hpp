@@ -170,6 +170,16 @@ inline constexpr FieldSpec belief_ended_fields[] = {
 inline constexpr KindSpec belief_ended{"belief.ended", "the holder stopped believing it holds the lock",
                                        belief_ended_fields};
 
+inline constexpr FieldSpec renewal_stopped_fields[] = {
+    {"key", FieldType::text, false, "the lock's key"},
+    {"reason", FieldType::text, false, "why its client library stopped renewing, e.g. a renewal was refused"},
+};
+inline constexpr KindSpec renewal_stopped{"renewal.stopped",
+                                          "the holder's client library stopped renewing the lock without telling "
+                                          "the holder, which still believes it holds it (Redisson's watchdog, "
+                                          "Consul's RenewPeriodic)",
+                                          renewal_stopped_fields};
+
 // ---- the job on a server ----
 
 inline constexpr FieldSpec job_due_fields[] = {

@@ -140,6 +140,10 @@ Described belief_event(const TraceEvent& event, const Context&) {
         return EventText{fmt::format("holds {} ({}), {}", event.text("key"), lease_identity(event), time_left(event))};
     if (k == kind::belief_checked) return EventText{fmt::format("checks its lease: {}", time_left(event))};
     if (k == kind::belief_extended) return EventText{fmt::format("renewed: {}", time_left(event))};
+    if (k == kind::renewal_stopped)
+        return EventText{fmt::format("stops renewing {}: {}; it still believes it holds the lock", event.text("key"),
+                                     event.text("reason")),
+                         EventTone::fault};
     if (k == kind::belief_ended) {
         // "released" is the holder letting go: whether the store heard it, the release's own
         // arrow says (a lost one ends in a cross).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "models/stores/client_profiles.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
 
@@ -66,16 +67,28 @@ Task<std::int64_t> ConsensusLockClient::open_session() {
         if (reply && *reply) {
             session_ = **reply;
             session_expired_ = false;
-            heard_until_ = sent + granted_timeout();
+            heard_until_ = heard_from(sent) + granted_timeout();
             host_.spawn(keep_alive(**reply));
             co_return **reply;
         }
     }
 }
 
+// When the session was last heard alive, by its client's reckoning: the request's send
+// (a slow answer only shortens what it believes) or the answer's arrival (etcd's
+// clientv3, which counts the deadline from when it processes the keep-alive's answer).
+Instant ConsensusLockClient::heard_from(Instant sent) const {
+    return client_of(spec_).deadline == ClientProfile::Deadline::from_answer ? host_.monotonic_now() : sent;
+}
+
+// The session's heartbeats, as its client library sends them: a third of the timeout
+// after each answer, and after one that got none, again as soon as the library retries.
 Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
+    const ClientProfile& client = client_of(spec_);
+    Duration wait = granted_timeout() / 3;
     for (;;) {
-        co_await host_.sleep(granted_timeout() / 3);
+        co_await host_.sleep(wait);
+        wait = granted_timeout() / 3;
         if (session_ != session) co_return;  // a newer session replaced this one
         const Instant sent = host_.monotonic_now();
         auto request = call(
@@ -91,9 +104,12 @@ Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
             spec_.request_timeout);
         const auto reply = co_await request;
         if (session_ != session) co_return;
-        if (!reply || !*reply) continue;  // no leader answered: try again next round
+        if (!reply || !*reply) {  // no leader answered: try again
+            wait = client.retry_unanswered.value_or(wait);
+            continue;
+        }
         if (**reply) {
-            heard_until_ = sent + granted_timeout();
+            heard_until_ = heard_from(sent) + granted_timeout();
             continue;
         }
         session_expired_ = true;

@@ -42,6 +42,7 @@ private:
     std::string connect_label() const;
     Task<std::int64_t> open_session();
     Task<void> keep_alive(std::int64_t session);
+    Instant heard_from(Instant sent) const;
     Task<std::optional<ConsensusKey>> create_own_key(std::int64_t session);
     Task<std::vector<ConsensusKey>> list_waiters();
     Task<bool> watch_deletion(const std::string& path);

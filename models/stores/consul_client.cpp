@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/stores/client_profiles.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
 
@@ -58,7 +59,7 @@ Task<std::optional<bool>> ConsulLockClient::renew(std::string id) {
 Task<bool> ConsulLockClient::keep_session() {
     // api.Lock renews its session from the moment it creates it, waiting or holding; this
     // client renews it as often as the holder renews its lease.
-    const Duration renew_every = spec_.renew_every.value_or(spec_.ttl / 3);
+    const Duration renew_every = client_of(spec_).renew_interval(spec_);
     if (session_ && host_.monotonic_now() - session_->renewal_sent < renew_every) co_return true;
     if (session_) {
         const auto renewed = co_await renew(session_->id);

@@ -177,14 +177,19 @@ enum class JobStatements {
     lock_session,    // the lock's session, or a session the pooler lends: activity there
 };
 
+struct ClientProfile;  // models/stores/client_profiles.hpp
+
 struct LockSpec {
     static constexpr std::int64_t highest_first_token = 1'000'000'000'000'000;
 
     StoreKind store = StoreKind::redis;
     std::string key;
     Duration ttl;
+    // The client library that holds the lock: how it renews and what it believes. Set by
+    // the loader (the store's default when the file names none); null only without a lock.
+    const ClientProfile* client = nullptr;
     bool renew = true;                    // renew while the value is still ours…
-    std::optional<Duration> renew_every;  // …this often (default ttl/3)
+    std::optional<Duration> renew_every;  // …this often (default: the client's share of the ttl)
     ReleaseMode release = ReleaseMode::compare_and_delete;
     RetrySpec retry;
     Duration request_timeout = seconds(1);  // how long a client waits for the store's reply

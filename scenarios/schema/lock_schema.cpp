@@ -1,9 +1,11 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <string_view>
 #include <vector>
 
+#include "models/stores/client_profiles.hpp"
 #include "models/stores/store_registry.hpp"
 #include "scenarios/schema/world_schema.hpp"
 #include "sim/duration_text.hpp"
@@ -282,6 +284,22 @@ void read_store_options(const JsonReader& lock, const StoreEntry& store, LockSpe
     }
 }
 
+// The client library that holds the lock: the one named, if it speaks to the store, else
+// the store's default.
+const ClientProfile& read_client(const JsonReader& lock, const StoreEntry& store) {
+    if (!lock.has("client")) return default_client_profile(store.kind);
+    const std::string name = lock["client"].string();
+    const ClientProfile* profile = find_client_profile(name);
+    const auto speaking = client_profiles_of(store.kind);
+    if (profile != nullptr && std::find(speaking.begin(), speaking.end(), profile) != speaking.end()) return *profile;
+    std::vector<std::string_view> names;
+    for (const ClientProfile* each : speaking) names.push_back(each->name);
+    lock["client"].fail(fmt::format("{} \"{}\"{}; expected one of the clients of store {}: {}",
+                                    profile == nullptr ? "unknown client" : "client", message_safe(name),
+                                    profile == nullptr ? "" : " speaks to other stores", store.name,
+                                    fmt::join(names, ", ")));
+}
+
 // The store's lease rules, pointing at the field to change.
 void check_lease(const JsonReader& lock, const LockSpec& spec) {
     const auto refusal = lease_refusal(spec, spec.ttl);
@@ -329,6 +347,10 @@ LockSpec read_lock(const JsonReader& lock) {
     read_grant(lock, store, spec);
     read_client_habits(lock, spec);
     read_store_options(lock, store, spec);
+    spec.client = &read_client(lock, store);
+    if (spec.client->deadline == ClientProfile::Deadline::none && spec.wall_clock_durations)
+        lock["durations"].fail(fmt::format("the {} client times no lease of its own; leave \"durations\" out",
+                                           spec.client->name));
     if (has_lease(spec)) check_lease(lock, spec);
     return spec;
 }

@@ -1,0 +1,104 @@
+#include "models/stores/client_profiles.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace locksim {
+namespace {
+
+using Deadline = ClientProfile::Deadline;
+using Refused = ClientProfile::Refused;
+
+const std::vector<ClientProfile>& profiles() {
+    static const std::vector<ClientProfile> list{
+        {.name = "generic",
+         .library = "locksim's generic client: renews every TTL/3 after each answer, times its lease from the "
+                    "request, and stops believing when a renewal is refused (the careful client the lease check "
+                    "assumes; no one library)",
+         .source = "models/lock_holder.cpp",
+         .speaks = {StoreKind::redis, StoreKind::redis_replicated, StoreKind::redlock, StoreKind::lease_row},
+         .renew_share = std::pair{1, 3}},
+        {.name = "redisson",
+         .library = "Redisson's RLock with its lock watchdog (3.44 and later): renews every lockWatchdogTimeout/3 "
+                    "(the TTL here) after each renewal completes, again after one that failed; a renewal that "
+                    "finds the key gone stops the watchdog for good, and the lock keeps no deadline of its own for "
+                    "the code to check",
+         .source = "redisson: renewal/RenewalTask.java schedule and LockTask.java (RedissonBaseLock.renewExpiration "
+                   "before 3.44, which also stopped at a failed renewal)",
+         .speaks = {StoreKind::redis, StoreKind::redis_replicated},
+         .renew_share = std::pair{1, 3},
+         .refused = Refused::stop_renewing,
+         .deadline = Deadline::none},
+        {.name = "etcd-clientv3",
+         .library = "etcd's Go client, clientv3/concurrency: the session's lease keep-alive goes out a third of "
+                    "the TTL after each answer, again every 500 ms while none comes, and the session ends when "
+                    "the TTL has passed since the last answer (deadlineLoop looks every second; here, at once)",
+         .source = "etcd client/v3/lease.go: recvKeepAlive, sendKeepAliveLoop, deadlineLoop; "
+                   "client/v3/concurrency/session.go: NewSession",
+         .speaks = {StoreKind::etcd},
+         .renew_share = std::pair{1, 3},
+         .retry_unanswered = milliseconds(500),
+         .deadline = Deadline::from_answer},
+        {.name = "consul-api",
+         .library = "Consul's Go api package, api.Lock: RenewPeriodic renews the session every TTL/2, retries "
+                    "every second after an error until a TTL has passed since the last renewal, and stops at a "
+                    "404 without telling the lock; only monitorLock, the watch on the key, ends it",
+         .source = "consul api/session.go: RenewPeriodic; api/lock.go: Lock.Lock, monitorLock",
+         .speaks = {StoreKind::consul},
+         .renew_share = std::pair{1, 2},
+         .retry_unanswered = seconds(1),
+         .stops_a_ttl_after_last_renewal = true,
+         .refused = Refused::stop_renewing,
+         .deadline = Deadline::none},
+        {.name = "client-go",
+         .library = "client-go's leaderelection: the leader renews every retry_period and stops leading when no "
+                    "renewal went through within renew_deadline",
+         .source = "k8s.io/client-go tools/leaderelection/leaderelection.go: LeaderElector.renew, tryAcquireOrRenew",
+         .speaks = {StoreKind::kubernetes_lease}},
+    };
+    return list;
+}
+
+}  // namespace
+
+Duration ClientProfile::renew_interval(const LockSpec& lock) const {
+    if (lock.renew_every) return *lock.renew_every;
+    assert(renew_share);  // a store-paced client's loader sets renew_every
+    return lock.ttl * renew_share->first / renew_share->second;
+}
+
+std::span<const ClientProfile> all_client_profiles() {
+    return profiles();
+}
+
+const ClientProfile* find_client_profile(std::string_view name) {
+    const auto& list = profiles();
+    const auto found =
+        std::find_if(list.begin(), list.end(), [name](const ClientProfile& profile) { return profile.name == name; });
+    return found == list.end() ? nullptr : &*found;
+}
+
+const ClientProfile& default_client_profile(StoreKind store) {
+    // The stores whose one library is modelled take it; the rest take the generic client,
+    // which also keeps the sessions of ZooKeeper and the database locks (their own clients
+    // are not profiles yet).
+    const char* name = "generic";
+    if (store == StoreKind::etcd) name = "etcd-clientv3";
+    if (store == StoreKind::consul) name = "consul-api";
+    if (store == StoreKind::kubernetes_lease) name = "client-go";
+    return *find_client_profile(name);
+}
+
+const ClientProfile& client_of(const LockSpec& lock) {
+    return lock.client != nullptr ? *lock.client : default_client_profile(lock.store);
+}
+
+std::vector<const ClientProfile*> client_profiles_of(StoreKind store) {
+    std::vector<const ClientProfile*> speaking;
+    for (const ClientProfile& profile : profiles())
+        if (std::find(profile.speaks.begin(), profile.speaks.end(), store) != profile.speaks.end())
+            speaking.push_back(&profile);
+    return speaking;
+}
+
+}  // namespace locksim
