@@ -28,9 +28,9 @@ void BillingClient::unanswered(bool reset, std::string_view statement, std::opti
     const std::string& database = network_.engine().trace().node_name(database_node_);
     const std::string about = item ? fmt::format(" for {} {}", names_.item, *item) : std::string();
     if (reset)
-        throw JobError(fmt::format("the connection to {} was reset before the {}{} was answered", database, statement,
-                                   about),
-                       item);
+        throw JobError(
+            fmt::format("the connection to {} was reset before the {}{} was answered", database, statement, about),
+            item);
     throw JobError(fmt::format("{} did not answer the {}{} within the {} read timeout", database, statement, about,
                                format_duration(*read_timeout_)),
                    item);
@@ -68,7 +68,7 @@ Task<std::vector<std::int64_t>> BillingClient::pending_items() {
                             const int rows = static_cast<int>(items.size());
                             return Answer<std::vector<std::int64_t>>{std::move(items), rows_label(rows)};
                         }),
-             read_timeout_);
+                        read_timeout_);
     auto items = co_await request;
     if (!items) unanswered(request.was_reset(), "SELECT", std::nullopt);
     co_return std::move(*items);
@@ -89,7 +89,7 @@ Task<int> BillingClient::insert_renewal(std::int64_t customer) {
                                    return fmt::format("duplicate key: {}_{}_period_key", names->table, names->item);
                                })};
         }),
-             read_timeout_);
+        read_timeout_);
     auto rows = co_await request;
     if (!rows) unanswered(request.was_reset(), "INSERT", customer);
     co_return *rows;
@@ -144,7 +144,7 @@ Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std
                             const int changed = db->record_charged(customer, period, token, client);
                             return Answer<int>{changed, rows_label(changed)};
                         }),
-             read_timeout_);
+                        read_timeout_);
     auto rows = co_await request;
     if (!rows) unanswered(request.was_reset(), "UPDATE", customer);
     co_return *rows;

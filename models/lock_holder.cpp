@@ -93,12 +93,13 @@ Task<void> LockHolder::renew_while_believed(std::shared_ptr<HeldLease> held) {
         if (!held->believed) co_return;
         switch (result.outcome) {
             case ExtendResult::Outcome::extended:
-                if (result.valid_until <= host_.monotonic_now()) {
-                    end_belief(*held, "lease ran out by own clock");
-                    co_return;
-                }
-                if (client.deadline != ClientProfile::Deadline::none)
+                if (client.deadline != ClientProfile::Deadline::none) {
+                    if (result.valid_until <= host_.monotonic_now()) {
+                        end_belief(*held, "lease ran out by own clock");
+                        co_return;
+                    }
                     held->lease.valid_until = on_lease_clock(result.valid_until);
+                }
                 host_.record(trace_kind::belief_extended, deadline_fields(*held));
                 last_renewed = host_.monotonic_now();
                 wait = interval;

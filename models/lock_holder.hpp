@@ -1,7 +1,8 @@
 #pragma once
 // What every lock client library does around a store's protocol: renew in the background
 // while the lease is still ours, as the lock's client profile says
-// (models/stores/client_profiles.hpp), and release in a finally path. (Waiting for the lock is the store client's business: polling or queueing.)
+// (models/stores/client_profiles.hpp), and release in a finally path. (Waiting for the lock is the store client's
+// business: polling or queueing.)
 //
 // A lease is not an RAII guard: a holder only *believes* it holds the lock,
 // until its own monotonic clock says the lease ran out or it learns otherwise. Every

@@ -37,18 +37,18 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
         if (outcome.reset) fields.push_back({"reset", true});
         host_.record(trace_kind::job_charge_timed_out, fields);
         if (!again)
-            throw ChargeTimedOut(
-                fmt::format("the {} did not answer {} {} request{} for {} {}{}", words_.provider, retry + 1,
-                            words_.effect, retry == 0 ? "" : "s", words_.item, customer,
-                            outcome.reset ? " (the connection was reset)" : ""),
-                customer);
+            throw ChargeTimedOut(fmt::format("the {} did not answer {} {} request{} for {} {}{}", words_.provider,
+                                             retry + 1, words_.effect, retry == 0 ? "" : "s", words_.item, customer,
+                                             outcome.reset ? " (the connection was reset)" : ""),
+                                 customer);
         co_await host_.sleep(request_.backoff * (std::int64_t{1} << retry) +
                              jitter_.uniform(Duration{}, request_.jitter));
     }
 }
 
-Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t customer, const std::optional<std::string>& key,
-                                                           std::optional<std::int64_t> token, int retry) {
+Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t customer,
+                                                            const std::optional<std::string>& key,
+                                                            std::optional<std::int64_t> token, int retry) {
     auto label = MessageText::made_by([words = &words_, customer, key, token, retry] {
         std::string text = fmt::format("{} {} {}", words->effect, words->item, customer);
         if (key) text += fmt::format(" (Idempotency-Key: {})", *key);

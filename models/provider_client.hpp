@@ -42,7 +42,7 @@ private:
         bool reset = false;
     };
     Task<ChargeAttempt> attempt(std::int64_t customer, const std::optional<std::string>& key,
-                                               std::optional<std::int64_t> token, int retry);
+                                std::optional<std::int64_t> token, int retry);
 
     Host host_;
     Network& network_;

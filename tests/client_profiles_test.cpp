@@ -43,7 +43,8 @@ std::string consul_holder(const std::string& faults) {
   "lock": { "store": "consul", "key": "locks/job", "ttl": "10s", "request_timeout": "1s" },
   "job": { "name": "renewals", "at": "00:00", "customers": [1, 2, 3, 4, 5, 6], "period": "2026-10",
            "work_per_customer": "8s" },
-  "faults": )" + faults +
+  "faults": )" +
+           faults +
            R"(,
   "designs": { "only": {} }
 })";
@@ -85,15 +86,16 @@ TEST_CASE("a lock names a client its store speaks to, or the error lists the sto
                                "clients of store etcd: etcd-clientv3"));
     CHECK_THAT(error_of(with_lock(R"({ "store": "redis", "key": "l", "ttl": "30s", "client": "jedis" })")),
                Catch::EndsWith(": /lock/client: unknown client \"jedis\"; expected one of the clients of store "
-                               "redis: generic, redisson"));
-    CHECK_THAT(error_of(with_lock(R"({ "store": "zookeeper", "key": "/l", "ttl": "30s", "client": "kazoo" })")),
+                               "redis: generic, redis-py, redisson"));
+    CHECK_THAT(error_of(with_lock(R"({ "store": "in-memory", "key": "l", "client": "generic" })")),
                Catch::Contains("/lock/client") && Catch::Contains("not yet a choice of libraries"));
     CHECK_THAT(error_of(with_lock(
                    R"({ "store": "redis", "key": "l", "ttl": "30s", "client": "redisson", "durations": "wall" })")),
                Catch::Contains("the redisson client times no lease of its own; leave \"durations\" out"));
 }
 
-TEST_CASE("consul-api renews its session every TTL/2, and an overdue renewal on waking saves a session 2xTTL would end") {
+TEST_CASE(
+    "consul-api renews its session every TTL/2, and an overdue renewal on waking saves a session 2xTTL would end") {
     // Renewals at 5 s intervals after each answer (RenewPeriodic's ttl / 2).
     const auto quiet = run_only(consul_holder("[]"));
     const auto renewals = sent_times(quiet, "server-1", "PUT /v1/session/renew");
@@ -115,14 +117,15 @@ TEST_CASE("consul-api renews its session every TTL/2, and an overdue renewal on 
     CHECK(events_of(lost.trace, trace_kind::lock_expired.name).size() == 1);
 }
 
-TEST_CASE("consul-api retries an unanswered renewal every second and stops a TTL after the last one, not telling the "
-          "lock") {
+TEST_CASE(
+    "consul-api retries an unanswered renewal every second and stops a TTL after the last one, not telling the "
+    "lock") {
     // Cut off from Consul from 6 s to 40 s: the renewal due at about 10 s gets no answer in
     // its 1 s, the next goes 1 s later, and so on until 10 s have passed since the renewal
     // at about 5 s went through. Only the watch on the key could end the lock, and its
     // answer waits in the cut: the holder believes (and charges) throughout.
-    const auto run = run_only(
-        consul_holder(R"([{ "partition": [["server-1"], ["consul"]], "at": "6s", "heal_after": "34s" }])"));
+    const auto run =
+        run_only(consul_holder(R"([{ "partition": [["server-1"], ["consul"]], "at": "6s", "heal_after": "34s" }])"));
     const auto renewals = sent_times(run, "server-1", "PUT /v1/session/renew");
     REQUIRE(renewals.size() >= 4);
     CHECK(renewals[2] - renewals[1] == 2_s);  // 1 s without an answer, then 1 s of RenewPeriodic's wait
@@ -138,8 +141,9 @@ TEST_CASE("consul-api retries an unanswered renewal every second and stops a TTL
     CHECK(run.metrics.value("items_not_done") == 0);
 }
 
-TEST_CASE("redisson keeps no deadline: a holder frozen past its TTL works on beside the next, and a refused renewal "
-          "only stops its watchdog") {
+TEST_CASE(
+    "redisson keeps no deadline: a holder frozen past its TTL works on beside the next, and a refused renewal "
+    "only stops its watchdog") {
     const auto scenario = [](const std::string& client) {
         return R"({
   "name": "redisson", "description": "a watchdog", "seed": 1, "horizon": "5m",
@@ -177,7 +181,8 @@ TEST_CASE("etcd-clientv3 counts its deadline from the keep-alive's answer and re
   "lock": { "store": "etcd", "key": "/locks/job", "ttl": "30s", "ensemble": 1, "request_timeout": "1s" },
   "job": { "name": "renewals", "at": "00:00", "customers": [1, 2, 3, 4, 5, 6], "period": "2026-10",
            "work_per_customer": "10s" },
-  "faults": )" + faults +
+  "faults": )" +
+               faults +
                R"(,
   "designs": { "only": {} }
 })";
@@ -195,10 +200,77 @@ TEST_CASE("etcd-clientv3 counts its deadline from the keep-alive's answer and re
 
     // Cut off from 19 s to 25 s: the keep-alive due at 20.2 s gets no answer within its
     // 1 s, and the next follows 500 ms later, not a third of the TTL.
-    const auto cut = run_only(scenario(R"([{ "partition": [["server-1"], ["etcd-1"]], "at": "19s", "heal_after": "6s" }])"));
+    const auto cut =
+        run_only(scenario(R"([{ "partition": [["server-1"], ["etcd-1"]], "at": "19s", "heal_after": "6s" }])"));
     const auto keepalives = sent_times(cut, "server-1", "LeaseKeepAlive");
     std::vector<Duration> gaps;
     for (std::size_t i = 1; i < keepalives.size(); ++i) gaps.push_back(keepalives[i] - keepalives[i - 1]);
     CHECK(std::find(gaps.begin(), gaps.end(), 1'500_ms) != gaps.end());
     CHECK(cut.metrics.value("items_not_done") == 0);
+}
+
+TEST_CASE("redis-py never renews by itself: a job longer than the lock's timeout loses it at the store mid-run") {
+    const auto scenario = [](const std::string& client) {
+        return R"({
+  "name": "redis-py", "description": "no renewal", "seed": 1, "horizon": "5m",
+  "servers": ["server-1", "server-2"], "network": { "delay": "1ms" },
+  "lock": { "store": "redis", "key": "lock:job", "ttl": "10s", "client": ")" +
+               client + R"(" },
+  "job": { "name": "renewals", "at": "00:00", "customers": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+           "period": "2026-10", "work_per_customer": "1s" },
+  "designs": { "only": {} }
+})";
+    };
+    const auto generic = run_only(scenario("generic"));
+    CHECK_FALSE(events_of(generic.trace, trace_kind::lock_renewed.name).empty());
+    CHECK(events_of(generic.trace, trace_kind::lock_expired.name).empty());
+    CHECK(generic.metrics.value("double_charges") == 0);
+
+    const auto redis_py = run_only(scenario("redis-py"));
+    CHECK(events_of(redis_py.trace, trace_kind::lock_renewed.name).empty());
+    const auto expired = events_of(redis_py.trace, trace_kind::lock_expired.name);
+    REQUIRE_FALSE(expired.empty());
+    CHECK(expired[0]->at > at(10_s));
+    CHECK(expired[0]->at < at(10'100_ms));
+    CHECK(redis_py.metrics.value("double_charges") >= 1);
+    // Its holder never stopped believing on its own: only its release ended the belief.
+    for (const auto* ended : events_of(redis_py.trace, trace_kind::belief_ended.name))
+        CHECK(ended->text("reason") == "released");
+
+    // A "renew" the file gives is the code calling extend() on a timer.
+    const Scenario renewing =
+        parse_scenario(scenario("redis-py").replace(scenario("redis-py").find(R"("client")"), 0, R"("renew": "3s", )"),
+                       "clients.json", metric_names());
+    const auto extended = design_named(run_scenario(renewing, renewing.seed), "only");
+    CHECK_FALSE(events_of(extended.trace, trace_kind::lock_renewed.name).empty());
+    CHECK(extended.metrics.value("double_charges") == 0);
+}
+
+TEST_CASE(
+    "kazoo keeps no deadline: a holder frozen past its session wakes believing until its ping hears the session "
+    "expired") {
+    const auto scenario = [](const std::string& client) {
+        return R"({
+  "name": "kazoo", "description": "a Lock recipe", "seed": 1, "horizon": "5m",
+  "servers": ["server-1"], "network": { "delay": "1ms" },
+  "lock": { "store": "zookeeper", "key": "/locks/job", "ttl": "10s", "ensemble": 1, "client": ")" +
+               client + R"(" },
+  "job": { "name": "renewals", "at": "00:00", "customers": [1, 2, 3], "period": "2026-10", "work_per_customer": "4s" },
+  "faults": [ { "pause": "server-1", "at": "2s", "for": "15s" } ],
+  "designs": { "only": {} }
+})";
+    };
+    const auto ended_reason = [](const DesignOutcome& run) {
+        const auto ended = events_of(run.trace, trace_kind::belief_ended.name);
+        REQUIRE_FALSE(ended.empty());
+        return std::string(ended[0]->text("reason"));
+    };
+    CHECK(ended_reason(run_only(scenario("generic"))) == "lease ran out by own clock");
+    const auto kazoo = run_only(scenario("kazoo"));
+    // On waking, the ping that fell due goes out at once and its answer says the session
+    // expired: only then does the holder stop believing.
+    CHECK(ended_reason(kazoo) == "its session expired (kazoo reports the connection LOST)");
+    const auto ended = events_of(kazoo.trace, trace_kind::belief_ended.name);
+    CHECK(ended[0]->at > at(17_s));
+    CHECK(ended[0]->at < at(17'100_ms));
 }

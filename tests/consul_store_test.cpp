@@ -514,7 +514,8 @@ Task<void> believe_consul_lock(LockHolder& holder, std::shared_ptr<HeldLease>& h
     held = co_await acquiring;
 }
 
-// server-1 holds through a LockHolder, which renews every ttl/3 (3.33 s) and watches the key.
+// server-1 holds through a LockHolder, which renews every TTL/2 (5 s, api.Lock's RenewPeriodic)
+// and watches the key.
 struct ConsulBelief {
     explicit ConsulBelief(ConsulClientWorld& world)
         : holder(Host(world.engine, world.server(1)), world.client(1), world.world.lock) {
@@ -539,8 +540,9 @@ std::vector<const TraceEvent*> beliefs_ended(const Engine& engine, NodeId node) 
 TEST_CASE("a paused Consul holder renews on waking while the server still keeps its session, and believes on") {
     ConsulClientWorld world;
     ConsulBelief belief(world);
-    // Last renewal at 3.33 s: the server invalidates the session at 23.33 s. Frozen from 4 s
-    // to 19 s, server-1 renews on waking; by its own clock the TTL ran out at 13.33 s.
+    // The session, made at 0 s, is first renewed at 5 s (RenewPeriodic's TTL/2): without it
+    // the server invalidates the session at 20 s. Frozen from 4 s to 19 s, server-1 sends
+    // its overdue renewal on waking, and it lands before 20 s.
     world.on_world(4_s, [&] { world.engine.pause(world.server(1), 15_s, "gc"); });
     world.run(1_min);
     REQUIRE(belief.held);
@@ -552,12 +554,14 @@ TEST_CASE("a paused Consul holder renews on waking while the server still keeps 
 TEST_CASE("a paused Consul holder learns on waking, from its watch on the key, that the server released its lock") {
     ConsulClientWorld world;
     ConsulBelief belief(world);
+    // Frozen from 4 s, before its first renewal was due (5 s): the session made at 0 s ends
+    // at 20 s, twice the TTL on.
     world.on_world(4_s, [&] { world.engine.pause(world.server(1), 40_s, "gc"); });
     world.run(1_min);
     const auto expired = events_of(world.engine, trace_kind::lock_expired);
     REQUIRE(expired.size() == 1);
-    CHECK(expired[0]->at > at(23_s));
-    CHECK(expired[0]->at < at(24_s));
+    CHECK(expired[0]->at > at(20_s));
+    CHECK(expired[0]->at < at(20_s + 10_ms));
     const auto ended = beliefs_ended(world.engine, world.server(1));
     REQUIRE(ended.size() == 1);
     // The watch's answer waited for server-1 to wake at 44 s, and ends the belief before
@@ -570,8 +574,9 @@ TEST_CASE("a paused Consul holder learns on waking, from its watch on the key, t
 TEST_CASE("a Consul holder cut off from the server believes until its watch gets no answer, not for one TTL") {
     ConsulClientWorld world;
     ConsulBelief belief(world);
-    // The watch's blocking query left at about 2 ms; cut off at 5 s, server-1 renews in
-    // vain, and the server invalidates its session at 23.33 s, but the answer is lost.
+    // The watch's blocking query left at about 2 ms; cut off at 5 s, just before its first
+    // renewal, server-1 renews in vain, and the server invalidates its session at about
+    // 20 s, but the answer waits in the cut.
     world.on_world(5_s, [&] {
         world.network.cut(world.server(1), world.node("consul"));
         world.network.cut(world.node("consul"), world.server(1));
@@ -620,15 +625,15 @@ TEST_CASE("consul-lock-delay: the next holder waits out the lock-delay, and with
     const auto scenario = load_scenario_file(scenario_path("consul-lock-delay.json"), metric_names());
     const auto outcome = run_scenario(scenario, scenario.seed);
 
-    // With the lock-delay: server-1's session ends about 23s in (its last renewal at 3.3s,
-    // plus twice the 10s TTL); server-2 is refused for lock-delay, and granted 15s later,
-    // after server-1 woke at 31s, charged 42 and stopped.
+    // With the lock-delay: server-1's session ends about 25s in (its last renewal at 5s,
+    // RenewPeriodic's TTL/2, plus twice the 10s TTL); the others are refused for lock-delay,
+    // and one is granted 15s later, after server-1 woke at 31s, charged 42 and stopped.
     const Trace& delayed = design_named(outcome, "lock-delay").trace;
     const auto expired = events_of(delayed, trace_kind::lock_expired);
     REQUIRE(expired.size() == 1);
     CHECK(expired[0]->integer("token") == 1);
-    CHECK(expired[0]->at > at(23_s));
-    CHECK(expired[0]->at < at(24_s));
+    CHECK(expired[0]->at > at(25_s));
+    CHECK(expired[0]->at < at(25_s + 10_ms));
     const auto granted = events_of(delayed, trace_kind::lock_granted);
     REQUIRE(granted.size() >= 2);
     CHECK(granted[1]->integer("token") == 2);
@@ -644,7 +649,7 @@ TEST_CASE("consul-lock-delay: the next holder waits out the lock-delay, and with
     CHECK(for_lock_delay > 0);
     CHECK(design_named(outcome, "lock-delay").metrics.value(Metric::double_charges) == 0);
 
-    // Without it server-2 is granted within a retry of the session's end, long before
+    // Without it another server is granted within a retry of the session's end, long before
     // server-1 wakes, and charges 42 first.
     const Trace& undelayed = design_named(outcome, "no-lock-delay").trace;
     const auto undelayed_expired = events_of(undelayed, trace_kind::lock_expired);

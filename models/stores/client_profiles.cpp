@@ -1,7 +1,6 @@
 #include "models/stores/client_profiles.hpp"
 
 #include <algorithm>
-#include <cassert>
 
 namespace locksim {
 namespace {
@@ -16,8 +15,17 @@ const std::vector<ClientProfile>& profiles() {
                     "request, and stops believing when a renewal is refused (the careful client the lease check "
                     "assumes; no one library)",
          .source = "models/lock_holder.cpp",
-         .speaks = {StoreKind::redis, StoreKind::redis_replicated, StoreKind::redlock, StoreKind::lease_row},
+         .speaks = {StoreKind::redis, StoreKind::redis_replicated, StoreKind::redlock, StoreKind::lease_row,
+                    StoreKind::zookeeper},
          .renew_share = std::pair{1, 3}},
+        {.name = "redis-py",
+         .library = "redis-py's Lock: SET NX PX with the lock's timeout (the TTL here), never renewed by itself "
+                    "(extend and reacquire are the code's to call), and no deadline of its own: locked() and "
+                    "owned() ask the server",
+         .source = "redis-py redis/lock.py: Lock.acquire, Lock.do_acquire, Lock.owned",
+         .speaks = {StoreKind::redis, StoreKind::redis_replicated},
+         .renews = false,
+         .deadline = Deadline::none},
         {.name = "redisson",
          .library = "Redisson's RLock with its lock watchdog (3.44 and later): renews every lockWatchdogTimeout/3 "
                     "(the TTL here) after each renewal completes, again after one that failed; a renewal that "
@@ -39,6 +47,16 @@ const std::vector<ClientProfile>& profiles() {
          .renew_share = std::pair{1, 3},
          .retry_unanswered = milliseconds(500),
          .deadline = Deadline::from_answer},
+        {.name = "kazoo",
+         .library = "kazoo's Lock recipe on ZooKeeper: the connection pings after read_timeout/2 of idle sending, "
+                    "with read_timeout two thirds of the negotiated session timeout (so a third of it), and the "
+                    "lock keeps no deadline of its own: the holder learns of a loss only when the session is "
+                    "reported expired (LOST)",
+         .source = "kazoo kazoo/protocol/connection.py: ConnectionHandler._connect, _connect_attempt; "
+                   "kazoo/recipe/lock.py: Lock",
+         .speaks = {StoreKind::zookeeper},
+         .renew_share = std::pair{1, 3},
+         .deadline = Deadline::none},
         {.name = "consul-api",
          .library = "Consul's Go api package, api.Lock: RenewPeriodic renews the session every TTL/2, retries "
                     "every second after an error until a TTL has passed since the last renewal, and stops at a "
@@ -63,8 +81,10 @@ const std::vector<ClientProfile>& profiles() {
 
 Duration ClientProfile::renew_interval(const LockSpec& lock) const {
     if (lock.renew_every) return *lock.renew_every;
-    assert(renew_share);  // a store-paced client's loader sets renew_every
-    return lock.ttl * renew_share->first / renew_share->second;
+    // A store-paced client's loader sets renew_every; one that never renews renews only at
+    // the code's own interval, or at the generic share of the TTL (a session's keep-alive).
+    const auto share = renew_share.value_or(std::pair<std::int64_t, std::int64_t>{1, 3});
+    return lock.ttl * share.first / share.second;
 }
 
 std::span<const ClientProfile> all_client_profiles() {

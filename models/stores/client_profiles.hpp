@@ -31,10 +31,11 @@ struct ClientProfile {
         stop_renewing,   // renewal stops, and the holder is not told
     };
 
-    std::string_view name;      // as a scenario's "client" names it
-    std::string_view library;   // what it is, in a sentence
-    std::string_view source;    // the file and function its timing comes from
+    std::string_view name;     // as a scenario's "client" names it
+    std::string_view library;  // what it is, in a sentence
+    std::string_view source;   // the file and function its timing comes from
     std::vector<StoreKind> speaks;
+    bool renews = true;  // false: the library never renews by itself (the code may, with "renew")
     // How often it renews, as a share of the TTL, counted from the last renewal's answer;
     // none: the store's own option paces it (client-go's retry_period).
     std::optional<std::pair<std::int64_t, std::int64_t>> renew_share;

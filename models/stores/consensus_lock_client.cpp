@@ -204,6 +204,17 @@ Task<ExtendResult> ConsensusLockClient::extend(const Lease&) {
     co_return ExtendResult{ExtendResult::Outcome::extended, heard_until_};
 }
 
+bool ConsensusLockClient::watches_lock() const {
+    return client_of(spec_).deadline != ClientProfile::Deadline::from_request;
+}
+
+Task<std::string> ConsensusLockClient::watch_for_loss(const Lease&) {
+    const std::optional<std::int64_t> session = session_;
+    while (!session_expired_ && session_ == session) co_await woken_.wait(host_);
+    co_return zookeeper() ? "its session expired (kazoo reports the connection LOST)"
+                          : "its session's lease expired (the keep-alive channel closed)";
+}
+
 Task<void> ConsensusLockClient::release(const Lease& lease) {
     if (session_expired_) co_return;  // the cluster already deleted the key with the session
     auto request = call(

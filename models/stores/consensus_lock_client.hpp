@@ -33,6 +33,11 @@ public:
     Task<Lease> acquire() override;
     Task<ExtendResult> extend(const Lease& lease) override;
     Task<void> release(const Lease& lease) override;
+    // A library that keeps no deadline of its own, or counts it from the answers, hears of
+    // its session's end from the session itself (kazoo's LOST, the end of clientv3's
+    // keep-alive channel), not at the holder's next look.
+    bool watches_lock() const override;
+    Task<std::string> watch_for_loss(const Lease& lease) override;
 
 private:
     bool zookeeper() const { return ensemble_.flavor() == ConsensusEnsemble::Flavor::zookeeper; }
@@ -53,7 +58,7 @@ private:
     LockSpec spec_;
     std::optional<std::int64_t> session_;
     bool session_expired_ = false;
-    Instant heard_until_;  // monotonic: last acknowledged heartbeat's send time + timeout
+    Instant heard_until_;  // monotonic: the session's end as its client reckons (heard_from + timeout)
     Condition woken_;      // a watch fired, or the session expired
 };
 

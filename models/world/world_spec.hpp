@@ -97,7 +97,7 @@ struct JobSpec {
     // (the client's own deadline: a driver's socket or read timeout). None: it waits as
     // long as the connection lasts.
     std::optional<Duration> read_timeout;
-    Duration rebuild_work{};         // index_rebuild: processor time one build takes
+    Duration rebuild_work{};  // index_rebuild: processor time one build takes
     Assignment assignment = Assignment::all;
     LockScope lock_scope = LockScope::each_run;
     // A recurring job, as a cron runs it: `runs` runs, `every` apart from `starts_at`; a

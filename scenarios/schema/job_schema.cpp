@@ -85,7 +85,8 @@ ErrorPolicy read_error_policy(const JsonReader& field) {
     ErrorPolicy policy;
     if (!field.json().is_object()) {
         const std::string then = field.string();
-        if (then == "skip") policy.then = ErrorPolicy::Then::skip;
+        if (then == "skip")
+            policy.then = ErrorPolicy::Then::skip;
         else if (then != "fail")
             field.fail(fmt::format(
                 "unknown \"{}\"; expected \"fail\" (the run ends; its finally path decides the release, the "
@@ -103,9 +104,10 @@ ErrorPolicy read_error_policy(const JsonReader& field) {
     policy.backoff = field["backoff"].duration();
     if (policy.backoff.ns <= 0) field["backoff"].fail("expected the wait before the first retry, above 0s");
     if (policy.backoff.ns > max_duration.ns / (std::int64_t{1} << (policy.retries - 1)))
-        field["backoff"].fail(fmt::format("expected a backoff that stays within a week: it doubles before each of "
-                                          "the {} retries",
-                                          policy.retries));
+        field["backoff"].fail(
+            fmt::format("expected a backoff that stays within a week: it doubles before each of "
+                        "the {} retries",
+                        policy.retries));
     return policy;
 }
 
@@ -143,9 +145,26 @@ void read_item_work(const JsonReader& job, std::string_view work_field, JobSpec&
 }
 
 void read_renewals(const JsonReader& job, const std::vector<std::string>& servers, JobSpec& spec) {
-    job.allow_only({"kind", "name", "at", "every", "runs", "start_offsets", "customers", "period", "work_per_customer",
-                    "recheck_before_charge", "check_lease", "on_refused", "error", "release_in_finally", "assign",
-                    "lock_for", "charge_request", "min_lease_left", "read_timeout", "on_error"});
+    job.allow_only({"kind",
+                    "name",
+                    "at",
+                    "every",
+                    "runs",
+                    "start_offsets",
+                    "customers",
+                    "period",
+                    "work_per_customer",
+                    "recheck_before_charge",
+                    "check_lease",
+                    "on_refused",
+                    "error",
+                    "release_in_finally",
+                    "assign",
+                    "lock_for",
+                    "charge_request",
+                    "min_lease_left",
+                    "read_timeout",
+                    "on_error"});
     spec.customers = read_ids(job["customers"], "customer");
     if (spec.customers.empty()) job["customers"].fail("expected at least one customer");
     read_item_work(job, "work_per_customer", spec);

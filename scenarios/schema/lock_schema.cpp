@@ -294,10 +294,9 @@ const ClientProfile& read_client(const JsonReader& lock, const StoreEntry& store
     if (profile != nullptr && std::find(speaking.begin(), speaking.end(), profile) != speaking.end()) return *profile;
     std::vector<std::string_view> names;
     for (const ClientProfile* each : speaking) names.push_back(each->name);
-    lock["client"].fail(fmt::format("{} \"{}\"{}; expected one of the clients of store {}: {}",
-                                    profile == nullptr ? "unknown client" : "client", message_safe(name),
-                                    profile == nullptr ? "" : " speaks to other stores", store.name,
-                                    fmt::join(names, ", ")));
+    lock["client"].fail(fmt::format(
+        "{} \"{}\"{}; expected one of the clients of store {}: {}", profile == nullptr ? "unknown client" : "client",
+        message_safe(name), profile == nullptr ? "" : " speaks to other stores", store.name, fmt::join(names, ", ")));
 }
 
 // The store's lease rules, pointing at the field to change.
@@ -348,9 +347,11 @@ LockSpec read_lock(const JsonReader& lock) {
     read_client_habits(lock, spec);
     read_store_options(lock, store, spec);
     spec.client = &read_client(lock, store);
+    // A library that never renews leaves it to the code: only a "renew" the file gives.
+    if (!spec.client->renews && !lock.has("renew")) spec.renew = false;
     if (spec.client->deadline == ClientProfile::Deadline::none && spec.wall_clock_durations)
-        lock["durations"].fail(fmt::format("the {} client times no lease of its own; leave \"durations\" out",
-                                           spec.client->name));
+        lock["durations"].fail(
+            fmt::format("the {} client times no lease of its own; leave \"durations\" out", spec.client->name));
     if (has_lease(spec)) check_lease(lock, spec);
     return spec;
 }
