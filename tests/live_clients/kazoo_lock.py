@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""The kazoo client profile against the real library and a real ZooKeeper.
+
+A real ZooKeeper (Debian's, tickTime 200 ms) on 127.0.0.1, and two processes using
+kazoo's own Lock recipe (kazoo/recipe/lock.py) with 4 s sessions: the holder takes the
+lock and is stopped with SIGSTOP past its session; the waiter blocks in Lock.acquire.
+Measured, on the one monotonic clock of this machine:
+
+  - when the waiter took the lock, from the holder's grant (the server expired the
+    holder's session and deleted its node; the waiter's watch fired),
+  - when the holder, woken, heard that its session was LOST, from its waking.
+
+locksim runs the same world (tests/live_clients/kazoo-lock.json: client "kazoo") and
+must predict both within the tolerances below.
+
+    tests/live_clients/kazoo_lock.py build/locksim
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from harness import free_port, model_events, verdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENARIO = os.path.join(HERE, "kazoo-lock.json")
+
+SESSION = 4.0  # the session timeout asked for (20 ticks of 200 ms: granted as asked)
+TICK_MS = 200
+PAUSE_AT = 0.5  # the holder is stopped this long after its grant, before its first ping…
+PAUSE_FOR = 8.0  # …for this long, past its session
+# What the model may be off by. kazoo pings after read_timeout/2 of idle sending less a
+# random 10-400 ms, so the holder's last ping before the stop, and the session's end with
+# it, fall up to 0.4 s apart from run to run; ZooKeeper expires sessions only at a tick.
+TAKEOVER_TOLERANCE = 0.4 + TICK_MS / 1000 + 0.1
+# Woken, kazoo finds its connection closed, reconnects and hears the session expired.
+LOST_TOLERANCE = 0.5
+
+HOLDER = r"""
+import logging, sys, time
+logging.disable(logging.WARNING)  # kazoo narrates the drop and the reconnect on stderr
+from kazoo.client import KazooClient
+from kazoo.protocol.states import KazooState
+client = KazooClient(hosts="127.0.0.1:" + sys.argv[1], timeout=float(sys.argv[2]))
+def listen(state):
+    if state == KazooState.LOST:
+        print("lost", time.monotonic(), flush=True)
+client.add_listener(listen)
+client.start(timeout=20)
+lock = client.Lock("/locks/job", "holder")
+assert lock.acquire(timeout=20)
+print("granted", time.monotonic(), flush=True)
+time.sleep(60)
+"""
+
+WAITER = r"""
+import logging, sys, time
+logging.disable(logging.WARNING)
+from kazoo.client import KazooClient
+client = KazooClient(hosts="127.0.0.1:" + sys.argv[1], timeout=float(sys.argv[2]))
+client.start(timeout=20)
+lock = client.Lock("/locks/job", "waiter")
+print("waiting", flush=True)
+assert lock.acquire(timeout=60)
+print("granted", time.monotonic(), flush=True)
+"""
+
+
+
+def start_zookeeper(folder):
+    port = free_port()
+    data = os.path.join(folder, "data")
+    os.makedirs(data)
+    cfg = os.path.join(folder, "zoo.cfg")
+    with open(cfg, "w") as f:
+        f.write(f"tickTime={TICK_MS}\ndataDir={data}\nclientPort={port}\nclientPortAddress=127.0.0.1\n"
+                "admin.enableServer=false\n4lw.commands.whitelist=srvr\n")
+    log = open(os.path.join(folder, "zookeeper.log"), "a")
+    proc = subprocess.Popen(
+        ["java", "-Xmx256m", "-XX:+UseSerialGC", "-cp", "/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-simple.jar",
+         "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    log.close()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+                s.sendall(b"srvr")
+                if s.recv(64).startswith(b"Zookeeper version:"):
+                    return proc, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("zookeeper did not answer within 60 s")
+        time.sleep(0.1)
+
+
+def real_run(folder):
+    zookeeper, port = start_zookeeper(folder)
+    python = sys.executable
+    holder = waiter = None
+    try:
+        holder = subprocess.Popen([python, "-c", HOLDER, str(port), str(SESSION)], stdout=subprocess.PIPE, text=True)
+        granted = float(holder.stdout.readline().split()[1])
+        waiter = subprocess.Popen([python, "-c", WAITER, str(port), str(SESSION)], stdout=subprocess.PIPE, text=True)
+        assert waiter.stdout.readline().strip() == "waiting"
+        time.sleep(max(0.0, granted + PAUSE_AT - time.monotonic()))
+        os.kill(holder.pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+        taken = float(waiter.stdout.readline().split()[1])
+        time.sleep(max(0.0, stopped + PAUSE_FOR - time.monotonic()))
+        os.kill(holder.pid, signal.SIGCONT)
+        woke = time.monotonic()
+        lost = float(holder.stdout.readline().split()[1])
+        return {"taken": taken - granted, "lost": lost - woke}
+    finally:
+        for proc in (holder, waiter, zookeeper):
+            if proc is not None and proc.poll() is None:
+                proc.kill()  # SIGKILL ends a stopped process too
+                proc.wait()
+
+
+def model_run(locksim):
+    events = model_events(locksim, SCENARIO)
+    held = [e for e in events if e["kind"] == "belief.acquired"]
+    resumed = [e for e in events if e["kind"] == "node.resumed" and e["node"] == "server-1"]
+    ended = [e for e in events if e["kind"] == "belief.ended" and e["node"] == "server-1"]
+    first = held[0]["t_ns"] / 1e9
+    return {"taken": held[1]["t_ns"] / 1e9 - first, "lost": (ended[0]["t_ns"] - resumed[0]["t_ns"]) / 1e9,
+            "reason": ended[0]["fields"]["reason"]}
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="locksim-live-kazoo.") as folder:
+        real = real_run(folder)
+    model = model_run(sys.argv[1])
+    failures = []
+    if abs(real["taken"] - model["taken"]) > TAKEOVER_TOLERANCE:
+        failures.append(f"the waiter took the lock {real['taken']:.3f}s after the grant, the model says "
+                        f"{model['taken']:.3f}s (tolerance {TAKEOVER_TOLERANCE:.1f}s)")
+    if abs(real["lost"] - model["lost"]) > LOST_TOLERANCE:
+        failures.append(f"the woken holder heard LOST {real['lost']:.3f}s after waking, the model says "
+                        f"{model['lost']:.3f}s ({model['reason']})")
+    return verdict(f"kazoo Lock, real vs model: taken over {real['taken']:.3f}s / {model['taken']:.3f}s after the "
+                   f"grant, the woken holder hears LOST {real['lost']:.3f}s / {model['lost']:.3f}s after waking",
+                   failures)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
