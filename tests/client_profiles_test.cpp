@@ -274,3 +274,34 @@ TEST_CASE(
     CHECK(ended[0]->at > at(17_s));
     CHECK(ended[0]->at < at(17'100_ms));
 }
+
+TEST_CASE(
+    "redsync never extends by itself and takes 1% of the expiry off its validity, not the 2 ms more of the "
+    "reference Redlock") {
+    const auto scenario = [](const std::string& client) {
+        return R"({
+  "name": "redsync", "description": "Go's Redlock", "seed": 1, "horizon": "1m",
+  "servers": ["server-1"], "network": { "delay": "1ms" },
+  "lock": { "store": "redlock", "key": "lock:job", "ttl": "10s", "nodes": 3, "client": ")" +
+               client + R"(" },
+  "job": { "name": "renewals", "at": "00:00", "customers": [1, 2, 3, 4], "period": "2026-10", "work_per_customer": "4s" },
+  "designs": { "only": {} }
+})";
+    };
+    const auto believed_until = [](const DesignOutcome& run) {
+        const auto held = events_of(run.trace, trace_kind::belief_acquired.name);
+        REQUIRE(held.size() == 1);
+        return held[0]->instant("believed_until");
+    };
+    // The job's run starts asking at 0: the reference algorithm believes 10 s - 100 ms - 2 ms.
+    const auto generic = run_only(scenario("generic"));
+    CHECK(believed_until(generic) == at(9'898_ms));
+    CHECK_FALSE(events_of(generic.trace, trace_kind::lock_renewed.name).empty());
+    const auto redsync = run_only(scenario("redsync"));
+    CHECK(believed_until(redsync) == at(9'900_ms));
+    CHECK(events_of(redsync.trace, trace_kind::lock_renewed.name).empty());
+    // Never extended, the 16 s job outlives its lock: the holder stops at its own deadline.
+    const auto ended = events_of(redsync.trace, trace_kind::belief_ended.name);
+    REQUIRE_FALSE(ended.empty());
+    CHECK(ended[0]->text("reason") == "lease ran out by own clock");
+}

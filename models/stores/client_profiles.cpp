@@ -18,6 +18,14 @@ const std::vector<ClientProfile>& profiles() {
          .speaks = {StoreKind::redis, StoreKind::redis_replicated, StoreKind::redlock, StoreKind::lease_row,
                     StoreKind::zookeeper},
          .renew_share = std::pair{1, 3}},
+        {.name = "redsync",
+         .library = "redsync, Go's Redlock: the lock is valid until its start plus the expiry less 1% of it "
+                    "(driftFactor 0.01, no fixed allowance since v1.3.1), and is never extended by itself "
+                    "(Extend is the code's to call)",
+         .source = "go-redsync/redsync v4 mutex.go: Mutex.lockContext; redsync.go: NewMutex",
+         .speaks = {StoreKind::redlock},
+         .renews = false,
+         .redlock_drift_allowance = Duration{}},
         {.name = "redis-py",
          .library = "redis-py's Lock: SET NX PX with the lock's timeout (the TTL here), never renewed by itself "
                     "(extend and reacquire are the code's to call), and no deadline of its own: locked() and "

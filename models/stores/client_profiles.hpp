@@ -47,6 +47,9 @@ struct ClientProfile {
     bool stops_a_ttl_after_last_renewal = false;
     Refused refused = Refused::stop_believing;
     Deadline deadline = Deadline::from_request;
+    // Redlock: besides 1% of the TTL, the fixed allowance for clock drift it takes off a
+    // grant's validity (the reference algorithm's 2 ms).
+    Duration redlock_drift_allowance = milliseconds(2);
 
     // The interval between renewals of a lease of `ttl`: the renew_every given, else the
     // profile's share of the TTL.

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "models/stores/client_profiles.hpp"
 #include "sim/gather.hpp"
 
 namespace locksim {
@@ -28,6 +29,10 @@ Task<std::size_t> RedlockClient::count_yes(std::vector<Task<std::optional<int>>>
     for (const auto& answer : answers)
         if (answer && *answer == 1) ++yes;
     co_return yes;
+}
+
+Duration RedlockClient::drift() const {
+    return spec_.ttl / 100 + client_of(spec_).redlock_drift_allowance;
 }
 
 Task<std::optional<Lease>> RedlockClient::try_acquire() {

@@ -3,8 +3,9 @@
 // client asks every node at once with a short per-node timeout and holds the lock only
 // if a majority said OK and the time that took is below the TTL:
 //
-//   validity = ttl - elapsed - drift,   drift = 1% of ttl + 2 ms
+//   validity = ttl - elapsed - drift,   drift = 1% of ttl + the client's fixed allowance
 //
+// (2 ms in the reference algorithm and the generic client; none in redsync.)
 // On failure it releases what it got everywhere and retries after a random delay.
 // Extension must succeed on a majority. It hands out no token.
 #include <vector>
@@ -27,7 +28,7 @@ protected:
 
 private:
     std::size_t majority() const { return nodes_.size() / 2 + 1; }
-    Duration drift() const { return spec_.ttl / 100 + milliseconds(2); }
+    Duration drift() const;
     // How many nodes answered yes (1, or true).
     Task<std::size_t> count_yes(std::vector<Task<std::optional<int>>> replies);
     Task<void> release_everywhere(const std::string& value);
