@@ -20,6 +20,19 @@ def model_events(locksim, scenario):
     return json.loads(out.stdout)["designs"][0]["events"]
 
 
+def kinds(events, kind, node=None):
+    """The events of one kind, on one node if named."""
+    return [e for e in events if e["kind"] == kind and (node is None or e["node"] == node)]
+
+
+def stop_all(*procs):
+    """Kills each process still running, by its PID (SIGKILL ends a stopped one too)."""
+    for proc in procs:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def verdict(summary, failures):
     """Prints the comparison and each failure; the exit code."""
     print(summary)

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from harness import free_port, model_events, verdict
+from harness import free_port, kinds, model_events, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "kazoo-lock.json")
@@ -118,17 +118,14 @@ def real_run(folder):
         lost = float(holder.stdout.readline().split()[1])
         return {"taken": taken - granted, "lost": lost - woke}
     finally:
-        for proc in (holder, waiter, zookeeper):
-            if proc is not None and proc.poll() is None:
-                proc.kill()  # SIGKILL ends a stopped process too
-                proc.wait()
+        stop_all(holder, waiter, zookeeper)
 
 
 def model_run(locksim):
     events = model_events(locksim, SCENARIO)
-    held = [e for e in events if e["kind"] == "belief.acquired"]
-    resumed = [e for e in events if e["kind"] == "node.resumed" and e["node"] == "server-1"]
-    ended = [e for e in events if e["kind"] == "belief.ended" and e["node"] == "server-1"]
+    held = kinds(events, "belief.acquired")
+    resumed = kinds(events, "node.resumed", "server-1")
+    ended = kinds(events, "belief.ended", "server-1")
     first = held[0]["t_ns"] / 1e9
     return {"taken": held[1]["t_ns"] / 1e9 - first, "lost": (ended[0]["t_ns"] - resumed[0]["t_ns"]) / 1e9,
             "reason": ended[0]["fields"]["reason"]}

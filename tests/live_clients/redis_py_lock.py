@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from harness import free_port, model_events, verdict
+from harness import free_port, kinds, model_events, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "redis-py-lock.json")
@@ -110,18 +110,15 @@ def real_run(folder):
         return {"expired": expired - granted, "taken": taken - granted,
                 "believes": answer[1] == "True", "owned": answer[3] == "True"}
     finally:
-        for proc in (holder, waiter, redis_proc):
-            if proc is not None and proc.poll() is None:
-                proc.kill()  # SIGKILL ends a stopped process too
-                proc.wait()
+        stop_all(holder, waiter, redis_proc)
 
 
 def model_run(locksim):
     """What locksim predicts for the same world."""
     events = model_events(locksim, SCENARIO)
-    granted = [e for e in events if e["kind"] == "lock.granted"]
-    expired = [e for e in events if e["kind"] == "lock.expired"]
-    ended = [e for e in events if e["kind"] == "belief.ended" and e["node"] == "server-1"]
+    granted = kinds(events, "lock.granted")
+    expired = kinds(events, "lock.expired")
+    ended = kinds(events, "belief.ended", "server-1")
     first = granted[0]["t_ns"] / 1e9
     woke = first + PAUSE_AT + PAUSE_FOR
     return {"expired": expired[0]["t_ns"] / 1e9 - first, "taken": granted[1]["t_ns"] / 1e9 - first,
