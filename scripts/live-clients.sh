@@ -2,16 +2,17 @@
 # Drives the real client libraries against real servers and compares what they do with
 # what locksim's client profiles predict (tests/live_clients/): redis-py's Lock against
 # Redis and kazoo's Lock recipe against ZooKeeper, each holder stopped with SIGSTOP past
-# its lease, on 127.0.0.1, every process stopped by PID at the end. Exit 1 on a prediction
-# outside its tolerance.
+# its lease; and Linux's own TCP through a cut (a netfilter rule, so as root) against the
+# stream model. All on 127.0.0.1, every process stopped by PID at the end. Exit 1 on a
+# prediction outside its tolerance.
 #   scripts/live-clients.sh [LOCKSIM]   # default build/locksim
 set -euo pipefail
 cd "$(dirname "$0")/.."
 locksim=${1:-build/locksim}
-scripts/install-packages.sh redis-server zookeeper python3-redis python3-kazoo
+scripts/install-packages.sh redis-server zookeeper python3-redis python3-kazoo nftables
 # Debian's modules are for Debian's python3, whatever python3 comes first on PATH.
 status=0
-for harness in tests/live_clients/redis_py_lock.py tests/live_clients/kazoo_lock.py; do
+for harness in tests/live_clients/redis_py_lock.py tests/live_clients/kazoo_lock.py tests/live_clients/tcp_stream.py; do
   /usr/bin/python3 "$harness" "$locksim" || status=1
 done
 exit $status
