@@ -1,15 +1,40 @@
 """What the live client harnesses share: a free loopback port, the model's trace of the
 harness's own scenario, and the verdict line."""
 import json
+import os
 import socket
 import subprocess
 import sys
+import time
 
 
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def start_redis(folder):
+    """A redis-server on a free loopback port, nothing persisted, once it accepts
+    connections: its process and port."""
+    port = free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+         "--dir", folder, "--logfile", os.path.join(folder, "redis.log")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(64) == b"+PONG\r\n":
+                    return proc, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_all(proc)
+            raise RuntimeError("redis-server did not answer within 20 s")
+        time.sleep(0.05)
 
 
 def model_events(locksim, scenario):

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from harness import free_port, kinds, model_events, stop_all, verdict
+from harness import kinds, model_events, start_redis, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "redis-py-lock.json")
@@ -58,31 +58,14 @@ print("granted", time.monotonic(), flush=True)
 
 
 
-def start_redis(folder):
-    import redis
-
-    port = free_port()
-    proc = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-         "--dir", folder, "--logfile", os.path.join(folder, "redis.log")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    probe = redis.Redis(host="127.0.0.1", port=port, socket_timeout=2)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            probe.ping()
-            return proc, port, probe
-        except Exception:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("redis-server did not answer within 20 s")
-            time.sleep(0.05)
-
 
 def real_run(folder):
     """The times, from the holder's grant, at which Redis let the lock go and the waiter
     took it, and what the woken holder believes."""
-    redis_proc, port, probe = start_redis(folder)
+    import redis
+
+    redis_proc, port = start_redis(folder)
+    probe = redis.Redis(host="127.0.0.1", port=port, socket_timeout=2)
     python = sys.executable
     holder = waiter = None
     try:

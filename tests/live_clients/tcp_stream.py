@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from harness import free_port, kinds, model_events, stop_all, verdict
+from harness import kinds, model_events, start_redis, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "tcp-stream.json")
@@ -41,24 +41,11 @@ def nft(*args):
 
 
 def real_run(folder):
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-         "--dir", folder, "--logfile", os.path.join(folder, "redis.log")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, port = start_redis(folder)
     table = f"locksim_stream_{os.getpid()}"
     cut = False
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client = socket.create_connection(("127.0.0.1", port), timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not listen within 20 s")
-                time.sleep(0.05)
-        client.settimeout(60)
+        client = socket.create_connection(("127.0.0.1", port), timeout=60)
         client.sendall(b"PING\r\n")
         assert client.recv(64) == b"+PONG\r\n"
         try:
