@@ -92,6 +92,9 @@ TEST_CASE("a lock names a client its store speaks to, or the error lists the sto
     CHECK_THAT(error_of(with_lock(
                    R"({ "store": "redis", "key": "l", "ttl": "30s", "client": "redisson", "durations": "wall" })")),
                Catch::Contains("the redisson client times no lease of its own; leave \"durations\" out"));
+    std::string margin = with_lock(R"({ "store": "redis", "key": "l", "ttl": "30s", "client": "redis-py" })");
+    CHECK_THAT(error_of(margin.replace(margin.find(R"("work_per_customer")"), 0, R"("min_lease_left": "5s", )")),
+               Catch::Contains("/job/min_lease_left: the redis-py client keeps no deadline of its own"));
 }
 
 TEST_CASE(

@@ -14,6 +14,7 @@
 
 #include "checks/metric_table.hpp"
 #include "models/idempotency_key.hpp"
+#include "models/stores/client_profiles.hpp"
 #include "models/stores/store_registry.hpp"
 #include "scenarios/schema/design_world.hpp"
 #include "scenarios/schema/explore_schema.hpp"
@@ -137,6 +138,13 @@ public:
             root_["job"]["min_lease_left"].fail(
                 "this design's lock has no lease to run out (no lock, or a database lock held for the session); "
                 "a margin needs a lease");
+        // A client that keeps no deadline of its own always has its whole lease left: a
+        // margin would never stop the job, silently.
+        if (world.job.min_lease_left && client_of(world.lock).deadline == ClientProfile::Deadline::none)
+            root_["job"]["min_lease_left"].fail(
+                fmt::format("the {} client keeps no deadline of its own, so no margin of it is ever short; use a "
+                            "client that times its lease",
+                            client_of(world.lock).name));
         check_margin_below_lease(world);
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], world);
         if (root_.has("fault_generators"))
