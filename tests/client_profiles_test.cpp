@@ -272,10 +272,69 @@ TEST_CASE(
     const auto kazoo = run_only(scenario("kazoo"));
     // On waking, the ping that fell due goes out at once and its answer says the session
     // expired: only then does the holder stop believing.
-    CHECK(ended_reason(kazoo) == "its session expired (kazoo reports the connection LOST)");
+    CHECK(ended_reason(kazoo) == "its session expired (the client reports the connection LOST)");
     const auto ended = events_of(kazoo.trace, trace_kind::belief_ended.name);
     CHECK(ended[0]->at > at(17_s));
     CHECK(ended[0]->at < at(17'100_ms));
+}
+
+TEST_CASE(
+    "curator pings a second before half its read timeout of idle, in whole milliseconds as the Java client counts") {
+    const ClientProfile& curator = *find_client_profile("curator");
+    CHECK(curator.heartbeat_interval(30_s) == 9_s);       // readTimeout 20 s: 10 s less a second
+    CHECK(curator.heartbeat_interval(10_s) == 2'333_ms);  // readTimeout 6,666 ms
+    CHECK(curator.heartbeat_interval(4_s) == 1_s);        // 1,333 ms less a second: once idle past a second
+    CHECK(curator.heartbeat_interval(2_s) == 666_ms);     // half the read timeout, never idle a second
+    CHECK(curator.believed_for(9_s) == 6_s);
+    // The others ping a third of the session, and believe all of it.
+    const ClientProfile& kazoo = *find_client_profile("kazoo");
+    CHECK(kazoo.heartbeat_interval(30_s) == 10_s);
+    CHECK(kazoo.believed_for(9_s) == 9_s);
+}
+
+TEST_CASE(
+    "curator gives the lock up on waking from a pause past its read timeout, where kazoo and the generic client "
+    "rightly keep it: the session lives on") {
+    const auto scenario = [](const std::string& client) {
+        return R"({
+  "name": "curator", "description": "an InterProcessMutex", "seed": 1, "horizon": "5m",
+  "servers": ["server-1"], "network": { "delay": "1ms" },
+  "lock": { "store": "zookeeper", "key": "/locks/job", "ttl": "10s", "ensemble": 1, "client": ")" +
+               client + R"(" },
+  "job": { "name": "renewals", "at": "00:00", "customers": [1, 2, 3, 4], "period": "2026-10", "work_per_customer": "4s" },
+  "faults": [ { "pause": "server-1", "at": "4s", "for": "5500ms" } ],
+  "designs": { "only": {} }
+})";
+    };
+    const auto first_ended = [](const DesignOutcome& run) {
+        const auto ended = events_of(run.trace, trace_kind::belief_ended.name);
+        REQUIRE_FALSE(ended.empty());
+        return ended[0];
+    };
+    // Its first ping 2,333 ms after the session opened (at 2 ms: the answer's 1 ms each
+    // way), where kazoo's goes out a third of the session after it.
+    const auto curator = run_only(scenario("curator"));
+    const auto pings = sent_times(curator, "server-1", "ping session");
+    REQUIRE_FALSE(pings.empty());
+    CHECK(pings[0] == at(2'335_ms));
+    const auto kazoo_pings = sent_times(run_only(scenario("kazoo")), "server-1", "ping session");
+    REQUIRE_FALSE(kazoo_pings.empty());
+    CHECK(kazoo_pings[0] == at(2_ms) + 10_s / 3);
+    // Last heard at the answer to that ping; at 9.5 s, awake, more than 6,666 ms have
+    // passed: SUSPENDED at once, the lock given up, though the session (last heard at
+    // 2.3 s, 10 s long) lives until 12.3 s.
+    const auto* ended = first_ended(curator);
+    CHECK(ended->at == at(9'500_ms));
+    CHECK(ended->text("reason") == "lease ran out by own clock");
+    CHECK(events_of(curator.trace, trace_kind::session_expired.name).empty());
+    // kazoo and the generic client keep believing, and rightly: their next ping finds the
+    // session alive, and the job goes on to release the lock itself.
+    for (const std::string client : {"kazoo", "generic"}) {
+        INFO(client);
+        const auto run = run_only(scenario(client));
+        CHECK(first_ended(run)->text("reason") == "released");
+        CHECK(run.metrics.value("double_charges") == 0);
+    }
 }
 
 TEST_CASE(
@@ -307,4 +366,62 @@ TEST_CASE(
     const auto ended = events_of(redsync.trace, trace_kind::belief_ended.name);
     REQUIRE_FALSE(ended.empty());
     CHECK(ended[0]->text("reason") == "lease ran out by own clock");
+}
+
+namespace {
+
+// Two servers run a job under a session-level advisory lock in the billing database, whose
+// idle_session_timeout is 3 s, with `client` (and `lock` fields added).
+std::string advisory_world(const std::string& client, const std::string& more = "") {
+    return R"({
+  "name": "advisory", "description": "a Rails job", "seed": 1, "horizon": "2m",
+  "servers": ["server-1", "server-2"], "network": { "delay": "1ms" },
+  "lock": { "store": "db-advisory", "key": "payouts", "idle_session_timeout": "3s", "client": ")" +
+           client + "\"" + more + R"( },
+  "job": { "name": "payouts", "at": "00:00", "customers": [1, 2, 3], "period": "2026-10", "work_per_customer": "4s",
+           "start_offsets": { "server-2": "10ms" } },
+  "designs": { "only": {} }
+})";
+}
+
+}  // namespace
+
+TEST_CASE(
+    "with-advisory-lock keeps no session alive: an idle session ends under the holder's block and the next server "
+    "takes the lock, where the generic client's SELECT 1 keeps it") {
+    const auto generic = run_only(advisory_world("generic"));
+    CHECK(events_of(generic.trace, trace_kind::lock_expired.name).empty());
+    CHECK(generic.metrics.value("overlapping_holders") == 0);
+    CHECK_FALSE(sent_times(generic, "server-1", "SELECT 1").empty());
+
+    const auto gem = run_only(advisory_world("with-advisory-lock"));
+    CHECK(sent_times(gem, "server-1", "SELECT 1").empty());
+    const auto expired = events_of(gem.trace, trace_kind::lock_expired.name);
+    REQUIRE_FALSE(expired.empty());
+    CHECK(expired[0]->at >= at(3_s));  // idle 3 s after its last statement
+    CHECK(expired[0]->at < at(3'100_ms));
+    // The block is never told: server 1 works on while server 2 holds the lock.
+    CHECK(gem.metrics.value("overlapping_holders") >= 1);
+    for (const auto* ended : events_of(gem.trace, trace_kind::belief_ended.name))
+        if (gem.trace.node_name(ended->node) == "server-1") CHECK(ended->text("reason") == "released");
+}
+
+TEST_CASE(
+    "with-advisory-lock tries again after 50 to 150 ms, its own sleep, and a lock that also gives retry is refused") {
+    const auto gem = run_only(advisory_world("with-advisory-lock"));
+    const auto tries = sent_times(gem, "server-2", "SELECT pg_try_advisory_lock");
+    REQUIRE(tries.size() >= 10);
+    std::set<Duration> gaps;
+    for (std::size_t k = 1; k < tries.size(); ++k) {
+        const Duration gap = tries[k] - tries[k - 1];
+        CHECK(gap >= 52_ms);  // the sleep after the answer, 1 ms each way
+        CHECK(gap <= 152_ms);
+        gaps.insert(gap);
+    }
+    CHECK(gaps.size() > 1);  // drawn, not fixed
+    CHECK_THAT(error_of(advisory_world("with-advisory-lock", R"(, "retry": { "min": "1s", "max": "2s" })")),
+               Catch::EndsWith(": /lock/retry: the with-advisory-lock client sleeps 50ms to 150ms between tries, as "
+                               "its source does; leave \"retry\" out, or name another client"));
+    // A file without "client" keeps the generic client and its retry.
+    CHECK(error_of(advisory_world("generic", R"(, "retry": { "min": "1s", "max": "2s" })")) == "no error");
 }

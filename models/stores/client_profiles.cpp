@@ -16,7 +16,7 @@ const std::vector<ClientProfile>& profiles() {
                     "assumes; no one library)",
          .source = "models/lock_holder.cpp",
          .speaks = {StoreKind::redis, StoreKind::redis_replicated, StoreKind::redlock, StoreKind::lease_row,
-                    StoreKind::zookeeper},
+                    StoreKind::zookeeper, StoreKind::db_advisory},
          .renew_share = std::pair{1, 3}},
         {.name = "redsync",
          .library = "redsync, Go's Redlock: the lock is valid until its start plus the expiry less 1% of it "
@@ -65,6 +65,20 @@ const std::vector<ClientProfile>& profiles() {
          .speaks = {StoreKind::zookeeper},
          .renew_share = std::pair{1, 3},
          .deadline = Deadline::none},
+        {.name = "curator",
+         .library = "Apache Curator's InterProcessMutex on ZooKeeper's Java client: ClientCnxn pings a second "
+                    "before half its read timeout (two thirds of the negotiated session timeout) of idle sending, "
+                    "and after a read timeout with nothing heard the connection is SUSPENDED, which Curator's "
+                    "standard error policy treats as the lock lost; on waking from a pause that outlasted it, at "
+                    "once, before any answer waiting in the socket is read",
+         .source = "zookeeper ClientCnxn.java: SendThread.run (readTimeout, timeToNextPing), "
+                   "ClientCnxn.onConnected; curator-framework ConnectionStateManager, "
+                   "StandardConnectionStateErrorPolicy",
+         .speaks = {StoreKind::zookeeper},
+         .renew_share = std::pair{1, 3},
+         .deadline = Deadline::from_answer,
+         .deadline_share = std::pair{2, 3},
+         .pings_a_second_early = true},
         {.name = "consul-api",
          .library = "Consul's Go api package, api.Lock: RenewPeriodic renews the session every TTL/2, retries "
                     "every second after an error until a TTL has passed since the last renewal, and stops at a "
@@ -76,6 +90,17 @@ const std::vector<ClientProfile>& profiles() {
          .stops_a_ttl_after_last_renewal = true,
          .refused = Refused::stop_renewing,
          .deadline = Deadline::none},
+        {.name = "with-advisory-lock",
+         .library = "the with_advisory_lock gem (Rails) on PostgreSQL: pg_try_advisory_lock on the model's "
+                    "connection, again after a sleep of rand(0.05..0.15) s while another holds it, the block run, "
+                    "pg_advisory_unlock in ensure; nothing keeps the session alive, and nothing tells the block "
+                    "that the session, and the lock with it, ended",
+         .source = "ClosureTree/with_advisory_lock lib/with_advisory_lock/core_advisory.rb: "
+                   "yield_with_lock_and_timeout, yield_with_lock; postgresql_advisory.rb: try_advisory_lock",
+         .speaks = {StoreKind::db_advisory},
+         .renews = false,
+         .deadline = Deadline::none,
+         .waits_between_tries = RetrySpec{milliseconds(50), milliseconds(150)}},
         {.name = "client-go",
          .library = "client-go's leaderelection: the leader renews every retry_period and stops leading when no "
                     "renewal went through within renew_deadline",
@@ -95,6 +120,16 @@ Duration ClientProfile::renew_interval(const LockSpec& lock) const {
     return lock.ttl * share.first / share.second;
 }
 
+Duration ClientProfile::heartbeat_interval(Duration session) const {
+    const auto share = renew_share.value_or(std::pair<std::int64_t, std::int64_t>{1, 3});
+    if (!pings_a_second_early) return session * share.first / share.second;
+    // In whole milliseconds, as the Java client counts: readTimeout = sessionTimeout * 2 / 3,
+    // and a ping once idle sending reaches readTimeout / 2, less a second once past a second.
+    const Duration half_read = milliseconds(session.ns / 1'000'000 * 2 / 3 / 2);
+    if (half_read <= seconds(1)) return half_read;
+    return std::max(half_read - seconds(1), seconds(1));
+}
+
 std::span<const ClientProfile> all_client_profiles() {
     return profiles();
 }
@@ -108,8 +143,7 @@ const ClientProfile* find_client_profile(std::string_view name) {
 
 const ClientProfile& default_client_profile(StoreKind store) {
     // The stores whose one library is modelled take it; the rest take the generic client,
-    // which also keeps the sessions of ZooKeeper and the database locks (their own clients
-    // are not profiles yet).
+    // which also keeps the sessions of ZooKeeper and the database locks.
     const char* name = "generic";
     if (store == StoreKind::etcd) name = "etcd-clientv3";
     if (store == StoreKind::consul) name = "consul-api";

@@ -47,6 +47,16 @@ struct ClientProfile {
     bool stops_a_ttl_after_last_renewal = false;
     Refused refused = Refused::stop_believing;
     Deadline deadline = Deadline::from_request;
+    // The share of the TTL its deadline lasts past the instant it counts from: all of it,
+    // or, for ZooKeeper's Java client, its read timeout (two thirds of the session timeout),
+    // after which the connection is SUSPENDED.
+    std::pair<std::int64_t, std::int64_t> deadline_share{1, 1};
+    // A session's heartbeats as ZooKeeper's Java client (ClientCnxn) sends them: a second
+    // before half its read timeout of idle sending, once idle for more than a second.
+    bool pings_a_second_early = false;
+    // How long it sleeps between tries for a lock another holds, where its source fixes
+    // that (with_advisory_lock: rand(0.05..0.15) s); none: the lock's "retry".
+    std::optional<RetrySpec> waits_between_tries;
     // Redlock: besides 1% of the TTL, the fixed allowance for clock drift it takes off a
     // grant's validity (the reference algorithm's 2 ms).
     Duration redlock_drift_allowance = milliseconds(2);
@@ -54,6 +64,10 @@ struct ClientProfile {
     // The interval between renewals of a lease of `ttl`: the renew_every given, else the
     // profile's share of the TTL.
     Duration renew_interval(const LockSpec& lock) const;
+    // The interval between a session's heartbeats when the store granted `session`.
+    Duration heartbeat_interval(Duration session) const;
+    // How long after the instant its deadline counts from the holder believes a lease of `ttl`.
+    Duration believed_for(Duration ttl) const { return ttl * deadline_share.first / deadline_share.second; }
 };
 
 // Every profile, in the order documents list them.

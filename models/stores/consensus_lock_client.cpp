@@ -67,7 +67,7 @@ Task<std::int64_t> ConsensusLockClient::open_session() {
         if (reply && *reply) {
             session_ = **reply;
             session_expired_ = false;
-            heard_until_ = heard_from(sent) + granted_timeout();
+            heard_until_ = heard_from(sent) + client_of(spec_).believed_for(granted_timeout());
             host_.spawn(keep_alive(**reply));
             co_return **reply;
         }
@@ -81,14 +81,14 @@ Instant ConsensusLockClient::heard_from(Instant sent) const {
     return client_of(spec_).deadline == ClientProfile::Deadline::from_answer ? host_.monotonic_now() : sent;
 }
 
-// The session's heartbeats, as its client library sends them: a third of the timeout
-// after each answer, and after one that got none, again as soon as the library retries.
+// The session's heartbeats, as its client library sends them (a third of the timeout after
+// each answer, for most), and after one that got none, again as soon as the library retries.
 Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
     const ClientProfile& client = client_of(spec_);
-    Duration wait = granted_timeout() / 3;
+    Duration wait = client.heartbeat_interval(granted_timeout());
     for (;;) {
         co_await host_.sleep(wait);
-        wait = granted_timeout() / 3;
+        wait = client.heartbeat_interval(granted_timeout());
         if (session_ != session) co_return;  // a newer session replaced this one
         const Instant sent = host_.monotonic_now();
         auto request = call(
@@ -109,7 +109,7 @@ Task<void> ConsensusLockClient::keep_alive(std::int64_t session) {
             continue;
         }
         if (**reply) {
-            heard_until_ = heard_from(sent) + granted_timeout();
+            heard_until_ = heard_from(sent) + client_of(spec_).believed_for(granted_timeout());
             continue;
         }
         session_expired_ = true;
@@ -211,7 +211,7 @@ bool ConsensusLockClient::watches_lock() const {
 Task<std::string> ConsensusLockClient::watch_for_loss(const Lease&) {
     const std::optional<std::int64_t> session = session_;
     while (!session_expired_ && session_ == session) co_await woken_.wait(host_);
-    co_return zookeeper() ? "its session expired (kazoo reports the connection LOST)"
+    co_return zookeeper() ? "its session expired (the client reports the connection LOST)"
                           : "its session's lease expired (the keep-alive channel closed)";
 }
 

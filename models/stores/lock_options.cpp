@@ -10,7 +10,7 @@ constexpr std::array<LockOption, 28> lock_options{{
     {"ttl",
      "in-memory holds its lock until released; the database holds its locks for the session: see "
      "idle_session_timeout and idle_in_transaction_timeout"},
-    {"client", "in-memory and the database locks have one client each here, not yet a choice of libraries"},
+    {"client", "in-memory and db-for-update have one client each here, not yet a choice of libraries"},
     {"renew",
      "kubernetes-lease renews every retry_period; a database session is kept alive only against its idle timeout"},
     {"release", ""},

@@ -349,6 +349,15 @@ LockSpec read_lock(const JsonReader& lock) {
     spec.client = &read_client(lock, store);
     // A library that never renews leaves it to the code: only a "renew" the file gives.
     if (!spec.client->renews && !lock.has("renew")) spec.renew = false;
+    if (spec.client->waits_between_tries) {
+        if (lock.has("retry"))
+            lock["retry"].fail(
+                fmt::format("the {} client sleeps {} to {} between tries, as its source does; leave "
+                            "\"retry\" out, or name another client",
+                            spec.client->name, format_duration(spec.client->waits_between_tries->min_delay),
+                            format_duration(spec.client->waits_between_tries->max_delay)));
+        spec.retry = *spec.client->waits_between_tries;
+    }
     if (spec.client->deadline == ClientProfile::Deadline::none && spec.wall_clock_durations)
         lock["durations"].fail(
             fmt::format("the {} client times no lease of its own; leave \"durations\" out", spec.client->name));

@@ -37,6 +37,37 @@ def start_redis(folder):
         time.sleep(0.05)
 
 
+def start_zookeeper(folder, tick_ms):
+    """A one-node ZooKeeper (Debian's) with this tickTime on a free loopback port, once it
+    answers: its process and port."""
+    port = free_port()
+    data = os.path.join(folder, "data")
+    os.makedirs(data)
+    cfg = os.path.join(folder, "zoo.cfg")
+    with open(cfg, "w") as f:
+        f.write(f"tickTime={tick_ms}\ndataDir={data}\nclientPort={port}\nclientPortAddress=127.0.0.1\n"
+                "admin.enableServer=false\n4lw.commands.whitelist=srvr\n")
+    log = open(os.path.join(folder, "zookeeper.log"), "a")
+    proc = subprocess.Popen(
+        ["java", "-Xmx256m", "-XX:+UseSerialGC", "-cp", "/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-simple.jar",
+         "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    log.close()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+                s.sendall(b"srvr")
+                if s.recv(64).startswith(b"Zookeeper version:"):
+                    return proc, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_all(proc)
+            raise RuntimeError("zookeeper did not answer within 60 s")
+        time.sleep(0.1)
+
+
 def model_events(locksim, scenario):
     """The events of the scenario's one design, as `locksim run --format trace` gives them."""
     out = subprocess.run([locksim, "run", scenario, "--format", "trace"], check=False, capture_output=True, text=True)

@@ -17,13 +17,12 @@ must predict both within the tolerances below.
 """
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-from harness import free_port, kinds, model_events, stop_all, verdict
+from harness import kinds, model_events, start_zookeeper, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "kazoo-lock.json")
@@ -70,37 +69,8 @@ print("granted", time.monotonic(), flush=True)
 
 
 
-def start_zookeeper(folder):
-    port = free_port()
-    data = os.path.join(folder, "data")
-    os.makedirs(data)
-    cfg = os.path.join(folder, "zoo.cfg")
-    with open(cfg, "w") as f:
-        f.write(f"tickTime={TICK_MS}\ndataDir={data}\nclientPort={port}\nclientPortAddress=127.0.0.1\n"
-                "admin.enableServer=false\n4lw.commands.whitelist=srvr\n")
-    log = open(os.path.join(folder, "zookeeper.log"), "a")
-    proc = subprocess.Popen(
-        ["java", "-Xmx256m", "-XX:+UseSerialGC", "-cp", "/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-simple.jar",
-         "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg],
-        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-    log.close()
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-                s.sendall(b"srvr")
-                if s.recv(64).startswith(b"Zookeeper version:"):
-                    return proc, port
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("zookeeper did not answer within 60 s")
-        time.sleep(0.1)
-
-
 def real_run(folder):
-    zookeeper, port = start_zookeeper(folder)
+    zookeeper, port = start_zookeeper(folder, TICK_MS)
     python = sys.executable
     holder = waiter = None
     try:
