@@ -24,7 +24,7 @@ import tempfile
 import time
 import urllib.request
 
-from harness import free_port, kinds, model_events, stop_all, verdict
+from harness import free_port, model_takeover_and_loss, stop_all, takeover_and_loss_verdict, wait_until
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "etcd-mutex.json")
@@ -60,18 +60,16 @@ def start_etcd(folder):
          "--initial-cluster", f"n1={peer}"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     log.close()
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(client + "/health", timeout=2) as answer:
-                if b'"health":"true"' in answer.read():
-                    return proc, client
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop_all(proc)
-            raise RuntimeError("etcd did not report itself healthy within 60 s")
-        time.sleep(0.1)
+    wait_until(proc, "etcd did not report itself healthy", 60, lambda: healthy(client))
+    return proc, client
+
+
+def healthy(client):
+    try:
+        with urllib.request.urlopen(client + "/health", timeout=2) as answer:
+            return b'"health":"true"' in answer.read()
+    except OSError:
+        return False
 
 
 def line(proc, expected):
@@ -104,33 +102,15 @@ def real_run(folder):
         stop_all(holder, waiter, etcd)
 
 
-def model_run(locksim):
-    events = model_events(locksim, SCENARIO)
-    held = kinds(events, "belief.acquired")
-    resumed = kinds(events, "node.resumed", "server-1")
-    ended = kinds(events, "belief.ended", "server-1")
-    first = held[0]["t_ns"] / 1e9
-    return {"taken": held[1]["t_ns"] / 1e9 - first, "lost": (ended[0]["t_ns"] - resumed[0]["t_ns"]) / 1e9,
-            "reason": ended[0]["fields"]["reason"]}
-
-
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="locksim-live-etcd.") as folder:
         real = real_run(folder)
-    model = model_run(sys.argv[1])
-    failures = []
-    if abs(real["taken"] - model["taken"]) > TAKEOVER_TOLERANCE:
-        failures.append(f"the waiter took the lock {real['taken']:.3f}s after the grant, the model says "
-                        f"{model['taken']:.3f}s (tolerance {TAKEOVER_TOLERANCE:.1f}s)")
-    if abs(real["lost"] - model["lost"]) > LOST_TOLERANCE:
-        failures.append(f"the woken holder saw its session end {real['lost']:.3f}s after waking, the model says "
-                        f"{model['lost']:.3f}s ({model['reason']})")
-    return verdict(f"etcd clientv3 Mutex, real vs model: taken over {real['taken']:.3f}s / {model['taken']:.3f}s "
-                   f"after the grant, the woken holder's session ends {real['lost']:.3f}s / {model['lost']:.3f}s "
-                   "after waking", failures)
+    model = model_takeover_and_loss(sys.argv[1], SCENARIO)
+    return takeover_and_loss_verdict("etcd clientv3 Mutex", real, model, {"taken": TAKEOVER_TOLERANCE, "lost": LOST_TOLERANCE},
+                                     "sees its session end")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,26 @@ def free_port():
         return s.getsockname()[1]
 
 
+def said(port, words):
+    """What a server on a loopback port first answers to `words` (b"" if it does not)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+            s.sendall(words)
+            return s.recv(64)
+    except OSError:
+        return b""
+
+
+def wait_until(proc, failure, seconds, ready):
+    """Polls `ready` until it holds; after `seconds`, stops `proc` and raises `failure`."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            stop_all(proc)
+            raise RuntimeError(f"{failure} within {seconds} s")
+        time.sleep(0.05)
+
+
 def start_redis(folder):
     """A redis-server on a free loopback port, nothing persisted, once it accepts
     connections: its process and port."""
@@ -22,19 +42,8 @@ def start_redis(folder):
         ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
          "--dir", folder, "--logfile", os.path.join(folder, "redis.log")],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-                s.sendall(b"PING\r\n")
-                if s.recv(64) == b"+PONG\r\n":
-                    return proc, port
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop_all(proc)
-            raise RuntimeError("redis-server did not answer within 20 s")
-        time.sleep(0.05)
+    wait_until(proc, "redis-server did not answer", 20, lambda: said(port, b"PING\r\n") == b"+PONG\r\n")
+    return proc, port
 
 
 def start_zookeeper(folder, tick_ms):
@@ -53,19 +62,8 @@ def start_zookeeper(folder, tick_ms):
          "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg],
         stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     log.close()
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-                s.sendall(b"srvr")
-                if s.recv(64).startswith(b"Zookeeper version:"):
-                    return proc, port
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            stop_all(proc)
-            raise RuntimeError("zookeeper did not answer within 60 s")
-        time.sleep(0.1)
+    wait_until(proc, "zookeeper did not answer", 60, lambda: said(port, b"srvr").startswith(b"Zookeeper version:"))
+    return proc, port
 
 
 def model_events(locksim, scenario):
@@ -79,6 +77,33 @@ def model_events(locksim, scenario):
 def kinds(events, kind, node=None):
     """The events of one kind, on one node if named."""
     return [e for e in events if e["kind"] == kind and (node is None or e["node"] == node)]
+
+
+def model_takeover_and_loss(locksim, scenario):
+    """In the model's run of a world where server-1 holds, is paused and a waiter takes
+    over: when the second holder was granted, from the first grant ("taken"), and when
+    the woken server-1 stopped believing, from its waking ("lost")."""
+    events = model_events(locksim, scenario)
+    held = kinds(events, "belief.acquired")
+    resumed = kinds(events, "node.resumed", "server-1")
+    ended = kinds(events, "belief.ended", "server-1")
+    return {"taken": (held[1]["t_ns"] - held[0]["t_ns"]) / 1e9, "lost": (ended[0]["t_ns"] - resumed[0]["t_ns"]) / 1e9,
+            "reason": ended[0]["fields"]["reason"]}
+
+
+def takeover_and_loss_verdict(name, real, model, tolerances, lost_words):
+    """Compares the real "taken" and "lost" (as model_takeover_and_loss gives them) with
+    the model's, each within its tolerance; `lost_words` says what the holder saw, such
+    as "hears LOST"."""
+    failures = []
+    if abs(real["taken"] - model["taken"]) > tolerances["taken"]:
+        failures.append(f"the waiter took the lock {real['taken']:.3f}s after the grant, the model says "
+                        f"{model['taken']:.3f}s (tolerance {tolerances['taken']:.1f}s)")
+    if abs(real["lost"] - model["lost"]) > tolerances["lost"]:
+        failures.append(f"the woken holder {lost_words} {real['lost']:.3f}s after waking, the model "
+                        f"{model['lost']:.3f}s after ({model['reason']})")
+    return verdict(f"{name}, real vs model: taken over {real['taken']:.3f}s / {model['taken']:.3f}s after the grant, "
+                   f"the woken holder {lost_words} {real['lost']:.3f}s / {model['lost']:.3f}s after waking", failures)
 
 
 def stop_all(*procs):

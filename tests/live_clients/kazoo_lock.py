@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from harness import kinds, model_events, start_zookeeper, stop_all, verdict
+from harness import model_takeover_and_loss, start_zookeeper, stop_all, takeover_and_loss_verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "kazoo-lock.json")
@@ -91,33 +91,15 @@ def real_run(folder):
         stop_all(holder, waiter, zookeeper)
 
 
-def model_run(locksim):
-    events = model_events(locksim, SCENARIO)
-    held = kinds(events, "belief.acquired")
-    resumed = kinds(events, "node.resumed", "server-1")
-    ended = kinds(events, "belief.ended", "server-1")
-    first = held[0]["t_ns"] / 1e9
-    return {"taken": held[1]["t_ns"] / 1e9 - first, "lost": (ended[0]["t_ns"] - resumed[0]["t_ns"]) / 1e9,
-            "reason": ended[0]["fields"]["reason"]}
-
-
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="locksim-live-kazoo.") as folder:
         real = real_run(folder)
-    model = model_run(sys.argv[1])
-    failures = []
-    if abs(real["taken"] - model["taken"]) > TAKEOVER_TOLERANCE:
-        failures.append(f"the waiter took the lock {real['taken']:.3f}s after the grant, the model says "
-                        f"{model['taken']:.3f}s (tolerance {TAKEOVER_TOLERANCE:.1f}s)")
-    if abs(real["lost"] - model["lost"]) > LOST_TOLERANCE:
-        failures.append(f"the woken holder heard LOST {real['lost']:.3f}s after waking, the model says "
-                        f"{model['lost']:.3f}s ({model['reason']})")
-    return verdict(f"kazoo Lock, real vs model: taken over {real['taken']:.3f}s / {model['taken']:.3f}s after the "
-                   f"grant, the woken holder hears LOST {real['lost']:.3f}s / {model['lost']:.3f}s after waking",
-                   failures)
+    model = model_takeover_and_loss(sys.argv[1], SCENARIO)
+    return takeover_and_loss_verdict("kazoo Lock", real, model, {"taken": TAKEOVER_TOLERANCE, "lost": LOST_TOLERANCE},
+                                     "hears LOST")
 
 
 if __name__ == "__main__":
