@@ -24,13 +24,17 @@ BillingClient::BillingClient(Host host, Network& network, NodeId database_node, 
       statement_activity_(std::move(statement_activity)),
       read_timeout_(read_timeout) {}
 
-void BillingClient::unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item) const {
+void BillingClient::unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item) {
     const std::string& database = network_.engine().trace().node_name(database_node_);
     const std::string about = item ? fmt::format(" for {} {}", names_.item, *item) : std::string();
     if (reset)
         throw JobError(
             fmt::format("the connection to {} was reset before the {}{} was answered", database, statement, about),
             item);
+    // At its own deadline the client closes the connection, as database drivers do: the
+    // statement may still arrive (the kernel retransmits what the socket held), and the
+    // next one goes on a new connection.
+    network_.close_stream(host_.id(), database_node_);
     throw JobError(fmt::format("{} did not answer the {}{} within the {} read timeout", database, statement, about,
                                format_duration(*read_timeout_)),
                    item);

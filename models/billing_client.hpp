@@ -48,10 +48,13 @@ public:
     void begin_period(std::string period) { period_ = std::move(period); }
 
 private:
-    // `work` as run at the database, with the statement's activity on the lock's session.
+    // `work` as run at the database, with the statement's activity on the lock's session;
+    // in flight from now until it runs there (BillingDatabase::statements).
     template <class Work>
     auto at_database(Work work) const {
-        return [work = std::move(work), activity = &statement_activity_] {
+        return [work = std::move(work), activity = &statement_activity_, database = database_,
+                statement = database_->statements().sent()] {
+            database->statements().arrived(statement);
             if (*activity) (*activity)();
             return work();
         };
@@ -59,7 +62,7 @@ private:
 
     // The error the job's code sees for a statement that got no answer: `statement` is its
     // verb ("UPDATE"), `item` the one it is about, if any.
-    [[noreturn]] void unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item) const;
+    [[noreturn]] void unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item);
 
     Host host_;
     Network& network_;

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/requests_in_flight.hpp"
 #include "sim/host.hpp"
 
 namespace locksim {
@@ -67,6 +68,9 @@ public:
     bool index_built_for(const std::string& period);
     void record_index_build(const std::string& period, Duration processor_time, NodeId client);
 
+    // Statements on their way here: one whose client gave up can still write when it lands.
+    RequestsInFlight& statements() { return statements_; }
+
 private:
     RenewalRow* row(std::int64_t customer, const std::string& period);
     void record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
@@ -82,6 +86,7 @@ private:
     std::set<std::string> periods_;
     std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;  // the rows written
     std::set<std::string> index_builds_;                                   // periods the index has been built for
+    RequestsInFlight statements_;
 };
 
 }  // namespace locksim

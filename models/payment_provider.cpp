@@ -37,13 +37,4 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
     return ChargeReceipt{id, false};
 }
 
-std::int64_t PaymentProvider::request_sent() {
-    in_flight_.insert(next_request_);
-    return next_request_++;
-}
-
-void PaymentProvider::request_arrived(std::int64_t request) {
-    if (in_flight_.erase(request) > 0 && in_flight_.empty() && on_all_arrived_) on_all_arrived_();
-}
-
 }  // namespace locksim

@@ -6,12 +6,11 @@
 // provider refuses one below the highest it has seen; the same token passes again, since
 // one holder charges many customers with it.
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 
+#include "models/requests_in_flight.hpp"
 #include "models/world/world_spec.hpp"
 #include "sim/host.hpp"
 
@@ -31,14 +30,8 @@ public:
                          const std::optional<std::string>& idempotency_key, std::optional<std::int64_t> token,
                          NodeId client);
 
-    // Charge requests on their way here: a client that gave up waiting (or died) leaves
-    // one that can still charge when it lands, so the run is not over until it has.
-    // A network that duplicates messages delivers one request twice: counted once.
-    std::int64_t request_sent();
-    void request_arrived(std::int64_t request);
-    bool requests_in_flight() const { return !in_flight_.empty(); }
-    // Called when the last request in flight has arrived.
-    void on_all_arrived(std::function<void()> callback) { on_all_arrived_ = std::move(callback); }
+    // Charge requests on their way here.
+    RequestsInFlight& requests() { return requests_; }
 
 private:
     // What a key's first request charged, and for what: a replay tells whose charge it
@@ -55,9 +48,7 @@ private:
     std::int64_t next_charge_id_ = 1;
     std::int64_t highest_token_ = 0;
     std::map<std::string, KeptKey> charges_by_key_;
-    std::int64_t next_request_ = 1;
-    std::set<std::int64_t> in_flight_;
-    std::function<void()> on_all_arrived_;
+    RequestsInFlight requests_;
 };
 
 }  // namespace locksim

@@ -59,11 +59,11 @@ Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t custome
     std::vector<OwnedField> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
     if (token) about.push_back({"token", *token});
-    const std::int64_t sent = provider_->request_sent();
+    const std::int64_t sent = provider_->requests().sent();
     auto request = call(
         network_, host_, provider_node_, MessageText(std::move(label), std::move(about)),
         [provider = provider_, sent, customer, period = period_, key, token, client = host_.id(), words = &words_] {
-            provider->request_arrived(sent);
+            provider->requests().arrived(sent);
             const ChargeReceipt r = provider->charge(customer, period, key, token, client);
             if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
             return Answer<ChargeReceipt>{r, MessageText::made_by([words, replayed = r.replayed, id = r.charge_id] {

@@ -21,7 +21,7 @@ const std::vector<const KindSpec*>& all_trace_kinds() {
         &trace_kind::clock_stepped,        &trace_kind::clock_slewing,    &trace_kind::node_crashed,
         &trace_kind::node_restarted,       &trace_kind::message_held,     &trace_kind::queue_arrived,
         &trace_kind::message_stalled,      &trace_kind::connection_reset, &trace_kind::job_error,
-        &trace_kind::renewal_stopped};
+        &trace_kind::renewal_stopped,      &trace_kind::connection_closed};
     return kinds;
 }
 

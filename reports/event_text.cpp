@@ -106,6 +106,14 @@ Described network_event(const TraceEvent& event, const Context& context) {
                         context.name(event.node_ref("to")), format_duration_rounded(event.duration("after")),
                         event.integer("messages"), event.integer("messages") == 1 ? "" : "s"),
             EventTone::fault};
+    if (k == kind::connection_closed) {
+        const std::int64_t orphaned = event.integer("orphaned");
+        return EventText{fmt::format("closes its connection to {}{}", context.name(event.node_ref("to")),
+                                     orphaned == 0 ? std::string()
+                                                   : fmt::format(" with {} message{} still in flight", orphaned,
+                                                                 orphaned == 1 ? "" : "s")),
+                         EventTone::normal};
+    }
     if (k == kind::network_partitioned || k == kind::network_healed) {
         const auto cut = partition_cut(event);
         const bool healed = k == kind::network_healed;

@@ -4,8 +4,6 @@
 #include <cassert>
 #include <utility>
 
-#include "sim/tcp_stream.hpp"
-
 namespace locksim {
 namespace {
 
@@ -221,8 +219,9 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
             stall_number = *way.shared_stall;
         } else {
             stall_number = next_stall_++;
-            stalls_.emplace(stall_number, Stall{from, to, shared, now, 0, lost_to, {}});
+            stalls_.emplace(stall_number, Stall{from, to, shared, now, 0, tcp_stream::retries, lost_to, {}});
             if (shared) way.shared_stall = stall_number;
+            watch_crashes_of(from);
             schedule_retransmission(stall_number);
         }
         Stall& stall = stalls_.at(stall_number);
@@ -247,6 +246,67 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
     return id;
 }
 
+void Network::close_stream(NodeId from, NodeId to) {
+    Direction& way = direction(from, to);
+    std::int64_t orphaned = 0;
+    if (way.shared_stall) orphaned = static_cast<std::int64_t>(stalls_.at(*way.shared_stall).messages.size());
+    end_stream(way, false);
+    engine_.record(from, trace_kind::connection_closed, {{"to", to}, {"orphaned", orphaned}});
+}
+
+void Network::end_stream(Direction& way, bool drop) {
+    // Its next connection keeps its own order, not the ended one's.
+    way.last_delivery = engine_.now();
+    if (!way.shared_stall) return;
+    const std::uint64_t number = *way.shared_stall;
+    way.shared_stall.reset();
+    end_stall(number, drop);
+}
+
+void Network::end_stall(std::uint64_t number, bool drop) {
+    Stall& stall = stalls_.at(number);
+    if (drop) {
+        record_lost(stall);
+        stalls_.erase(number);  // its retransmission, when due, finds it gone
+        return;
+    }
+    stall.shared = false;  // the kernel's now: nothing the sender sends waits behind it
+    stall.most_attempts = std::min(stall.most_attempts, tcp_stream::orphan_retries);
+    for (auto& message : stall.messages) message.on_reset.reset();  // the closing end is told nothing
+}
+
+void Network::record_lost(const Stall& stall) {
+    const bool cut = !direction(stall.from, stall.to).cuts.empty();
+    for (const auto& message : stall.messages) {
+        FieldList fields{{"id", static_cast<std::int64_t>(message.id)}, {"to", stall.to}, {"cut", cut}};
+        cause_field(fields, stall.cause);
+        engine_.record(stall.from, trace_kind::message_lost, fields);
+    }
+}
+
+void Network::watch_crashes_of(NodeId node) {
+    if (crashes_watched_.size() <= node.index) crashes_watched_.resize(node.index + 1, false);
+    if (crashes_watched_[node.index]) return;
+    crashes_watched_[node.index] = true;
+    // A crashed process's kernel closes its sockets: what they held is orphaned, as with
+    // close_stream. A crashed machine's kernel sends nothing more: what they held is lost.
+    // In the order the stalls began.
+    engine_.on_crash(node, [this, node] {
+        const bool machine = engine_.crash_kind(node) == CrashKind::machine;
+        // Each stall, and the peer of one that is its direction's own stream.
+        std::vector<std::pair<std::uint64_t, std::optional<NodeId>>> ended;
+        for (const auto& [number, stall] : stalls_)
+            if (stall.from == node) ended.emplace_back(number, stall.shared ? std::optional(stall.to) : std::nullopt);
+        for (const auto& [number, peer] : ended) {
+            if (peer) {
+                end_stream(direction(node, *peer), machine);
+            } else {
+                end_stall(number, machine);
+            }
+        }
+    });
+}
+
 void Network::schedule_retransmission(std::uint64_t stall) {
     const Stall& stalled = stalls_.at(stall);
     // The sender's kernel retransmits, not its process: a paused sender's stream goes on.
@@ -255,7 +315,9 @@ void Network::schedule_retransmission(std::uint64_t stall) {
 }
 
 void Network::retransmit(std::uint64_t number) {
-    Stall& stall = stalls_.at(number);
+    const auto found = stalls_.find(number);
+    if (found == stalls_.end()) return;  // its sender's machine crashed: nothing to send
+    Stall& stall = found->second;
     Link& l = link(stall.from, stall.to);
     Direction& way = stall.from.index == l.low_end ? *l.upward : *l.downward;
     ++stall.attempts;
@@ -275,7 +337,7 @@ void Network::retransmit(std::uint64_t number) {
         return;
     }
     if (lost_to != no_fault_cause) stall.cause = lost_to;
-    if (stall.attempts <= tcp_stream::retries) {
+    if (stall.attempts <= stall.most_attempts) {
         schedule_retransmission(number);
         return;
     }
@@ -285,10 +347,8 @@ void Network::retransmit(std::uint64_t number) {
                     {"messages", static_cast<std::int64_t>(stall.messages.size())}};
     cause_field(reset, stall.cause);
     engine_.record(stall.from, trace_kind::connection_reset, reset);
+    record_lost(stall);
     for (auto& message : stall.messages) {
-        FieldList fields{{"id", static_cast<std::int64_t>(message.id)}, {"to", stall.to}, {"cut", !way.cuts.empty()}};
-        cause_field(fields, stall.cause);
-        engine_.record(stall.from, trace_kind::message_lost, fields);
         if (message.on_reset)
             engine_.schedule_at(engine_.now(), message.on_reset->node,
                                 [notify = std::move(message.on_reset->notify)]() mutable { notify(); });

@@ -24,6 +24,7 @@
 #include "sim/inline_function.hpp"
 #include "sim/odds.hpp"
 #include "sim/random.hpp"
+#include "sim/tcp_stream.hpp"
 
 namespace locksim {
 
@@ -144,6 +145,12 @@ public:
                    std::optional<MessageId> in_reply_to = std::nullopt, Connection connection = Connection::shared,
                    std::optional<ResetNotice> on_reset = std::nullopt);
 
+    // The sender closes its stream to `to` (a client that gave up at its own deadline):
+    // what the stream still holds is orphaned, retransmitted at most
+    // tcp_stream::orphan_retries times and then dropped, with no one told; what `from`
+    // sends next goes on a new stream, behind nothing sent before (connection.closed).
+    void close_stream(NodeId from, NodeId to);
+
     // Sweeps leave messages out of the trace: checkers never read them, and they are most
     // of its size.
     void set_tracing_messages(bool on) { tracing_messages_ = on; }
@@ -177,7 +184,8 @@ private:
         NodeId to;
         bool shared = true;  // the direction's own stream, which later messages wait behind
         Instant since;
-        int attempts = 0;  // retransmissions made
+        int attempts = 0;                         // retransmissions made
+        int most_attempts = tcp_stream::retries;  // before it gives up: fewer once orphaned
         FaultCause cause = no_fault_cause;
         std::vector<Stalled> messages;
     };
@@ -224,8 +232,19 @@ private:
     // A stream's next retransmission, and what it finds.
     void schedule_retransmission(std::uint64_t stall);
     void retransmit(std::uint64_t stall);
+    // Ends the direction's stream: what it held is orphaned (close_stream, a crashed
+    // process) or, with `drop`, lost (a crashed machine: its kernel went too). The next
+    // message on the direction starts a new stream.
+    void end_stream(Direction& way, bool drop);
+    void end_stall(std::uint64_t stall, bool drop);
+    // message.lost for each message a stall held.
+    void record_lost(const Stall& stall);
+    // A crash of `node` ends the streams it was sending on: called the first time one of
+    // its messages stalls.
+    void watch_crashes_of(NodeId node);
 
     std::map<std::uint64_t, Stall> stalls_;  // by number, the order they began in
+    std::vector<bool> crashes_watched_;      // by node index
     std::uint64_t next_stall_ = 0;
 
     Engine& engine_;

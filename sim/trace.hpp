@@ -307,9 +307,20 @@ inline constexpr FieldSpec connection_reset_fields[] = {
 };
 inline constexpr KindSpec connection_reset{
     "connection.reset",
-    "a stream gave up retransmitting (net.ipv4.tcp_retries2) and was reset: its messages are lost and both ends "
-    "see an error",
+    "a stream gave up retransmitting (net.ipv4.tcp_retries2, or tcp_orphan_retries once its sender closed it) and "
+    "was reset: its messages are lost and both ends see an error",
     connection_reset_fields};
+
+inline constexpr FieldSpec connection_closed_fields[] = {
+    {"to", FieldType::node, false, "the other end of the stream"},
+    {"orphaned", FieldType::integer, false,
+     "the messages it still held, which the kernel retransmits at most 8 more times (tcp_orphan_retries)"},
+};
+inline constexpr KindSpec connection_closed{
+    "connection.closed",
+    "a sender closed its stream, as a client does at its own deadline: what the stream still held may yet "
+    "arrive, and the sender's next messages go on a new stream",
+    connection_closed_fields};
 
 inline constexpr FieldSpec network_partitioned_fields[] = {
     {"groups", FieldType::text, false, "the groups of nodes that still reach each other, e.g. a, b | c"},

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/trace_kinds.hpp"
 #include "tests/scenario_support.hpp"
@@ -71,7 +72,8 @@ TEST_CASE("on_error skip leaves each failed item undone and goes on to the next"
     REQUIRE(errors.size() == 2);
     CHECK(errors[0]->integer("customer") == 102);
     CHECK(errors[0]->text("then") == "skip");
-    // Seller 103's SELECT waits behind the UPDATE on the same stream, and times out too.
+    // The client closed its connection at the timeout; seller 103's SELECT goes on a new
+    // one, which the cut stalls too, and times out as well.
     CHECK(errors[1]->text("error") == "billing-db did not answer the SELECT for seller 103 within the 2s read timeout");
     CHECK(errors[1]->text("then") == "skip");
     const auto finished = events_of(run.trace, trace_kind::job_finished.name);
@@ -81,7 +83,9 @@ TEST_CASE("on_error skip leaves each failed item undone and goes on to the next"
     CHECK(run.metrics.value("items_not_done") == 1);
 }
 
-TEST_CASE("on_error retry runs the whole job again after the backoff, and it finds what was done") {
+TEST_CASE(
+    "on_error retry runs the whole job again after the backoff, on a new connection that reads seller 102 unpaid "
+    "before the UPDATE the failed run gave up on lands") {
     const auto run =
         run_payouts(cut_off_payouts(R"(, "read_timeout": "2s", "on_error": { "retry": 3, "backoff": "10s" })", "10s"));
     const auto errors = events_of(run.trace, trace_kind::job_error.name);
@@ -96,13 +100,29 @@ TEST_CASE("on_error retry runs the whole job again after the backoff, and it fin
     const auto finished = events_of(run.trace, trace_kind::job_finished.name);
     REQUIRE(finished.size() == 2);
     CHECK(finished[1]->text("outcome") == "done");
-    // The UPDATE the first run gave up on still landed after the heal (its stream
-    // retransmitted it), so the retry skips seller 102 as paid: nobody paid twice.
+    // The failed run closed its connection at its read timeout; the UPDATE it held still
+    // lands, at the orphaned stream's try of 14.612 s (2.012 s + 12.6 s), but the retry's
+    // SELECT on its new connection read seller 102 as unpaid at 14.0 s: paid twice, as a
+    // real driver's retry would.
+    std::vector<Instant> recorded_102;
+    for (const auto* write : events_of(run.trace, trace_kind::db_write.name))
+        if (write->integer("customer") == 102) recorded_102.push_back(write->at);
+    REQUIRE(recorded_102.size() == 2);
+    CHECK(recorded_102[0] == at(14'613_ms));
     const auto skipped = events_of(run.trace, trace_kind::job_customer_skipped.name);
-    REQUIRE(skipped.size() == 2);
-    CHECK(skipped[1]->integer("customer") == 102);
+    REQUIRE(skipped.size() == 1);
+    CHECK(skipped[0]->integer("customer") == 101);
+    CHECK(run.metrics.value("double_charges") == 1);
     CHECK(run.metrics.value("items_not_done") == 0);
-    CHECK(run.metrics.value("double_charges") == 0);
+    // An idempotency key makes the retry's second payout a replay of the first.
+    std::string with_key =
+        cut_off_payouts(R"(, "read_timeout": "2s", "on_error": { "retry": 3, "backoff": "10s" })", "10s");
+    const std::string plain = R"("only": {})";
+    with_key.replace(with_key.find(plain), plain.size(),
+                     R"("only": { "idempotency_key": "payout-{customer}-{period}" })");
+    const auto keyed = run_payouts(with_key);
+    CHECK(keyed.metrics.value("double_charges") == 0);
+    CHECK(events_of(keyed.trace, trace_kind::provider_replayed.name).size() == 1);
 }
 
 TEST_CASE("a retry policy gives up after its last retry, each retry waiting twice the one before") {
@@ -136,6 +156,36 @@ TEST_CASE("a connection whose stream gives up is an error the job sees, not a re
     CHECK(errors[0]->at < at(927_s));
     CHECK(run.metrics.value("unfinished_work") == 0);
     CHECK(run.metrics.value("items_not_done") == 1);
+}
+
+TEST_CASE(
+    "a client that closed its connection at the read timeout orphans the UPDATE: the kernel gives it up after "
+    "102.2 s, where a client still waiting gets it through after the heal") {
+    const auto written_for_102 = [](const DesignOutcome& run) {
+        std::vector<Instant> times;
+        for (const auto* write : events_of(run.trace, trace_kind::db_write.name))
+            if (write->integer("customer") == 102) times.push_back(write->at);
+        return times;
+    };
+    // Cut off for 200 s. With a read timeout the client closes its connection at 4.012 s;
+    // the UPDATE sent at 2.012 s is retransmitted 8 times and dropped at 104.212 s, before
+    // the heal, and no one is told: seller 102's payout is never recorded.
+    const auto closing = run_payouts(cut_off_payouts(R"(, "read_timeout": "2s", "on_error": "skip")", "200s"));
+    const auto closed = events_of(closing.trace, trace_kind::connection_closed.name);
+    REQUIRE_FALSE(closed.empty());
+    CHECK(closed[0]->at == at(4'012_ms));
+    CHECK(closed[0]->integer("orphaned") == 1);
+    const auto resets = events_of(closing.trace, trace_kind::connection_reset.name);
+    REQUIRE_FALSE(resets.empty());
+    CHECK(resets[0]->at == at(2'012_ms) + 102'200_ms);
+    CHECK(written_for_102(closing).empty());
+    // Without one, the client waits, its stream keeps retransmitting, and the 10th try
+    // (204.6 s after the send) finds the link healed: the UPDATE lands at 206.6 s.
+    const auto waiting = run_payouts(cut_off_payouts("", "200s"));
+    CHECK(events_of(waiting.trace, trace_kind::connection_closed.name).empty());
+    const auto written = written_for_102(waiting);
+    REQUIRE(written.size() == 1);
+    CHECK(written[0] == at(2'012_ms) + 204'600_ms + 1_ms);
 }
 
 TEST_CASE("a leader loop's statement past its read timeout ends the tick, and the next tick sends what is pending") {

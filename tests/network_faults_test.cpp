@@ -635,6 +635,28 @@ TEST_CASE("a message sent on a stream after the heal still waits behind one it h
     CHECK(datagram == std::vector<Instant>{at(2_s + 551_ms)});
 }
 
+TEST_CASE(
+    "a stream its sender closed still delivers what it held after the heal, and the sender's next message waits "
+    "behind none of it") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    std::vector<Instant> first;
+    std::vector<Instant> next;
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    send_at(world.engine, world.network, at(2_s), world.client, world.store, first);
+    world.engine.schedule_at(at(2_s + 500_ms), world.client,
+                             [&world] { world.network.close_stream(world.client, world.store); });
+    world.engine.schedule_at(at(3_s), no_node, [&world] { world.network.heal(world.client, world.store); });
+    // After the heal, before the closed stream's next try (3.4 s): on its new stream, at once.
+    send_at(world.engine, world.network, at(3_s + 100_ms), world.client, world.store, next);
+    world.engine.run(at(1_min));
+    CHECK(next == std::vector<Instant>{at(3_s + 101_ms)});
+    CHECK(first == std::vector<Instant>{at(3_s + 401_ms)});  // the orphan still gets through
+    const auto closed = events_of(world.engine, trace_kind::connection_closed.name);
+    REQUIRE(closed.size() == 1);
+    CHECK(closed[0]->at == at(2_s + 500_ms));
+    CHECK(closed[0]->integer("orphaned") == 1);
+}
+
 namespace {
 // At 2 s, a call with no timeout of its own: only a reply or a reset ends its wait.
 Task<void> ask_without_timeout(TwoNodes& world, std::optional<int>& got, std::optional<Instant>& ended) {
@@ -661,6 +683,54 @@ TEST_CASE("a stream that cannot get through for 924.6 s is reset: its messages l
     CHECK(reset[0]->duration("after") == tcp_stream::gives_up_after());
     CHECK(reset[0]->integer("messages") == 1);
     CHECK(events_of(world.engine, trace_kind::message_lost.name).size() == 1);
+}
+
+TEST_CASE(
+    "an orphaned stream gives up after 8 retransmissions, 102.2 s, not 924.6 s, and tells the closed end nothing") {
+    TwoNodes world(DelayModel::fixed(1_ms));
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    std::optional<Instant> gave_up;
+    std::optional<int> answer = 7;
+    world.engine.spawn(world.client, ask_without_timeout(world, answer, gave_up));
+    world.engine.schedule_at(at(5_s), world.client,
+                             [&world] { world.network.close_stream(world.client, world.store); });
+    world.engine.run(at(60_min));
+    CHECK(tcp_stream::gives_up_after(tcp_stream::orphan_retries) == 102'200_ms);
+    const auto reset = events_of(world.engine, trace_kind::connection_reset.name);
+    REQUIRE(reset.size() == 1);
+    CHECK(reset[0]->at == at(2_s) + tcp_stream::gives_up_after(tcp_stream::orphan_retries));
+    CHECK(reset[0]->integer("messages") == 1);
+    CHECK_FALSE(gave_up.has_value());  // the caller that closed it hears nothing more
+    // A stream closed with nothing in it orphans nothing.
+    TwoNodes idle(DelayModel::fixed(1_ms));
+    idle.network.close_stream(idle.client, idle.store);
+    const auto closed = events_of(idle.engine, trace_kind::connection_closed.name);
+    REQUIRE(closed.size() == 1);
+    CHECK(closed[0]->integer("orphaned") == 0);
+}
+
+TEST_CASE(
+    "a sender's crash ends its streams: a crashed machine's kernel sends nothing more, a crashed process's kernel "
+    "still retransmits what it held") {
+    const auto arrivals_after = [](CrashKind kind) {
+        TwoNodes world(DelayModel::fixed(1_ms));
+        std::vector<Instant> arrivals;
+        world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+        send_at(world.engine, world.network, at(2_s), world.client, world.store, arrivals);
+        world.engine.schedule_at(at(3_s), no_node, [&world, kind] { world.engine.crash(world.client, "test", kind); });
+        world.engine.schedule_at(at(4_s), no_node, [&world] { world.network.heal(world.client, world.store); });
+        world.engine.run(at(20_min));
+        CHECK(events_of(world.engine, trace_kind::connection_reset.name).empty());
+        return std::pair{arrivals, events_of(world.engine, trace_kind::message_lost.name).size()};
+    };
+    // Power lost at 3 s: the UPDATE on the wire since 2 s never arrives, lost at the crash.
+    const auto [machine, machine_lost] = arrivals_after(CrashKind::machine);
+    CHECK(machine.empty());
+    CHECK(machine_lost == 1);
+    // The process died, the kernel lives: the orphan gets through at the try of 5.0 s.
+    const auto [process, process_lost] = arrivals_after(CrashKind::process);
+    CHECK(process == std::vector<Instant>{at(5_s + 1_ms)});
+    CHECK(process_lost == 0);
 }
 
 TEST_CASE("a stream over a lossy link loses nothing: each lost segment is retransmitted") {

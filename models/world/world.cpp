@@ -73,7 +73,8 @@ public:
             std::make_unique<BillingDatabase>(Host(engine_, node(spec_.billing_node)), spec_.job.customers, periods,
                                               ClaimRule{spec_.protection.claim_once, spec_.protection.reclaim_after});
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
-        provider_->on_all_arrived([this] { stop_when_over(); });
+        provider_->requests().on_all_arrived([this] { stop_when_over(); });
+        billing_->statements().on_all_arrived([this] { stop_when_over(); });
         build_servers();
         declare_due_runs();
         schedule_faults(seed);
@@ -151,10 +152,10 @@ private:
         return spec_.job.error_at_customer;
     }
 
-    // The run is over when every server's job has ended and every charge request sent has
-    // reached the provider (one whose client gave up can still charge): what still ticks
-    // afterwards (heartbeats, a sentinel's pings, expiry alarms) changes nothing counted.
-    // A request lost on the way keeps the run going to its horizon.
+    // The run is over when every server's job has ended and every charge request and
+    // billing statement sent has landed (one whose client gave up can still charge or
+    // write): what still ticks afterwards (heartbeats, a sentinel's pings, expiry alarms)
+    // changes nothing counted. A request lost on the way keeps the run going to its horizon.
     void job_ended(std::size_t server) {
         if (jobs_ended_[server]) return;
         jobs_ended_[server] = true;
@@ -162,7 +163,7 @@ private:
     }
     void stop_when_over() {
         if (std::all_of(jobs_ended_.begin(), jobs_ended_.end(), [](bool ended) { return ended; }) &&
-            !provider_->requests_in_flight())
+            !provider_->requests().any() && !billing_->statements().any())
             engine_.stop();
     }
 

@@ -51,12 +51,13 @@ std::optional<std::string> item_cause(const TraceEvent& due, const Trace& trace)
     const auto item = first_undone(due, trace);
     if (item) {
         // The last thing done to it, not another server passing it by: a skip says only
-        // that someone else had it.
+        // that someone else had it. A read at the database does nothing to it and names no
+        // server (a statement the client gave up on can land after its job has ended).
         const TraceEvent* last = nullptr;
         const TraceEvent* last_skip = nullptr;
         for (const TraceEvent& event : trace.events()) {
             if (!event.has("customer") || event.integer("customer") != *item || !event.node.valid()) continue;
-            if (event.kind.name().starts_with("message.")) continue;
+            if (event.kind.name().starts_with("message.") || event.kind == kind::db_read) continue;
             if (event.has("period") && event.text("period") != due.text("period")) continue;
             (event.kind == kind::job_customer_skipped ? last_skip : last) = &event;
         }

@@ -146,6 +146,13 @@ public:
                             "client that times its lease",
                             client_of(world.lock).name));
         check_margin_below_lease(world);
+        // At its read timeout the client closes the job's connection; on the lock's own
+        // session that would end the lock too, which is not modelled: refused, not ignored.
+        if (world.job.read_timeout && world.lock.job_statements == JobStatements::lock_session)
+            root_["job"]["read_timeout"].fail(
+                "at its read timeout the client closes its connection, which with lock.job_statements "
+                "\"lock-session\" is the lock's own: the session would end and the lock with it, which locksim "
+                "does not model; leave read_timeout out, or run the statements on their own connection");
         if (root_.has("faults")) world.faults = read_faults(root_["faults"], world);
         if (root_.has("fault_generators"))
             world.fault_generators = read_fault_generators(root_["fault_generators"], world);
