@@ -24,10 +24,9 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-from harness import kinds, model_events, start_zookeeper, stop_all, verdict
+from harness import kinds, live_main, model_events, start_zookeeper, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "curator-mutex.json")
@@ -87,13 +86,8 @@ def model_run(locksim):
             "session_lived": not kinds(events, "session.expired")}
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="locksim-live-curator.") as folder:
-        real = real_run(folder)
-    model = model_run(sys.argv[1])
+def judge(real, locksim):
+    model = model_run(locksim)
     failures = []
     if abs(real["suspended"] - model["suspended"]) > SUSPENDED_TOLERANCE:
         failures.append(f"the woken holder was SUSPENDED {real['suspended']:.3f}s after waking, the model ends its "
@@ -107,4 +101,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(live_main(__doc__, "curator", real_run, judge))

@@ -20,11 +20,11 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
-from harness import free_port, model_takeover_and_loss, stop_all, takeover_and_loss_verdict, wait_until
+from harness import (free_port, live_main, model_takeover_and_loss,
+                     stop_all, takeover_and_loss_verdict, wait_until)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "etcd-mutex.json")
@@ -102,16 +102,11 @@ def real_run(folder):
         stop_all(holder, waiter, etcd)
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="locksim-live-etcd.") as folder:
-        real = real_run(folder)
-    model = model_takeover_and_loss(sys.argv[1], SCENARIO)
-    return takeover_and_loss_verdict("etcd clientv3 Mutex", real, model, {"taken": TAKEOVER_TOLERANCE, "lost": LOST_TOLERANCE},
-                                     "sees its session end")
+def judge(real, locksim):
+    model = model_takeover_and_loss(locksim, SCENARIO)
+    tolerances = {"taken": TAKEOVER_TOLERANCE, "lost": LOST_TOLERANCE}
+    return takeover_and_loss_verdict("etcd clientv3 Mutex", real, model, tolerances, "sees its session end")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(live_main(__doc__, "etcd", real_run, judge))

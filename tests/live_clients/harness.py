@@ -5,6 +5,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -112,6 +113,17 @@ def stop_all(*procs):
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def live_main(doc, name, real_run, judge):
+    """A harness's command line: the locksim to run as its one argument. The real run in a
+    scratch folder, then judge(real, locksim) compares it with the model: the exit code."""
+    if len(sys.argv) != 2:
+        print(doc.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix=f"locksim-live-{name}.") as folder:
+        real = real_run(folder)
+    return judge(real, sys.argv[1])
 
 
 def verdict(summary, failures):

@@ -19,10 +19,9 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-from harness import model_takeover_and_loss, start_zookeeper, stop_all, takeover_and_loss_verdict
+from harness import live_main, model_takeover_and_loss, start_zookeeper, stop_all, takeover_and_loss_verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "kazoo-lock.json")
@@ -91,16 +90,11 @@ def real_run(folder):
         stop_all(holder, waiter, zookeeper)
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="locksim-live-kazoo.") as folder:
-        real = real_run(folder)
-    model = model_takeover_and_loss(sys.argv[1], SCENARIO)
-    return takeover_and_loss_verdict("kazoo Lock", real, model, {"taken": TAKEOVER_TOLERANCE, "lost": LOST_TOLERANCE},
-                                     "hears LOST")
+def judge(real, locksim):
+    model = model_takeover_and_loss(locksim, SCENARIO)
+    tolerances = {"taken": TAKEOVER_TOLERANCE, "lost": LOST_TOLERANCE}
+    return takeover_and_loss_verdict("kazoo Lock", real, model, tolerances, "hears LOST")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(live_main(__doc__, "kazoo", real_run, judge))

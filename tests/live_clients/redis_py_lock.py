@@ -20,10 +20,9 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-from harness import kinds, model_events, start_redis, stop_all, verdict
+from harness import kinds, live_main, model_events, start_redis, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "redis-py-lock.json")
@@ -109,13 +108,8 @@ def model_run(locksim):
             "believes": all(e["t_ns"] / 1e9 >= woke and e["fields"]["reason"] == "released" for e in ended)}
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="locksim-live-redis-py.") as folder:
-        real = real_run(folder)
-    model = model_run(sys.argv[1])
+def judge(real, locksim):
+    model = model_run(locksim)
     failures = []
     if abs(real["expired"] - model["expired"]) > EXPIRY_TOLERANCE:
         failures.append(f"the lock expired {real['expired']:.3f}s after the grant, the model says {model['expired']:.3f}s")
@@ -131,4 +125,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(live_main(__doc__, "redis-py", real_run, judge))

@@ -23,10 +23,9 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
-from harness import kinds, model_events, start_redis, stop_all, verdict
+from harness import kinds, live_main, model_events, start_redis, stop_all, verdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "tcp-stream.json")
@@ -82,13 +81,8 @@ def model_run(locksim):
     return (delivered["t_ns"] - update["t_ns"]) / 1e9
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory(prefix="locksim-live-tcp.") as folder:
-        real = real_run(folder)
-    model = model_run(sys.argv[1])
+def judge(real, locksim):
+    model = model_run(locksim)
     failures = []
     # Which retransmission the model says gets through (its arrival includes the link's
     # 1 ms), and the first timeout the real arrival implies for the same one.
@@ -104,4 +98,4 @@ def main():
                    failures)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(live_main(__doc__, "tcp", real_run, judge))
