@@ -228,6 +228,9 @@ Json one_design_document(const ShrinkRequest& request) {
     document["name"] = original.value("name", std::string("scenario")) + "-minimal";
     document["description"] = "";
     document["seed"] = request.seed;
+    // The file's own words and node names: the design's world speaks of them.
+    for (const char* field : {"vocabulary", "nodes"})
+        if (original.contains(field)) document[field] = original[field];
     const Json world = design_world_json(original, request.design);
     for (const auto& [field, value] : world.items()) document[field] = value;
     if (request.faults) {

@@ -1,6 +1,7 @@
 // runners/shrink_runner.hpp: a failing run shrinks to a small scenario file that loads,
 // replays the same kind of violation, and tells its story in a few faults.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/program_support.hpp"
 #include "tests/support.hpp"
@@ -8,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "checks/exploration.hpp"
 #include "checks/metrics.hpp"
@@ -129,5 +132,35 @@ TEST_CASE("locksim shrink --out writes a file that locksim run replays, and list
     const auto replayed = run_locksim("run " + out + " --format json");
     CHECK(replayed.exit_code == 0);
     CHECK(replayed.out.find("\"double_charges\": 1") != std::string::npos);
+    std::filesystem::remove(out);
+}
+
+TEST_CASE("a file that renames every node and speaks its own words shrinks, and the shrunk file keeps both") {
+    // The flagship with its servers, provider and database renamed, and its own vocabulary.
+    auto scenario =
+        nlohmann::ordered_json::parse(file_text(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/gc-pause-40s.json"));
+    std::string text = scenario.dump();
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"server-1", "payouts-a"}, {"server-2", "payouts-b"}, {"server-3", "payouts-c"}}) {
+        for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+            text.replace(at, from.size(), to);
+    }
+    scenario = nlohmann::ordered_json::parse(text);
+    scenario.erase("explore");
+    scenario["nodes"] = {{"provider", "acquirer"}, {"database", "payouts-db"}};
+    scenario["vocabulary"] = {{"item", "seller"}, {"effect", "payout"}, {"effected", "paid"}, {"provider", "bank"}};
+    const auto file = write_temp("renamed.json", scenario.dump(2));
+    const auto out = write_temp("renamed-minimal.json", "");
+    const auto ran = run_locksim("shrink " + file + " --design unfenced --out " + out);
+    INFO(ran.err);
+    REQUIRE(ran.exit_code == 0);
+    const auto minimal = nlohmann::ordered_json::parse(file_text(out));
+    CHECK(minimal["nodes"] == scenario["nodes"]);
+    CHECK(minimal["vocabulary"] == scenario["vocabulary"]);
+    const auto replayed = run_locksim("run " + out + " --format json");
+    CHECK(replayed.exit_code == 0);
+    CHECK(replayed.out.find("\"double_charges\": 1") != std::string::npos);
+    CHECK(run_locksim("run " + out + " --format trace").out.find("\"acquirer\"") != std::string::npos);
+    std::filesystem::remove(file);
     std::filesystem::remove(out);
 }
