@@ -294,7 +294,7 @@ TEST_CASE(
 
 TEST_CASE(
     "curator gives the lock up on waking from a pause past its read timeout, where kazoo and the generic client "
-    "rightly keep it: the session lives on") {
+    "rightly keep it, as the session lives on") {
     const auto scenario = [](const std::string& client) {
         return R"({
   "name": "curator", "description": "an InterProcessMutex", "seed": 1, "horizon": "5m",
