@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "checks/exploration.hpp"
+#include "checks/metric_words.hpp"
 #include "checks/metrics.hpp"
 #include "models/world/fault_schedule.hpp"
 #include "models/world/world.hpp"
@@ -342,18 +343,22 @@ void pin_outcome(const ShrinkRequest& request, std::uint32_t target, Json& docum
     if (!final_run || (final_run->violations & target) == 0)
         throw std::logic_error("shrink lost the violation it kept at every step");
     std::vector<std::string> faults;
+    const Scenario minimal = parse_scenario(document.dump(), request.file, metric_names());
     if (document.contains("faults")) {
-        const Scenario minimal = parse_scenario(document.dump(), request.file, metric_names());
         const std::vector<Fault>& placed = minimal.designs.front().world.faults;
         assert(placed.size() == document["faults"].size());
         for (std::size_t f = 0; f < placed.size(); ++f)
             faults.push_back(describe_fault(document["faults"][f], placed[f]));
     }
     const std::int64_t count = final_run->metrics.value(result.violation);
+    // In the file's own words ("1 double payout"), and by the name its expect pins.
+    const MetricSpec* violation = find_metric(result.violation);
+    assert(violation != nullptr);
     document["description"] = fmt::format(
-        "Shrunk by locksim shrink from {} (design \"{}\", seed {}): {}; {} {} {}.", request.file, request.design,
-        request.seed, faults.empty() ? std::string("no fault at all") : fmt::format("{}", fmt::join(faults, "; ")),
-        "the run shows", result.violation, count);
+        "Shrunk by locksim shrink from {} (design \"{}\", seed {}): {}; the run shows {} ({} {}).", request.file,
+        request.design, request.seed,
+        faults.empty() ? std::string("no fault at all") : fmt::format("{}", fmt::join(faults, "; ")),
+        metric_counted(violation->metric, count, minimal.designs.front().world.vocabulary), result.violation, count);
     document["designs"][request.design]["expect"] = Json{{result.violation, count}};
     Json designs = document["designs"];
     document.erase("designs");

@@ -157,6 +157,10 @@ TEST_CASE("a file that renames every node and speaks its own words shrinks, and 
     const auto minimal = nlohmann::ordered_json::parse(file_text(out));
     CHECK(minimal["nodes"] == scenario["nodes"]);
     CHECK(minimal["vocabulary"] == scenario["vocabulary"]);
+    // Its description speaks the file's words too.
+    CHECK_THAT(
+        minimal["description"].get<std::string>(),
+        Catch::Contains("payouts-a pauses") && Catch::EndsWith("the run shows 1 double payout (double_charges 1)."));
     const auto replayed = run_locksim("run " + out + " --format json");
     CHECK(replayed.exit_code == 0);
     CHECK(replayed.out.find("\"double_charges\": 1") != std::string::npos);
