@@ -9,6 +9,7 @@
 #include "cli/atomic_file.hpp"
 #include "runners/explore_runner.hpp"
 #include "runners/shrink_runner.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/json_reader.hpp"
 #include "sim/engine.hpp"
 
@@ -28,6 +29,8 @@ int report_failure(std::exception_ptr failure, std::string_view file) {
         fmt::print(stderr, "{}{}\n", in_file(), runaway.what());
     } catch (const ShrinkError& error) {
         fmt::print(stderr, "{}\n", error.what());
+    } catch (const GivenFaultError& error) {  // its message starts with the option and its value
+        fmt::print(stderr, "{}{}\n", in_file(), error.what());
     } catch (const OutputError& error) {
         fmt::print(stderr, "{}\n", error.what());
     } catch (const SweepError& error) {

@@ -36,8 +36,12 @@ int shrink_command(const ShrinkCommandOptions& options) {
                    names.size(), fmt::join(names, ", "));
         return 2;
     }
+    if (options.given_fault && options.faults) {
+        fmt::print(stderr, "--given-fault conditions the faults drawn, and --faults draws none: give one\n");
+        return 2;
+    }
     const ShrinkResult result = shrink(ShrinkRequest{options.file, text, design, options.seed.value_or(loaded.seed),
-                                                     options.faults, options.max_events});
+                                                     options.faults, options.given_fault, options.max_events});
     const std::string minimal = result.minimal.dump(2) + "\n";
     fmt::print(stderr, "Shrunk in {} runs, keeping {}:\n", result.runs, result.violation);
     for (const auto& step : result.steps) fmt::print(stderr, "  {}\n", step);
@@ -67,6 +71,10 @@ Subcommand add_shrink_command(CLI::App& app, const std::string& program) {
     shrink->add_option("--design", line->options.design, "The design that failed (default: the file's only design)");
     shrink->add_option("--faults", line->options.faults,
                        "These faults instead of the file's, as JSON: a placement explore printed");
+    add_whole_number(*shrink, "--given-fault", line->options.given_fault,
+                     "The seed is one of a sweep given that fault_generators/N strikes (`sweep --given-fault N`):\n"
+                     "its faults are drawn so")
+        ->type_name("N");
     shrink->add_option("--out,-o", line->options.out,
                        "Write the minimal scenario file here (default: standard output)");
     shrink->footer(

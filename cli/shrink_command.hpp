@@ -12,10 +12,11 @@ namespace locksim {
 
 struct ShrinkCommandOptions {
     std::string file;
-    std::optional<std::uint64_t> seed;  // default: the file's
-    std::optional<std::string> design;  // default: the file's only design
-    std::optional<std::string> faults;  // JSON: these faults instead of the file's
-    std::optional<std::string> out;     // write the minimal file here instead of stdout
+    std::optional<std::uint64_t> seed;         // default: the file's
+    std::optional<std::string> design;         // default: the file's only design
+    std::optional<std::string> faults;         // JSON: these faults instead of the file's
+    std::optional<std::uint64_t> given_fault;  // the seed is one of a sweep --given-fault N
+    std::optional<std::string> out;            // write the minimal file here instead of stdout
     std::string program = "locksim";
     std::uint64_t max_events = Engine::default_event_limit;
 };

@@ -14,6 +14,7 @@
 #include "runners/scenario_runner.hpp"
 #include "scenarios/schema/design_world.hpp"
 #include "scenarios/schema/fault_json.hpp"
+#include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
 #include "sim/duration_text.hpp"
 
@@ -264,20 +265,33 @@ std::uint32_t violation_to_keep(const ShrinkRequest& request, const Json& docume
     return first->violations & (~first->violations + 1);
 }
 
-// The faults the generators drew for the seed, placed as faults of their own, so that
-// each can be removed or shortened.
+// `document` with the faults its generators drew for the seed placed as faults of their
+// own, so that each can be removed or shortened; drawn given that fault_generators/N
+// strikes when the request says so. How many were drawn.
+std::size_t with_drawn_faults(const ShrinkRequest& request, Json& document) {
+    Scenario scenario = parse_scenario(document.dump(), request.file, metric_names());
+    if (request.given_fault) give_fault(scenario, *request.given_fault, request.design);
+    const auto drawn = draw_fault_schedule(scenario.designs.front().world.fault_generators, request.seed);
+    document.erase("fault_generators");
+    if (!document.contains("faults")) document["faults"] = Json::array();
+    for (const auto& fault : drawn) document["faults"].push_back(fault_json(fault));
+    return drawn.size();
+}
+
+std::string fixed_faults_step(const ShrinkRequest& request, std::size_t count) {
+    return fmt::format("fixed the {} fault{} the generators drew for seed {}{}", count, count == 1 ? "" : "s",
+                       request.seed,
+                       request.given_fault ? fmt::format(" given fault_generators/{}", *request.given_fault) : "");
+}
+
+// The drawn faults fixed, if the run keeps its violation with them.
 void fix_drawn_faults(const ShrinkRequest& request, Json& document, Shrinker& shrinker, ShrinkResult& result) {
     if (!document.contains("fault_generators")) return;
-    const Scenario scenario = parse_scenario(document.dump(), request.file, metric_names());
-    const auto drawn = draw_fault_schedule(scenario.designs.front().world.fault_generators, request.seed);
     Json candidate = document;
-    candidate.erase("fault_generators");
-    if (!candidate.contains("faults")) candidate["faults"] = Json::array();
-    for (const auto& fault : drawn) candidate["faults"].push_back(fault_json(fault));
+    const std::size_t count = with_drawn_faults(request, candidate);
     if (shrinker.keeps(candidate)) {
         document = std::move(candidate);
-        result.steps.push_back(fmt::format("fixed the {} fault{} the generators drew for seed {}", drawn.size(),
-                                           drawn.size() == 1 ? "" : "s", request.seed));
+        result.steps.push_back(fixed_faults_step(request, count));
     }
 }
 
@@ -370,9 +384,12 @@ void pin_outcome(const ShrinkRequest& request, std::uint32_t target, Json& docum
 ShrinkResult shrink(const ShrinkRequest& request) {
     Json document = one_design_document(request);
     Shrinker shrinker(request);
+    ShrinkResult result;
+    // A conditioned draw is no draw of the file as it stands: its faults are fixed first,
+    // and the run that failed is the run with them.
+    if (request.given_fault) result.steps.push_back(fixed_faults_step(request, with_drawn_faults(request, document)));
     const std::uint32_t target = violation_to_keep(request, document, shrinker);
     shrinker.aim_at(target);
-    ShrinkResult result;
     result.violation = violation_names(target).front();
     fix_drawn_faults(request, document, shrinker, result);
     minimise(document, shrinker, result);

@@ -30,6 +30,9 @@ struct ShrinkRequest {
     std::string design;
     std::uint64_t seed = 0;
     std::optional<std::string> faults;  // JSON: these faults instead of the file's (an explore placement)
+    // The seed is one of a sweep given that fault_generators/N strikes: its faults are drawn
+    // so (sweep --given-fault N).
+    std::optional<std::uint64_t> given_fault;
     std::uint64_t event_limit = Engine::default_event_limit;
 };
 

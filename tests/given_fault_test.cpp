@@ -15,6 +15,8 @@
 #include "checks/sweep_merge.hpp"
 #include "models/world/fault_schedule.hpp"
 #include "reports/sweep_text.hpp"
+#include "runners/scenario_runner.hpp"
+#include "runners/shrink_runner.hpp"
 #include "runners/sweep_runner.hpp"
 #include "scenarios/schema/given_fault.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -286,4 +288,28 @@ TEST_CASE("a target named twice is one target, in its draws and its weight") {
     CHECK(one.probability == Approx(1 - std::exp(-4.0 * 10 / (30 * 24 * 60))));
     CHECK(two.probability == one.probability);
     CHECK(two.designs == one.designs);
+}
+
+TEST_CASE("shrink --given-fault shrinks a failing seed of a conditioned sweep, which the plain draw does not fail") {
+    const std::string text = exporters_with_freezes("30d");
+    const Scenario scenario = parse_scenario(text, "freezes.json", metric_names());
+    const SweepSummary summary =
+        run_sweep(scenario, SeedBlock{1, 200}, 2, no_sweep_progress, SweepSettings{std::nullopt, 50'000'000, 0});
+    const DesignTally& plain = summary.designs.front();
+    REQUIRE_FALSE(plain.failing_seeds.empty());
+    const std::uint64_t seed = plain.failing_seeds.front();
+    // Drawn plainly, the monthly freeze does not strike in that seed's run: nothing to shrink.
+    CHECK_THROWS_WITH(shrink(ShrinkRequest{"freezes.json", text, "plain", seed}),
+                      Catch::Contains("shows no violation, so there is nothing to shrink"));
+    // Drawn given it, the run fails, and shrinks to a file that replays the failure.
+    const ShrinkResult result = shrink(ShrinkRequest{"freezes.json", text, "plain", seed, std::nullopt, 0});
+    REQUIRE_FALSE(result.steps.empty());
+    CHECK_THAT(result.steps.front(), Catch::EndsWith(fmt::format("for seed {} given fault_generators/0", seed)));
+    CHECK_FALSE(result.minimal.contains("fault_generators"));
+    const Scenario minimal = parse_scenario(result.minimal.dump(), "minimal.json", metric_names());
+    const ScenarioOutcome replayed = run_scenario(minimal, minimal.seed);
+    CHECK(replayed.designs.front().metrics.value(result.violation) >= 1);
+    // A generator the design does not have is refused in one line.
+    CHECK_THROWS_WITH(shrink(ShrinkRequest{"freezes.json", text, "plain", seed, std::nullopt, 3}),
+                      Catch::StartsWith("--given-fault 3: design \"plain\" has 1 fault generator"));
 }
