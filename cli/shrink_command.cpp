@@ -9,7 +9,9 @@
 #include "checks/metric_table.hpp"
 #include "cli/atomic_file.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/terminal.hpp"
 #include "cli/whole_number.hpp"
+#include "reports/text_style.hpp"
 #include "runners/scenario_runner.hpp"
 #include "runners/shrink_runner.hpp"
 #include "scenarios/schema/scenario_loader.hpp"
@@ -43,7 +45,9 @@ int shrink_command(const ShrinkCommandOptions& options) {
     const ShrinkResult result = shrink(ShrinkRequest{options.file, text, design, options.seed.value_or(loaded.seed),
                                                      options.faults, options.given_fault, options.max_events});
     const std::string minimal = result.minimal.dump(2) + "\n";
-    fmt::print(stderr, "Shrunk in {} runs, keeping {}:\n", result.runs, result.violation);
+    const TextStyle style(use_colour(color_choice(options.color)));
+    fmt::print(stderr, "{} {}:\n", style.heading(fmt::format("Shrunk in {} runs, keeping", result.runs)),
+               style.violation(result.violation));
     for (const auto& step : result.steps) fmt::print(stderr, "  {}\n", step);
     if (result.steps.empty()) fmt::print(stderr, "  nothing could be removed\n");
     if (!options.out) {
@@ -51,8 +55,8 @@ int shrink_command(const ShrinkCommandOptions& options) {
         return 0;
     }
     write_file_atomically(*options.out, minimal, "--out");
-    fmt::print(stderr, "Wrote {}; replay it: {} run {}\n", *options.out, shell_quoted(options.program),
-               shell_quoted(*options.out));
+    fmt::print(stderr, "{}; replay it: {} run {}\n", style.good(fmt::format("Wrote {}", *options.out)),
+               shell_quoted(options.program), shell_quoted(*options.out));
     return 0;
 }
 
@@ -84,6 +88,7 @@ Subcommand add_shrink_command(CLI::App& app, const std::string& program) {
         "the file's \"expect\" pins the violation, so it can join scenarios/ as a regression test.\n"
         "Exit 0 with a file, 2 when the run shows no violation or the input is unusable.\n"
         "Example: locksim shrink scenarios/random-gc-pauses.json --seed 57 --design unfenced --out minimal.json");
+    add_color(*shrink, line->options.color);
     add_event_limit(*shrink, line->options.max_events);
     return Subcommand{.app = shrink,
                       .run = [line, shrink] { return shrink_command(line->options); },

@@ -17,6 +17,7 @@ struct ShrinkCommandOptions {
     std::optional<std::string> faults;         // JSON: these faults instead of the file's
     std::optional<std::uint64_t> given_fault;  // the seed is one of a sweep --given-fault N
     std::optional<std::string> out;            // write the minimal file here instead of stdout
+    std::string color = "auto";                // of what it says on stderr; the file never has any
     std::string program = "locksim";
     std::uint64_t max_events = Engine::default_event_limit;
 };

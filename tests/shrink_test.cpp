@@ -168,3 +168,19 @@ TEST_CASE("a file that renames every node and speaks its own words shrinks, and 
     std::filesystem::remove(file);
     std::filesystem::remove(out);
 }
+
+TEST_CASE("locksim shrink --color always marks its narration on stderr, never keeps it plain, and the file has none") {
+    const auto out = write_temp("coloured-minimal.json", "");
+    const auto coloured =
+        run_locksim("shrink scenarios/gc-pause-40s.json --design unfenced --color always --out " + out);
+    CHECK(coloured.exit_code == 0);
+    CHECK_THAT(coloured.err, Catch::StartsWith("\x1b[1mShrunk in "));
+    CHECK_THAT(coloured.err, Catch::Contains("\x1b[1;31mdouble_charges\x1b[0m:"));
+    CHECK(file_text(out).find('\x1b') == std::string::npos);
+    const auto plain = run_locksim("shrink scenarios/gc-pause-40s.json --design unfenced --color never");
+    CHECK(plain.exit_code == 0);
+    CHECK(plain.err.find('\x1b') == std::string::npos);
+    CHECK(plain.out.find('\x1b') == std::string::npos);
+    CHECK(run_locksim("shrink scenarios/gc-pause-40s.json --color sometimes").exit_code == 2);
+    std::filesystem::remove(out);
+}
