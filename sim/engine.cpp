@@ -120,7 +120,10 @@ void Engine::crash(NodeId node, std::string cause, CrashKind kind) {
     auto processes = std::move(target.processes);
     target.processes.clear();
     for (auto& [id, frame] : processes) frame.destroy();
-    for (auto& hook : target.crash_hooks) hook();
+    // A copy: a hook may make another register (the network watches a node's crashes from
+    // its first stalled message, which a hook's goodbye can be).
+    const auto hooks = target.crash_hooks;
+    for (const auto& hook : hooks) hook();
 }
 
 void Engine::restart(NodeId node) {

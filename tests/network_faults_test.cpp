@@ -733,6 +733,24 @@ TEST_CASE(
     CHECK(process_lost == 0);
 }
 
+TEST_CASE("a crash hook that sends over a cut link, the node's first stalled message, ends the crash cleanly") {
+    // A database client's kernel says goodbye for a dead process (models/stores/
+    // database_lock_clients.cpp): the message stalls, and the network starts watching the
+    // node's crashes while its crash hooks run.
+    TwoNodes world(DelayModel::fixed(1_ms));
+    std::vector<Instant> arrivals;
+    world.engine.on_crash(world.client, [&world, &arrivals] {
+        world.network.send(world.client, world.store, "connection closed",
+                           [&world, &arrivals] { arrivals.push_back(world.engine.now()); });
+    });
+    world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
+    world.engine.schedule_at(at(2_s), no_node, [&world] { world.engine.crash(world.client, "test"); });
+    world.engine.schedule_at(at(3_s), no_node, [&world] { world.network.heal(world.client, world.store); });
+    world.engine.run(at(1_min));
+    // Tries at 2.2, 2.6 and 3.4 s: the last finds the link healed.
+    CHECK(arrivals == std::vector<Instant>{at(3_s + 401_ms)});
+}
+
 TEST_CASE("a stream over a lossy link loses nothing: each lost segment is retransmitted") {
     TwoNodes world(DelayModel::fixed(1_ms), LinkBehaviour{.loss = Odds{1, 2}});
     std::vector<int> arrived;
