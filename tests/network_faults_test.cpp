@@ -743,12 +743,16 @@ TEST_CASE("a crash hook that sends over a cut link, the node's first stalled mes
         world.network.send(world.client, world.store, "connection closed",
                            [&world, &arrivals] { arrivals.push_back(world.engine.now()); });
     });
+    // A hook after it still runs, from hooks the registration did not move.
+    bool later_hook_ran = false;
+    world.engine.on_crash(world.client, [&later_hook_ran] { later_hook_ran = true; });
     world.engine.schedule_at(at(1_s), no_node, [&world] { world.network.cut(world.client, world.store); });
     world.engine.schedule_at(at(2_s), no_node, [&world] { world.engine.crash(world.client, "test"); });
     world.engine.schedule_at(at(3_s), no_node, [&world] { world.network.heal(world.client, world.store); });
     world.engine.run(at(1_min));
     // Tries at 2.2, 2.6 and 3.4 s: the last finds the link healed.
     CHECK(arrivals == std::vector<Instant>{at(3_s + 401_ms)});
+    CHECK(later_hook_ran);
 }
 
 TEST_CASE("a stream over a lossy link loses nothing: each lost segment is retransmitted") {
