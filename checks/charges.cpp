@@ -66,6 +66,11 @@ namespace locksim {
 // provider did with the money. Counted, not flagged: the second write sets the same
 // status, so whether it hurt is the money's question (double charges, which are flagged).
 void DoubleApplyCounter::see(const Trace&, const TraceEvent& event, RunMetrics& metrics) {
+    // A write its transaction rolled back was never applied.
+    if (event.kind == trace_kind::db_rolled_back && event.has("customer")) {
+        writers_[{event.integer("customer"), std::string(event.text("period"))}].erase(event.node_ref("client").index);
+        return;
+    }
     if (event.kind != trace_kind::db_write || event.text("status") != "charged" || event.integer("rows") == 0) return;
     auto& by = writers_[{event.integer("customer"), std::string(event.text("period"))}];
     if (by.insert(event.node_ref("client").index).second && by.size() >= 2) metrics.add(Metric::double_applies);

@@ -31,7 +31,7 @@ Strikes strikes_in(const Trace& trace) {
 // The kinds that change what a run comes to. Left out: refusals, renewals, lease checks,
 // wake-ups, reads and messages, whose number any shift in timing changes, and the
 // faults' own events.
-constexpr std::array<std::string_view, 21> consequential_kinds{
+constexpr std::array<std::string_view, 23> consequential_kinds{
     trace_kind::lock_granted.name,     trace_kind::lock_released.name,
     trace_kind::lock_expired.name,     trace_kind::store_failover.name,
     trace_kind::consensus_leader.name, trace_kind::session_expired.name,
@@ -42,7 +42,7 @@ constexpr std::array<std::string_view, 21> consequential_kinds{
     trace_kind::job_preparing.name,    trace_kind::job_finished.name,
     trace_kind::db_write.name,         trace_kind::index_built.name,
     trace_kind::provider_charged.name, trace_kind::provider_replayed.name,
-    trace_kind::provider_refused.name,
+    trace_kind::provider_refused.name, trace_kind::provider_precondition_failed.name, trace_kind::db_rolled_back.name,
 };
 
 bool consequential(std::string_view kind) {

@@ -69,9 +69,24 @@ std::string written_by(const Trace& trace, const std::map<Row, Write>& writes, c
     return fmt::format("written by {} at {}", trace.node_name(*write.client), format_seconds(write.at));
 }
 
+// A conditional write refused: "index of tenant 7 changed since compactor-2 read it".
+void flag_changed_since_read(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
+    const Vocabulary words = vocabulary_of(trace);
+    metrics.add(Metric::conditional_writes_refused);
+    metrics.flagged.push_back(FlaggedEvent{
+        event.sequence, Metric::conditional_writes_refused,
+        fmt::format("conditional write refused: {} of {} {} changed since {} read it (version {}, by {})", words.record,
+                    words.item, event.integer("customer"), trace.node_name(event.node_ref("by")),
+                    event.integer("version"), trace.node_name(event.node_ref("changed_by")))});
+}
+
 }  // namespace
 
 void FenceChecker::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
+    if (event.kind == trace_kind::provider_precondition_failed) {
+        flag_changed_since_read(trace, event, metrics);
+        return;
+    }
     if (!event.has("token")) return;
     if (event.kind == trace_kind::db_write) {
         const auto row = std::make_pair(event.integer("customer"), std::string(event.text("period")));

@@ -135,7 +135,7 @@ void PendingWorkFinder::see(const Trace&, const TraceEvent& event, RunMetrics&) 
             attempts.first_timed_out_sequence = event.sequence;
         }
     } else if (event.kind == trace_kind::provider_charged || event.kind == trace_kind::provider_replayed ||
-               event.kind == trace_kind::provider_refused) {
+               event.kind == trace_kind::provider_refused || event.kind == trace_kind::provider_precondition_failed) {
         ++charges_[{event.node_ref("by").index, event.integer("customer"), std::string(event.text("period"))}].arrived;
     }
 }

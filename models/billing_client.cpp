@@ -13,7 +13,7 @@
 namespace locksim {
 
 BillingClient::BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database,
-                             std::string period, const Vocabulary& words, std::function<void()> statement_activity,
+                             std::string period, const Vocabulary& words, StatementSessionOf statement_session,
                              std::optional<Duration> read_timeout)
     : host_(host),
       network_(network),
@@ -21,7 +21,7 @@ BillingClient::BillingClient(Host host, Network& network, NodeId database_node, 
       database_(database),
       period_(std::move(period)),
       names_{sql_name(words.table()), sql_name(words.item), sql_name(words.effected())},
-      statement_activity_(std::move(statement_activity)),
+      statement_session_(std::move(statement_session)),
       read_timeout_(read_timeout) {}
 
 void BillingClient::unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item) {
@@ -37,6 +37,14 @@ void BillingClient::unanswered(bool reset, std::string_view statement, std::opti
     network_.close_stream(host_.id(), database_node_);
     throw JobError(fmt::format("{} did not answer the {}{} within the {} read timeout", database, statement, about,
                                format_duration(*read_timeout_)),
+                   item);
+}
+
+void BillingClient::session_ended(std::string_view statement, std::optional<std::int64_t> item) {
+    const std::string& database = network_.engine().trace().node_name(database_node_);
+    const std::string about = item ? fmt::format(" for {} {}", names_.item, *item) : std::string();
+    throw JobError(fmt::format("{} had ended the lock's session, and with it the connection the {}{} went on",
+                               database, statement, about),
                    item);
 }
 
@@ -58,8 +66,7 @@ Task<RenewalRow> BillingClient::read_renewal(std::int64_t customer) {
              }),
              read_timeout_);
     auto row = co_await request;
-    if (!row) unanswered(request.was_reset(), "SELECT", customer);
-    co_return *row;
+    co_return answered(std::move(row), request.was_reset(), "SELECT", customer);
 }
 
 Task<std::vector<std::int64_t>> BillingClient::pending_items() {
@@ -74,8 +81,7 @@ Task<std::vector<std::int64_t>> BillingClient::pending_items() {
                         }),
                         read_timeout_);
     auto items = co_await request;
-    if (!items) unanswered(request.was_reset(), "SELECT", std::nullopt);
-    co_return std::move(*items);
+    co_return answered(std::move(items), request.was_reset(), "SELECT", std::nullopt);
 }
 
 Task<int> BillingClient::insert_renewal(std::int64_t customer) {
@@ -95,8 +101,7 @@ Task<int> BillingClient::insert_renewal(std::int64_t customer) {
         }),
         read_timeout_);
     auto rows = co_await request;
-    if (!rows) unanswered(request.was_reset(), "INSERT", customer);
-    co_return *rows;
+    co_return answered(std::move(rows), request.was_reset(), "INSERT", customer);
 }
 
 namespace {
@@ -129,8 +134,7 @@ Task<int> BillingClient::claim_renewal(std::int64_t customer, std::int64_t token
              }),
              read_timeout_);
     auto rows = co_await request;
-    if (!rows) unanswered(request.was_reset(), "UPDATE", customer);
-    co_return *rows;
+    co_return answered(std::move(rows), request.was_reset(), "UPDATE", customer);
 }
 
 Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std::int64_t> token) {
@@ -150,8 +154,7 @@ Task<int> BillingClient::record_charged(std::int64_t customer, std::optional<std
                         }),
                         read_timeout_);
     auto rows = co_await request;
-    if (!rows) unanswered(request.was_reset(), "UPDATE", customer);
-    co_return *rows;
+    co_return answered(std::move(rows), request.was_reset(), "UPDATE", customer);
 }
 
 Task<bool> BillingClient::index_built() {
@@ -163,8 +166,7 @@ Task<bool> BillingClient::index_built() {
              }),
              read_timeout_);
     auto built = co_await request;
-    if (!built) unanswered(request.was_reset(), "SELECT", std::nullopt);
-    co_return *built;
+    co_return answered(std::move(built), request.was_reset(), "SELECT", std::nullopt);
 }
 
 Task<void> BillingClient::record_index_build(Duration cpu) {
@@ -176,8 +178,8 @@ Task<void> BillingClient::record_index_build(Duration cpu) {
                  return Answer<bool>{true, std::string("INSERT 0 1")};
              }),
              read_timeout_);
-    const auto recorded = co_await request;
-    if (!recorded) unanswered(request.was_reset(), "INSERT", std::nullopt);
+    auto recorded = co_await request;
+    answered(std::move(recorded), request.was_reset(), "INSERT", std::nullopt);
 }
 
 }  // namespace locksim

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "models/billing_database.hpp"
+#include "models/statement_session.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/host.hpp"
 #include "sim/network.hpp"
+#include "sim/rpc.hpp"
 #include "sim/task.hpp"
 
 namespace locksim {
@@ -21,11 +23,12 @@ class BillingClient {
 public:
     // `period` is the billing period (or the index hour) every statement names; `words`
     // name the table, its item column and the done status in the statements' text.
-    // `statement_activity` runs at the database with every statement (empty: nothing more).
+    // `statement_session` runs at the database with every statement (empty: a connection of
+    // the job's own): a statement on a session that has ended fails with a JobError.
     // With a `read_timeout`, a statement whose answer has not come that long after it was
     // sent fails; so does one whose connection is reset. Either throws JobError.
     BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period,
-                  const Vocabulary& words = Vocabulary::defaults(), std::function<void()> statement_activity = {},
+                  const Vocabulary& words = Vocabulary::defaults(), StatementSessionOf statement_session = {},
                   std::optional<Duration> read_timeout = std::nullopt);
 
     // SELECT status FROM renewals …
@@ -50,19 +53,35 @@ public:
 private:
     // `work` as run at the database, with the statement's activity on the lock's session;
     // in flight from now until it runs there (BillingDatabase::statements).
+    // Its answer is none when the lock's session it shares had ended: the database had closed
+    // that connection. Inside the session's transaction its writes are the transaction's.
     template <class Work>
     auto at_database(Work work) const {
-        return [work = std::move(work), activity = &statement_activity_, database = database_,
+        return [work = std::move(work), session_of = &statement_session_, database = database_,
                 statement = database_->statements().sent()] {
+            using Reply = decltype(work().value);
             database->statements().arrived(statement);
-            if (*activity) (*activity)();
-            return work();
+            const StatementSession session = *session_of ? (*session_of)() : StatementSession{};
+            if (session.ended)
+                return Answer<std::optional<Reply>>{std::nullopt, "FATAL: terminating connection (the session ended)"};
+            const BillingDatabase::StatementScope scope(*database, session.transaction);
+            Answer<Reply> answer = work();
+            return Answer<std::optional<Reply>>{std::move(answer.value), std::move(answer.label)};
         };
     }
 
-    // The error the job's code sees for a statement that got no answer: `statement` is its
-    // verb ("UPDATE"), `item` the one it is about, if any.
+    // The statement's result, or the error the job's code sees: no answer (`reset`: its
+    // connection was reset), or the session it shared had ended. `statement` is its verb
+    // ("UPDATE"), `item` the one it is about, if any.
+    template <class Reply>
+    Reply answered(std::optional<std::optional<Reply>> reply, bool reset, std::string_view statement,
+                   std::optional<std::int64_t> item) {
+        if (!reply) unanswered(reset, statement, item);
+        if (!*reply) session_ended(statement, item);
+        return std::move(**reply);
+    }
     [[noreturn]] void unanswered(bool reset, std::string_view statement, std::optional<std::int64_t> item);
+    [[noreturn]] void session_ended(std::string_view statement, std::optional<std::int64_t> item);
 
     Host host_;
     Network& network_;
@@ -76,7 +95,7 @@ private:
         std::string done;
     };
     SqlNames names_;
-    std::function<void()> statement_activity_;
+    StatementSessionOf statement_session_;
     std::optional<Duration> read_timeout_;
 };
 

@@ -9,6 +9,10 @@
 // A renewal still due stands for a row not inserted yet: with a unique key on (customer,
 // period), the first INSERT wins and every later one fails (let the database decide).
 // The same database remembers for which hour the search index was last built.
+//
+// A statement may run inside a transaction (a FOR UPDATE holder's, when the job's statements
+// share its session): its writes are the transaction's until it ends. Other sessions read
+// the rows as they were; a COMMIT keeps the writes, the end of the session rolls them back.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -71,12 +75,40 @@ public:
     // Statements on their way here: one whose client gave up can still write when it lands.
     RequestsInFlight& statements() { return statements_; }
 
+    // The transaction the statement now running belongs to, from its start to its end
+    // (BillingClient runs each statement within one): none, it commits as it runs.
+    class StatementScope {
+    public:
+        StatementScope(BillingDatabase& database, std::optional<std::int64_t> transaction) : database_(database) {
+            database_.statement_transaction_ = transaction;
+        }
+        ~StatementScope() { database_.statement_transaction_.reset(); }
+        StatementScope(const StatementScope&) = delete;
+        StatementScope& operator=(const StatementScope&) = delete;
+
+    private:
+        BillingDatabase& database_;
+    };
+    // COMMIT keeps what the transaction wrote; a rollback puts each row back as it was.
+    void end_transaction(std::int64_t transaction, bool committed);
+
 private:
     RenewalRow* row(std::int64_t customer, const std::string& period);
     void record_write(std::int64_t customer, const std::string& period, RenewalStatus status,
                       std::optional<std::int64_t> token, int rows, NodeId client);
 
     bool claimable(const RenewalRow& row, std::int64_t token) const;
+    // Before a write to `key`: inside a transaction, the row as it was, to roll back to.
+    void keep_before(const std::pair<std::int64_t, std::string>& key, const RenewalRow& before, NodeId client);
+    // The row as this statement sees it: another transaction's writes not yet committed are not.
+    RenewalRow visible(std::int64_t customer, const std::string& period);
+
+    // A write a transaction has made and not yet committed: whose, and the row before it.
+    struct Uncommitted {
+        std::int64_t transaction = 0;
+        NodeId client;
+        std::optional<RenewalRow> before;  // none: an index build, which only adds
+    };
 
     Host host_;
     ClaimRule claim_rule_;
@@ -87,6 +119,9 @@ private:
     std::map<std::pair<std::int64_t, std::string>, RenewalRow> renewals_;  // the rows written
     std::set<std::string> index_builds_;                                   // periods the index has been built for
     RequestsInFlight statements_;
+    std::optional<std::int64_t> statement_transaction_;
+    std::map<std::pair<std::int64_t, std::string>, Uncommitted> uncommitted_;  // rows a transaction wrote
+    std::map<std::string, Uncommitted> uncommitted_builds_;                    // index builds, by period
 };
 
 }  // namespace locksim

@@ -15,7 +15,7 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
     : host_(host),
       lock_(lock),
       billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1), *resources.words,
-               resources.statement_activity, job.read_timeout),
+               resources.statement_session, job.read_timeout),
       provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1), job.charge_request,
                 *resources.words),
       place_(place),
@@ -222,6 +222,10 @@ std::optional<JobServer::Step> JobServer::may_start(HeldLease* held) {
 
 // An item found not yet charged: prepare it, claim it as the design does, charge, record.
 Task<JobServer::Step> JobServer::work_on(std::int64_t customer, HeldLease* held) {
+    // A conditional write is made on what the job read before its work: the object's
+    // version now, whatever happens while the job prepares.
+    std::optional<ReadVersion> read;
+    if (protection_.conditional_write) read = co_await provider_.read_version(customer);
     host_.record(trace_kind::job_preparing, {{"customer", customer}});
     co_await host_.sleep(job_.work_per_customer.draw(work_));
 
@@ -266,10 +270,17 @@ Task<JobServer::Step> JobServer::work_on(std::int64_t customer, HeldLease* held)
     co_await host_.sleep(Duration{});
 
     const ChargeReceipt receipt = co_await provider_.charge(customer, idempotency_key(customer),
-                                                            protection_.fence_provider ? token : std::nullopt);
+                                                            protection_.fence_provider ? token : std::nullopt, read);
     if (receipt.refused) {
         lost(held, "fenced out: the provider has seen a newer token");
         co_return Step::stop;
+    }
+    if (receipt.changed_since_read) {
+        // Someone wrote this item since the job read it: that write stands, this one is
+        // dropped. It says nothing about the lock, only about this item: go on.
+        const std::string reason = fmt::format("its {} changed since this server read it", words_.record);
+        host_.record(trace_kind::job_customer_skipped, {{"customer", customer}, {"reason", reason}});
+        co_return Step::next_customer;
     }
 
     const std::optional<std::int64_t> database_token = protection_.fence_database ? token : std::nullopt;

@@ -29,8 +29,8 @@ struct JobResources {
     PaymentProvider* provider = nullptr;
     const Vocabulary* words = &Vocabulary::defaults();  // the scenario's, for the messages' text
     // Run at the database with each billing statement: activity on the lock's session when
-    // the job's statements share its connection (LockStoreClient::job_statement_activity).
-    std::function<void()> statement_activity;
+    // the job's statements share its connection (LockStoreClient::job_statement_session).
+    StatementSessionOf statement_session;
 };
 
 // Where this server stands among the job servers (for hash assignment).

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/statement_session.hpp"
 #include "models/stores/lock_spec.hpp"
 #include "sim/host.hpp"
 #include "sim/random.hpp"
@@ -57,10 +58,11 @@ public:
         throw std::logic_error("a store client that does not watch its lock was asked to");
     }
 
-    // What each of the job's own statements does to the lock, run at the database with the
-    // statement, when they share the lock's connection (a database lock with
-    // job_statements "lock-session"); empty when they run on a connection of their own.
-    virtual std::function<void()> job_statement_activity() { return {}; }
+    // What each of the job's own statements does to the lock and where it runs, at the
+    // database with the statement, when they share the lock's connection (a database lock
+    // with job_statements "lock-session"): activity on the session, which may have ended or
+    // be inside a transaction. Empty when they run on a connection of their own.
+    virtual StatementSessionOf job_statement_session() { return {}; }
 };
 
 // Stores that cannot queue a waiter (Redis, Redlock, a lease row): try, and when the

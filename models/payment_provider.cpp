@@ -6,7 +6,8 @@ namespace locksim {
 
 ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& period,
                                       const std::optional<std::string>& idempotency_key,
-                                      std::optional<std::int64_t> token, NodeId client) {
+                                      std::optional<std::int64_t> token, std::optional<ReadVersion> if_version,
+                                      NodeId client) {
     FieldList fields{{"customer", customer}, {"period", period}, {"by", client}};
     if (token && *token < highest_token_) {
         fields.push_back({"token", *token});
@@ -29,12 +30,34 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
             return ChargeReceipt{seen->second.charge_id, true};
         }
     }
+    // After the key: a retry of a charge that went through is answered as the first was.
+    ObjectVersion& object = objects_[{customer, period}];
+    if (if_version && if_version->version != object.version) {
+        fields.push_back({"if_version", if_version->version});
+        fields.push_back({"version", object.version});
+        fields.push_back({"changed_by", object.written_by});
+        host_.record(trace_kind::provider_precondition_failed, fields);
+        ChargeReceipt receipt;
+        receipt.changed_since_read = true;
+        receipt.changed_by = object.written_by;
+        return receipt;
+    }
     if (token) fields.push_back({"token", *token});
+    if (if_version) fields.push_back({"if_version", if_version->version});
+    object = ObjectVersion{object.version + 1, client};
     const std::int64_t id = next_charge_id_++;
     if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, customer, period, now};
     fields.push_back({"charge", id});
     host_.record(trace_kind::provider_charged, fields);
     return ChargeReceipt{id, false};
+}
+
+ReadVersion PaymentProvider::read_version(std::int64_t customer, const std::string& period, NodeId client) {
+    const auto found = objects_.find({customer, period});
+    const std::int64_t version = found == objects_.end() ? 0 : found->second.version;
+    host_.record(trace_kind::provider_read,
+                 {{"customer", customer}, {"period", period}, {"by", client}, {"version", version}});
+    return ReadVersion{version};
 }
 
 }  // namespace locksim

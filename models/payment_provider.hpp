@@ -5,10 +5,16 @@
 // Where the design fences at the provider, a request carries the lock's token and the
 // provider refuses one below the highest it has seen; the same token passes again, since
 // one holder charges many customers with it.
+//
+// Where the design writes conditionally, each customer's charges are versions of one object
+// (an index in an object store, a row with a version column): the writer reads the version
+// first and the charge names it, and the provider refuses a charge on a version that is no
+// longer the object's: someone wrote it since (S3's 412 Precondition Failed on If-Match).
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "models/requests_in_flight.hpp"
 #include "models/world/world_spec.hpp"
@@ -20,6 +26,14 @@ struct ChargeReceipt {
     std::int64_t charge_id = 0;
     bool replayed = false;  // the key was seen before: no money moved
     bool refused = false;   // the token was below the highest seen: no money moved
+    // A conditional charge's object had changed since its writer read it: no money moved.
+    bool changed_since_read = false;
+    NodeId changed_by;  // then: whose charge made the version now
+};
+
+// What a conditional charge names: the version of the object its writer read.
+struct ReadVersion {
+    std::int64_t version = 0;
 };
 
 class PaymentProvider {
@@ -28,7 +42,9 @@ public:
 
     ChargeReceipt charge(std::int64_t customer, const std::string& period,
                          const std::optional<std::string>& idempotency_key, std::optional<std::int64_t> token,
-                         NodeId client);
+                         std::optional<ReadVersion> if_version, NodeId client);
+    // GET the customer's object for the period: its version, to charge on conditionally.
+    ReadVersion read_version(std::int64_t customer, const std::string& period, NodeId client);
 
     // Charge requests on their way here.
     RequestsInFlight& requests() { return requests_; }
@@ -43,11 +59,19 @@ private:
         Instant first_used;  // on the provider's monotonic clock
     };
 
+    // One customer's object in one period: how many charges have written it, and the last
+    // writer's node.
+    struct ObjectVersion {
+        std::int64_t version = 0;
+        NodeId written_by;
+    };
+
     Host host_;
     ProviderSpec spec_;
     std::int64_t next_charge_id_ = 1;
     std::int64_t highest_token_ = 0;
     std::map<std::string, KeptKey> charges_by_key_;
+    std::map<std::pair<std::int64_t, std::string>, ObjectVersion> objects_;  // written at least once
     RequestsInFlight requests_;
 };
 

@@ -22,10 +22,10 @@ ProviderClient::ProviderClient(Host host, Network& network, NodeId provider_node
       words_(words) {}
 
 Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key,
-                                           std::optional<std::int64_t> token) {
+                                           std::optional<std::int64_t> token, std::optional<ReadVersion> if_version) {
     for (int retry = 0;; ++retry) {
         const Instant sent = host_.engine().now();
-        auto sending = attempt(customer, key, token, retry);
+        auto sending = attempt(customer, key, token, if_version, retry);
         const ChargeAttempt outcome = co_await sending;
         if (outcome.receipt) co_return *outcome.receipt;
         const bool again = retry < request_.retries;
@@ -48,11 +48,13 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
 
 Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t customer,
                                                             const std::optional<std::string>& key,
-                                                            std::optional<std::int64_t> token, int retry) {
-    auto label = MessageText::made_by([words = &words_, customer, key, token, retry] {
+                                                            std::optional<std::int64_t> token,
+                                                            std::optional<ReadVersion> if_version, int retry) {
+    auto label = MessageText::made_by([words = &words_, customer, key, token, if_version, retry] {
         std::string text = fmt::format("{} {} {}", words->effect, words->item, customer);
         if (key) text += fmt::format(" (Idempotency-Key: {})", *key);
         if (token) text += fmt::format(" (Fencing-Token: {})", *token);
+        if (if_version) text += fmt::format(" (If-Match: version {})", if_version->version);
         if (retry > 0) text += fmt::format(" (retry {})", retry);
         return text;
     });
@@ -62,10 +64,16 @@ Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t custome
     const std::int64_t sent = provider_->requests().sent();
     auto request = call(
         network_, host_, provider_node_, MessageText(std::move(label), std::move(about)),
-        [provider = provider_, sent, customer, period = period_, key, token, client = host_.id(), words = &words_] {
+        [provider = provider_, sent, customer, period = period_, key, token, if_version, client = host_.id(),
+         words = &words_] {
             provider->requests().arrived(sent);
-            const ChargeReceipt r = provider->charge(customer, period, key, token, client);
+            const ChargeReceipt r = provider->charge(customer, period, key, token, if_version, client);
             if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
+            if (r.changed_since_read)
+                return Answer<ChargeReceipt>{r, MessageText::made_by([words, customer] {
+                                                 return fmt::format("412 Precondition Failed: {} of {} {} changed",
+                                                                    words->record, words->item, customer);
+                                             })};
             return Answer<ChargeReceipt>{r, MessageText::made_by([words, replayed = r.replayed, id = r.charge_id] {
                                              return fmt::format("{}{} ({} {})", replayed ? "already " : "",
                                                                 words->effected(), words->effect, id);
@@ -74,6 +82,26 @@ Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t custome
         request_.timeout, retry == 0 ? Connection::shared : request_.retry_connection);
     std::optional<ChargeReceipt> receipt = co_await request;
     co_return ChargeAttempt{std::move(receipt), request.was_reset()};
+}
+
+Task<ReadVersion> ProviderClient::read_version(std::int64_t customer) {
+    auto label = MessageText::made_by(
+        [words = &words_, customer] { return fmt::format("GET {} of {} {}", words->record, words->item, customer); });
+    auto request = call(
+        network_, host_, provider_node_, MessageText(std::move(label), {{"customer", customer}}),
+        [provider = provider_, customer, period = period_, client = host_.id()] {
+            const ReadVersion read = provider->read_version(customer, period, client);
+            return Answer<ReadVersion>{
+                read, MessageText::made_by([version = read.version] { return fmt::format("version {}", version); })};
+        },
+        request_.timeout);
+    std::optional<ReadVersion> read = co_await request;
+    if (!read)
+        throw ChargeTimedOut(
+            fmt::format("the {} did not answer the read of {} {}'s {}{}", words_.provider, words_.item, customer,
+                        words_.record, request.was_reset() ? " (the connection was reset)" : ""),
+            customer);
+    co_return *read;
 }
 
 }  // namespace locksim

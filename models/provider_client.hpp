@@ -26,10 +26,14 @@ public:
                    ChargeRequestSpec request, const Vocabulary& words = Vocabulary::defaults());
 
     // POST a charge for this customer's period; the receipt says whether the provider
-    // replayed an earlier charge for the same key, or refused a stale fencing token,
-    // instead of charging. Throws ChargeTimedOut when no attempt got a reply.
+    // replayed an earlier charge for the same key, refused a stale fencing token, or found
+    // the object changed since `if_version` was read, instead of charging. Throws
+    // ChargeTimedOut when no attempt got a reply.
     Task<ChargeReceipt> charge(std::int64_t customer, std::optional<std::string> idempotency_key,
-                               std::optional<std::int64_t> token);
+                               std::optional<std::int64_t> token, std::optional<ReadVersion> if_version);
+    // GET the customer's object: the version a conditional charge names. Throws
+    // ChargeTimedOut when no reply came within the request's timeout.
+    Task<ReadVersion> read_version(std::int64_t customer);
 
     // Each run of a recurring job renews a period of its own.
     void begin_period(std::string period) { period_ = std::move(period); }
@@ -42,7 +46,7 @@ private:
         bool reset = false;
     };
     Task<ChargeAttempt> attempt(std::int64_t customer, const std::optional<std::string>& key,
-                                std::optional<std::int64_t> token, int retry);
+                                std::optional<std::int64_t> token, std::optional<ReadVersion> if_version, int retry);
 
     Host host_;
     Network& network_;

@@ -282,6 +282,17 @@ inline constexpr FieldSpec db_write_fields[] = {
 };
 inline constexpr KindSpec db_write{"db.write", "a write to a renewal row", db_write_fields};
 
+inline constexpr FieldSpec db_rolled_back_fields[] = {
+    {"session", FieldType::integer, false, "the session whose transaction rolled back"},
+    {"client", FieldType::node, false, "the server that wrote inside it"},
+    {"period", FieldType::text, false, "the billing period (or the index's hour) of the write undone"},
+    {"customer", FieldType::integer, true, "the customer whose row went back, for a renewal row"},
+    {"status", FieldType::text, true, "the status the row went back to: due or claimed"},
+};
+inline constexpr KindSpec db_rolled_back{"db.rolled_back",
+                                         "a write made inside a transaction undone: the session ended before COMMIT",
+                                         db_rolled_back_fields};
+
 inline constexpr FieldSpec index_checked_fields[] = {
     {"period", FieldType::text, false, "the period asked about"},
     {"built", FieldType::flag, false, "whether the index was already built for it"},
@@ -304,6 +315,8 @@ inline constexpr FieldSpec provider_charged_fields[] = {
     {"by", FieldType::node, false, "the server that asked for the charge"},
     {"key", FieldType::text, true, "the idempotency key, when one was sent"},
     {"token", FieldType::integer, true, "the fencing token sent with it, where the provider checks tokens"},
+    {"if_version", FieldType::integer, true,
+     "a conditional write: the item's version it was made on, as the writer read it"},
     {"charge", FieldType::integer, false, "the new charge's id"},
 };
 inline constexpr KindSpec provider_charged{"provider.charged", "the provider charged a customer",
@@ -331,5 +344,32 @@ inline constexpr FieldSpec provider_refused_fields[] = {
 inline constexpr KindSpec provider_refused{"provider.refused",
                                            "a charge refused: its fencing token was below one the provider had seen",
                                            provider_refused_fields};
+
+inline constexpr FieldSpec provider_read_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"by", FieldType::node, false, "the server that read it"},
+    {"version", FieldType::integer, false,
+     "the version of the customer's object: 0 before its first charge, one more each charge"},
+};
+inline constexpr KindSpec provider_read{"provider.read",
+                                        "a writer read the version of an item's object at the provider (an S3 ETag, "
+                                        "a GCS generation, a row's version column), to write on it conditionally",
+                                        provider_read_fields};
+
+inline constexpr FieldSpec provider_precondition_failed_fields[] = {
+    {"customer", FieldType::integer, false, "the customer's id"},
+    {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
+    {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"key", FieldType::text, true, "the idempotency key, when one was sent (a key not seen before)"},
+    {"if_version", FieldType::integer, false, "the version the writer read and wrote on"},
+    {"version", FieldType::integer, false, "the object's version now, above it"},
+    {"changed_by", FieldType::node, false, "the server whose charge made the version now"},
+};
+inline constexpr KindSpec provider_precondition_failed{
+    "provider.precondition_failed",
+    "a conditional write refused (412 Precondition Failed, 0 rows): the item's object changed since the writer "
+    "read it",
+    provider_precondition_failed_fields};
 
 }  // namespace locksim::trace_kind

@@ -191,10 +191,18 @@ Described lock_event(const TraceEvent& event, const Context& context) {
     return std::nullopt;
 }
 
-// The database's writes: a row inserted, marked, or refused.
+// The database's writes: a row inserted, marked, or refused, or undone by a rollback.
 Described database_event(const TraceEvent& event, const Context& context) {
-    if (event.kind != trace_kind::db_write) return std::nullopt;
     const Vocabulary& words = context.words;
+    if (event.kind == trace_kind::db_rolled_back && event.has("customer"))
+        return EventText{fmt::format("rolls back {}'s write: {} {} is {} again (session {} ended before COMMIT)",
+                                     context.name(event.node_ref("client")), words.item, event.integer("customer"),
+                                     context.status(event.text("status")), event.integer("session"))};
+    if (event.kind == trace_kind::db_rolled_back)
+        return EventText{fmt::format("rolls back {}'s index build for {} (session {} ended before COMMIT)",
+                                     context.name(event.node_ref("client")), event.text("period"),
+                                     event.integer("session"))};
+    if (event.kind != trace_kind::db_write) return std::nullopt;
     const auto customer = event.integer("customer");
     const bool changed = event.integer("rows") > 0;
     const std::string token = event.has("token") ? fmt::format(" with token {}", event.integer("token")) : "";
@@ -227,6 +235,13 @@ Described provider_event(const TraceEvent& event, const Context& context) {
         return EventText{fmt::format("refuses to {} {} {} with token {}", words.effect, words.item,
                                      event.integer("customer"), event.integer("token")),
                          EventTone::protection};
+    if (k == kind::provider_precondition_failed)
+        return EventText{fmt::format("refuses to {} {} {} on version {} (If-Match)", words.effect, words.item,
+                                     event.integer("customer"), event.integer("if_version")),
+                         EventTone::protection};
+    if (k == kind::provider_read)
+        return EventText{fmt::format("{} {}'s {} is at version {}", words.item, event.integer("customer"), words.record,
+                                     event.integer("version"))};
     if (k == kind::provider_replayed && replays_another_effect(event))
         return EventText{fmt::format("key {} seen before: returns {} {}, made {}", event.text("key"), words.effect,
                                      event.integer("charge"), returned_effect_for(event, words))};

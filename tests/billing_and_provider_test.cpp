@@ -275,16 +275,17 @@ TEST_CASE("renewal statuses have their SQL names") {
 TEST_CASE("the provider charges twice when asked twice without a key") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node, {
-                                           [&] {
-                                               receipts.push_back(world.provider.charge(
-                                                   42, billing_period, std::nullopt, std::nullopt, world.server_1));
-                                           },
-                                           [&] {
-                                               receipts.push_back(world.provider.charge(
-                                                   42, billing_period, std::nullopt, std::nullopt, world.server_2));
-                                           },
-                                       });
+    world.in_turn(world.provider_node,
+                  {
+                      [&] {
+                          receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, std::nullopt,
+                                                                   std::nullopt, world.server_1));
+                      },
+                      [&] {
+                          receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, std::nullopt,
+                                                                   std::nullopt, world.server_2));
+                      },
+                  });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -306,12 +307,17 @@ TEST_CASE("the provider charges once when asked twice with the same key") {
     BillingWorld world;
     const std::optional<std::string> key = "renewal-42-2026-10";
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(
-        world.provider_node,
-        {
-            [&] { receipts.push_back(world.provider.charge(42, billing_period, key, std::nullopt, world.server_1)); },
-            [&] { receipts.push_back(world.provider.charge(42, billing_period, key, std::nullopt, world.server_2)); },
-        });
+    world.in_turn(world.provider_node,
+                  {
+                      [&] {
+                          receipts.push_back(world.provider.charge(42, billing_period, key, std::nullopt, std::nullopt,
+                                                                   world.server_1));
+                      },
+                      [&] {
+                          receipts.push_back(world.provider.charge(42, billing_period, key, std::nullopt, std::nullopt,
+                                                                   world.server_2));
+                      },
+                  });
     REQUIRE(receipts.size() == 2);
     CHECK(receipts[1].charge_id == receipts[0].charge_id);
     CHECK_FALSE(receipts[0].replayed);
@@ -340,8 +346,8 @@ TEST_CASE("a replay names what the charge it returned was made for, when a key i
     const std::optional<std::string> key = "batch-42";
     world.in_turn(world.provider_node,
                   {
-                      [&] { world.provider.charge(42, "2026-10#1", key, std::nullopt, world.server_1); },
-                      [&] { world.provider.charge(42, "2026-10#2", key, std::nullopt, world.server_1); },
+                      [&] { world.provider.charge(42, "2026-10#1", key, std::nullopt, std::nullopt, world.server_1); },
+                      [&] { world.provider.charge(42, "2026-10#2", key, std::nullopt, std::nullopt, world.server_1); },
                   });
     const auto replayed = events_of(world.engine, trace_kind::provider_replayed);
     REQUIRE(replayed.size() == 1);
@@ -353,21 +359,22 @@ TEST_CASE("a replay names what the charge it returned was made for, when a key i
 TEST_CASE("the provider charges separately under different keys") {
     BillingWorld world;
     std::vector<ChargeReceipt> receipts;
-    world.in_turn(world.provider_node,
-                  {
-                      [&] {
-                          receipts.push_back(world.provider.charge(
-                              42, billing_period, std::string("renewal-42-2026-10"), std::nullopt, world.server_1));
-                      },
-                      [&] {
-                          receipts.push_back(world.provider.charge(
-                              43, billing_period, std::string("renewal-43-2026-10"), std::nullopt, world.server_1));
-                      },
-                      [&] {
-                          receipts.push_back(
-                              world.provider.charge(42, billing_period, std::nullopt, std::nullopt, world.server_1));
-                      },
-                  });
+    world.in_turn(
+        world.provider_node,
+        {
+            [&] {
+                receipts.push_back(world.provider.charge(42, billing_period, std::string("renewal-42-2026-10"),
+                                                         std::nullopt, std::nullopt, world.server_1));
+            },
+            [&] {
+                receipts.push_back(world.provider.charge(43, billing_period, std::string("renewal-43-2026-10"),
+                                                         std::nullopt, std::nullopt, world.server_1));
+            },
+            [&] {
+                receipts.push_back(world.provider.charge(42, billing_period, std::nullopt, std::nullopt, std::nullopt,
+                                                         world.server_1));
+            },
+        });
     REQUIRE(receipts.size() == 3);
     CHECK(receipts[0].charge_id != receipts[1].charge_id);
     CHECK(receipts[1].charge_id != receipts[2].charge_id);
@@ -383,7 +390,7 @@ TEST_CASE("a provider that checks tokens refuses a lower one and accepts the sam
     std::vector<ChargeReceipt> receipts;
     const auto charge = [&](std::int64_t customer, std::int64_t token, NodeId by) {
         return [&, customer, token, by] {
-            receipts.push_back(world.provider.charge(customer, billing_period, std::nullopt, token, by));
+            receipts.push_back(world.provider.charge(customer, billing_period, std::nullopt, token, std::nullopt, by));
         };
     };
     world.in_turn(world.provider_node, {charge(41, 34, world.server_2), charge(42, 34, world.server_2),
@@ -404,4 +411,64 @@ TEST_CASE("a provider that checks tokens refuses a lower one and accepts the sam
     CHECK(refused[0]->integer("token") == 33);
     CHECK(refused[0]->integer("highest") == 34);
     CHECK(refused[0]->node_ref("by") == world.server_1);
+}
+
+TEST_CASE("a conditional charge is refused once its object changed since the writer read it") {
+    BillingWorld world;
+    std::vector<ReadVersion> reads;
+    std::vector<ChargeReceipt> receipts;
+    const auto read = [&](std::int64_t customer, NodeId by) {
+        return [&, customer, by] { reads.push_back(world.provider.read_version(customer, billing_period, by)); };
+    };
+    const auto charge_on = [&](std::int64_t customer, std::size_t read_index, NodeId by) {
+        return [&, customer, read_index, by] {
+            receipts.push_back(
+                world.provider.charge(customer, billing_period, std::nullopt, std::nullopt, reads[read_index], by));
+        };
+    };
+    // Both read tenant 42 at version 0; server 1 writes first; server 2's write on version 0
+    // is refused. Customer 43, another object, is not touched by 42's version.
+    world.in_turn(world.provider_node,
+                  {read(42, world.server_1), read(42, world.server_2), charge_on(42, 0, world.server_1),
+                   charge_on(42, 1, world.server_2), read(42, world.server_2), charge_on(42, 2, world.server_2),
+                   read(43, world.server_2), charge_on(43, 3, world.server_2)});
+    REQUIRE(reads.size() == 4);
+    CHECK(reads[0].version == 0);
+    CHECK(reads[1].version == 0);
+    CHECK(reads[2].version == 1);  // read again after server 1's charge
+    CHECK(reads[3].version == 0);
+    REQUIRE(receipts.size() == 4);
+    CHECK_FALSE(receipts[0].changed_since_read);
+    CHECK(receipts[1].changed_since_read);
+    CHECK(receipts[1].charge_id == 0);
+    CHECK(receipts[1].changed_by == world.server_1);
+    CHECK_FALSE(receipts[2].changed_since_read);  // on the version it read now
+    CHECK_FALSE(receipts[3].changed_since_read);
+
+    const auto refused = events_of(world.engine, trace_kind::provider_precondition_failed);
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0]->integer("customer") == 42);
+    CHECK(refused[0]->integer("if_version") == 0);
+    CHECK(refused[0]->integer("version") == 1);
+    CHECK(refused[0]->node_ref("by") == world.server_2);
+    CHECK(refused[0]->node_ref("changed_by") == world.server_1);
+    const auto charged = events_of(world.engine, trace_kind::provider_charged);
+    REQUIRE(charged.size() == 3);
+    CHECK(charged[1]->integer("if_version") == 1);
+    CHECK(events_of(world.engine, trace_kind::provider_read).size() == 4);
+}
+
+TEST_CASE("a retry of a conditional charge that went through is answered by its key, not refused") {
+    BillingWorld world;
+    std::vector<ChargeReceipt> receipts;
+    const std::optional<std::string> key = "renewal-42";
+    const auto charge = [&] {
+        receipts.push_back(
+            world.provider.charge(42, billing_period, key, std::nullopt, ReadVersion{0}, world.server_1));
+    };
+    world.in_turn(world.provider_node, {charge, charge});
+    REQUIRE(receipts.size() == 2);
+    CHECK_FALSE(receipts[1].changed_since_read);
+    CHECK(receipts[1].replayed);
+    CHECK(receipts[1].charge_id == receipts[0].charge_id);
 }

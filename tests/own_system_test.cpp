@@ -66,7 +66,7 @@ TEST_CASE("the example's rate file gates the idempotent design in check, and the
     const auto checked = run_locksim("check scenarios/examples/");
     CHECK(checked.exit_code == 0);
     CHECK_THAT(checked.out, Catch::Contains("PASS monthly-statements-rate sweep of 300 seeds: idempotency-key"));
-    CHECK_THAT(checked.out, Catch::Contains("9 passed, 0 failed, 0 unusable") &&
+    CHECK_THAT(checked.out, Catch::Contains("13 passed, 0 failed, 0 unusable") &&
                                 Catch::Contains("PASS ledger-export explore: as-deployed"));
 
     const auto study = run_locksim(

@@ -87,11 +87,14 @@ public:
         co_return ExtendResult{ExtendResult::Outcome::extended, valid_from(sent)};
     }
 
-    // With job_statements "lock-session": a job statement on this session is activity on it.
-    std::function<void()> job_statement_activity() {
+    // With job_statements "lock-session": a job statement on this session is activity on it,
+    // fails if the database has ended it, and runs inside its transaction if one is open.
+    StatementSessionOf job_statement_session() {
         if (spec_.job_statements != JobStatements::lock_session) return {};
-        return [this] {
-            if (session_) locks_->touch(*session_);
+        return [this]() -> StatementSession {
+            if (!session_) return {};  // none yet, or forgotten: the statement opens its own
+            if (!locks_->touch(*session_)) return {.ended = true};
+            return {.transaction = locks_->open_transaction(*session_)};
         };
     }
 
@@ -130,7 +133,7 @@ public:
         : PollingLockClient(host, spec.retry), connection_(host, network, database, locks, spec) {}
 
     Task<ExtendResult> extend(const Lease&) override { return connection_.keep_alive(); }
-    std::function<void()> job_statement_activity() override { return connection_.job_statement_activity(); }
+    StatementSessionOf job_statement_session() override { return connection_.job_statement_session(); }
 
     Task<void> release(const Lease& lease) override {
         const std::int64_t session = co_await connection_.session();
@@ -202,10 +205,11 @@ public:
 
     // With job_statements "lock-session" the job's statements go through the pooler too,
     // each a transaction on whichever session it lends.
-    std::function<void()> job_statement_activity() override {
+    StatementSessionOf job_statement_session() override {
         if (spec_.job_statements != JobStatements::lock_session) return {};
         return [pool = &pool_, locks = &locks_, client = host_.id()] {
             pool->run(client, [locks](std::int64_t session) { return locks->touch(session); });
+            return StatementSession{};  // its own transaction on a lent session, committed at once
         };
     }
 
@@ -281,7 +285,7 @@ public:
     }
 
     Task<ExtendResult> extend(const Lease&) override { return connection_.keep_alive(); }
-    std::function<void()> job_statement_activity() override { return connection_.job_statement_activity(); }
+    StatementSessionOf job_statement_session() override { return connection_.job_statement_session(); }
 
     Task<void> release(const Lease&) override {
         const std::int64_t session = co_await connection_.session();
@@ -320,6 +324,8 @@ public:
                                                               lock);
         return std::make_unique<Client>(server, context_.network, database_, locks_, lock);
     }
+
+    void watch_transactions(TransactionEnd watcher) override { locks_.watch_transactions(std::move(watcher)); }
 
 private:
     const LockSpec& world_lock() const override { return context_.world.lock; }

@@ -145,8 +145,16 @@ bool DatabaseLocks::commit(std::int64_t session) {
     for (const auto& [row, held] : rows_)
         if (held.session == session) mine.push_back(row);
     for (const auto& row : mine) release(rows_, row, sessions_.at(session).client, false);
+    const bool was_in_transaction = sessions_.at(session).in_transaction;
     set_in_transaction(session, false);
+    if (was_in_transaction && transaction_ended_) transaction_ended_(session, true);
     return true;
+}
+
+std::optional<std::int64_t> DatabaseLocks::open_transaction(std::int64_t session) const {
+    const auto found = sessions_.find(session);
+    if (found == sessions_.end() || !found->second.in_transaction) return std::nullopt;
+    return session;
 }
 
 void DatabaseLocks::set_in_transaction(std::int64_t session, bool in_transaction) {
@@ -161,6 +169,8 @@ void DatabaseLocks::end_session(std::int64_t session, std::string_view why) {
     if (found == sessions_.end()) return;
     const NodeId client = found->second.client;
     host_.record(trace_kind::db_session_ended, {{"session", session}, {"client", client}, {"reason", why}});
+    // What its open transaction wrote rolls back before anyone can take its locks.
+    if (found->second.in_transaction && transaction_ended_) transaction_ended_(session, false);
     for (auto* locks : {&advisory_, &rows_}) {
         std::vector<std::string> held;
         for (const auto& [key, lock] : *locks)

@@ -10,6 +10,7 @@
 // when its timer fires, so a step back of the clock postpones the end.
 // Advisory locks are re-entrant: a session that takes one twice must unlock it twice.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,6 +50,12 @@ public:
     Task<bool> lock_row(std::int64_t session, std::string row);
     // COMMIT: ends the transaction and releases its row locks.
     bool commit(std::int64_t session);
+    // The session's open transaction, named by the session, if it is inside one.
+    std::optional<std::int64_t> open_transaction(std::int64_t session) const;
+    // Told at every COMMIT (true) and every transaction the end of its session rolls back.
+    void watch_transactions(std::function<void(std::int64_t session, bool committed)> watcher) {
+        transaction_ended_ = std::move(watcher);
+    }
 
     // The client's connection closed: the session ends and its locks go with it.
     void end_session(std::int64_t session, std::string_view why);
@@ -82,6 +89,7 @@ private:
     std::map<std::string, Held> advisory_;
     std::map<std::string, Held> rows_;
     Condition row_released_;
+    std::function<void(std::int64_t, bool)> transaction_ended_;
 };
 
 }  // namespace locksim

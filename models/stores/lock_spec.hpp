@@ -194,6 +194,9 @@ struct LockSpec {
     RetrySpec retry;
     Duration request_timeout = seconds(1);  // how long a client waits for the store's reply
     std::int64_t first_token = 1;           // lease-row, kubernetes-lease: the token of the first grant
+    // lease-row: the lease row is a table of the billing database itself, the database the
+    // job's records go to: one node, so a crash or a cut of that database takes both.
+    bool in_billing_database = false;
     PersistenceSpec persistence;            // redis, redis-replicated, redlock
     ReplicationSpec replication;            // redis-replicated
     RedlockSpec redlock;                    // redlock

@@ -21,6 +21,10 @@ public:
     std::unique_ptr<LockStoreClient> client_for(const Host& server) { return client_for(server, world_lock()); }
     // …or with its own (a store-level test gives each client its lease length).
     virtual std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) = 0;
+    // Told when a transaction at the billing database ends, committed or rolled back, with
+    // the session it ran on: only a database lock's store has any.
+    using TransactionEnd = std::function<void(std::int64_t session, bool committed)>;
+    virtual void watch_transactions(TransactionEnd) {}
 
 protected:
     virtual const LockSpec& world_lock() const = 0;
@@ -37,7 +41,8 @@ struct StoreContext {
 std::unique_ptr<StoreDeployment> deploy_store(const StoreContext& context);
 
 // A store on one node (one Redis, a lease row, a Kubernetes API server, one Consul server): its
-// server object there, and a client
+// server object there (a store without nodes of its own, a lease row in the billing
+// database, lives on that database's node), and a client
 // of type Client(host, network, node, server, lock spec) for each job server.
 template <class Server, class Client>
 class SingleNodeDeployment final : public StoreDeployment {
@@ -45,7 +50,8 @@ public:
     template <class... ServerArguments>
     explicit SingleNodeDeployment(const StoreContext& context, ServerArguments&&... arguments)
         : context_(context),
-          node_(context.node(context.world.store_nodes.at(0))),
+          node_(context.world.store_nodes.empty() ? context.node(context.world.billing_node)
+                                                  : context.node(context.world.store_nodes.front())),
           server_(Host(context.engine, node_), std::forward<ServerArguments>(arguments)...) {}
 
     using StoreDeployment::client_for;

@@ -94,7 +94,7 @@ std::vector<StoreEntry> make_registry() {
         {.kind = StoreKind::lease_row,
          .name = "lease-row",
          .description = "a database lease row whose counter rises with every grant: a fencing token",
-         .options = {"ttl", "client", "renew", "release", "retry", "first_token"},
+         .options = {"ttl", "client", "renew", "release", "retry", "first_token", "in_billing_database"},
          .nodes = {.first = "lock-store"},
          .tokens = TokenSource::store,
          .deploy = deploy_lease_row},
@@ -209,6 +209,7 @@ std::string stores_taking(const LockOption& option) {
 std::vector<std::string> store_node_names(const LockSpec& lock) {
     const NodeNaming& naming = store_entry(lock.store).nodes;
     std::vector<std::string> names;
+    if (lock.in_billing_database) return names;  // the billing database's node is the store's
     if (!naming.first.empty()) names.emplace_back(naming.first);
     if (naming.count != nullptr)
         for (int k = 1; k <= naming.count(lock); ++k) names.push_back(naming.numbered_node(k));

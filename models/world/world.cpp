@@ -75,6 +75,11 @@ public:
         provider_ = std::make_unique<PaymentProvider>(Host(engine_, node(spec_.provider_node)), spec_.provider);
         provider_->requests().on_all_arrived([this] { stop_when_over(); });
         billing_->statements().on_all_arrived([this] { stop_when_over(); });
+        // The job's writes inside a lock's transaction commit or roll back with it.
+        if (store_)
+            store_->watch_transactions([billing = billing_.get()](std::int64_t transaction, bool committed) {
+                billing->end_transaction(transaction, committed);
+            });
         build_servers();
         declare_due_runs();
         schedule_faults(seed);
@@ -116,7 +121,7 @@ private:
             if (store_) {
                 auto& client = clients_.emplace_back(store_->client_for(host));
                 holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock)).get();
-                own.statement_activity = client->job_statement_activity();
+                own.statement_session = client->job_statement_session();
             }
             const std::size_t index = servers_.size();
             auto& server = servers_.emplace_back(

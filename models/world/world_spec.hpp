@@ -130,7 +130,12 @@ struct ProtectionSpec {
     // customers), so two holders given the same number both get through.
     bool fence_provider = false;
     std::optional<std::string> idempotency_key;  // template such as "renewal-{customer}-{period}"
-    bool unique_claim = false;                   // INSERT the renewal row first; the unique key lets one server win
+    // Each charge is a compare-and-set at the provider on the version of the item's object
+    // the job read before preparing it (S3 If-Match on the ETag, GCS ifGenerationMatch,
+    // UPDATE … WHERE version = $read): refused if anyone wrote the object since. No token,
+    // no lock needed: the store checks the data itself, per object.
+    bool conditional_write = false;
+    bool unique_claim = false;  // INSERT the renewal row first; the unique key lets one server win
     // fence_database: the claim takes only a row still due, never one claimed or charged
     // under any token, so a stale holder that claims first keeps the newer one out…
     bool claim_once = false;

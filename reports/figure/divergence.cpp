@@ -17,7 +17,8 @@ namespace kind = trace_kind;
 std::optional<std::tuple<std::string_view, std::string, std::int64_t>> effect_of(const TraceEvent& event,
                                                                                  const Trace& trace) {
     const bool effect = event.kind == kind::provider_charged || event.kind == kind::provider_replayed ||
-                        event.kind == kind::provider_refused || event.kind == kind::job_customer_skipped ||
+                        event.kind == kind::provider_refused || event.kind == kind::provider_precondition_failed ||
+                        event.kind == kind::job_customer_skipped ||
                         (event.kind == kind::db_write && event.has("rows") && event.integer("rows") == 0);
     if (!effect) return std::nullopt;
     return std::tuple{event.kind, trace.node_name(event.node), event.has("customer") ? event.integer("customer") : -1};

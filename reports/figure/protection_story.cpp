@@ -56,6 +56,11 @@ std::string protection_reason(const Trace& trace, const Vocabulary& words, const
     if (event.kind == trace_kind::provider_refused)
         return fmt::format("token {} is below token {}, which the {} had already seen", event.integer("token"),
                            event.integer("highest"), words.provider);
+    if (event.kind == trace_kind::provider_precondition_failed)
+        return fmt::format("{} of {} {} changed since {} read it: {} wrote version {} over version {}", words.record,
+                           words.item, event.integer("customer"), trace.node_name(event.node_ref("by")),
+                           trace.node_name(event.node_ref("changed_by")), event.integer("version"),
+                           event.integer("if_version"));
     return "";
 }
 

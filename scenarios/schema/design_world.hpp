@@ -10,9 +10,21 @@
 namespace locksim {
 
 // The fields that describe the world, which the top level sets and a design may override.
-inline constexpr std::array<std::string_view, 14> world_fields{
-    "horizon",      "servers",         "clocks", "network",          "lock",    "job",     "fencing", "reclaim_after",
-    "unique_claim", "idempotency_key", "faults", "fault_generators", "purpose", "provider"};
+inline constexpr std::array<std::string_view, 15> world_fields{"horizon",
+                                                               "servers",
+                                                               "clocks",
+                                                               "network",
+                                                               "lock",
+                                                               "job",
+                                                               "fencing",
+                                                               "reclaim_after",
+                                                               "unique_claim",
+                                                               "idempotency_key",
+                                                               "conditional_write",
+                                                               "faults",
+                                                               "fault_generators",
+                                                               "purpose",
+                                                               "provider"};
 
 Json base_world_json(const Json& document);
 Json merged_world_json(const Json& base_world, const Json& overrides);

@@ -277,6 +277,7 @@ void read_store_options(const JsonReader& lock, const StoreEntry& store, LockSpe
         if (*spec.token_counter == spec.key)
             lock["token_counter"].fail("expected a key other than the lock's own: the counter must outlive each lock");
     }
+    if (lock.has("in_billing_database")) spec.in_billing_database = lock["in_billing_database"].boolean();
     if (lock.has("first_token")) {
         spec.first_token = lock["first_token"].integer();
         if (spec.first_token < 1 || spec.first_token > LockSpec::highest_first_token)

@@ -292,6 +292,13 @@ private:
             protection.reclaim_after = root_["reclaim_after"].duration();
             if (protection.reclaim_after->ns <= 0) root_["reclaim_after"].fail("expected a time above 0s");
         }
+        if (root_.has("conditional_write")) {
+            protection.conditional_write = root_["conditional_write"].boolean();
+            if (protection.conditional_write && job.kind == JobKind::index_rebuild)
+                root_["conditional_write"].fail(
+                    "a conditional write is a charge made on the version its writer read; the index rebuild "
+                    "charges nothing, so the job must be the renewals job or a leader loop");
+        }
         if (root_.has("idempotency_key")) {
             const JsonReader field = root_["idempotency_key"];
             std::string key = field.string();
