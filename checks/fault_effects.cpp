@@ -42,7 +42,8 @@ constexpr std::array<std::string_view, 23> consequential_kinds{
     trace_kind::job_preparing.name,    trace_kind::job_finished.name,
     trace_kind::db_write.name,         trace_kind::index_built.name,
     trace_kind::provider_charged.name, trace_kind::provider_replayed.name,
-    trace_kind::provider_refused.name, trace_kind::provider_precondition_failed.name, trace_kind::db_rolled_back.name,
+    trace_kind::provider_refused.name, trace_kind::provider_precondition_failed.name,
+    trace_kind::db_rolled_back.name,
 };
 
 bool consequential(std::string_view kind) {

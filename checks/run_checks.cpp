@@ -16,8 +16,8 @@ bool read_for_violations(EventKind kind) {
         // The effects, and what was due: ChargeCounter, SuppressedEffectFinder, FenceChecker,
         // DuplicateWorkMeter, ItemLedger.
         &trace_kind::provider_charged, &trace_kind::provider_replayed, &trace_kind::provider_refused,
-        &trace_kind::provider_precondition_failed, &trace_kind::db_rolled_back, &trace_kind::db_write, &trace_kind::index_built,
-        &trace_kind::job_due,
+        &trace_kind::provider_precondition_failed, &trace_kind::db_rolled_back, &trace_kind::db_write,
+        &trace_kind::index_built, &trace_kind::job_due,
         // The locks: ReleaseChecker, LockLeakFinder.
         &trace_kind::lock_granted, &trace_kind::lock_released, &trace_kind::lock_expired, &trace_kind::belief_acquired,
         &trace_kind::belief_ended,

@@ -43,8 +43,8 @@ void BillingClient::unanswered(bool reset, std::string_view statement, std::opti
 void BillingClient::session_ended(std::string_view statement, std::optional<std::int64_t> item) {
     const std::string& database = network_.engine().trace().node_name(database_node_);
     const std::string about = item ? fmt::format(" for {} {}", names_.item, *item) : std::string();
-    throw JobError(fmt::format("{} had ended the lock's session, and with it the connection the {}{} went on",
-                               database, statement, about),
+    throw JobError(fmt::format("{} had ended the lock's session, and with it the connection the {}{} went on", database,
+                               statement, about),
                    item);
 }
 

@@ -144,9 +144,8 @@ int BillingDatabase::insert_claim(std::int64_t customer, const std::string& peri
 
 bool BillingDatabase::index_built_for(const std::string& period) {
     const auto uncommitted = uncommitted_builds_.find(period);
-    const bool built = index_builds_.contains(period) &&
-                       (uncommitted == uncommitted_builds_.end() ||
-                        uncommitted->second.transaction == statement_transaction_);
+    const bool built = index_builds_.contains(period) && (uncommitted == uncommitted_builds_.end() ||
+                                                          uncommitted->second.transaction == statement_transaction_);
     host_.record(trace_kind::index_checked, {{"period", period}, {"built", built}});
     return built;
 }

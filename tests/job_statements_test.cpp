@@ -76,3 +76,71 @@ TEST_CASE("the loader takes job_statements for database locks only") {
     CHECK(says(error_of(world + R"({"store": "db-advisory", "key": "k", "job_statements": "pooled"}})"),
                "/lock/job_statements: unknown \"pooled\""));
 }
+
+namespace {
+
+// A FOR UPDATE holder whose job writes on the lock's session, frozen at 6 s for 40 s while
+// preparing customer 42; PostgreSQL ends a session idle 10 s inside a transaction.
+std::string frozen_for_update_holder(const std::string& job_statements) {
+    return R"({"name": "rollback", "description": "d", "seed": 1, "horizon": "5m",
+      "servers": ["server-1", "server-2"], "network": {"delay": "1ms"},
+      "lock": {"store": "db-for-update", "key": "renewals", "idle_in_transaction_timeout": "10s",
+               "job_statements": ")" +
+           job_statements + R"("},
+      "job": {"name": "renewals", "at": "00:00", "customers": [41, 42, 43], "period": "2026-10",
+              "work_per_customer": "4s"},
+      "faults": [{"pause": "server-1", "at": "6s", "for": "40s", "kind": "gc"}],
+      "designs": {"d": {}}})";
+}
+
+const DesignOutcome& frozen_holder_run(const ScenarioOutcome& outcome) {
+    return design_named(outcome, "d");
+}
+
+}  // namespace
+
+TEST_CASE("inside the FOR UPDATE transaction the job's writes roll back with its session: due again") {
+    const ScenarioOutcome outcome =
+        run_scenario(parse_scenario(frozen_for_update_holder("lock-session"), "test.json", metric_names()), 1);
+    const auto& run = frozen_holder_run(outcome);
+    const auto rolled_back = events_of(run.trace, trace_kind::db_rolled_back.name);
+    REQUIRE(rolled_back.size() == 1);  // customer 41's 'charged', written inside the transaction
+    CHECK(rolled_back[0]->integer("customer") == 41);
+    CHECK(rolled_back[0]->text("status") == "due");
+    CHECK(run.trace.node_name(rolled_back[0]->node_ref("client")) == "server-1");
+    CHECK(rolled_back[0]->at == Instant{} + milliseconds(14'011));  // the session's end, at its idle timeout
+    // The provider's charge does not roll back: server 2 finds 41 due and charges it again,
+    // and server 1's own UPDATE after waking fails on the connection the database closed.
+    CHECK(run.metrics.value(Metric::double_charges) == 2);
+    CHECK(run.metrics.value(Metric::double_applies) == 0);  // 41's first 'charged' never stood
+    bool failed_on_the_closed_session = false;
+    for (const auto& event : run.trace.events())
+        if (event.kind == trace_kind::job_error.name && run.trace.node_name(event.node) == "server-1")
+            failed_on_the_closed_session =
+                std::string(event.text("error")).find("had ended the lock's session") != std::string::npos;
+    CHECK(failed_on_the_closed_session);
+}
+
+TEST_CASE("on a connection of its own the job's writes commit as they run and stay when the session ends") {
+    const ScenarioOutcome outcome =
+        run_scenario(parse_scenario(frozen_for_update_holder("own-connection"), "test.json", metric_names()), 1);
+    const auto& run = frozen_holder_run(outcome);
+    CHECK(events_of(run.trace, trace_kind::db_rolled_back.name).empty());
+    CHECK(run.metrics.value(Metric::double_charges) == 1);  // only 42, which server 1 charges on waking
+}
+
+TEST_CASE("a COMMIT keeps what the transaction wrote: a holder that releases in time rolls nothing back") {
+    std::string world = frozen_for_update_holder("lock-session");
+    const std::string fault = R"([{"pause": "server-1", "at": "6s", "for": "40s", "kind": "gc"}])";
+    world.replace(world.find(fault), fault.size(), "[]");
+    const ScenarioOutcome outcome = run_scenario(parse_scenario(world, "test.json", metric_names()), 1);
+    const auto& run = frozen_holder_run(outcome);
+    CHECK(events_of(run.trace, trace_kind::db_rolled_back.name).empty());
+    CHECK(run.metrics.value(Metric::charges) == 3);
+    CHECK(run.metrics.value(Metric::double_charges) == 0);
+    int charged_rows_read_by_server_2 = 0;
+    for (const auto& event : run.trace.events())
+        if (event.kind == trace_kind::db_read.name && event.text("status") == "charged")
+            ++charged_rows_read_by_server_2;
+    CHECK(charged_rows_read_by_server_2 == 3);  // server 2 sees the committed rows and skips them
+}

@@ -92,7 +92,10 @@ public:
     StatementSessionOf job_statement_session() {
         if (spec_.job_statements != JobStatements::lock_session) return {};
         return [this]() -> StatementSession {
-            if (!session_) return {};  // none yet, or forgotten: the statement opens its own
+            // Forgotten: the connection the lock and the job share has closed, so the
+            // statement fails on it as the lock's own would. (None yet cannot be: the job
+            // runs its statements once it holds the lock.)
+            if (!session_) return {.ended = true};
             if (!locks_->touch(*session_)) return {.ended = true};
             return {.transaction = locks_->open_transaction(*session_)};
         };

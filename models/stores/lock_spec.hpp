@@ -197,10 +197,10 @@ struct LockSpec {
     // lease-row: the lease row is a table of the billing database itself, the database the
     // job's records go to: one node, so a crash or a cut of that database takes both.
     bool in_billing_database = false;
-    PersistenceSpec persistence;            // redis, redis-replicated, redlock
-    ReplicationSpec replication;            // redis-replicated
-    RedlockSpec redlock;                    // redlock
-    ConsensusSpec consensus;                // zookeeper, etcd: ttl is the session (lease) timeout
+    PersistenceSpec persistence;  // redis, redis-replicated, redlock
+    ReplicationSpec replication;  // redis-replicated
+    RedlockSpec redlock;          // redlock
+    ConsensusSpec consensus;      // zookeeper, etcd: ttl is the session (lease) timeout
     // kubernetes-lease: ttl is the lease duration.
     KubernetesLeaseSpec kubernetes;
     ConsulSpec consul;  // consul: ttl is the session TTL
