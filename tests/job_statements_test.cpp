@@ -99,7 +99,7 @@ const DesignOutcome& frozen_holder_run(const ScenarioOutcome& outcome) {
 
 }  // namespace
 
-TEST_CASE("inside the FOR UPDATE transaction the job's writes roll back with its session: due again") {
+TEST_CASE("FOR UPDATE: the job's writes inside the transaction roll back with its session, due again") {
     const ScenarioOutcome outcome =
         run_scenario(parse_scenario(frozen_for_update_holder("lock-session"), "test.json", metric_names()), 1);
     const auto& run = frozen_holder_run(outcome);
