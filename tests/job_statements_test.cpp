@@ -144,3 +144,47 @@ TEST_CASE("a COMMIT keeps what the transaction wrote: a holder that releases in 
             ++charged_rows_read_by_server_2;
     CHECK(charged_rows_read_by_server_2 == 3);  // server 2 sees the committed rows and skips them
 }
+
+TEST_CASE("pg_try_advisory_xact_lock with skip: COMMIT releases it, and a session's end rolls back its writes") {
+    const std::string world = R"({"name": "xact", "description": "d", "seed": 1, "horizon": "5m",
+      "servers": ["server-1", "server-2"], "network": {"delay": "1ms"},
+      "lock": {"store": "db-advisory", "key": "renewals", "scope": "transaction",
+               "idle_in_transaction_timeout": "10s", "job_statements": "lock-session"},
+      "job": {"name": "renewals", "at": "00:00", "customers": [41, 42, 43], "period": "2026-10",
+              "work_per_customer": "4s", "on_refused": "skip"},
+      "faults": [{"pause": "server-1", "at": "6s", "for": "40s", "kind": "gc"}],
+      "designs": {"paused": {}, "no-fault": {"faults": []}}})";
+    const ScenarioOutcome outcome = run_scenario(parse_scenario(world, "test.json", metric_names()), 1);
+
+    const auto& calm = design_named(outcome, "no-fault");
+    const auto granted = events_of(calm.trace, trace_kind::lock_granted.name);
+    REQUIRE(granted.size() == 1);  // server 2 was refused and skipped its run
+    CHECK(calm.trace.node_name(granted[0]->node_ref("holder")) == "server-1");
+    const auto released = events_of(calm.trace, trace_kind::lock_released.name);
+    REQUIRE(released.size() == 1);  // at the COMMIT that ends the transaction
+    CHECK(calm.metrics.value(Metric::charges) == 3);
+    CHECK(calm.metrics.value(Metric::locks_leaked) == 0);
+
+    // Frozen inside its transaction, the holder's session ends at the idle-in-transaction
+    // timeout, not the idle-session one, and customer 41's record rolls back.
+    const auto& paused = design_named(outcome, "paused");
+    const auto rolled_back = events_of(paused.trace, trace_kind::db_rolled_back.name);
+    REQUIRE(rolled_back.size() == 1);
+    CHECK(rolled_back[0]->integer("customer") == 41);
+    const auto ended = events_of(paused.trace, trace_kind::db_session_ended.name);
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0]->text("reason") == "idle-in-transaction timeout");
+    CHECK(paused.metrics.value(Metric::items_not_done) == 1);  // 43: server 2 had skipped its run
+}
+
+TEST_CASE("the loader takes scope for an advisory lock only, and not through the pooler") {
+    const std::string world = R"({"name": "n", "description": "d", "seed": 1, "servers": ["server-1"],
+      "job": {"name": "renewals", "at": "00:00", "customers": [1], "period": "2026-10"}, "designs": {"d": {}},
+      "lock": )";
+    CHECK(says(error_of(world + R"({"store": "db-for-update", "key": "k", "scope": "transaction"}})"),
+               "/lock/scope: \"scope\" is an option of db-advisory"));
+    CHECK(says(error_of(world + R"({"store": "db-advisory", "key": "k", "scope": "statement"}})"),
+               "/lock/scope: unknown scope \"statement\""));
+    CHECK(says(error_of(world + R"({"store": "db-advisory", "key": "k", "scope": "transaction", "pooler": {}}})"),
+               "/lock/scope: a transaction's advisory lock through PgBouncer is not modelled"));
+}

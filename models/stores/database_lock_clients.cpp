@@ -19,6 +19,10 @@ std::string try_advisory_lock_sql(const std::string& key) {
     return fmt::format("SELECT pg_try_advisory_lock(hashtext('{}'))", key);
 }
 
+std::string try_advisory_xact_lock_sql(const std::string& key) {
+    return fmt::format("BEGIN; SELECT pg_try_advisory_xact_lock(hashtext('{}'))", key);
+}
+
 std::string advisory_unlock_sql(const std::string& key) {
     return fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", key);
 }
@@ -101,6 +105,18 @@ public:
         };
     }
 
+    // COMMIT: the transaction's locks go, and what it wrote stands.
+    Task<void> commit(std::int64_t session) {
+        auto request = call(
+            *network_, host_, database_, "COMMIT",
+            [locks = locks_, session] {
+                const bool done = locks->commit(session);
+                return Answer<bool>{done, done ? "COMMIT" : "FATAL: no session"};
+            },
+            spec_.request_timeout);
+        co_await request;
+    }
+
     // Until when the holder may believe: for ever without an idle timeout.
     Instant valid_from(Instant sent) const {
         const auto timeout = holder_idle_timeout(spec_);
@@ -140,6 +156,10 @@ public:
 
     Task<void> release(const Lease& lease) override {
         const std::int64_t session = co_await connection_.session();
+        if (connection_.spec_.advisory_in_transaction) {
+            co_await connection_.commit(session);
+            co_return;
+        }
         auto request = call(
             *connection_.network_, host_, connection_.database_, advisory_unlock_sql(lease.key),
             [locks = connection_.locks_, session, key = lease.key] {
@@ -155,10 +175,13 @@ protected:
         const std::int64_t session = co_await connection_.session();
         const Instant sent = host_.monotonic_now();
         const std::string key = connection_.spec_.key;
+        const bool in_transaction = connection_.spec_.advisory_in_transaction;
         auto request = call(
-            *connection_.network_, host_, connection_.database_, try_advisory_lock_sql(key),
-            [locks = connection_.locks_, session, key] {
-                const auto taken = locks->try_advisory_lock(session, key);
+            *connection_.network_, host_, connection_.database_,
+            in_transaction ? try_advisory_xact_lock_sql(key) : try_advisory_lock_sql(key),
+            [locks = connection_.locks_, session, key, in_transaction] {
+                // A refused transaction lock leaves nothing open: the client's ROLLBACK is not drawn.
+                const auto taken = locks->try_advisory_lock(session, key, in_transaction);
                 return Answer<std::optional<bool>>{taken, !taken ? "FATAL: no session" : *taken ? "t" : "f"};
             },
             connection_.spec_.request_timeout);
@@ -292,14 +315,7 @@ public:
 
     Task<void> release(const Lease&) override {
         const std::int64_t session = co_await connection_.session();
-        auto request = call(
-            *connection_.network_, connection_.host_, connection_.database_, "COMMIT",
-            [locks = connection_.locks_, session] {
-                const bool done = locks->commit(session);
-                return Answer<bool>{done, done ? "COMMIT" : "FATAL: no session"};
-            },
-            connection_.spec_.request_timeout);
-        co_await request;
+        co_await connection_.commit(session);
     }
 
 private:

@@ -82,7 +82,8 @@ Duration DatabaseLocks::idle_time_left(const Session& session) const {
                     session.last_activity_wall + timeout - host_.wall_now());
 }
 
-std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const std::string& key) {
+std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const std::string& key,
+                                                     bool in_transaction) {
     if (!touch(session)) return std::nullopt;
     auto held = advisory_.find(key);
     const NodeId client = sessions_.at(session).client;
@@ -103,7 +104,8 @@ std::optional<bool> DatabaseLocks::try_advisory_lock(std::int64_t session, const
         host_.record(trace_kind::lock_refused, {{"key", key}, {"client", client}});
         return false;
     }
-    advisory_[key] = Held{session, client};
+    advisory_[key] = Held{session, client, 1, in_transaction};
+    if (in_transaction) set_in_transaction(session, true);
     host_.record(trace_kind::lock_granted,
                  {{"key", key}, {"value", "advisory"}, {"holder", client}, {"session", session}});
     return true;
@@ -145,6 +147,10 @@ bool DatabaseLocks::commit(std::int64_t session) {
     for (const auto& [row, held] : rows_)
         if (held.session == session) mine.push_back(row);
     for (const auto& row : mine) release(rows_, row, sessions_.at(session).client, false);
+    std::vector<std::string> taken_in_transaction;
+    for (const auto& [key, held] : advisory_)
+        if (held.session == session && held.transaction) taken_in_transaction.push_back(key);
+    for (const auto& key : taken_in_transaction) release(advisory_, key, sessions_.at(session).client, false);
     const bool was_in_transaction = sessions_.at(session).in_transaction;
     set_in_transaction(session, false);
     if (was_in_transaction && transaction_ended_) transaction_ended_(session, true);
@@ -185,7 +191,7 @@ void DatabaseLocks::release(std::map<std::string, Held>& locks, const std::strin
     const Held held = locks.at(key);
     // The session lets its own lock go, once: at its last unlock, its COMMIT or its end.
     assert(sessions_.contains(held.session));
-    assert(&locks == &rows_ || held.count == 0 || session_ended);
+    assert(&locks == &rows_ || held.count == 0 || held.transaction || session_ended);
     locks.erase(key);
     host_.record(session_ended ? trace_kind::lock_expired : trace_kind::lock_released,
                  {{"key", key},

@@ -41,14 +41,15 @@ public:
     std::optional<Instant> last_heard(std::int64_t session) const;
 
     // pg_try_advisory_lock: true if taken, or already ours (then it counts once more).
-    std::optional<bool> try_advisory_lock(std::int64_t session, const std::string& key);
+    // `in_transaction`: pg_try_advisory_xact_lock after BEGIN, the transaction's until COMMIT.
+    std::optional<bool> try_advisory_lock(std::int64_t session, const std::string& key, bool in_transaction = false);
     // pg_advisory_unlock: true if it was ours; the lock goes at the last unlock.
     std::optional<bool> advisory_unlock(std::int64_t session, const std::string& key);
 
     // BEGIN; SELECT … FOR UPDATE: waits in line until the row is free; false if the
     // session ended while it waited.
     Task<bool> lock_row(std::int64_t session, std::string row);
-    // COMMIT: ends the transaction and releases its row locks.
+    // COMMIT: ends the transaction and releases its row locks and transaction advisory locks.
     bool commit(std::int64_t session);
     // The session's open transaction, named by the session, if it is inside one.
     std::optional<std::int64_t> open_transaction(std::int64_t session) const;
@@ -74,6 +75,7 @@ private:
         std::int64_t session = 0;
         NodeId client;
         int count = 1;  // advisory: how many times the session took it
+        bool transaction = false;  // advisory: a transaction's (pg_try_advisory_xact_lock), gone at COMMIT
     };
     void mark_active(Session& session) const;
     std::optional<Duration> idle_timeout_of(const Session& session) const;

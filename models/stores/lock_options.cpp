@@ -6,7 +6,7 @@
 namespace locksim {
 namespace {
 
-constexpr std::array<LockOption, 29> lock_options{{
+constexpr std::array<LockOption, 30> lock_options{{
     {"ttl",
      "in-memory holds its lock until released; the database holds its locks for the session: see "
      "idle_session_timeout and idle_in_transaction_timeout"},
@@ -38,6 +38,7 @@ constexpr std::array<LockOption, 29> lock_options{{
     {"tcp_keepalives", ""},
     {"pooler", "a FOR UPDATE lock lives inside one transaction, which a transaction pooler keeps on one connection"},
     {"job_statements", "the job's statements go to the billing database, where only a database lock lives"},
+    {"scope", "only an advisory lock is taken by a session or by a transaction; a FOR UPDATE lock is a transaction's"},
     {"in_billing_database",
      "the database locks live there already; the other stores are servers of their own, not tables"},
 }};

@@ -212,6 +212,9 @@ struct LockSpec {
     TcpKeepalives tcp_keepalives;      // db-*: when the database ends a dead machine's session
     std::optional<PoolerSpec> pooler;  // db-advisory: the servers reach the database through PgBouncer
     JobStatements job_statements = JobStatements::own_connection;  // db-*
+    // db-advisory: pg_try_advisory_xact_lock, held by the transaction it is taken in (BEGIN
+    // first, released at COMMIT or at the session's end), not by the session.
+    bool advisory_in_transaction = false;
     bool expires = true;                // redis: false is SET NX without PX, a lock that is not a lease
     bool wall_clock_durations = false;  // the holder times its lease on the wall clock, not the monotonic one
     // redis, redis-replicated: the lock script INCRs this key after every grant, and the

@@ -113,7 +113,7 @@ std::vector<StoreEntry> make_registry() {
          .name = "db-advisory",
          .description = "a session-level advisory lock in the billing database",
          .options = {"retry", "client", "idle_session_timeout", "idle_in_transaction_timeout", "tcp_keepalives",
-                     "pooler", "job_statements"},
+                     "pooler", "job_statements", "scope"},
          .grant = GrantLength::session,
          .holder_idle_timeout = &LockSpec::idle_session_timeout,
          .deploy = deploy_advisory_lock},
@@ -234,6 +234,8 @@ bool gives_tokens(const LockSpec& lock) {
 }
 
 std::optional<Duration> holder_idle_timeout(const LockSpec& lock) {
+    // A transaction's advisory lock is held inside the transaction, as a FOR UPDATE lock is.
+    if (lock.advisory_in_transaction) return lock.idle_in_transaction_timeout;
     const auto timeout = store_entry(lock.store).holder_idle_timeout;
     return timeout == nullptr ? std::nullopt : lock.*timeout;
 }

@@ -149,6 +149,20 @@ void read_lease(const JsonReader& lock, const LeaseRules& rules, LockSpec& spec)
     spec.renew_every = renew.duration();
 }
 
+// "scope": "session" (pg_try_advisory_lock) or "transaction" (pg_try_advisory_xact_lock).
+void read_advisory_scope(const JsonReader& field, LockSpec& spec) {
+    const std::string scope = field.string();
+    if (scope != "session" && scope != "transaction")
+        field.fail(fmt::format("unknown scope \"{}\"; expected \"session\" (pg_try_advisory_lock, held until unlocked "
+                               "or the session ends) or \"transaction\" (pg_try_advisory_xact_lock, held until COMMIT)",
+                               message_safe(scope)));
+    spec.advisory_in_transaction = scope == "transaction";
+    if (spec.advisory_in_transaction && spec.pooler)
+        field.fail(
+            "a transaction's advisory lock through PgBouncer is not modelled: the pool here lends a session per "
+            "statement, not per transaction; leave out \"pooler\" or take the lock for the session");
+}
+
 // A database lock has no TTL: with an idle timeout that applies to the lock the holder
 // keeps its session busy every timeout/3.
 void read_session(const JsonReader& lock, LockSpec& spec) {
@@ -158,6 +172,7 @@ void read_session(const JsonReader& lock, LockSpec& spec) {
     if (lock.has("tcp_keepalives")) spec.tcp_keepalives = read_tcp_keepalives(lock["tcp_keepalives"]);
     if (lock.has("pooler")) spec.pooler = read_pooler(lock["pooler"]);
     if (lock.has("job_statements")) spec.job_statements = read_job_statements(lock["job_statements"]);
+    if (lock.has("scope")) read_advisory_scope(lock["scope"], spec);
     spec.ttl = holder_idle_timeout(spec).value_or(max_duration);
     spec.renew = holder_idle_timeout(spec).has_value();
 }
