@@ -2,12 +2,15 @@
 // whatever the designs intended.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "checks/checkers.hpp"
+#include "models/effect_steps.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 
@@ -39,22 +42,37 @@ std::string with_article(const std::string& ordinal) {
 }  // namespace
 
 void ChargeCounter::see(const Trace& trace, const TraceEvent& event, RunMetrics& metrics) {
+    if (event.kind == trace_kind::job_due && event.has("step_names"))
+        step_names_ = step_names_of(event.text("step_names"));
     if (event.kind != trace_kind::provider_charged) return;
     metrics.add(Metric::charges);
-    const std::int64_t count = ++charges_[{event.integer("customer"), std::string(event.text("period"))}];
+    const std::int64_t step = event.has("step") ? event.integer("step") : 1;
+    const std::int64_t count = ++charges_[{event.integer("customer"), std::string(event.text("period")), step}];
     if (count > 1) {
-        metrics.add(Metric::double_charges);  // each charge beyond the first
+        metrics.add(Metric::double_charges);  // each charge beyond the first, of each step
         const Vocabulary words = vocabulary_of(trace);
+        const std::string done = step > 1 || !step_names_.empty()
+                                     ? fmt::format(": {} done", step_name(step_names_, step))
+                                     : std::string(" ") + words.effected();
         metrics.flagged.push_back(
             FlaggedEvent{event.sequence, Metric::double_charges,
-                         fmt::format("{} {} {} {} time for {}", words.item, event.integer("customer"), words.effected(),
+                         fmt::format("{} {}{} {} time for {}", words.item, event.integer("customer"), done,
                                      with_article(ordinal(count)), event.text("period"))});
     }
 }
 
+// Each (customer, period) once, with the most times any one step of its effect was done.
 void ChargeCounter::finish(const Trace&, Instant, RunMetrics& metrics) {
-    for (const auto& [renewal, count] : charges_)
-        if (count > 1) metrics.double_charged.push_back(DoubleCharge{renewal.first, renewal.second, count});
+    for (const auto& [done, count] : charges_) {
+        if (count < 2) continue;
+        const auto& [customer, period, step] = done;
+        if (!metrics.double_charged.empty() && metrics.double_charged.back().customer == customer &&
+            metrics.double_charged.back().period == period) {
+            metrics.double_charged.back().charges = std::max(metrics.double_charged.back().charges, count);
+            continue;
+        }
+        metrics.double_charged.push_back(DoubleCharge{customer, period, count});
+    }
 }
 
 }  // namespace locksim

@@ -27,7 +27,9 @@ public:
     void finish(const Trace& trace, Instant run_end, RunMetrics& metrics);
 
 private:
-    std::map<std::pair<std::int64_t, std::string>, std::int64_t> charges_;
+    // Per (customer, period, step of the effect): how many times it was done.
+    std::map<std::tuple<std::int64_t, std::string, std::int64_t>, std::int64_t> charges_;
+    std::vector<std::string> step_names_;  // the effect's steps, when it has several
 };
 
 // "Every due charge is made": a due charge that the provider answered with another
@@ -162,11 +164,12 @@ private:
     struct DueRun {
         std::uint64_t sequence = 0;
         std::string period;
-        std::optional<std::string> items;  // the customers as ranges; none for an index build
+        std::optional<std::string> items;     // the customers as ranges; none for an index build
+        std::vector<std::string> step_names;  // of each item's effect when several, every one to be done
     };
     std::vector<DueRun> due_;
-    std::set<std::pair<std::int64_t, std::string>> charged_;  // (customer, period)
-    std::set<std::string> built_;                             // periods whose index was built
+    std::set<std::tuple<std::int64_t, std::string, std::int64_t>> charged_;  // (customer, period, step)
+    std::set<std::string> built_;                                            // periods whose index was built
 };
 
 // "No lock is left behind": a lock the store still holds at the end, that no lease will

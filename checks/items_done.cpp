@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checks/checkers.hpp"
+#include "models/effect_steps.hpp"
 #include "models/item_ranges.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
@@ -37,9 +38,11 @@ void ItemLedger::see(const Trace&, const TraceEvent& event, RunMetrics&) {
     if (event.kind == trace_kind::job_due) {
         DueRun run{event.sequence, std::string(event.text("period")), std::nullopt};
         if (event.has("items")) run.items = std::string(event.text("items"));
+        if (event.has("step_names")) run.step_names = step_names_of(event.text("step_names"));
         due_.push_back(std::move(run));
     } else if (event.kind == trace_kind::provider_charged) {
-        charged_.emplace(event.integer("customer"), std::string(event.text("period")));
+        const std::int64_t step = event.has("step") ? event.integer("step") : 1;
+        charged_.emplace(event.integer("customer"), std::string(event.text("period")), step);
     } else if (event.kind == trace_kind::index_built) {
         built_.emplace(event.text("period"));
     }
@@ -54,10 +57,31 @@ void ItemLedger::finish(const Trace& trace, Instant, RunMetrics& metrics) {
         if (run.items) {
             const auto items = parse_item_ranges(*run.items);
             assert(items.has_value());  // the world writes them with format_item_ranges
-            for (const std::int64_t item : *items)
-                if (!charged_.contains({item, run.period})) undone.push_back(item);
-            if (undone.empty()) continue;
-            explanation = fmt::format("{} never {} for {}", named_items(undone, words), words.effected(), run.period);
+            // Never begun, or left half done: an effect of several steps is done when all are.
+            std::vector<std::int64_t> half_done;
+            std::int64_t first_missing_step = 0;
+            for (const std::int64_t item : *items) {
+                if (!charged_.contains({item, run.period, 1})) {
+                    undone.push_back(item);
+                    continue;
+                }
+                for (std::int64_t step = 2; step <= static_cast<std::int64_t>(run.step_names.size()); ++step) {
+                    if (charged_.contains({item, run.period, step})) continue;
+                    half_done.push_back(item);
+                    if (first_missing_step == 0) first_missing_step = step;
+                    break;
+                }
+            }
+            if (undone.empty() && half_done.empty()) continue;
+            std::vector<std::string> parts;
+            if (!undone.empty())
+                parts.push_back(
+                    fmt::format("{} never {} for {}", named_items(undone, words), words.effected(), run.period));
+            if (!half_done.empty())
+                parts.push_back(fmt::format("{} left half done for {} (never: {})", named_items(half_done, words),
+                                            run.period, step_name(run.step_names, first_missing_step)));
+            explanation = fmt::format("{}", fmt::join(parts, "; "));
+            undone.insert(undone.end(), half_done.begin(), half_done.end());
         } else {
             if (built_.contains(run.period)) continue;
             undone.push_back(0);

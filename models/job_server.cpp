@@ -269,8 +269,8 @@ Task<JobServer::Step> JobServer::work_on(std::int64_t customer, HeldLease* held)
     // after the check can land before anything leaves the server.
     co_await host_.sleep(Duration{});
 
-    const ChargeReceipt receipt = co_await provider_.charge(customer, idempotency_key(customer),
-                                                            protection_.fence_provider ? token : std::nullopt, read);
+    const ChargeReceipt receipt = co_await provider_.charge(
+        customer, idempotency_key(customer), protection_.fence_provider ? token : std::nullopt, read, effect_step(1));
     if (receipt.refused) {
         lost(held, "fenced out: the provider has seen a newer token");
         co_return Step::stop;
@@ -282,6 +282,7 @@ Task<JobServer::Step> JobServer::work_on(std::int64_t customer, HeldLease* held)
         host_.record(trace_kind::job_customer_skipped, {{"customer", customer}, {"reason", reason}});
         co_return Step::next_customer;
     }
+    if (co_await later_steps(customer, held, token) == Step::stop) co_return Step::stop;
 
     const std::optional<std::int64_t> database_token = protection_.fence_database ? token : std::nullopt;
     if (co_await billing_.record_charged(customer, database_token) == 0 && database_token) {
@@ -303,9 +304,33 @@ Task<JobServer::Ending> JobServer::rebuild_index(HeldLease* held) {
     co_return Ending{"done", false};
 }
 
-std::optional<std::string> JobServer::idempotency_key(std::int64_t customer) const {
+// The effect's steps after the first, in order, each a request of its own: a fault can land
+// between any two, and the item is left half done.
+Task<JobServer::Step> JobServer::later_steps(std::int64_t customer, HeldLease* held,
+                                             std::optional<std::int64_t> token) {
+    for (int step = 2; step <= static_cast<int>(job_.effect_steps.size()); ++step) {
+        co_await host_.sleep(Duration{});  // a safepoint between two writes
+        const ChargeReceipt receipt = co_await provider_.charge(customer, idempotency_key(customer, step),
+                                                                protection_.fence_provider ? token : std::nullopt,
+                                                                std::nullopt, effect_step(step));
+        if (receipt.refused) {
+            lost(held, "fenced out: the provider has seen a newer token");
+            co_return Step::stop;
+        }
+    }
+    co_return Step::next_customer;
+}
+
+// Each step has a key of its own: one key for two steps would answer the second with the first.
+std::optional<std::string> JobServer::idempotency_key(std::int64_t customer, int step) const {
     if (!protection_.idempotency_key) return std::nullopt;
-    return expand_idempotency_key(*protection_.idempotency_key, customer, period_);
+    const std::string key = expand_idempotency_key(*protection_.idempotency_key, customer, period_);
+    return step == 1 ? key : fmt::format("{}#step-{}", key, step);
+}
+
+EffectStep JobServer::effect_step(int step) const {
+    if (job_.effect_steps.empty()) return {};
+    return EffectStep{step, job_.effect_steps.at(static_cast<std::size_t>(step) - 1)};
 }
 
 }  // namespace locksim

@@ -79,7 +79,9 @@ private:
 
     Task<Ending> run_job(HeldLease* held);
     void open_record(std::int64_t customer) const;
-    std::optional<std::string> idempotency_key(std::int64_t customer) const;
+    std::optional<std::string> idempotency_key(std::int64_t customer, int step = 1) const;
+    EffectStep effect_step(int step) const;
+    Task<Step> later_steps(std::int64_t customer, HeldLease* held, std::optional<std::int64_t> token);
 
     Host host_;
     LockHolder* lock_;

@@ -7,8 +7,9 @@ namespace locksim {
 ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& period,
                                       const std::optional<std::string>& idempotency_key,
                                       std::optional<std::int64_t> token, std::optional<ReadVersion> if_version,
-                                      NodeId client) {
+                                      NodeId client, const EffectStep& step) {
     FieldList fields{{"customer", customer}, {"period", period}, {"by", client}};
+    if (!step.name.empty()) fields.push_back({"step", std::int64_t{step.number}});
     if (token && *token < highest_token_) {
         fields.push_back({"token", *token});
         fields.push_back({"highest", highest_token_});
@@ -31,7 +32,9 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
         }
     }
     // After the key: a retry of a charge that went through is answered as the first was.
-    ObjectVersion& object = objects_[{customer, period}];
+    // Only the effect proper writes the item's object: a later step writes elsewhere.
+    ObjectVersion scratch;
+    ObjectVersion& object = step.number == 1 ? objects_[{customer, period}] : scratch;
     if (if_version && if_version->version != object.version) {
         fields.push_back({"if_version", if_version->version});
         fields.push_back({"version", object.version});

@@ -31,6 +31,13 @@ struct ChargeReceipt {
     NodeId changed_by;  // then: whose charge made the version now
 };
 
+// Which step of the item's effect a request is, when the effect has several (the first is
+// the effect proper; the others write elsewhere, unconditionally). Empty name: one step.
+struct EffectStep {
+    int number = 1;
+    std::string name;
+};
+
 // What a conditional charge names: the version of the object its writer read.
 struct ReadVersion {
     std::int64_t version = 0;
@@ -42,7 +49,7 @@ public:
 
     ChargeReceipt charge(std::int64_t customer, const std::string& period,
                          const std::optional<std::string>& idempotency_key, std::optional<std::int64_t> token,
-                         std::optional<ReadVersion> if_version, NodeId client);
+                         std::optional<ReadVersion> if_version, NodeId client, const EffectStep& step = {});
     // GET the customer's object for the period: its version, to charge on conditionally.
     ReadVersion read_version(std::int64_t customer, const std::string& period, NodeId client);
 

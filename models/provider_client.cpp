@@ -22,10 +22,11 @@ ProviderClient::ProviderClient(Host host, Network& network, NodeId provider_node
       words_(words) {}
 
 Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<std::string> key,
-                                           std::optional<std::int64_t> token, std::optional<ReadVersion> if_version) {
+                                           std::optional<std::int64_t> token, std::optional<ReadVersion> if_version,
+                                           EffectStep step) {
     for (int retry = 0;; ++retry) {
         const Instant sent = host_.engine().now();
-        auto sending = attempt(customer, key, token, if_version, retry);
+        auto sending = attempt(customer, key, token, if_version, step, retry);
         const ChargeAttempt outcome = co_await sending;
         if (outcome.receipt) co_return *outcome.receipt;
         const bool again = retry < request_.retries;
@@ -49,15 +50,18 @@ Task<ChargeReceipt> ProviderClient::charge(std::int64_t customer, std::optional<
 Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t customer,
                                                             const std::optional<std::string>& key,
                                                             std::optional<std::int64_t> token,
-                                                            std::optional<ReadVersion> if_version, int retry) {
-    auto label = MessageText::made_by([words = &words_, customer, key, token, if_version, retry] {
-        std::string text = fmt::format("{} {} {}", words->effect, words->item, customer);
-        if (key) text += fmt::format(" (Idempotency-Key: {})", *key);
-        if (token) text += fmt::format(" (Fencing-Token: {})", *token);
-        if (if_version) text += fmt::format(" (If-Match: version {})", if_version->version);
-        if (retry > 0) text += fmt::format(" (retry {})", retry);
-        return text;
-    });
+                                                            std::optional<ReadVersion> if_version,
+                                                            const EffectStep& step, int retry) {
+    auto label =
+        MessageText::made_by([words = &words_, customer, key, token, if_version, step_name = step.name, retry] {
+            std::string text = fmt::format("{} {} {}", words->effect, words->item, customer);
+            if (!step_name.empty()) text += ": " + step_name;
+            if (key) text += fmt::format(" (Idempotency-Key: {})", *key);
+            if (token) text += fmt::format(" (Fencing-Token: {})", *token);
+            if (if_version) text += fmt::format(" (If-Match: version {})", if_version->version);
+            if (retry > 0) text += fmt::format(" (retry {})", retry);
+            return text;
+        });
     std::vector<OwnedField> about{{"customer", customer}};
     if (key) about.push_back({"key", *key});
     if (token) about.push_back({"token", *token});
@@ -65,9 +69,9 @@ Task<ProviderClient::ChargeAttempt> ProviderClient::attempt(std::int64_t custome
     auto request = call(
         network_, host_, provider_node_, MessageText(std::move(label), std::move(about)),
         [provider = provider_, sent, customer, period = period_, key, token, if_version, client = host_.id(),
-         words = &words_] {
+         words = &words_, step] {
             provider->requests().arrived(sent);
-            const ChargeReceipt r = provider->charge(customer, period, key, token, if_version, client);
+            const ChargeReceipt r = provider->charge(customer, period, key, token, if_version, client, step);
             if (r.refused) return Answer<ChargeReceipt>{r, "409 Conflict: a newer fencing token was seen"};
             if (r.changed_since_read)
                 return Answer<ChargeReceipt>{r, MessageText::made_by([words, customer] {

@@ -30,7 +30,8 @@ public:
     // the object changed since `if_version` was read, instead of charging. Throws
     // ChargeTimedOut when no attempt got a reply.
     Task<ChargeReceipt> charge(std::int64_t customer, std::optional<std::string> idempotency_key,
-                               std::optional<std::int64_t> token, std::optional<ReadVersion> if_version);
+                               std::optional<std::int64_t> token, std::optional<ReadVersion> if_version,
+                               EffectStep step = {});
     // GET the customer's object: the version a conditional charge names. Throws
     // ChargeTimedOut when no reply came within the request's timeout.
     Task<ReadVersion> read_version(std::int64_t customer);
@@ -46,7 +47,8 @@ private:
         bool reset = false;
     };
     Task<ChargeAttempt> attempt(std::int64_t customer, const std::optional<std::string>& key,
-                                std::optional<std::int64_t> token, std::optional<ReadVersion> if_version, int retry);
+                                std::optional<std::int64_t> token, std::optional<ReadVersion> if_version,
+                                const EffectStep& step, int retry);
 
     Host host_;
     Network& network_;

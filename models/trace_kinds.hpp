@@ -189,6 +189,8 @@ inline constexpr FieldSpec job_due_fields[] = {
     {"items", FieldType::text, true,
      "the ids of the items the run is meant to do, as ranges (41-44,50); absent for an index build, whose item is "
      "the period's index"},
+    {"step_names", FieldType::text, true,
+     "when each item's effect has several steps, their names, one per line, in order: every one must be done"},
 };
 inline constexpr KindSpec job_due{
     "job.due",
@@ -317,6 +319,7 @@ inline constexpr FieldSpec provider_charged_fields[] = {
     {"token", FieldType::integer, true, "the fencing token sent with it, where the provider checks tokens"},
     {"if_version", FieldType::integer, true,
      "a conditional write: the item's version it was made on, as the writer read it"},
+    {"step", FieldType::integer, true, "the step of the item's effect, from 1, when the effect has several"},
     {"charge", FieldType::integer, false, "the new charge's id"},
 };
 inline constexpr KindSpec provider_charged{"provider.charged", "the provider charged a customer",
@@ -326,6 +329,7 @@ inline constexpr FieldSpec provider_replayed_fields[] = {
     {"customer", FieldType::integer, false, "the customer's id"},
     {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
     {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"step", FieldType::integer, true, "the step of the item's effect, from 1, when the effect has several"},
     {"key", FieldType::text, false, "the idempotency key it had seen before"},
     {"charge", FieldType::integer, false, "the earlier charge's id, returned again"},
     {"charge_customer", FieldType::integer, false, "the customer the earlier charge was made for"},
@@ -338,6 +342,7 @@ inline constexpr FieldSpec provider_refused_fields[] = {
     {"customer", FieldType::integer, false, "the customer's id"},
     {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
     {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"step", FieldType::integer, true, "the step of the item's effect, from 1, when the effect has several"},
     {"token", FieldType::integer, false, "the fencing token the request carried"},
     {"highest", FieldType::integer, false, "the highest token the provider had seen, above it"},
 };
@@ -361,6 +366,8 @@ inline constexpr FieldSpec provider_precondition_failed_fields[] = {
     {"customer", FieldType::integer, false, "the customer's id"},
     {"period", FieldType::text, false, "the billing period, e.g. 2026-10"},
     {"by", FieldType::node, false, "the server that asked for the charge"},
+    {"step", FieldType::integer, true,
+     "the step of the item's effect: always its first, the one that writes the object"},
     {"key", FieldType::text, true, "the idempotency key, when one was sent (a key not seen before)"},
     {"if_version", FieldType::integer, false, "the version the writer read and wrote on"},
     {"version", FieldType::integer, false, "the object's version now, above it"},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "checks/suppressed_effects.hpp"
+#include "models/effect_steps.hpp"
 #include "models/faults/clock_events.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
@@ -34,6 +35,13 @@ struct Context {
     Vocabulary words;
 
     const std::string& name(NodeId id) const { return trace.node_name(id); }
+    // Step `step` of the effect by its name, as the first job.due of the trace lists them.
+    std::string step(std::int64_t step) const {
+        for (const auto& event : trace.events())
+            if (event.kind == trace_kind::job_due && event.has("step_names"))
+                return step_name(step_names_of(event.text("step_names")), step);
+        return step_name({}, step);
+    }
     // The model writes the renewals job's status words; the scenario may name its effect otherwise.
     std::string status(std::string_view text) const { return text == "charged" ? words.effected() : std::string(text); }
 };
@@ -228,8 +236,9 @@ Described provider_event(const TraceEvent& event, const Context& context) {
     const std::string_view k = event.kind;
     const Vocabulary& words = context.words;
     if (k == kind::provider_charged)
-        return EventText{fmt::format("{} {} {} ({} {}{})", words.effects(), words.item, event.integer("customer"),
-                                     words.effect, event.integer("charge"),
+        return EventText{fmt::format("{} {} {}{} ({} {}{})", words.effects(), words.item, event.integer("customer"),
+                                     event.has("step") ? ": " + context.step(event.integer("step")) : "", words.effect,
+                                     event.integer("charge"),
                                      event.has("token") ? fmt::format(", token {}", event.integer("token")) : "")};
     if (k == kind::provider_refused)
         return EventText{fmt::format("refuses to {} {} {} with token {}", words.effect, words.item,

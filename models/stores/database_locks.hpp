@@ -74,7 +74,7 @@ private:
     struct Held {
         std::int64_t session = 0;
         NodeId client;
-        int count = 1;  // advisory: how many times the session took it
+        int count = 1;             // advisory: how many times the session took it
         bool transaction = false;  // advisory: a transaction's (pg_try_advisory_xact_lock), gone at COMMIT
     };
     void mark_active(Session& session) const;

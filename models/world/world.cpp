@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/billing_database.hpp"
+#include "models/effect_steps.hpp"
 #include "models/item_ranges.hpp"
 #include "models/job_server.hpp"
 #include "models/lock_holder.hpp"
@@ -141,12 +142,14 @@ private:
         if (spec_.job.kind == JobKind::leader_loop) return;
         const std::string items =
             spec_.job.kind == JobKind::renewals ? format_item_ranges(spec_.job.customers) : std::string();
+        const std::string step_names = joined_step_names(spec_.job.effect_steps);
         for (std::int64_t run = 1; run <= spec_.job.runs; ++run) {
             const Instant scheduled = spec_.job.starts_at + spec_.job.every * (run - 1);
             if (scheduled - Instant{} >= spec_.horizon) break;
             const std::string period = spec_.job.period_of_run(run);
             FieldList fields{{"job", spec_.job.name}, {"period", period}, {"scheduled", scheduled}};
             if (spec_.job.kind == JobKind::renewals) fields.push_back({"items", items});
+            if (!spec_.job.effect_steps.empty()) fields.push_back({"step_names", step_names});
             engine_.record(no_node, trace_kind::job_due, fields);
         }
     }

@@ -87,6 +87,10 @@ struct JobSpec {
     // less, and the run stops so the lock can pass on before the lease runs out.
     std::optional<Duration> min_lease_left;
     ChargeRequestSpec charge_request;
+    // The effect's steps, each a request of its own to the provider, in order ("write the
+    // new index", "delete the old segments"): the first is the effect proper, and a fault
+    // can land between any two. Empty: one step, the effect itself.
+    std::vector<std::string> effect_steps;
     bool check_lease = true;                        // check the lease before each customer; false: only stop when told
     bool skip_when_refused = false;                 // a server refused the lock ends its run instead of retrying
     std::optional<std::int64_t> error_at_customer;  // the job throws while handling this customer…

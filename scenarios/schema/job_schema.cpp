@@ -123,6 +123,25 @@ std::vector<std::int64_t> read_ids(const JsonReader& list, std::string_view what
     return ids;
 }
 
+// "effect_steps": ["write the new index", "delete the old segments"]: 2 to 10 names.
+std::vector<std::string> read_effect_steps(const JsonReader& field) {
+    constexpr std::size_t most_steps = 10;
+    if (!field.json().is_array() || field.json().size() < 2 || field.json().size() > most_steps)
+        field.fail(
+            fmt::format("expected the effect's steps in order, 2 to {} names such as [\"write the new index\", "
+                        "\"delete the old segments\"]",
+                        most_steps));
+    std::vector<std::string> steps;
+    for (const JsonReader& step : field.elements()) {
+        std::string name = step.string();
+        if (name.empty()) step.fail("expected a step's name, such as \"delete the old segments\"");
+        if (std::find(steps.begin(), steps.end(), name) != steps.end())
+            step.fail(fmt::format("step \"{}\" is listed twice", message_safe(name)));
+        steps.push_back(std::move(name));
+    }
+    return steps;
+}
+
 // What the renewals job and the leader loop do for each item: prepare it (`work_field`),
 // check the lease as the design says, and send the charge.
 void read_item_work(const JsonReader& job, std::string_view work_field, JobSpec& spec) {
@@ -137,6 +156,7 @@ void read_item_work(const JsonReader& job, std::string_view work_field, JobSpec&
         if (spec.min_lease_left->ns <= 0) job["min_lease_left"].fail("expected a margin above 0s");
     }
     if (job.has("charge_request")) spec.charge_request = read_charge_request(job["charge_request"]);
+    if (job.has("effect_steps")) spec.effect_steps = read_effect_steps(job["effect_steps"]);
     if (job.has("read_timeout")) {
         spec.read_timeout = job["read_timeout"].duration();
         if (spec.read_timeout->ns <= 0)
@@ -162,6 +182,7 @@ void read_renewals(const JsonReader& job, const std::vector<std::string>& server
                     "assign",
                     "lock_for",
                     "charge_request",
+                    "effect_steps",
                     "min_lease_left",
                     "read_timeout",
                     "on_error"});
@@ -234,7 +255,7 @@ void read_queue(const JsonReader& field, Duration service_time, JobSpec& spec) {
 
 void read_leader_loop(const JsonReader& job, JobSpec& spec) {
     job.allow_only({"kind", "name", "at", "every", "until", "queue", "period", "work_per_item", "recheck_before_charge",
-                    "check_lease", "charge_request", "read_timeout"});
+                    "check_lease", "charge_request", "effect_steps", "read_timeout"});
     spec.every = job["every"].duration();
     if (spec.every.ns <= 0) job["every"].fail("expected the loop's interval, above 0s");
     spec.stops_at = Instant{} + job["until"].duration();

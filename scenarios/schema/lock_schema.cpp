@@ -153,9 +153,10 @@ void read_lease(const JsonReader& lock, const LeaseRules& rules, LockSpec& spec)
 void read_advisory_scope(const JsonReader& field, LockSpec& spec) {
     const std::string scope = field.string();
     if (scope != "session" && scope != "transaction")
-        field.fail(fmt::format("unknown scope \"{}\"; expected \"session\" (pg_try_advisory_lock, held until unlocked "
-                               "or the session ends) or \"transaction\" (pg_try_advisory_xact_lock, held until COMMIT)",
-                               message_safe(scope)));
+        field.fail(
+            fmt::format("unknown scope \"{}\"; expected \"session\" (pg_try_advisory_lock, held until unlocked "
+                        "or the session ends) or \"transaction\" (pg_try_advisory_xact_lock, held until COMMIT)",
+                        message_safe(scope)));
     spec.advisory_in_transaction = scope == "transaction";
     if (spec.advisory_in_transaction && spec.pooler)
         field.fail(
