@@ -5,6 +5,7 @@
 #include "checks/suppressed_effects.hpp"
 #include "models/effect_steps.hpp"
 #include "models/faults/clock_events.hpp"
+#include "models/item_ranges.hpp"
 #include "models/trace_kinds.hpp"
 #include "models/vocabulary.hpp"
 #include "reports/partition_cut.hpp"
@@ -48,6 +49,12 @@ struct Context {
 
 using Described = std::optional<EventText>;
 
+// "42" is one item; "41-43" and "41,50" are several.
+bool one_item(std::string_view ranges) {
+    const auto items = parse_item_ranges(ranges);
+    return items && items->size() == 1;
+}
+
 // The job on its servers: starting, preparing, charging, finishing.
 Described job_event(const TraceEvent& event, const Context& context) {
     namespace kind = trace_kind;
@@ -57,7 +64,8 @@ Described job_event(const TraceEvent& event, const Context& context) {
     if (k == kind::job_due)
         return EventText{event.has("items")
                              ? fmt::format("job {} due for {}: {} {}", event.text("job"), event.text("period"),
-                                           words.items(), event.text("items"))
+                                           one_item(event.text("items")) ? words.item : words.items(),
+                                           event.text("items"))
                              : fmt::format("job {} due: the index for {}", event.text("job"), event.text("period"))};
     if (k == kind::job_campaigning) return EventText{fmt::format("stands for leader, to run {}", event.text("job"))};
     if (k == kind::job_rebuilding)
