@@ -43,7 +43,6 @@ TEST_CASE("each step of an item's effect is a request of its own, in order, name
     for (std::size_t i = 0; i < charged.size(); ++i) {
         CHECK(charged[i]->integer("customer") == static_cast<std::int64_t>(i / 2 + 1));
         CHECK(charged[i]->integer("step") == static_cast<std::int64_t>(i % 2 + 1));
-        
     }
     CHECK(run.metrics.value(Metric::double_charges) == 0);
     CHECK(run.metrics.value(Metric::items_not_done) == 0);
@@ -57,8 +56,8 @@ TEST_CASE("a crash between two steps leaves the item half done when nobody takes
     // row stays claimed, compactor-2 skips tenant 2, and its old segments are never deleted.
     const std::string crash =
         R"([{"crash": "compactor-1", "when": {"event": "provider.charged", "customer": 2, "step": 1}}])";
-    const ScenarioOutcome outcome = run_scenario(
-        parse_scenario(two_step_world(R"("fencing": "claim-once",)", crash), "t.json", metric_names()), 1);
+    const ScenarioOutcome outcome =
+        run_scenario(parse_scenario(two_step_world(R"("fencing": "claim-once",)", crash), "t.json", metric_names()), 1);
     const auto& run = two_step_run(outcome);
     CHECK(run.metrics.value(Metric::items_not_done) == 1);
     CHECK(run.metrics.value(Metric::double_charges) == 0);
@@ -74,8 +73,7 @@ TEST_CASE("a step done twice is a double of that step, and each step has its own
     // rewrites tenant 2 whole, then compactor-1 wakes and deletes the old segments again.
     const std::string stop = R"([{"pause": "compactor-1", "for": "40s", "kind": "sigstop",
                                  "when": {"event": "provider.charged", "customer": 2, "step": 1}}])";
-    const ScenarioOutcome plain =
-        run_scenario(parse_scenario(two_step_world("", stop), "t.json", metric_names()), 1);
+    const ScenarioOutcome plain = run_scenario(parse_scenario(two_step_world("", stop), "t.json", metric_names()), 1);
     const auto& doubled = two_step_run(plain);
     CHECK(doubled.metrics.value(Metric::double_charges) >= 1);
     bool second_delete = false;
@@ -85,10 +83,10 @@ TEST_CASE("a step done twice is a double of that step, and each step has its own
             second_delete = true;
     CHECK(second_delete);
 
-    const ScenarioOutcome keyed = run_scenario(
-        parse_scenario(two_step_world(R"("idempotency_key": "compact-{item}-{period}",)", stop), "t.json",
-                       metric_names()),
-        1);
+    const ScenarioOutcome keyed =
+        run_scenario(parse_scenario(two_step_world(R"("idempotency_key": "compact-{item}-{period}",)", stop), "t.json",
+                                    metric_names()),
+                     1);
     const auto& once = two_step_run(keyed);
     CHECK(once.metrics.value(Metric::double_charges) == 0);
     bool step_key = false;
@@ -107,7 +105,8 @@ TEST_CASE("the loader takes effect_steps of 2 to 10 distinct names, for a job wi
                "/job/effect_steps: expected the effect's steps in order, 2 to 10 names"));
     CHECK(says(error_of(world + job + R"("effect_steps": ["charge", "charge"]}})"),
                "/job/effect_steps/1: step \"charge\" is listed twice"));
-    CHECK(says(error_of(world + job + R"("effect_steps": ["charge", ""]}})"), "/job/effect_steps/1: expected a step's name"));
+    CHECK(says(error_of(world + job + R"("effect_steps": ["charge", ""]}})"),
+               "/job/effect_steps/1: expected a step's name"));
     CHECK(says(error_of(world + R"({"kind": "index-rebuild", "name": "r", "at": "00:00", "period": "p", "work": "1s",
                                     "effect_steps": ["a", "b"]}})"),
                "/job/effect_steps: unknown field"));
