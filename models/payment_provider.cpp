@@ -32,22 +32,25 @@ ChargeReceipt PaymentProvider::charge(std::int64_t customer, const std::string& 
         }
     }
     // After the key: a retry of a charge that went through is answered as the first was.
-    // Only the effect proper writes the item's object: a later step writes elsewhere.
-    ObjectVersion scratch;
-    ObjectVersion& object = step.number == 1 ? objects_[{customer, period}] : scratch;
-    if (if_version && if_version->version != object.version) {
-        fields.push_back({"if_version", if_version->version});
-        fields.push_back({"version", object.version});
-        fields.push_back({"changed_by", object.written_by});
-        host_.record(trace_kind::provider_precondition_failed, fields);
-        ChargeReceipt receipt;
-        receipt.changed_since_read = true;
-        receipt.changed_by = object.written_by;
-        return receipt;
+    // Only a conditional write is judged by its object's version and makes a new one: under
+    // conditional_write every first step is one (a later step writes elsewhere), so no other
+    // write changes what a reader sees, and an unconditional design keeps no versions.
+    if (if_version) {
+        ObjectVersion& object = objects_[{customer, period}];
+        if (if_version->version != object.version) {
+            fields.push_back({"if_version", if_version->version});
+            fields.push_back({"version", object.version});
+            fields.push_back({"changed_by", object.written_by});
+            host_.record(trace_kind::provider_precondition_failed, fields);
+            ChargeReceipt receipt;
+            receipt.changed_since_read = true;
+            receipt.changed_by = object.written_by;
+            return receipt;
+        }
+        object = ObjectVersion{object.version + 1, client};
     }
     if (token) fields.push_back({"token", *token});
     if (if_version) fields.push_back({"if_version", if_version->version});
-    object = ObjectVersion{object.version + 1, client};
     const std::int64_t id = next_charge_id_++;
     if (idempotency_key && spec_.honours_keys) charges_by_key_[*idempotency_key] = KeptKey{id, customer, period, now};
     fields.push_back({"charge", id});

@@ -78,7 +78,7 @@ private:
     std::int64_t next_charge_id_ = 1;
     std::int64_t highest_token_ = 0;
     std::map<std::string, KeptKey> charges_by_key_;
-    std::map<std::pair<std::int64_t, std::string>, ObjectVersion> objects_;  // written at least once
+    std::map<std::pair<std::int64_t, std::string>, ObjectVersion> objects_;  // written conditionally at least once
     RequestsInFlight requests_;
 };
 
