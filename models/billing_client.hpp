@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/billing_database.hpp"
+#include "models/statement_relay.hpp"
 #include "models/statement_session.hpp"
 #include "models/vocabulary.hpp"
 #include "sim/host.hpp"
@@ -24,12 +25,13 @@ public:
     // `period` is the billing period (or the index hour) every statement names; `words`
     // name the table, its item column and the done status in the statements' text.
     // `statement_session` runs at the database with every statement (empty: a connection of
-    // the job's own): a statement on a session that has ended fails with a JobError.
+    // the job's own): a statement on a session that has ended fails with a JobError. With a
+    // `relay` (the lock's pooler) every statement goes through it.
     // With a `read_timeout`, a statement whose answer has not come that long after it was
     // sent fails; so does one whose connection is reset. Either throws JobError.
     BillingClient(Host host, Network& network, NodeId database_node, BillingDatabase* database, std::string period,
                   const Vocabulary& words = Vocabulary::defaults(), StatementSessionOf statement_session = {},
-                  std::optional<Duration> read_timeout = std::nullopt);
+                  StatementRelay* relay = nullptr, std::optional<Duration> read_timeout = std::nullopt);
 
     // SELECT status FROM renewals …
     Task<RenewalRow> read_renewal(std::int64_t customer);
@@ -70,6 +72,20 @@ private:
         };
     }
 
+    // The statement's request: to the database, or through the relay. A statement the relay
+    // could not run (its server connection failed under it) is answered as one on an ended
+    // session.
+    template <class AtDatabase>
+    auto statement(MessageText label, AtDatabase at_database) {
+        using Reply = decltype(at_database().value);
+        if (relay_ == nullptr)
+            return call(network_, host_, database_node_, std::move(label), std::move(at_database), read_timeout_);
+        return call_through<Reply>(
+            network_, host_, *relay_, std::move(label),
+            [at_database = std::move(at_database)](std::int64_t) { return at_database(); },
+            Answer<Reply>{Reply{}, "ERROR: server conn crashed?"}, read_timeout_);
+    }
+
     // The statement's result, or the error the job's code sees: no answer (`reset`: its
     // connection was reset), or the session it shared had ended. `statement` is its verb
     // ("UPDATE"), `item` the one it is about, if any.
@@ -96,6 +112,7 @@ private:
     };
     SqlNames names_;
     StatementSessionOf statement_session_;
+    StatementRelay* relay_ = nullptr;
     std::optional<Duration> read_timeout_;
 };
 

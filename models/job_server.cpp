@@ -15,7 +15,7 @@ JobServer::JobServer(Host host, Network& network, LockHolder* lock, JobResources
     : host_(host),
       lock_(lock),
       billing_(host, network, resources.billing_node, resources.billing, job.period_of_run(1), *resources.words,
-               resources.statement_session, job.read_timeout),
+               resources.statement_session, resources.statement_relay, job.read_timeout),
       provider_(host, network, resources.provider_node, resources.provider, job.period_of_run(1), job.charge_request,
                 *resources.words),
       place_(place),

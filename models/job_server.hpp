@@ -31,6 +31,8 @@ struct JobResources {
     // Run at the database with each billing statement: activity on the lock's session when
     // the job's statements share its connection (LockStoreClient::job_statement_session).
     StatementSessionOf statement_session;
+    // The pooler every billing statement goes through, when they share the lock's (pooled) connection.
+    StatementRelay* statement_relay = nullptr;
 };
 
 // Where this server stands among the job servers (for hash assignment).

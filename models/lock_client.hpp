@@ -16,6 +16,8 @@
 
 namespace locksim {
 
+class StatementRelay;  // models/statement_relay.hpp
+
 struct Lease {
     std::string key;
     std::string value;                  // what identifies this holder at the store
@@ -63,6 +65,9 @@ public:
     // with job_statements "lock-session"): activity on the session, which may have ended or
     // be inside a transaction. Empty when they run on a connection of their own.
     virtual StatementSessionOf job_statement_session() { return {}; }
+    // Where the job's statements go instead of the database when they share a pooled
+    // connection (PgBouncer lends them connections as it lends the lock's): null otherwise.
+    virtual StatementRelay* job_statement_relay() { return nullptr; }
 };
 
 // Stores that cannot queue a waiter (Redis, Redlock, a lease row): try, and when the

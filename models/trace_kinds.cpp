@@ -58,7 +58,9 @@ const std::vector<const KindSpec*>& all_trace_kinds() {
                                                     &trace_kind::connection_closed,
                                                     &trace_kind::provider_read,
                                                     &trace_kind::provider_precondition_failed,
-                                                    &trace_kind::db_rolled_back};
+                                                    &trace_kind::db_rolled_back,
+                                                    &trace_kind::connection_refused,
+                                                    &trace_kind::pooler_closed};
     return kinds;
 }
 

@@ -115,6 +115,15 @@ inline constexpr FieldSpec pooler_lent_fields[] = {
 inline constexpr KindSpec pooler_lent{"pooler.lent", "PgBouncer lent a server session to a client for one transaction",
                                       pooler_lent_fields};
 
+inline constexpr FieldSpec pooler_closed_fields[] = {
+    {"session", FieldType::integer, false, "the server session whose connection it closed"},
+    {"reason", FieldType::text, false, "why: server idle timeout, server lifetime over"},
+};
+inline constexpr KindSpec pooler_closed{
+    "pooler.closed",
+    "PgBouncer closed one of its server connections: the database ends that session, and every session lock on it",
+    pooler_closed_fields};
+
 inline constexpr FieldSpec store_loaded_fields[] = {
     {"keys", FieldType::integer, false, "how many keys it loaded"},
     {"persistence", FieldType::text, false,

@@ -122,6 +122,13 @@ Described network_event(const TraceEvent& event, const Context& context) {
                         context.name(event.node_ref("to")), format_duration_rounded(event.duration("after")),
                         event.integer("messages"), event.integer("messages") == 1 ? "" : "s"),
             EventTone::fault};
+    if (k == kind::connection_refused)
+        return EventText{
+            fmt::format("its connection to {} is reset: that process had crashed, and {} request{} "
+                        "waiting on it fail{}",
+                        context.name(event.node_ref("to")), event.integer("requests"),
+                        event.integer("requests") == 1 ? "" : "s", event.integer("requests") == 1 ? "s" : ""),
+            EventTone::fault};
     if (k == kind::connection_closed) {
         const std::int64_t orphaned = event.integer("orphaned");
         return EventText{fmt::format("closes its connection to {}{}", context.name(event.node_ref("to")),
@@ -302,6 +309,10 @@ Described store_event(const TraceEvent& event, const Context& context) {
     if (k == kind::db_session_ended)
         return EventText{fmt::format("ends {}'s session ({}): its locks go with it",
                                      context.name(event.node_ref("client")), event.text("reason")),
+                         EventTone::fault};
+    if (k == kind::pooler_closed)
+        return EventText{fmt::format("closes its connection of server session {} ({}): the database ends that session",
+                                     event.integer("session"), event.text("reason")),
                          EventTone::fault};
     if (k == kind::watch_fired)
         return EventText{

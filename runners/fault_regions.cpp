@@ -29,9 +29,11 @@ namespace {
 // events only. A fault on links (`links_to`: the nodes on the other side; empty: every
 // other node) is told apart by the events of the nodes at both ends: a message sent before
 // the cut gets through, one sent after it is lost, and each send or arrival is an event of
-// a node at one end.
+// a node at one end. A fault that resets the requests waiting on its target is told apart
+// by the sending of each request to it too.
 std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_end, const std::string& node,
-                                      bool strikes_links, const std::vector<std::string>& links_to) {
+                                      const ExploreShape& shape, const std::vector<std::string>& links_to) {
+    const bool strikes_links = shape.strikes_links;
     // A role (the lock holder) may be played by any node, and who plays it changes at an
     // event: every node's events tell its starts apart.
     const bool by_role = role_of(node) != nullptr;
@@ -47,9 +49,15 @@ std::vector<StartClass> start_classes(const Trace& baseline, Instant baseline_en
             assert(other_id.has_value());
             telling[other_id->index] = true;
         }
+    const std::optional<NodeId> target = by_role ? std::nullopt : baseline.find_node(node);
+    const auto tells = [&](const TraceEvent& event) {
+        if (telling[event.node.index]) return true;
+        return shape.resets_requests && target && event.kind == trace_kind::message_sent &&
+               event.node_ref("to") == *target;
+    };
     std::vector<Instant> firsts{Instant{}};
     for (const auto& event : baseline.events())
-        if (event.node != no_node && telling[event.node.index] && event.at + Duration{1} > firsts.back())
+        if (event.node != no_node && event.at + Duration{1} > firsts.back() && tells(event))
             firsts.push_back(event.at + Duration{1});
     std::vector<StartClass> classes;
     for (std::size_t k = 0; k < firsts.size(); ++k) {
@@ -255,8 +263,8 @@ std::vector<StartClass> family_start_classes(const DesignExploration& design, st
     assert(plan.ranged());
     std::vector<StartClass> classes;
     for (const auto& node : plan.targets) {
-        auto of_node = start_classes(design.baseline, design.baseline_end, node,
-                                     explore_shape(plan.kind)->strikes_links, plan.apart_from);
+        auto of_node =
+            start_classes(design.baseline, design.baseline_end, node, *explore_shape(plan.kind), plan.apart_from);
         classes.insert(classes.end(), of_node.begin(), of_node.end());
     }
     return classes;

@@ -16,11 +16,12 @@
 namespace locksim {
 namespace {
 
-// The figures put the first server on the left, the lock store's nodes next to
-// it, the other servers after them and the resources last.
+// The figures put the first server on the left, the lock store's nodes (or the pooler
+// in front of the database) next to it, the other servers after them and the resources last.
 std::vector<std::string> figure_lanes(const WorldSpec& world) {
     std::vector<std::string> lanes{world.servers.front()};
     lanes.insert(lanes.end(), world.store_nodes.begin(), world.store_nodes.end());
+    if (!world.pooler_node.empty()) lanes.push_back(world.pooler_node);
     lanes.insert(lanes.end(), world.servers.begin() + 1, world.servers.end());
     lanes.push_back(world.provider_node);
     lanes.push_back(world.billing_node);

@@ -161,6 +161,15 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
                         std::optional<ResetNotice> on_reset) {
     Link& l = link(from, to);
     Direction& way = from.index == l.low_end ? *l.upward : *l.downward;
+    const MessageId id = next_message_++;
+    if (in_reply_to && from.index < awaiting_reply_.size()) awaiting_reply_[from.index].erase(*in_reply_to);
+    const bool request = on_reset && !in_reply_to && connection != Connection::datagram;
+    // Awaits its reply from when it lands (a stalled one: from whenever it may).
+    const auto await_reply = [&](Instant lands) {
+        if (!request || !engine_.is_up(to)) return;
+        watch_server_crashes(to);
+        awaiting_reply_[to.index].emplace(id, AwaitingReply{from, lands, *on_reset});
+    };
 
     const Instant now = engine_.now();
     Instant delivery = now + l.delay.draw(way.random);
@@ -196,7 +205,6 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
     const bool duplicated =
         !lost && !stalls && !duplication.never() && way.random.chance(duplication.numerator, duplication.denominator);
 
-    const MessageId id = next_message_++;
     // The label is read only by the trace: made when it shows the message, or a duplicate.
     std::string label = tracing_messages_ || duplicated ? std::move(message).label() : std::string();
     if (tracing_messages_) {
@@ -224,6 +232,7 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
             watch_crashes_of(from);
             schedule_retransmission(stall_number);
         }
+        await_reply(now);
         Stall& stall = stalls_.at(stall_number);
         FieldList fields{{"id", static_cast<std::int64_t>(id)}, {"to", to}, {"cut", !way.cuts.empty()}};
         cause_field(fields, stall.cause);
@@ -236,6 +245,9 @@ MessageId Network::send(NodeId from, NodeId to, MessageText message, Delivery on
         cause_field(fields, held_cause);
         engine_.record(from, trace_kind::message_held, fields);
     }
+    await_reply(delivery);
+    if (request && !engine_.is_up(to) && engine_.crash_kind(to) == CrashKind::process)
+        refuse_if_still_down(delivery, id, from, to, std::move(*on_reset));
     // The message's label and handler move into its delivery; a duplicate gets copies.
     if (duplicated) {
         deliver(delivery, id, from, to, label, on_delivery, false);
@@ -304,6 +316,61 @@ void Network::watch_crashes_of(NodeId node) {
                 end_stall(number, machine);
             }
         }
+    });
+}
+
+void Network::watch_server_crashes(NodeId server) {
+    if (awaiting_reply_.size() <= server.index) {
+        awaiting_reply_.resize(server.index + 1);
+        server_crashes_watched_.resize(server.index + 1, false);
+    }
+    if (server_crashes_watched_[server.index]) return;
+    server_crashes_watched_[server.index] = true;
+    engine_.on_crash(server, [this, server] {
+        auto awaiting = std::move(awaiting_reply_[server.index]);
+        awaiting_reply_[server.index].clear();
+        // A dead machine's kernel went with it: nothing tells its callers.
+        if (engine_.crash_kind(server) == CrashKind::machine) return;
+        // A request it had received hears now (its kernel closes the socket); one still on
+        // its way hears when it lands on the closed port (the kernel answers it with a reset).
+        std::map<Instant, std::vector<std::pair<NodeId, ResetNotice>>> by_time;
+        for (auto& [id, waiting] : awaiting)
+            by_time[std::max(waiting.lands, engine_.now())].emplace_back(waiting.client, std::move(waiting.notice));
+        for (auto& [at, requests] : by_time) refuse(server, at, std::move(requests));
+    });
+}
+
+// The reset reaches the caller at `at`, unless the way back is cut then (the caller's own
+// deadline is all it has). One connection.refused per client, in the order of its first request.
+void Network::refuse(NodeId server, Instant at, std::vector<std::pair<NodeId, ResetNotice>> requests) {
+    std::vector<NodeId> clients;
+    for (const auto& [client, notice] : requests)
+        if (std::find(clients.begin(), clients.end(), client) == clients.end()) clients.push_back(client);
+    for (const NodeId client : clients) {
+        std::vector<ResetNotice> notices;
+        for (auto& [requester, notice] : requests)
+            if (requester == client) notices.push_back(std::move(notice));
+        engine_.schedule_at(at, client, [this, client, server, notices = std::move(notices)]() mutable {
+            if (!direction(server, client).cuts.empty()) return;
+            engine_.record(client, trace_kind::connection_refused,
+                           {{"to", server}, {"requests", static_cast<std::int64_t>(notices.size())}});
+            for (auto& notice : notices) notice.notify();
+        });
+    }
+}
+
+// Checked before the delivery, which is scheduled after it for the same instant: if the
+// process came back meanwhile, the request is delivered and awaits its reply as any other.
+void Network::refuse_if_still_down(Instant at, MessageId id, NodeId from, NodeId to, ResetNotice on_reset) {
+    engine_.schedule_at(at, no_node, [this, id, from, to, on_reset = std::move(on_reset)]() mutable {
+        if (engine_.is_up(to)) {
+            watch_server_crashes(to);
+            awaiting_reply_[to.index].emplace(id, AwaitingReply{from, engine_.now(), std::move(on_reset)});
+            return;
+        }
+        std::vector<std::pair<NodeId, ResetNotice>> requests;
+        requests.emplace_back(from, std::move(on_reset));
+        refuse(to, engine_.now(), std::move(requests));
     });
 }
 

@@ -141,6 +141,11 @@ public:
     // sent after.
     // A message on a stream that the link cannot carry now waits for the stream's
     // retransmission (message.stalled); if the stream is reset first, `on_reset` runs.
+    // A request (on_reset given, not a datagram, not a reply) also hears of a crash of the
+    // receiver's process before it replies: the dead process's kernel resets the connection
+    // (connection.refused) at the crash if the request had landed, or when it lands on the
+    // closed port, as for a request sent while the process is down. A crashed machine
+    // answers nothing: its callers wait for their own deadlines.
     MessageId send(NodeId from, NodeId to, MessageText message, Delivery on_delivery,
                    std::optional<MessageId> in_reply_to = std::nullopt, Connection connection = Connection::shared,
                    std::optional<ResetNotice> on_reset = std::nullopt);
@@ -242,9 +247,26 @@ private:
     // A crash of `node` ends the streams it was sending on: called the first time one of
     // its messages stalls.
     void watch_crashes_of(NodeId node);
+    // A crash of `server`'s process resets the connections of the requests that await its
+    // reply: called the first time a request is sent to it.
+    void watch_server_crashes(NodeId server);
+    // Each client of `requests` hears that its connection was refused (connection.refused).
+    void refuse(NodeId server, Instant at, std::vector<std::pair<NodeId, ResetNotice>> requests);
+    // A request on a stream to a process that is down: refused when it lands at `at` if the
+    // process is still down.
+    void refuse_if_still_down(Instant at, MessageId id, NodeId from, NodeId to, ResetNotice on_reset);
 
     std::map<std::uint64_t, Stall> stalls_;  // by number, the order they began in
     std::vector<bool> crashes_watched_;      // by node index
+    // A request whose reply has not been sent yet, and who waits for it.
+    struct AwaitingReply {
+        NodeId client;
+        Instant lands;  // when it reaches the server (a stalled one: when it stalled)
+        ResetNotice notice;
+    };
+    // By the serving node's index, each by request id (the order they were sent in).
+    std::vector<std::map<MessageId, AwaitingReply>> awaiting_reply_;
+    std::vector<bool> server_crashes_watched_;  // by node index
     std::uint64_t next_stall_ = 0;
 
     Engine& engine_;

@@ -17,8 +17,10 @@
 // What this leaves out: the round-trip time a real stack measures (its timeout starts at
 // the minimum here), acknowledgements (an attempt gets through when its direction is open;
 // a cut of the reverse direction alone never resets a connection), keepalive probes (their
-// default idle time, two hours, is past most horizons) and the receiver's side of a crash
-// (a restarted peer's kernel would answer with a reset).
+// default idle time, two hours, is past most horizons) and a crashed machine's side once it
+// boots again (its kernel would answer a retransmission with a reset). A crashed process's
+// side is modelled (Network::send): its kernel resets the connections of the requests that
+// wait on it, and refuses those that reach it while it is down.
 #include "sim/time.hpp"
 
 namespace locksim::tcp_stream {

@@ -311,6 +311,16 @@ inline constexpr KindSpec connection_reset{
     "was reset: its messages are lost and both ends see an error",
     connection_reset_fields};
 
+inline constexpr FieldSpec connection_refused_fields[] = {
+    {"to", FieldType::node, false, "the node whose process had crashed"},
+    {"requests", FieldType::integer, false, "the requests on it that were waiting for a reply, each failing"},
+};
+inline constexpr KindSpec connection_refused{
+    "connection.refused",
+    "the process at the other end had crashed (or was down when a request reached it): its kernel answered with a "
+    "reset, and every request waiting on that connection fails at once",
+    connection_refused_fields};
+
 inline constexpr FieldSpec connection_closed_fields[] = {
     {"to", FieldType::node, false, "the other end of the stream"},
     {"orphaned", FieldType::integer, false,

@@ -194,7 +194,7 @@ TEST_CASE("locksim kinds lists every kind of trace event with its typed fields")
     const auto json = run_locksim("kinds --format json");
     REQUIRE(json.exit_code == 0);
     const auto kinds = nlohmann::json::parse(json.out);
-    CHECK(kinds.size() == 56);
+    CHECK(kinds.size() == 58);
     const auto& granted = kinds.at(0);
     CHECK(granted.at("name") == "lock.granted");
     CHECK(granted.at("fields").at(0) == nlohmann::json{{"name", "key"},

@@ -765,3 +765,65 @@ TEST_CASE("a stream over a lossy link loses nothing: each lost segment is retran
     CHECK(events_of(world.engine, trace_kind::message_lost.name).empty());
     CHECK(events_of(world.engine, trace_kind::message_stalled.name).size() > 50);
 }
+
+namespace {
+// At 2 s, a call whose handler keeps the server busy for 10 s before it answers.
+Task<Answer<int>> answer_after_ten_seconds(Host server) {
+    co_await server.sleep(10_s);
+    co_return Answer<int>{42, "42"};
+}
+Task<void> ask_slow_server(TwoNodes& world, std::optional<int>& got, std::optional<Instant>& ended) {
+    const Host client(world.engine, world.client);
+    co_await client.sleep(2_s);
+    auto request = call(world.network, client, world.store, "GET",
+                        [server = Host(world.engine, world.store)] { return answer_after_ten_seconds(server); });
+    got = co_await request;
+    ended = world.engine.now();
+}
+}  // namespace
+
+TEST_CASE(
+    "a crash of the server's process resets the connection of a request awaiting its reply; a machine's crash does "
+    "not") {
+    for (const CrashKind kind : {CrashKind::process, CrashKind::machine}) {
+        INFO(to_string(kind));
+        TwoNodes world(DelayModel::fixed(1_ms));
+        std::optional<Instant> ended;
+        std::optional<int> answer = 7;
+        world.engine.spawn(world.client, ask_slow_server(world, answer, ended));
+        world.engine.schedule_at(at(5_s), no_node, [&world, kind] { world.engine.crash(world.store, "test", kind); });
+        world.engine.run(at(60_min));
+        const auto refused = events_of(world.engine, trace_kind::connection_refused.name);
+        if (kind == CrashKind::process) {
+            REQUIRE(ended.has_value());
+            CHECK(*ended == at(5_s));
+            CHECK_FALSE(answer.has_value());
+            REQUIRE(refused.size() == 1);
+            CHECK(refused[0]->integer("requests") == 1);
+        } else {
+            CHECK_FALSE(ended.has_value());  // nothing tells it: it waits for its own deadline
+            CHECK(refused.empty());
+        }
+    }
+}
+
+TEST_CASE(
+    "a request that reaches a crashed process is refused when it lands; one that lands after the restart is served") {
+    const auto ask_at = [](Duration restart_at) {
+        TwoNodes world(DelayModel::fixed(1_ms));
+        std::optional<Instant> ended;
+        std::optional<int> answer = 7;
+        world.engine.schedule_at(at(1_s), no_node, [&world] { world.engine.crash(world.store, "test"); });
+        world.engine.schedule_at(at(restart_at), no_node, [&world] { world.engine.restart(world.store); });
+        world.engine.spawn(world.client, ask_without_timeout(world, answer, ended));
+        world.engine.run(at(60_min));
+        return std::pair{answer, ended};
+    };
+    const auto [refused, refused_at] = ask_at(10_s);
+    CHECK_FALSE(refused.has_value());
+    CHECK(refused_at == at(2_s + 1_ms));
+    // Sent at 2 s while it was down; it is back when the request lands, 1 ms later.
+    const auto [served, served_at] = ask_at(2_s + 500_us);
+    CHECK(served == std::optional<int>(42));
+    CHECK(served_at == at(2_s + 2_ms));
+}

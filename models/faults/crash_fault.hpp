@@ -62,6 +62,7 @@ struct CrashFault {
         .no_end = "stays down",
         .no_end_gerund = "staying down",
         .has_end = true,
+        .resets_requests = true,
         .name = "crash",
         .listing = "crashes, restarting after",
         .size_joint = ", back after ",

@@ -35,6 +35,10 @@ struct ExploreShape {
     // at either end of a link it cuts (every node, when the other side is every node) can
     // separate two starts, not only the target's.
     bool strikes_links = false;
+    // The fault resets the requests waiting on the target (a crash: its kernel refuses
+    // them, sim/network.hpp), so whether a request had been sent to it before the start
+    // tells two starts apart: its sender's sending is an event of the sender's.
+    bool resets_requests = false;
     // The member that names the nodes the target is cut off from ("apart_from"); the
     // family's key then holds [[target], [those nodes]]. Empty: the family has none.
     std::string_view other_side_field;

@@ -138,6 +138,8 @@ Task<std::string> ConsulLockClient::watch_for_loss(const Lease& lease) {
             [store = &store_, key = lease.key, index] { return answer_when_changed(store, key, index); },
             consul_blocking_query_wait + spec_.request_timeout);
         const auto state = co_await request;
+        if (!state && request.was_reset())
+            co_return "lock lost: its watch's connection was reset (the server's process had died)";
         if (!state)
             co_return fmt::format(
                 "lock lost: its watch on the key got no answer within the query's {} wait and {} request timeout",

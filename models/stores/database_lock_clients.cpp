@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "models/stores/database_locks.hpp"
+#include "models/stores/pgbouncer.hpp"
 #include "models/stores/store_registry.hpp"
-#include "models/stores/transaction_pool.hpp"
 #include "sim/duration_text.hpp"
 #include "sim/rpc.hpp"
 
@@ -25,25 +25,6 @@ std::string try_advisory_xact_lock_sql(const std::string& key) {
 
 std::string advisory_unlock_sql(const std::string& key) {
     return fmt::format("SELECT pg_advisory_unlock(hashtext('{}'))", key);
-}
-
-// The database's kernel resets the connection of a client whose machine died at `died`
-// once keepalive has probed it unanswered. A statement still on the wire at the death
-// arrives later and starts the count again, so the deadline is read anew when it falls due.
-void keepalive_gives_up(Engine& engine, DatabaseLocks& locks, NodeId database, std::int64_t session,
-                        TcpKeepalives keepalives, Instant died) {
-    const auto heard = locks.last_heard(session);
-    if (!heard) return;  // the session has ended already
-    const Instant now = engine.monotonic_now(database);
-    // Heard after the death: a statement that was on the wire, and no probe answered since.
-    const Instant due = *heard > died ? *heard + keepalives.gives_up_after() : keepalives.gives_up_at(*heard, died);
-    if (due > now) {
-        engine.schedule_after(database, due - now, [&engine, &locks, database, session, keepalives, died] {
-            keepalive_gives_up(engine, locks, database, session, keepalives, died);
-        });
-        return;
-    }
-    locks.end_session(session, "TCP keepalive gave up on a dead machine");
 }
 
 // One client's connection: its session, the statements it sends, and what a crash leaves
@@ -134,8 +115,8 @@ private:
     void connection_closed() {
         if (!session_) return;
         if (host_.engine().crash_kind(host_.id()) == CrashKind::machine) {
-            keepalive_gives_up(host_.engine(), *locks_, database_, *session_, spec_.tcp_keepalives,
-                               host_.engine().monotonic_now(database_));
+            end_when_keepalive_gives_up(host_.engine(), *locks_, database_, *session_, spec_.tcp_keepalives,
+                                        host_.engine().monotonic_now(database_));
         } else {
             network_->send(host_.id(), database_, "connection closed (process died)",
                            [locks = locks_, session = *session_] { locks->end_session(session, "connection closed"); });
@@ -199,74 +180,58 @@ private:
     DatabaseConnection connection_;
 };
 
-// An advisory lock taken through the pooler: the same statements, each on whatever server
-// session the pool lends. Nothing ties the lock to this client: a release may land on
-// another session (and unlock nothing), and another client lent the holding session holds
-// the lock too. The pooler keeps its server sessions when a client dies.
+// An advisory lock taken through the pooler: the same statements, sent to PgBouncer, each
+// run on whatever server connection it lends. Nothing ties the lock to this client: a
+// release may land on another session (and unlock nothing), another client lent the
+// holding session holds the lock too, and the lock goes when PgBouncer closes that
+// connection. The pooler keeps its server connections when a client dies.
 class PooledAdvisoryLockClient final : public PollingLockClient {
 public:
-    PooledAdvisoryLockClient(Host host, Network& network, NodeId database, TransactionPool& pool, DatabaseLocks& locks,
-                             const LockSpec& spec)
-        : PollingLockClient(host, spec.retry),
-          network_(network),
-          database_(database),
-          pool_(pool),
-          locks_(locks),
-          spec_(spec) {}
+    PooledAdvisoryLockClient(Host host, Network& network, PgBouncer& pooler, DatabaseLocks& locks, const LockSpec& spec)
+        : PollingLockClient(host, spec.retry), network_(network), pooler_(pooler), locks_(locks), spec_(spec) {}
 
     Task<ExtendResult> extend(const Lease&) override {
-        auto request = call(
-            network_, host_, database_, "SELECT 1 (pgbouncer)",
-            [pool = &pool_, locks = &locks_, client = host_.id()] {
-                return pool->run(client, [locks](std::int64_t session) {
-                    const bool alive = locks->touch(session);
-                    return Answer<bool>{alive, fmt::format("1 (server session {})", session)};
-                });
+        auto request = call_through<bool>(
+            network_, host_, pooler_, "SELECT 1",
+            [](std::int64_t session) {
+                return Answer<bool>{true, fmt::format("1 (server session {})", session)};
             },
-            spec_.request_timeout);
+            Answer<bool>{false, "ERROR: server conn crashed?"}, spec_.request_timeout);
         const auto alive = co_await request;
-        if (!alive) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
+        if (!alive || !*alive) co_return ExtendResult{ExtendResult::Outcome::no_reply, {}};
         co_return ExtendResult{ExtendResult::Outcome::extended, never};
     }
 
     // With job_statements "lock-session" the job's statements go through the pooler too,
-    // each a transaction on whichever session it lends.
-    StatementSessionOf job_statement_session() override {
-        if (spec_.job_statements != JobStatements::lock_session) return {};
-        return [pool = &pool_, locks = &locks_, client = host_.id()] {
-            pool->run(client, [locks](std::int64_t session) { return locks->touch(session); });
-            return StatementSession{};  // its own transaction on a lent session, committed at once
-        };
+    // each a transaction on whichever connection it lends.
+    StatementRelay* job_statement_relay() override {
+        return spec_.job_statements == JobStatements::lock_session ? &pooler_ : nullptr;
     }
 
     Task<void> release(const Lease& lease) override {
-        auto request = call(
-            network_, host_, database_, advisory_unlock_sql(lease.key) + " (pgbouncer)",
-            [pool = &pool_, locks = &locks_, client = host_.id(), key = lease.key] {
-                return pool->run(client, [locks, &key](std::int64_t session) {
-                    const auto unlocked = locks->advisory_unlock(session, key);
-                    return Answer<std::optional<bool>>{
-                        unlocked, fmt::format("{} (server session {})", unlocked && *unlocked ? "t" : "f", session)};
-                });
+        auto request = call_through<std::optional<bool>>(
+            network_, host_, pooler_, advisory_unlock_sql(lease.key),
+            [locks = &locks_, key = lease.key](std::int64_t session) {
+                const auto unlocked = locks->advisory_unlock(session, key);
+                return Answer<std::optional<bool>>{
+                    unlocked, fmt::format("{} (server session {})", unlocked && *unlocked ? "t" : "f", session)};
             },
-            spec_.request_timeout);
+            Answer<std::optional<bool>>{std::nullopt, "ERROR: server conn crashed?"}, spec_.request_timeout);
         co_await request;
     }
 
 protected:
     Task<std::optional<Lease>> try_acquire() override {
         const std::string key = spec_.key;
-        auto request = call(
-            network_, host_, database_, try_advisory_lock_sql(key) + " (pgbouncer)",
-            [pool = &pool_, locks = &locks_, client = host_.id(), key] {
-                return pool->run(client, [locks, &key](std::int64_t session) {
-                    const auto taken = locks->try_advisory_lock(session, key);
-                    const bool granted = taken && *taken;
-                    return Answer<std::pair<bool, std::int64_t>>{
-                        {granted, session}, fmt::format("{} (server session {})", granted ? "t" : "f", session)};
-                });
+        auto request = call_through<std::pair<bool, std::int64_t>>(
+            network_, host_, pooler_, try_advisory_lock_sql(key),
+            [locks = &locks_, key](std::int64_t session) {
+                const auto taken = locks->try_advisory_lock(session, key);
+                const bool granted = taken && *taken;
+                return Answer<std::pair<bool, std::int64_t>>{
+                    {granted, session}, fmt::format("{} (server session {})", granted ? "t" : "f", session)};
             },
-            spec_.request_timeout);
+            Answer<std::pair<bool, std::int64_t>>{{false, 0}, "ERROR: server conn crashed?"}, spec_.request_timeout);
         const auto taken = co_await request;
         if (!taken || !taken->first) co_return std::nullopt;
         co_return Lease{key, fmt::format("server session {}", taken->second), std::nullopt, never};
@@ -274,8 +239,7 @@ protected:
 
 private:
     Network& network_;
-    NodeId database_;
-    TransactionPool& pool_;
+    PgBouncer& pooler_;
     DatabaseLocks& locks_;
     LockSpec spec_;
 };
@@ -323,7 +287,7 @@ private:
 };
 
 // `Client`: the lock a job server takes on a connection of its own; an advisory lock
-// through PgBouncer takes it on whichever connection the pool lends.
+// through PgBouncer takes it on whichever connection the pooler lends.
 template <class Client>
 class DatabaseLockDeployment final : public StoreDeployment {
 public:
@@ -332,15 +296,16 @@ public:
           database_(context.node(context.world.billing_node)),
           locks_(Host(context.engine, database_),
                  {context.world.lock.idle_session_timeout, context.world.lock.idle_in_transaction_timeout}) {
-        if (context.world.lock.pooler)
-            pool_.emplace(Host(context.engine, database_), locks_, *context.world.lock.pooler);
+        const LockSpec& lock = context.world.lock;
+        if (lock.pooler)
+            pooler_.emplace(Host(context.engine, context.node(context.world.pooler_node)), context.network, database_,
+                            locks_, *lock.pooler, lock.tcp_keepalives);
     }
 
     using StoreDeployment::client_for;
     std::unique_ptr<LockStoreClient> client_for(const Host& server, const LockSpec& lock) override {
-        if (pool_)
-            return std::make_unique<PooledAdvisoryLockClient>(server, context_.network, database_, *pool_, locks_,
-                                                              lock);
+        if (pooler_)
+            return std::make_unique<PooledAdvisoryLockClient>(server, context_.network, *pooler_, locks_, lock);
         return std::make_unique<Client>(server, context_.network, database_, locks_, lock);
     }
 
@@ -351,7 +316,7 @@ private:
     StoreContext context_;
     NodeId database_;
     DatabaseLocks locks_;
-    std::optional<TransactionPool> pool_;  // PgBouncer runs beside the database
+    std::optional<PgBouncer> pooler_;  // on a node of its own, between the servers and the database
 };
 
 }  // namespace

@@ -202,4 +202,23 @@ void DatabaseLocks::release(std::map<std::string, Held>& locks, const std::strin
     row_released_.notify_all(host_.engine());
 }
 
+// The database's kernel resets the connection of a client whose machine died at `died`
+// once keepalive has probed it unanswered. A statement still on the wire at the death
+// arrives later and starts the count again, so the deadline is read anew when it falls due.
+void end_when_keepalive_gives_up(Engine& engine, DatabaseLocks& locks, NodeId database, std::int64_t session,
+                                 TcpKeepalives keepalives, Instant died) {
+    const auto heard = locks.last_heard(session);
+    if (!heard) return;  // the session has ended already
+    const Instant now = engine.monotonic_now(database);
+    // Heard after the death: a statement that was on the wire, and no probe answered since.
+    const Instant due = *heard > died ? *heard + keepalives.gives_up_after() : keepalives.gives_up_at(*heard, died);
+    if (due > now) {
+        engine.schedule_after(database, due - now, [&engine, &locks, database, session, keepalives, died] {
+            end_when_keepalive_gives_up(engine, locks, database, session, keepalives, died);
+        });
+        return;
+    }
+    locks.end_session(session, "TCP keepalive gave up on a dead machine");
+}
+
 }  // namespace locksim

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "models/stores/lock_spec.hpp"
 #include "models/stores/store_deployment.hpp"
 #include "sim/condition.hpp"
 
@@ -93,5 +94,11 @@ private:
     Condition row_released_;
     std::function<void(std::int64_t, bool)> transaction_ended_;
 };
+
+// The database's kernel resets the connection of a client whose machine died at `died`
+// (the database's monotonic clock) once TCP keepalive has probed it unanswered: then the
+// session ends, and its locks with it.
+void end_when_keepalive_gives_up(Engine& engine, DatabaseLocks& locks, NodeId database, std::int64_t session,
+                                 TcpKeepalives keepalives, Instant died);
 
 }  // namespace locksim

@@ -157,9 +157,10 @@ struct ConsulSpec {
     Duration lock_delay = seconds(15);
 };
 
-// PgBouncer in transaction mode (pool_mode = transaction) between the servers and the
-// database: each statement outside a transaction runs on a server connection the pooler
-// lends from a pool it shares among all clients (models/stores/transaction_pool.hpp).
+// PgBouncer in transaction mode (pool_mode = transaction) on a node of its own between the
+// servers and the database: each statement outside a transaction runs on a server
+// connection the pooler lends from a pool it shares among all clients
+// (models/stores/pgbouncer.hpp).
 struct PoolerSpec {
     static constexpr CountRange pool_size_range{1, 1000};
     static constexpr CountRange min_pool_size_range{0, 1000};
@@ -169,6 +170,10 @@ struct PoolerSpec {
     // Which idle connection is lent first: false, the one released last (PgBouncer's LIFO);
     // true, the one idle longest.
     bool server_round_robin = false;
+    // A connection open this long is closed when it comes back idle (0: used once).
+    Duration server_lifetime = seconds(3600);
+    // A connection idle this long is closed (0: never).
+    Duration server_idle_timeout = seconds(600);
 };
 
 // db-*: where the job's own statements (its billing reads and writes) run.

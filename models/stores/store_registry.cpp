@@ -218,6 +218,7 @@ std::vector<std::string> store_node_names(const LockSpec& lock) {
 }
 
 bool is_store_node_name(std::string_view name) {
+    if (name == pooler_node_name) return true;
     for (const StoreEntry& store : all_stores())
         for (std::string_view prefix : {store.nodes.first, store.nodes.numbered, store.nodes.last})
             if (!prefix.empty() && name.starts_with(prefix)) return true;

@@ -89,7 +89,9 @@ std::string stores_taking(const LockOption& option);
 // The store's nodes, as the lock configures them: "lock-store"; "redis-primary",
 // "redis-replica-1", …, "sentinel"; "redis-1" … "redis-5"; "zk-1" …; "etcd-1" …; "consul".
 std::vector<std::string> store_node_names(const LockSpec& lock);
-// Whether some store names a node so, or a name starts like one: not for a server.
+// The node PgBouncer runs on, for a lock taken through it (lock.pooler).
+inline constexpr std::string_view pooler_node_name = "pgbouncer";
+// Whether some store names a node so, or a name starts like one (or the pooler's): not for a server.
 bool is_store_node_name(std::string_view name);
 
 bool has_primary(StoreKind store);

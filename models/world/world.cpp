@@ -101,6 +101,7 @@ private:
     void add_nodes() {
         for (const auto& server : spec_.servers) engine_.add_node(server, clock_of(server));
         for (const auto& store_node : spec_.store_nodes) engine_.add_node(store_node, clock_of(store_node));
+        if (!spec_.pooler_node.empty()) engine_.add_node(spec_.pooler_node, clock_of(spec_.pooler_node));
         for (const auto* service : {&spec_.provider_node, &spec_.billing_node})
             engine_.add_node(*service, clock_of(*service));
     }
@@ -123,6 +124,7 @@ private:
                 auto& client = clients_.emplace_back(store_->client_for(host));
                 holder = holders_.emplace_back(std::make_unique<LockHolder>(host, *client, spec_.lock)).get();
                 own.statement_session = client->job_statement_session();
+                own.statement_relay = client->job_statement_relay();
             }
             const std::size_t index = servers_.size();
             auto& server = servers_.emplace_back(

@@ -65,9 +65,11 @@ TcpKeepalives read_tcp_keepalives(const JsonReader& field) {
     return keepalives;
 }
 
-// PgBouncer in transaction mode: {"pool_size": 20, "min_pool_size": 0, "server_round_robin": false}.
+// PgBouncer in transaction mode: {"pool_size": 20, "min_pool_size": 0, "server_round_robin": false,
+// "server_lifetime": "1h", "server_idle_timeout": "10m"}.
 PoolerSpec read_pooler(const JsonReader& field) {
-    field.allow_only({"mode", "pool_size", "min_pool_size", "server_round_robin"});
+    field.allow_only(
+        {"mode", "pool_size", "min_pool_size", "server_round_robin", "server_lifetime", "server_idle_timeout"});
     if (field.has("mode") && field["mode"].string() != "transaction")
         field["mode"].fail(
             "expected \"transaction\": in session mode a client keeps its server connection, as without a "
@@ -77,6 +79,10 @@ PoolerSpec read_pooler(const JsonReader& field) {
     if (field.has("min_pool_size"))
         pooler.min_pool_size = read_count(field["min_pool_size"], PoolerSpec::min_pool_size_range);
     if (field.has("server_round_robin")) pooler.server_round_robin = field["server_round_robin"].boolean();
+    for (auto [name, duration] : {std::pair{"server_lifetime", &PoolerSpec::server_lifetime},
+                                  std::pair{"server_idle_timeout", &PoolerSpec::server_idle_timeout}}) {
+        if (field.has(name)) pooler.*duration = field[name].duration();  // 0s: as PgBouncer's 0
+    }
     return pooler;
 }
 

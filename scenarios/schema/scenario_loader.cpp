@@ -108,6 +108,7 @@ public:
         world.servers = read_servers(root_["servers"]);
         world.lock = read_lock(root_["lock"]);
         world.store_nodes = store_node_names(world.lock);
+        if (world.lock.pooler) world.pooler_node = pooler_node_name;
         world.billing_node = services_.database;
         world.provider_node = services_.provider;
         nodes_ = node_names(world);
@@ -608,6 +609,7 @@ Scenario parse_scenario(std::string_view text, const std::string& file, const st
 std::vector<std::string> node_names(const WorldSpec& world) {
     std::vector<std::string> nodes = world.servers;
     nodes.insert(nodes.end(), world.store_nodes.begin(), world.store_nodes.end());
+    if (!world.pooler_node.empty()) nodes.push_back(world.pooler_node);
     nodes.push_back(world.provider_node);
     nodes.push_back(world.billing_node);
     return nodes;

@@ -127,6 +127,10 @@ public:
             world_.store_nodes.clear();
         }
         std::vector<std::string> names = store_nodes_of(store);
+        if (store == "postgres" && case_.value("server", json::object()).contains("pooler")) {
+            world_.pooler_node = std::string(pooler_node_name);  // PgBouncer on a node of its own
+            names.push_back(world_.pooler_node);
+        }
         for (const auto& [name, _] : case_.at("clients").items()) {
             names.push_back(name);
             clients_.push_back(name);
