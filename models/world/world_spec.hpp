@@ -166,7 +166,7 @@ struct LinkSpec {
 struct WorldSpec {
     std::vector<std::string> servers;
     std::vector<std::string> store_nodes;  // the lock store's nodes, named after the store kind
-    std::string pooler_node;  // the connection pooler's, when the lock is taken through one
+    std::string pooler_node;               // the connection pooler's, when the lock is taken through one
     std::string billing_node;
     std::string provider_node;
     std::map<std::string, ClockSettings> clocks;  // nodes not listed keep perfect clocks
