@@ -12,6 +12,13 @@ const TraceEvent* unanswered_request(const Trace& trace, NodeId server, Instant 
     std::map<std::int64_t, const TraceEvent*> open;   // request id → its message.sent
     std::map<std::int64_t, std::int64_t> request_of;  // reply id → the request it answers
     for (const TraceEvent& event : trace.events()) {
+        // A reset of the connection ends the wait of every request on it, with an error.
+        if ((event.kind == trace_kind::connection_refused || event.kind == trace_kind::connection_reset) &&
+            event.node == server) {
+            std::erase_if(
+                open, [&event](const auto& request) { return request.second->node_ref("to") == event.node_ref("to"); });
+            continue;
+        }
         if (event.kind != trace_kind::message_sent && event.kind != trace_kind::message_delivered) continue;
         if (event.kind == trace_kind::message_sent) {
             if (event.has("reply_to")) {

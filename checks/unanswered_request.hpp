@@ -9,7 +9,8 @@ namespace locksim {
 
 // The last request `server` sent since `since` whose reply it never received, as the kept
 // trace shows it: what a job hung on a lost reply waits for. Null where the trace kept no
-// messages (a sweep's runs) or every request was answered.
+// messages (a sweep's runs) or every request was answered, or failed with its connection
+// (connection.refused, connection.reset).
 const TraceEvent* unanswered_request(const Trace& trace, NodeId server, Instant since);
 
 }  // namespace locksim

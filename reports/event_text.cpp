@@ -122,13 +122,14 @@ Described network_event(const TraceEvent& event, const Context& context) {
                         context.name(event.node_ref("to")), format_duration_rounded(event.duration("after")),
                         event.integer("messages"), event.integer("messages") == 1 ? "" : "s"),
             EventTone::fault};
-    if (k == kind::connection_refused)
+    if (k == kind::connection_refused) {
+        const std::int64_t requests = event.integer("requests");
         return EventText{
-            fmt::format("its connection to {} is reset: that process had crashed, and {} request{} "
-                        "waiting on it fail{}",
-                        context.name(event.node_ref("to")), event.integer("requests"),
-                        event.integer("requests") == 1 ? "" : "s", event.integer("requests") == 1 ? "s" : ""),
+            fmt::format("its connection to {} is reset: that process is down, and {} request{} on it fail{}",
+                        context.name(event.node_ref("to")), requests, requests == 1 ? "" : "s",
+                        requests == 1 ? "s" : ""),
             EventTone::fault};
+    }
     if (k == kind::connection_closed) {
         const std::int64_t orphaned = event.integer("orphaned");
         return EventText{fmt::format("closes its connection to {}{}", context.name(event.node_ref("to")),

@@ -783,7 +783,7 @@ Task<void> ask_slow_server(TwoNodes& world, std::optional<int>& got, std::option
 }  // namespace
 
 TEST_CASE(
-    "a crash of the server's process resets the connection of a request awaiting its reply; a machine's crash does "
+    "a crash of the server's process resets the connection of a request awaiting its reply, a machine's crash does "
     "not") {
     for (const CrashKind kind : {CrashKind::process, CrashKind::machine}) {
         INFO(to_string(kind));
@@ -808,7 +808,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a request that reaches a crashed process is refused when it lands; one that lands after the restart is served") {
+    "a request that reaches a crashed process is refused when it lands, and one that lands after the restart is "
+    "served") {
     const auto ask_at = [](Duration restart_at) {
         TwoNodes world(DelayModel::fixed(1_ms));
         std::optional<Instant> ended;

@@ -232,7 +232,7 @@ TEST_CASE("pgbouncer: server_lifetime closes a connection past its age, and the 
 // A crashed process's sockets are closed by its kernel: the database sees each of
 // PgBouncer's connections close and ends its session. A crashed machine closes nothing:
 // the sessions wait for the database's TCP keepalive (2 h 11 min 15 s by default).
-TEST_CASE("pgbouncer: its process's crash ends every session it had open and their locks; its machine's does not") {
+TEST_CASE("pgbouncer: its process's crash ends every session it had open and their locks, its machine's does not") {
     for (const CrashKind kind : {CrashKind::process, CrashKind::machine}) {
         INFO(to_string(kind));
         PoolWorld world(pool_settings(5, 0, false));
