@@ -37,16 +37,17 @@ std::string advice(const FaultEffect& effect, const DesignOutcome& design) {
 }
 
 // "fault 1 (/faults/0) struck server-2 at 6.000s, which was not holding the lock".
-std::string what_it_struck(const DesignOutcome& design, const FaultEffect& effect) {
+std::string what_it_struck(const DesignOutcome& design, const FaultEffect& effect, FaultNaming naming) {
     std::vector<std::string> strikes;
     for (const auto& strike : effect.struck) strikes.push_back(describe_strike(design.trace, strike));
     const std::string what = strikes.empty() ? "never struck" : fmt::format("{}", fmt::join(strikes, "; "));
+    if (naming == FaultNaming::number_only) return fmt::format("fault {} {}", effect.fault + 1, what);
     return fmt::format("fault {} (/faults/{}) {}", effect.fault + 1, effect.fault, what);
 }
 
 }  // namespace
 
-std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed) {
+std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed, FaultNaming naming) {
     std::vector<std::string> lines;
     if (!design.faults) return lines;
     for (const auto& effect : design.faults->each) {
@@ -54,7 +55,7 @@ std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool
         const std::string_view same = effect.without_it.no_story_change()
                                           ? "the run without it tells the same story"
                                           : "the run without it counts the same on every safety metric";
-        lines.push_back(fmt::format("{}; {}.{}", what_it_struck(design, effect), same, advice(effect, design)));
+        lines.push_back(fmt::format("{}; {}.{}", what_it_struck(design, effect, naming), same, advice(effect, design)));
     }
     return lines;
 }
@@ -72,7 +73,7 @@ std::string describe_missed_faults(const DesignOutcome& design) {
     if (!design.faults) return "";
     std::vector<std::string> missed;
     for (const auto& effect : design.faults->each)
-        if (effect.missed()) missed.push_back(what_it_struck(design, effect));
+        if (effect.missed()) missed.push_back(what_it_struck(design, effect, FaultNaming::with_pointer));
     if (const std::size_t drawn = design.faults->drawn_strikes; drawn > 0 && !design.faults->reached_the_lock)
         missed.push_back(fmt::format("{} strike{} of faults drawn from the seed, none of which reached the lock", drawn,
                                      drawn == 1 ? "" : "s"));

@@ -12,8 +12,11 @@ namespace locksim {
 // without it tells the same story. To strike whoever holds the lock then, target {"role":
 // "holder"}." One per inert fault of the design, in file order.
 // `only_missed`: leave out faults the design absorbed (they reached the lock), as `check`
-// does, which warns only about faults that proved nothing.
-std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed = false);
+// does, which warns only about faults that proved nothing. A page for readers rather than
+// the file's author names each fault by its number alone, without its JSON pointer.
+enum class FaultNaming { with_pointer, number_only };
+std::vector<std::string> describe_inert_faults(const DesignOutcome& design, bool only_missed = false,
+                                               FaultNaming naming = FaultNaming::with_pointer);
 
 // "every fault was inert: none reached the lock (…), and without any, design \"unfenced\"
 // counts the same …, so its result says nothing about them"; empty when a fault mattered

@@ -163,6 +163,10 @@ TEST_CASE("a fault placed at a time the run never reached is told to check its \
     CHECK(lines[0] ==
           "fault 1 (/faults/0) never struck; the run without it tells the same story. Check its \"at\": the run "
           "ended at 12.614s, before 50m.");
+    // A page for readers names the fault by its number alone.
+    const auto for_readers = describe_inert_faults(run, false, FaultNaming::number_only);
+    REQUIRE(for_readers.size() == 1);
+    CHECK_THAT(for_readers[0], Catch::StartsWith("fault 1 never struck; the run without it tells the same story."));
 }
 
 TEST_CASE("a design without faults is not judged, and sweeps do not judge") {

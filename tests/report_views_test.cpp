@@ -21,6 +21,7 @@
 
 #include "checks/metrics.hpp"
 #include "cli/course_order.hpp"
+#include "models/trace_kinds.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/html/course_index.hpp"
 #include "reports/html/html_report.hpp"
@@ -930,4 +931,25 @@ TEST_CASE("a message still in flight when the run stops is a short stub, not a l
     CHECK(in_flight > 0);
     const std::string mermaid = render_mermaid(ran.outcome);
     CHECK_THAT(mermaid, Catch::Contains("-)"));
+}
+
+// A design that takes no lock cannot be praised for keeping two holders apart.
+TEST_CASE("the answer for a design that takes no lock says so, never that no two servers held it") {
+    const Loaded ran = run_file("hash-sharding.json");
+    const std::string page = page_of(ran);
+    int answered = 0;
+    for (const auto& design : ran.outcome.designs) {
+        INFO(design.name);
+        bool took_a_lock = false;
+        for (const auto& event : design.trace.events()) took_a_lock |= event.kind == trace_kind::lock_granted;
+        if (took_a_lock) continue;
+        // The predict-then-reveal answer: the paragraph after the design's question.
+        const auto question = page.find("Will \u201c" + design.name + "\u201d");
+        REQUIRE(question != std::string::npos);
+        const auto from = page.find("<p>", question);
+        const std::string answer = page.substr(from, page.find("</p>", from) - from);
+        CHECK(answer.find("no two servers ever held the lock") == std::string::npos);
+        if (answer == "<p>No: each customer was charged by one server alone, and no lock was taken.") ++answered;
+    }
+    CHECK(answered == 2);  // by-hash and by-hash/gc-pause; the other two answers name what went wrong
 }

@@ -427,3 +427,11 @@ TEST_CASE("a claim refused under claim-once with a newer token is counted as suc
     // Without claim-once the same fence refuses nothing a newer token sends.
     CHECK(design_named(outcome, "fenced").metrics.value(Metric::claims_refused_once) == 0);
 }
+
+// The API server expires nothing: server 2 judged the Lease over by its own clock and took it.
+TEST_CASE("a Kubernetes Lease taken over is named as the takeover, not as an end at the store") {
+    const auto said = violations_in("kubernetes-lease-pause.json", "unfenced");
+    REQUIRE_FALSE(said.empty());
+    CHECK(said[0].find("22.876s after server-2 had taken its lease over (23.124s)") != std::string::npos);
+    for (const auto& sentence : said) CHECK(sentence.find("ended at the store") == std::string::npos);
+}

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "models/faults/clock_events.hpp"
@@ -306,6 +308,21 @@ std::string second_majority(const SequenceFigure& figure, std::size_t holder, co
     return "";
 }
 
+// A lease that no store timer ended: another client judged it over by its own clock and
+// took it (a Kubernetes Lease; the API server expires nothing), so the store recorded its
+// end at the takeover, after the time the lease ran to. Who took it, if so.
+std::optional<std::string> taken_over_by(const Trace& trace, const TraceEvent& ended) {
+    if (ended.kind != trace_kind::lock_expired || !ended.has("expires_at") || ended.instant("expires_at") >= ended.at)
+        return std::nullopt;
+    for (std::size_t k = ended.sequence + 1; k < trace.events().size() && trace.events()[k].at == ended.at; ++k) {
+        const TraceEvent& event = trace.events()[k];
+        if (event.kind == trace_kind::lock_granted && event.node == ended.node &&
+            event.node_ref("holder") != ended.node_ref("holder"))
+            return trace.node_name(event.node_ref("holder"));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string loss_phrase(const Trace& trace, const LeaseStanding& lost) {
@@ -317,6 +334,7 @@ std::string loss_phrase(const Trace& trace, const LeaseStanding& lost) {
             if (ended->node_ref("by") == ended->node_ref("holder")) return "it had released the lock";
             return fmt::format("{} had deleted its lock", trace.node_name(ended->node_ref("by")));
         }
+        if (const auto taker = taken_over_by(trace, *ended)) return fmt::format("{} had taken its lease over", *taker);
     }
     return trace.events()[grant.opened_by].has("ttl") ? "its lease had ended at the store"
                                                       : "its lock had ended at the store";

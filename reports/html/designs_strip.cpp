@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "models/vocabulary.hpp"
 #include "reports/event_text.hpp"
 #include "reports/figure/divergence.hpp"
 #include "reports/figure/time_axis.hpp"
@@ -176,8 +177,10 @@ std::string render_designs_strip(const ScenarioOutcome& outcome, const std::vect
         const auto parted = first_divergence(outcome.designs[0].trace, outcome.designs[i].trace);
         if (!parted) {
             told += fmt::format(
-                "<li><strong>{}</strong> and <strong>{}</strong> had the same effects in the same order.</li>\n",
-                escaped(outcome.designs[i].name), escaped(outcome.designs[0].name));
+                "<li><strong>{}</strong> and <strong>{}</strong> had the same effects in the same order (each "
+                "{}, refusal and skip); how the lock passed between the servers may still differ.</li>\n",
+                escaped(outcome.designs[i].name), escaped(outcome.designs[0].name),
+                escaped(vocabulary_of(outcome.designs[0].trace).effect));
             continue;
         }
         const double x = x_of(parted->at);

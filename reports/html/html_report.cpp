@@ -8,6 +8,7 @@
 #include <set>
 
 #include "checks/metric_words.hpp"
+#include "models/trace_kinds.hpp"
 #include "reports/fault_text.hpp"
 #include "reports/figure/sequence_figure.hpp"
 #include "reports/figure/story_figure.hpp"
@@ -232,7 +233,8 @@ std::string event_table(const SequenceFigure& figure, const std::string& anchor)
 // about them, and the page says so where the design's verdict is read.
 std::string inert_warning(const DesignOutcome& design) {
     std::string items;
-    for (const auto& line : describe_inert_faults(design)) items += fmt::format("<li>{}</li>\n", escaped(line));
+    for (const auto& line : describe_inert_faults(design, false, FaultNaming::number_only))
+        items += fmt::format("<li>{}</li>\n", escaped(line));
     const std::string all = describe_all_inert(design);
     if (items.empty() && all.empty()) return "";
     std::string html = "<div class=\"inert\">\n";
@@ -422,6 +424,12 @@ std::string run_answer(const DesignOutcome& design, const SequenceFigure& figure
     if (const FigureStep* stopped = first_explained(figure, EventTone::protection))
         return fmt::format("No: {}.", stopped->explanation);
     if (design.did_nothing()) return fmt::format("No: no {} was {} at all.", words.item, words.effected());
+    const bool took_a_lock =
+        std::any_of(design.trace.events().begin(), design.trace.events().end(),
+                    [](const TraceEvent& event) { return event.kind == trace_kind::lock_granted; });
+    if (!took_a_lock)
+        return fmt::format("No: each {} was {} by one server alone, and no lock was taken.", words.item,
+                           words.effected());
     if (design.metrics.overlaps.empty())
         return fmt::format("No: no two servers ever held the lock at once, so each {} was {} by one holder.",
                            words.item, words.effected());
