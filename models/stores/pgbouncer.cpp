@@ -112,11 +112,7 @@ void PgBouncer::give_back(std::int64_t session) {
         forget(session);
         return;
     }
-    if (life_over(found->second)) {
-        last_lifetime_close_ = host_.monotonic_now();
-        close(session, "server lifetime over");
-        return;
-    }
+    if (close_if_life_over(session, found->second)) return;
     found->second.released = host_.monotonic_now();
     if (spec_.server_round_robin)
         idle_.push_back(session);
@@ -124,6 +120,13 @@ void PgBouncer::give_back(std::int64_t session) {
         idle_.push_front(session);
     arm_janitor(session);
     released_.notify_all(host_.engine());
+}
+
+bool PgBouncer::close_if_life_over(std::int64_t session, const Server& server) {
+    if (!life_over(server)) return false;
+    last_lifetime_close_ = host_.monotonic_now();
+    close(session, "server lifetime over");
+    return true;
 }
 
 bool PgBouncer::life_over(const Server& server) const {
@@ -181,11 +184,7 @@ void PgBouncer::janitor_round(std::int64_t session, std::uint64_t uses) {
         close(session, "server idle timeout");
         return;
     }
-    if (now - server.connected >= spec_.server_lifetime && life_over(server)) {
-        last_lifetime_close_ = now;
-        close(session, "server lifetime over");
-        return;
-    }
+    if (close_if_life_over(session, server)) return;
     arm_janitor(session);  // not yet (kept for min_pool_size, or another close came first)
 }
 

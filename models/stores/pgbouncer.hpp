@@ -79,6 +79,8 @@ private:
     void janitor_round(std::int64_t session, std::uint64_t uses);
     void keep_min_pool_size();
     bool life_over(const Server& server) const;
+    // life_over(), then the close it calls for; false if the connection may live on.
+    bool close_if_life_over(std::int64_t session, const Server& server);
     void crashed();
 
     Host host_;
